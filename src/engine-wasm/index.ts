@@ -1,0 +1,125 @@
+// The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle
+// as bytes, compiled once, and instantiated afresh for every job (a count, an
+// enumeration, a search) so jobs never share state and a job's memory is freed with it.
+// Results are copied out of Wasm memory before they are returned.
+import { instantiateSync, instantiate } from "@assemblyscript/loader";
+import wasmBytes from "../../build/release.wasm";
+import type { CountTask, Counter, Engine, Search, SearchStatus, SolutionStream } from "../engine.js";
+
+/** The kernels' exports (see assembly/index.ts). A type alias, as the loader's generic needs. */
+export type KernelExports = {
+  memory: WebAssembly.Memory;
+  allocate(bytes: number): number;
+  randomSequence(seed: number, bound: number, out: number, count: number): void;
+  countInit(n: number): number;
+  countTask(kind: number, bound1: number, depth: number): void;
+  countResult(which: number): bigint;
+  solutionsInit(n: number): void;
+  solutionsNext(out: number, max: number): number;
+  solutionsNodes(): bigint;
+  backtrackInit(n: number): number;
+  backtrackRun(nodeLimit: number): number;
+  backtrackNodes(): number;
+  verifyInput(n: number): number;
+  verifyRepeats(n: number): number;
+};
+
+let compiled: WebAssembly.Module | undefined;
+
+/** Compile the embedded module ahead of time (optional; the first job does it otherwise). */
+export async function compileWasm(): Promise<void> {
+  if (compiled) return;
+  const { module } = await instantiate<KernelExports>(wasmBytes, {});
+  compiled ??= module;
+}
+
+/** A fresh instance of the kernels. */
+export function newInstance(): KernelExports {
+  if (!compiled) compiled = new WebAssembly.Module(wasmBytes);
+  return instantiateSync<KernelExports>(compiled, {}).exports;
+}
+
+/** Thrown when a kernel's allocation fails: Wasm memory cannot grow that far. */
+export function outOfMemory(what: string): Error {
+  return new RangeError(`out of Wasm memory for ${what} (at most 4 GiB)`);
+}
+
+function openCounter(n: number): Counter {
+  const k = newInstance();
+  const prefix = k.countInit(n);
+  return {
+    countTask(task: CountTask) {
+      const view = new Uint32Array(k.memory.buffer, prefix, 32);
+      for (let y = 0; y < task.rows.length; y++) view[y] = 2 ** task.rows[y];
+      k.countTask(task.kind, task.bound1, task.rows.length);
+      return {
+        count8: k.countResult(0),
+        count4: k.countResult(1),
+        count2: k.countResult(2),
+        nodes: k.countResult(3),
+      };
+    },
+    close() {},
+  };
+}
+
+function openSolutions(n: number): SolutionStream {
+  const k = newInstance();
+  const perChunk = 256;
+  const out = k.allocate(perChunk * n * 4);
+  k.solutionsInit(n);
+  return {
+    next(max: number) {
+      const got = k.solutionsNext(out, Math.min(max, perChunk));
+      const view = new Int32Array(k.memory.buffer, out, got * n);
+      const solutions: Int32Array[] = [];
+      for (let i = 0; i < got; i++) solutions.push(view.slice(i * n, (i + 1) * n));
+      return solutions;
+    },
+    nodes: () => Number(k.solutionsNodes()),
+    close() {},
+  };
+}
+
+function openBacktrack(n: number): Search {
+  const k = newInstance();
+  const cols = k.backtrackInit(n);
+  if (cols === 0) throw outOfMemory(`backtracking with n = ${n}`);
+  return {
+    run: (limit: number) => k.backtrackRun(limit) as SearchStatus,
+    work: () => k.backtrackNodes(),
+    stats: () => ({ nodes: k.backtrackNodes(), tries: 1, steps: 0 }),
+    columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
+    close() {},
+  };
+}
+
+// Small checks reuse one instance; a large one gets its own, so its memory is freed after.
+const SHARED_VERIFY_LIMIT = 1 << 16;
+let sharedVerifier: KernelExports | undefined;
+
+function verifyRepeats(columns: Int32Array): number {
+  const n = columns.length;
+  const k = n <= SHARED_VERIFY_LIMIT ? (sharedVerifier ??= newInstance()) : newInstance();
+  const ptr = k.verifyInput(n);
+  if (ptr === 0) throw outOfMemory(`verifying ${n} queens`);
+  new Int32Array(k.memory.buffer, ptr, n).set(columns);
+  return k.verifyRepeats(n);
+}
+
+function randomSequence(seed: number, bound: number, count: number): Uint32Array {
+  const k = newInstance();
+  const out = k.allocate(count * 4);
+  if (out === 0) throw outOfMemory(`${count} random draws`);
+  k.randomSequence(seed, bound, out, count);
+  return new Uint32Array(k.memory.buffer, out, count).slice();
+}
+
+export const wasmEngine: Engine = {
+  name: "wasm",
+  openCounter,
+  openSolutions,
+  openBacktrack,
+  verifyRepeats,
+  randomSequence,
+};

@@ -1,0 +1,18 @@
+/**
+ * nqueens-wasm: the N-Queens problem in every way the classic texts teach, with
+ * AssemblyScript/WebAssembly kernels and a bit-identical TypeScript reference engine.
+ * Every function takes `{ engine: 'wasm' | 'ts' }` (default 'wasm'; 'ts' by itself
+ * where WebAssembly is missing).
+ */
+export { init } from "./engines.js";
+export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count.js";
+export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./solutions.js";
+export {
+  solve, METHOD_NAMES, DEFAULT_SEED,
+  type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
+} from "./solve.js";
+export { verify, type VerifyOptions, type VerifyResult } from "./verify.js";
+export { render, type RenderOptions } from "./render.js";
+export { randomSequence, type RandomSequenceOptions } from "./random.js";
+export { ErrorCode, type ErrorCodeValue } from "./errors.js";
+export type { EngineName } from "./engine.js";

@@ -1,0 +1,77 @@
+// Input checks, done once in src/ before anything reaches a kernel. Every message
+// names the parameter, the value it got and what is allowed.
+import { rangeError, typeError } from "./errors.js";
+
+/** A short, readable rendering of a bad value for an error message. */
+export function describe(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "bigint") return `${value}n`;
+  if (value === null || value === undefined || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** An integer in [min, max]; a TypeError for a non-number, a RangeError otherwise. */
+export function checkInteger(name: string, value: unknown, min: number, max: number): number {
+  const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  if (typeof value !== "number") throw typeError(`${name} must be ${allowed}, got ${typeof value} ${describe(value)}`);
+  if (!Number.isInteger(value) || value < min || value > max) throw rangeError(`${name} must be ${allowed}, got ${describe(value)}`);
+  return value;
+}
+
+/** An optional integer in [min, max] (undefined gives `fallback`). */
+export function optionalInteger(name: string, value: unknown, min: number, max: number, fallback: number): number {
+  return value === undefined ? fallback : checkInteger(name, value, min, max);
+}
+
+/** The options object: undefined or a plain object whose keys are all known. */
+export function checkOptions<T extends object>(what: string, options: unknown, known: readonly string[]): Partial<T> {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw typeError(`options of ${what} must be an object, got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) throw typeError(`unknown option ${JSON.stringify(key)} for ${what} (known: ${known.join(", ")})`);
+  }
+  return options as Partial<T>;
+}
+
+export function optionalFunction<F>(name: string, value: unknown): F | undefined {
+  if (value !== undefined && typeof value !== "function") throw typeError(`${name} must be a function, got ${describe(value)}`);
+  return value as F | undefined;
+}
+
+export function optionalSignal(value: unknown): AbortSignal | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "object" || value === null || typeof (value as AbortSignal).aborted !== "boolean") {
+    throw typeError(`signal must be an AbortSignal, got ${describe(value)}`);
+  }
+  return value as AbortSignal;
+}
+
+/** One of a fixed list of strings. */
+export function checkChoice<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
+  if (typeof value !== "string" || !choices.includes(value as T)) {
+    throw (typeof value === "string" ? rangeError : typeError)(
+      `${name} must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${describe(value)}`,
+    );
+  }
+  return value as T;
+}
+
+/** A board as columns by row: an Int32Array or array of integers in [0, n). */
+export function checkColumns(name: string, value: unknown): Int32Array {
+  if (!(value instanceof Int32Array) && !Array.isArray(value) && !ArrayBuffer.isView(value)) {
+    throw typeError(`${name} must be an Int32Array or an array of column numbers, got ${describe(value)}`);
+  }
+  const list = value as ArrayLike<unknown>;
+  const n = list.length;
+  if (n < 1) throw rangeError(`${name} must hold at least one queen, got an empty list`);
+  for (let i = 0; i < n; i++) {
+    const c = list[i];
+    if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= n) {
+      throw rangeError(`${name}[${i}] must be an integer from 0 to ${n - 1} (a column of the ${n} x ${n} board), got ${describe(c)}`);
+    }
+  }
+  return value instanceof Int32Array ? value : Int32Array.from(list as ArrayLike<number>);
+}

@@ -1,0 +1,24 @@
+import { defineConfig } from "tsup";
+
+// ESM + CJS + .d.ts for the library, and the CLI; the Wasm bytes are embedded
+// (binary loader), so the bundle needs no fs, fetch or import.meta.url.
+export default defineConfig([
+  {
+    entry: { index: "src/index.ts" },
+    format: ["esm", "cjs"],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    target: "es2022",
+    loader: { ".wasm": "binary" },
+  },
+  {
+    entry: { cli: "src/cli.ts" },
+    format: ["esm"],
+    sourcemap: true,
+    target: "node20",
+    platform: "node",
+    loader: { ".wasm": "binary" },
+    banner: { js: "#!/usr/bin/env node" },
+  },
+]);

@@ -1,0 +1,20 @@
+import { readFileSync } from "node:fs";
+import { defineConfig, type Plugin } from "vitest/config";
+
+/** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
+function wasmBytes(): Plugin {
+  return {
+    name: "wasm-bytes",
+    enforce: "pre",
+    load(id) {
+      if (!id.endsWith(".wasm")) return null;
+      const base64 = readFileSync(id).toString("base64");
+      return `export default Uint8Array.from(atob(${JSON.stringify(base64)}), (c) => c.charCodeAt(0));`;
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [wasmBytes()],
+  test: { include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+});
