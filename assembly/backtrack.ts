@@ -1,23 +1,29 @@
 // First solution by depth-first backtracking (seed 002, Brassard & Bratley's
 // node convention): rows from 0, columns tried in increasing order; the empty
 // board is one node and every queen placed is one node. Arrays, not bitboards,
-// so any n works. Runs in bounded chunks: backtrackRun stops at a node limit and
+// so any n works. Runs in bounded chunks: backtrackRun stops at a work limit and
 // resumes where it stopped. Twin: src/engine-ts/backtrack.ts.
+//
+// Every search kernel has the same exports (see src/engine-wasm/index.ts):
+//   <name>Init(n, seed, param, maxNodes, maxSteps, maxTries): columns pointer, 0 if out of memory
+//   <name>Run(workLimit): status (status.ts)      <name>Stat(slot): a figure (status.ts)
 
 import { allocate } from "./memory";
-import { RUNNING, FOUND, EXHAUSTED } from "./status";
+import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 let size: i32 = 0;
 let row: i32 = 0;
 let nodes: f64 = 0;
+let maxNodes: f64 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row (-1: none yet)
 let colUsed: usize = 0; // u8[n]
 let sumUsed: usize = 0; // u8[2n]: diagonal row + col
 let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
 
 /** Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory. */
-export function backtrackInit(n: i32): usize {
+export function backtrackInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   size = n;
+  maxNodes = nodeCap;
   cols = allocate(<usize>n << 2);
   colUsed = allocate(<usize>n);
   sumUsed = allocate(<usize>n << 1);
@@ -35,11 +41,13 @@ export function backtrackInit(n: i32): usize {
   store<u8>(diffUsed + <usize>(r - c + size - 1), v);
 }
 
-/** Search until a solution, exhaustion, or `nodeLimit` nodes in all; returns the status. */
-export function backtrackRun(nodeLimit: f64): i32 {
-  while (nodes < nodeLimit) {
+/** Search until a solution, exhaustion, maxNodes, or `workLimit` nodes in all; returns the status. */
+export function backtrackRun(workLimit: f64): i32 {
+  while (true) {
     if (row < 0) return EXHAUSTED;
     if (row == size) return FOUND;
+    if (nodes >= maxNodes) return MAX_NODES;
+    if (nodes >= workLimit) return RUNNING;
     const at = cols + (<usize>row << 2);
     let c = load<i32>(at);
     if (c >= 0) mark(row, c, 0); // lift the queen we come back to
@@ -56,13 +64,15 @@ export function backtrackRun(nodeLimit: f64): i32 {
     mark(row, c, 1);
     nodes++;
     row++;
-    if (row == size) return FOUND;
-    store<i32>(cols + (<usize>row << 2), -1);
+    if (row < size) store<i32>(cols + (<usize>row << 2), -1);
   }
-  return row < 0 ? EXHAUSTED : RUNNING;
 }
 
-/** Nodes visited so far. */
-export function backtrackNodes(): f64 {
-  return nodes;
+/** The figures of the search: work and nodes are the same count here; one try, no steps. */
+export function backtrackStat(slot: i32): f64 {
+  if (slot == STAT_WORK || slot == STAT_NODES) return nodes;
+  if (slot == STAT_TRIES) return 1;
+  if (slot == STAT_CONFLICTS) return -1;
+  if (slot == STAT_PHASE) return PHASE_SEARCH;
+  return 0;
 }

@@ -3,5 +3,5 @@ export { allocate } from "./memory";
 export { seedRandom, randomSequence } from "./rng";
 export { countInit, countTask, countResult } from "./count";
 export { solutionsInit, solutionsNext, solutionsNodes } from "./solutions";
-export { backtrackInit, backtrackRun, backtrackNodes } from "./backtrack";
+export { backtrackInit, backtrackRun, backtrackStat } from "./backtrack";
 export { verifyInput, verifyRepeats } from "./verify";

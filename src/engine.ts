@@ -11,7 +11,11 @@ export type EngineName = "wasm" | "ts";
 export const RUNNING = 0;
 export const FOUND = 1;
 export const EXHAUSTED = 2;
-export type SearchStatus = typeof RUNNING | typeof FOUND | typeof EXHAUSTED;
+/** A cap given when the search was opened ran out. */
+export const MAX_NODES = 3;
+export const MAX_STEPS = 4;
+export const MAX_TRIES = 5;
+export type SearchStatus = 0 | 1 | 2 | 3 | 4 | 5;
 
 /**
  * One unit of counting work: the queens of rows 0..depth-1 are fixed (`rows`,
@@ -38,13 +42,40 @@ export type SolutionStream = {
 /** Figures a search reports; the same on both engines for the same inputs. */
 export type SearchStats = { nodes: number; tries: number; steps: number };
 
+/** What a search is doing (phase codes of assembly/status.ts, in order). */
+export const PHASES = ["search", "construct", "repair"] as const;
+export type SearchPhase = (typeof PHASES)[number];
+
+/** For progress reports: the phase, and the diagonal conflicts left (local search only, else -1). */
+export type SearchState = { phase: SearchPhase; conflicts: number };
+
+/** The single-solution search methods; each has one kernel file in assembly/ and its twin in src/engine-ts/. */
+export type SearchMethod = "backtrack";
+
+/**
+ * What a search is opened with. The caps are exact (both engines stop at the same
+ * node, step or try); Infinity means none. `seed` is ignored by methods without randomness.
+ */
+export type SearchParams = {
+  seed: number;
+  /** Method-specific parameter (stopVegas for 'hybrid'); 0 where unused. */
+  param: number;
+  maxNodes: number;
+  maxSteps: number;
+  maxTries: number;
+};
+
 /** A resumable search for one solution. */
 export type Search = {
-  /** Work until a solution, exhaustion, or `limit` units of work in all (nodes or steps). */
-  run(limit: number): SearchStatus;
-  /** The work counter `limit` is compared with. */
+  /**
+   * Work until a solution, exhaustion, a cap, or `workLimit` units of work in all
+   * (RUNNING). The unit is the kernel's own fine-grained measure, used only to bound a chunk.
+   */
+  run(workLimit: number): SearchStatus;
+  /** The work counter `workLimit` is compared with. */
   work(): number;
   stats(): SearchStats;
+  state(): SearchState;
   /** A fresh copy of the current columns (a solution after FOUND). */
   columns(): Int32Array;
   close(): void;
@@ -56,8 +87,8 @@ export type Engine = {
   openCounter(n: number): Counter;
   /** All solutions of an n x n board, 1 <= n <= 32, in lexicographic order. */
   openSolutions(n: number): SolutionStream;
-  /** First-solution backtracking (seed 002), any n >= 1 that fits in memory. */
-  openBacktrack(n: number): Search;
+  /** A single-solution search (n >= 4 and within the method's range, checked by src/solve.ts). */
+  openSearch(method: SearchMethod, n: number, params: SearchParams): Search;
   /** How many times a queen lands on a line an earlier row holds (0: a solution). */
   verifyRepeats(columns: Int32Array): number;
   /** `count` draws in [0, bound) from the seeded generator (bound 0: raw u32 outputs). */

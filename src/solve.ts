@@ -1,6 +1,9 @@
 // solve(n, { method }): one solution by the chosen method, run in bounded chunks
 // so that maxNodes/maxSteps, timeoutMs, signal and onProgress all work on one thread.
-import { EXHAUSTED, FOUND, type Engine, type EngineName, type Search } from "./engine.js";
+import {
+  EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING,
+  type EngineName, type SearchMethod, type SearchPhase, type SearchStatus,
+} from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
 import { ChunkSizer, Pacer, now } from "./pacer.js";
@@ -8,31 +11,31 @@ import {
   checkChoice, checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal,
 } from "./validate.js";
 
-/** Parameters a method's kernel is opened with. */
-export type MethodParams = { seed: number };
+type Limit = "maxNodes" | "maxSteps" | "maxTries";
 
-/** What a method is: its range of n, the unit its work is limited in, and how to open its kernel. */
+/** What a method is: its range of n, the caps that apply to it, whether it is seeded. */
 export type MethodSpec = {
   /** Largest n the method accepts (memory or a documented practical limit). */
   maxN: number;
-  /** The option that limits the work, in the unit `Search.work()` counts. */
-  limit: "maxNodes" | "maxSteps";
+  /** The options that cap its work (exactly, on both engines). */
+  limits: readonly Limit[];
   /** Whether the method draws random numbers (and so reports its seed). */
   seeded: boolean;
-  open(engine: Engine, n: number, params: MethodParams): Search;
+  /** Whether it takes `stopVegas` (passed to the kernel as its parameter). */
+  stopVegas?: true;
 };
+
+/** Seed 000's default number of random rows: 8, or n - 15 when n > 15, capped to n. */
+export function defaultStopVegas(n: number): number {
+  return Math.min(n, n > 15 ? n - 15 : 8);
+}
 
 /** Largest n for the array-based tree searches (memory is a few bytes per row). */
 export const TREE_MAX_N = 1_000_000;
 
 export const METHODS = {
-  backtrack: {
-    maxN: TREE_MAX_N,
-    limit: "maxNodes",
-    seeded: false,
-    open: (engine, n) => engine.openBacktrack(n),
-  },
-} satisfies Record<string, MethodSpec>;
+  backtrack: { maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false },
+} as const satisfies Record<SearchMethod, MethodSpec>;
 
 export type Method = keyof typeof METHODS;
 export const METHOD_NAMES = Object.keys(METHODS) as Method[];
@@ -41,7 +44,10 @@ export const METHOD_NAMES = Object.keys(METHODS) as Method[];
 export const DEFAULT_SEED = 1;
 
 export type SolveProgress = {
-  phase: "search";
+  /** 'search' for tree searches and hill climbing; 'construct' then 'repair' for min-conflicts. */
+  phase: SearchPhase;
+  /** Diagonal conflicts left (local search), -1 where it does not apply. */
+  conflicts: number;
   method: Method;
   n: number;
   nodes: number;
@@ -57,10 +63,14 @@ export type SolveOptions = {
   engine?: EngineName;
   /** u32 seed of the random generator (default 1), or 'random' for one drawn from the clock. */
   seed?: number | "random";
+  /** 'hybrid' only: how many rows are placed at random before backtracking (0..n; default 8, or n - 15 when n > 15). */
+  stopVegas?: number;
   /** Stop after this many nodes (tree searches); the result says found: false, reason 'max-nodes'. */
   maxNodes?: number;
   /** Stop after this many steps (local search); reason 'max-steps'. */
   maxSteps?: number;
+  /** Stop after this many tries or restarts (randomized methods); reason 'max-tries'. */
+  maxTries?: number;
   /** Stop after this many milliseconds; reason 'timeout'. */
   timeoutMs?: number;
   /** Abort: the promise rejects with the signal's reason (unless a solution was already found). */
@@ -69,7 +79,14 @@ export type SolveOptions = {
   onProgress?: (progress: SolveProgress) => void;
 };
 
-export type StopReason = "no-solution" | "max-nodes" | "max-steps" | "timeout";
+export type StopReason = "no-solution" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
+
+const STOP_REASONS: Partial<Record<SearchStatus, StopReason>> = {
+  [EXHAUSTED]: "no-solution",
+  [MAX_NODES]: "max-nodes",
+  [MAX_STEPS]: "max-steps",
+  [MAX_TRIES]: "max-tries",
+};
 
 export type SolveResult = {
   n: number;
@@ -91,7 +108,8 @@ export type SolveResult = {
   reason?: StopReason;
 };
 
-const OPTION_NAMES = ["method", "engine", "seed", "maxNodes", "maxSteps", "timeoutMs", "signal", "onProgress"] as const;
+const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "timeoutMs", "signal", "onProgress"] as const;
+const LIMITS: readonly Limit[] = ["maxNodes", "maxSteps", "maxTries"];
 
 function checkSeed(value: unknown): number {
   if (value === undefined) return DEFAULT_SEED;
@@ -110,11 +128,21 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   checkInteger("n", n, 1, spec.maxN);
   const engine = pickEngine(opts.engine);
   const seed = checkSeed(opts.seed);
-  const otherLimit = spec.limit === "maxNodes" ? "maxSteps" : "maxNodes";
-  if (opts[otherLimit] !== undefined) {
-    throw rangeError(`${otherLimit} does not apply to method ${JSON.stringify(method)}; use ${spec.limit}`);
+  const caps = { maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };
+  for (const limit of LIMITS) {
+    if (opts[limit] === undefined) continue;
+    if (!spec.limits.includes(limit)) {
+      const allowed = spec.limits.length ? `it takes ${spec.limits.join(", ")}` : "it takes no work limit";
+      throw rangeError(`${limit} does not apply to method ${JSON.stringify(method)} (${allowed})`);
+    }
+    caps[limit] = checkInteger(limit, opts[limit], 1, Number.MAX_SAFE_INTEGER);
   }
-  const maxWork = optionalInteger(spec.limit, opts[spec.limit], 1, Number.MAX_SAFE_INTEGER, Infinity);
+  let param = 0;
+  if ("stopVegas" in spec) {
+    param = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
+  } else if (opts.stopVegas !== undefined) {
+    throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
+  }
   const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: SolveProgress) => void>("onProgress", opts.onProgress);
@@ -125,19 +153,17 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   if (n === 2 || n === 3) {
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }
-  const search = spec.open(engine, n, { seed });
+  const search = engine.openSearch(method, n, { seed, param, ...caps });
   try {
-    const progress = (): SolveProgress => ({ phase: "search", method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
+    const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
     const sizer = new ChunkSizer();
     let reason: StopReason | undefined;
     for (;;) {
-      const target = Math.min(maxWork, search.work() + sizer.get());
       const t0 = now();
-      const status = search.run(target);
+      const status = search.run(search.work() + sizer.get());
       sizer.observe(now() - t0);
       if (status === FOUND) break;
-      if (status === EXHAUSTED) { reason = "no-solution"; break; }
-      if (search.work() >= maxWork) { reason = spec.limit === "maxNodes" ? "max-nodes" : "max-steps"; break; }
+      if (status !== RUNNING) { reason = STOP_REASONS[status]; break; }
       const stop = pacer.stopReason();
       if (stop === "aborted") pacer.throwIfAborted();
       if (stop === "timeout") { reason = "timeout"; break; }

@@ -1,9 +1,10 @@
 // Twin of assembly/backtrack.ts: first solution by backtracking from row 0,
 // columns in increasing order; empty board = 1 node, each queen placed = 1 node.
-import { EXHAUSTED, FOUND, RUNNING, type Search, type SearchStatus } from "../engine.js";
+import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../engine.js";
 
-export function openBacktrack(n: number): Search {
+export function openBacktrack(n: number, params: SearchParams): Search {
   const size = n;
+  const maxNodes = params.maxNodes;
   const cols = new Int32Array(n).fill(-1);
   const colUsed = new Uint8Array(n);
   const sumUsed = new Uint8Array(2 * n);
@@ -17,10 +18,12 @@ export function openBacktrack(n: number): Search {
     diffUsed[r - c + size - 1] = v;
   }
 
-  function run(nodeLimit: number): SearchStatus {
-    while (nodes < nodeLimit) {
+  function run(workLimit: number): SearchStatus {
+    for (;;) {
       if (row < 0) return EXHAUSTED;
       if (row === size) return FOUND;
+      if (nodes >= maxNodes) return MAX_NODES;
+      if (nodes >= workLimit) return RUNNING;
       let c = cols[row];
       if (c >= 0) mark(row, c, 0); // lift the queen we come back to
       c++;
@@ -35,16 +38,15 @@ export function openBacktrack(n: number): Search {
       mark(row, c, 1);
       nodes++;
       row++;
-      if (row === size) return FOUND;
-      cols[row] = -1;
+      if (row < size) cols[row] = -1;
     }
-    return row < 0 ? EXHAUSTED : RUNNING;
   }
 
   return {
     run,
     work: () => nodes,
     stats: () => ({ nodes, tries: 1, steps: 0 }),
+    state: () => ({ phase: "search", conflicts: -1 }),
     columns: () => cols.slice(),
     close() {},
   };

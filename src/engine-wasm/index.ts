@@ -4,7 +4,14 @@
 // Results are copied out of Wasm memory before they are returned.
 import { instantiateSync, instantiate } from "@assemblyscript/loader";
 import wasmBytes from "../../build/release.wasm";
-import type { CountTask, Counter, Engine, Search, SearchStatus, SolutionStream } from "../engine.js";
+import { PHASES } from "../engine.js";
+import type { CountTask, Counter, Engine, Search, SearchMethod, SearchParams, SearchStatus, SolutionStream } from "../engine.js";
+
+/** The export prefix of each search method's kernel. */
+const SEARCH_KERNELS = {
+  backtrack: "backtrack",
+} as const satisfies Record<SearchMethod, string>;
+type SearchKernel = (typeof SEARCH_KERNELS)[SearchMethod];
 
 /** The kernels' exports (see assembly/index.ts). A type alias, as the loader's generic needs. */
 export type KernelExports = {
@@ -17,9 +24,14 @@ export type KernelExports = {
   solutionsInit(n: number): void;
   solutionsNext(out: number, max: number): number;
   solutionsNodes(): bigint;
-  backtrackInit(n: number): number;
-  backtrackRun(nodeLimit: number): number;
-  backtrackNodes(): number;
+} & {
+  // Every search kernel exports <name>Init, <name>Run and <name>Stat (see assembly/backtrack.ts).
+  [K in `${SearchKernel}Init`]: (n: number, seed: number, param: number, maxNodes: number, maxSteps: number, maxTries: number) => number;
+} & {
+  [K in `${SearchKernel}Run`]: (workLimit: number) => number;
+} & {
+  [K in `${SearchKernel}Stat`]: (slot: number) => number;
+} & {
   verifyInput(n: number): number;
   verifyRepeats(n: number): number;
 };
@@ -81,14 +93,21 @@ function openSolutions(n: number): SolutionStream {
   };
 }
 
-function openBacktrack(n: number): Search {
+// Stat slots of assembly/status.ts.
+const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
+
+function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
   const k = newInstance();
-  const cols = k.backtrackInit(n);
-  if (cols === 0) throw outOfMemory(`backtracking with n = ${n}`);
+  const name = SEARCH_KERNELS[method];
+  const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
+  const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
+  if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`);
   return {
-    run: (limit: number) => k.backtrackRun(limit) as SearchStatus,
-    work: () => k.backtrackNodes(),
-    stats: () => ({ nodes: k.backtrackNodes(), tries: 1, steps: 0 }),
+    run: (workLimit: number) => run(workLimit) as SearchStatus,
+    work: () => stat(STAT_WORK),
+    stats: () => ({ nodes: stat(STAT_NODES), tries: stat(STAT_TRIES), steps: stat(STAT_STEPS) }),
+    state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
+    // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
     close() {},
   };
@@ -119,7 +138,7 @@ export const wasmEngine: Engine = {
   name: "wasm",
   openCounter,
   openSolutions,
-  openBacktrack,
+  openSearch,
   verifyRepeats,
   randomSequence,
 };
