@@ -16,5 +16,10 @@ function wasmBytes(): Plugin {
 
 export default defineConfig({
   plugins: [wasmBytes()],
-  test: { include: ["test/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 },
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
 });

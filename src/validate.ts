@@ -13,7 +13,7 @@ export function describe(value: unknown): string {
 
 /** An integer in [min, max]; a TypeError for a non-number, a RangeError otherwise. */
 export function checkInteger(name: string, value: unknown, min: number, max: number): number {
-  const allowed = max === Infinity ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
+  const allowed = max >= Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
   if (typeof value !== "number") throw typeError(`${name} must be ${allowed}, got ${typeof value} ${describe(value)}`);
   if (!Number.isInteger(value) || value < min || value > max) throw rangeError(`${name} must be ${allowed}, got ${describe(value)}`);
   return value;

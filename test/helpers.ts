@@ -1,0 +1,49 @@
+// Test helpers written independently of the package: a checker that knows
+// nothing of bitsets or engines, and the list of engines to run suites on.
+import type { EngineName } from "../src/engine.js";
+
+export const ENGINES: EngineName[] = ["wasm", "ts"];
+
+/** True when `columns` places n queens, one per row, no two sharing a column or a diagonal (plain O(n^2)). */
+export function isSolution(columns: ArrayLike<number>): boolean {
+  const n = columns.length;
+  for (let a = 0; a < n; a++) {
+    const ca = columns[a];
+    if (!Number.isInteger(ca) || ca < 0 || ca >= n) return false;
+    for (let b = a + 1; b < n; b++) {
+      const cb = columns[b];
+      if (ca === cb || Math.abs(ca - cb) === b - a) return false;
+    }
+  }
+  return true;
+}
+
+/** O(n) variant with Sets, for boards too large for the pairwise check. */
+export function isSolutionLarge(columns: ArrayLike<number>): boolean {
+  const n = columns.length;
+  const cols = new Uint8Array(n), sums = new Uint8Array(2 * n), diffs = new Uint8Array(2 * n);
+  for (let r = 0; r < n; r++) {
+    const c = columns[r];
+    if (!Number.isInteger(c) || c < 0 || c >= n) return false;
+    if (cols[c] || sums[r + c] || diffs[r - c + n]) return false;
+    cols[c] = sums[r + c] = diffs[r - c + n] = 1;
+  }
+  return true;
+}
+
+/** Lexicographic comparison of two boards of the same size. */
+export function compareBoards(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** Every attacking pair [a, b] (a < b), by brute force. */
+export function attackingPairs(columns: ArrayLike<number>): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (let a = 0; a < columns.length; a++) {
+    for (let b = a + 1; b < columns.length; b++) {
+      if (columns[a] === columns[b] || Math.abs(columns[a] - columns[b]) === b - a) pairs.push([a, b]);
+    }
+  }
+  return pairs;
+}
