@@ -19,6 +19,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
+    // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
+    reporters: process.env.CI ? ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]] : ["default"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
