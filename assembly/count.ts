@@ -35,7 +35,7 @@ let nodes: u64 = 0;
 
 /** Prepare to count tasks of an n x n board (5 <= n <= 32); returns the prefix buffer (u32[32]). */
 export function countInit(n: i32): usize {
-  if (board == 0) board = allocate(256);
+  board = allocate(256);
   size = n;
   lastRow = n - 1;
   mask = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);

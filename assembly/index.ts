@@ -1,7 +1,12 @@
 // The Wasm engine's exports: one file per algorithm, re-exported here.
-export { allocate } from "./memory";
+export { allocate, resetMemory } from "./memory";
 export { seedRandom, randomSequence } from "./rng";
 export { countInit, countTask, countResult } from "./count";
 export { solutionsInit, solutionsNext, solutionsNodes } from "./solutions";
 export { backtrackInit, backtrackRun, backtrackStat } from "./backtrack";
+export { lasVegasInit, lasVegasRun, lasVegasStat } from "./las-vegas";
+export { hybridInit, hybridRun, hybridStat } from "./hybrid";
+export { hillClimbInit, hillClimbRun, hillClimbStat } from "./hill-climb";
+export { constructInit, constructRun, constructStat } from "./construct";
+export { minConflictsInit, minConflictsRun, minConflictsStat } from "./min-conflicts";
 export { verifyInput, verifyRepeats } from "./verify";

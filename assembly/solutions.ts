@@ -18,13 +18,11 @@ let nodes: u64 = 0;
 
 /** Start the enumeration for 1 <= n <= 32. */
 export function solutionsInit(n: i32): void {
-  if (avail == 0) {
-    avail = allocate(128);
-    downs = allocate(136);
-    lefts = allocate(136);
-    rights = allocate(136);
-    cols = allocate(128);
-  }
+  avail = allocate(128);
+  downs = allocate(136);
+  lefts = allocate(136);
+  rights = allocate(136);
+  cols = allocate(128);
   size = n;
   full = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);
   depth = 0;

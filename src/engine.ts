@@ -50,7 +50,7 @@ export type SearchPhase = (typeof PHASES)[number];
 export type SearchState = { phase: SearchPhase; conflicts: number };
 
 /** The single-solution search methods; each has one kernel file in assembly/ and its twin in src/engine-ts/. */
-export type SearchMethod = "backtrack";
+export type SearchMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb" | "construct" | "min-conflicts";
 
 /**
  * What a search is opened with. The caps are exact (both engines stop at the same

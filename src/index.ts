@@ -8,11 +8,11 @@ export { init } from "./engines.js";
 export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count.js";
 export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./solutions.js";
 export {
-  solve, METHOD_NAMES, DEFAULT_SEED,
+  solve, autoMethod, defaultStopVegas, METHOD_NAMES, DEFAULT_METHOD, DEFAULT_SEED,
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
 } from "./solve.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./verify.js";
 export { render, type RenderOptions } from "./render.js";
 export { randomSequence, type RandomSequenceOptions } from "./random.js";
 export { ErrorCode, type ErrorCodeValue } from "./errors.js";
-export type { EngineName } from "./engine.js";
+export type { EngineName, SearchMethod, SearchPhase } from "./engine.js";

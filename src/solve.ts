@@ -4,6 +4,7 @@ import {
   EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING,
   type EngineName, type SearchMethod, type SearchPhase, type SearchStatus,
 } from "./engine.js";
+import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "./engine-ts/min-conflicts.js";
 import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
 import { ChunkSizer, Pacer, now } from "./pacer.js";
@@ -33,12 +34,59 @@ export function defaultStopVegas(n: number): number {
 /** Largest n for the array-based tree searches (memory is a few bytes per row). */
 export const TREE_MAX_N = 1_000_000;
 
+/** Largest n for hill climbing (each scan of all swaps is O(n^2)). */
+export const HILL_CLIMB_MAX_N = 100_000;
+
+/** Largest n for the explicit construction (4-byte columns in Wasm's 4 GiB). */
+export const CONSTRUCT_MAX_N = 500_000_000;
+
+/**
+ * Largest n min-conflicts takes by its index arithmetic (diagonal indices up to 2n - 2
+ * in an i32). Memory narrows it further: 8 bytes per queen must fit in Wasm's 4 GiB,
+ * so n <= MIN_CONFLICTS_MAX_N (536,846,328), checked before anything is allocated.
+ */
+export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
+
+/** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
+function checkMinConflictsMemory(n: number): void {
+  const bytes = minConflictsBytes(n);
+  if (bytes <= WASM_HEAP_BYTES) return;
+  throw rangeError(
+    `n = ${n} is too large for method "min-conflicts": it needs ${bytes} bytes (8 per queen + 64 KiB), ` +
+      `more than the ${WASM_HEAP_BYTES} bytes Wasm memory can hold; n must be an integer from 1 to ${MIN_CONFLICTS_MAX_N}`,
+  );
+}
+
 export const METHODS = {
   backtrack: { maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false },
+  // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
+  "las-vegas": { maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true },
+  hybrid: { maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true },
+  // O(n^2) swap evaluations per scan: seed 003 claims n up to about 10^4 (1.5 s on Wasm);
+  // 10^5 still ends in minutes (about 4 on Wasm), so that is the cap.
+  "hill-climb": { maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
+  // 4 bytes per queen: 2 GB of Wasm memory at the cap, with headroom under the 4 GiB limit.
+  construct: { maxN: CONSTRUCT_MAX_N, limits: [], seeded: false },
+  // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (checkMinConflictsMemory).
+  "min-conflicts": { maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
 } as const satisfies Record<SearchMethod, MethodSpec>;
 
-export type Method = keyof typeof METHODS;
-export const METHOD_NAMES = Object.keys(METHODS) as Method[];
+/** Every method `solve` takes: the search methods, and 'auto', which picks one of them by n. */
+export type Method = SearchMethod | "auto";
+export const METHOD_NAMES = ["auto", ...(Object.keys(METHODS) as SearchMethod[])] as Method[];
+
+/** The method used when none is given. */
+export const DEFAULT_METHOD: Method = "auto";
+
+/**
+ * What 'auto' runs: backtracking for n <= 12 (it finds the first solution in a few
+ * hundred nodes), hybrid with seed 000's stopVegas for 13 <= n < 50, and min-conflicts
+ * from n = 50 on (under a millisecond at n = 1000; hybrid takes hundreds there).
+ * Thresholds from `npm run bench -- --only seed-001` and a sweep of solve() medians.
+ */
+export function autoMethod(n: number): SearchMethod {
+  return n <= 12 ? "backtrack" : n < 50 ? "hybrid" : "min-conflicts";
+}
 
 /** The default seed, used when none is given (never the clock unless `seed: 'random'`). */
 export const DEFAULT_SEED = 1;
@@ -48,7 +96,7 @@ export type SolveProgress = {
   phase: SearchPhase;
   /** Diagonal conflicts left (local search), -1 where it does not apply. */
   conflicts: number;
-  method: Method;
+  method: SearchMethod;
   n: number;
   nodes: number;
   tries: number;
@@ -57,7 +105,7 @@ export type SolveProgress = {
 };
 
 export type SolveOptions = {
-  /** The algorithm (default 'backtrack'). */
+  /** The algorithm (default 'auto': picks by n, see autoMethod). */
   method?: Method;
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
@@ -90,7 +138,10 @@ const STOP_REASONS: Partial<Record<SearchStatus, StopReason>> = {
 
 export type SolveResult = {
   n: number;
-  method: Method;
+  /** The method that ran ('auto' reports the one it picked). */
+  method: SearchMethod;
+  /** 'hybrid' only: the number of random rows used. */
+  stopVegas?: number;
   engine: EngineName;
   /** The seed used, or null for a method without randomness. */
   seed: number | null;
@@ -123,22 +174,29 @@ function checkSeed(value: unknown): number {
  */
 export async function solve(n: number, options?: SolveOptions): Promise<SolveResult> {
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
-  const method = opts.method === undefined ? "backtrack" : checkChoice("method", opts.method, METHOD_NAMES);
+  const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
+  const auto = requested === "auto";
+  checkInteger("n", n, 1, auto ? MIN_CONFLICTS_MAX_N : METHODS[requested].maxN);
+  const method = auto ? autoMethod(n) : requested;
   const spec: MethodSpec = METHODS[method];
-  checkInteger("n", n, 1, spec.maxN);
+  if (method === "min-conflicts") checkMinConflictsMemory(n);
   const engine = pickEngine(opts.engine);
   const seed = checkSeed(opts.seed);
   const caps = { maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };
   for (const limit of LIMITS) {
     if (opts[limit] === undefined) continue;
+    if (auto) checkInteger(limit, opts[limit], 1, Number.MAX_SAFE_INTEGER);
     if (!spec.limits.includes(limit)) {
+      if (auto) continue; // 'auto' applies the limits that fit the method it picked
       const allowed = spec.limits.length ? `it takes ${spec.limits.join(", ")}` : "it takes no work limit";
       throw rangeError(`${limit} does not apply to method ${JSON.stringify(method)} (${allowed})`);
     }
     caps[limit] = checkInteger(limit, opts[limit], 1, Number.MAX_SAFE_INTEGER);
   }
   let param = 0;
-  if ("stopVegas" in spec) {
+  if (auto && opts.stopVegas !== undefined) {
+    throw rangeError(`stopVegas applies only to method "hybrid"; with method "auto" the default is used`);
+  } else if ("stopVegas" in spec) {
     param = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   } else if (opts.stopVegas !== undefined) {
     throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
@@ -149,7 +207,9 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const pacer = new Pacer<SolveProgress>({ signal, timeoutMs, onProgress });
   pacer.throwIfAborted();
 
-  const base = { n, method, engine: engine.name, seed: spec.seeded ? seed : null };
+  const base = {
+    n, method, ...("stopVegas" in spec ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
+  };
   if (n === 2 || n === 3) {
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }

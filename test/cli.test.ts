@@ -2,7 +2,8 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { A000170, A002562 } from "./fixtures/oeis.js";
-import { isSolution } from "./helpers.js";
+import { solve } from "../src/index.js";
+import { isSolution, isSolutionLarge } from "./helpers.js";
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -54,6 +55,37 @@ describe("nqueens CLI", () => {
     expect(JSON.parse(none.stdout)).toMatchObject({ found: false, reason: "no-solution" });
   });
 
+  it("solve --out writes the columns one per line; --json then omits them", async () => {
+    const { mkdtempSync, readFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const file = join(mkdtempSync(join(tmpdir(), "nqueens-cli-")), "cols.txt");
+    const run = await runCli(["solve", "5000", "--method", "construct", "--out", file, "--json"]);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout);
+    expect(json).toMatchObject({ n: 5000, method: "construct", found: true, out: file });
+    expect(json.columns).toBeUndefined();
+    const columns = readFileSync(file, "utf8").trim().split("\n").map(Number);
+    expect(columns).toHaveLength(5000);
+    expect(isSolutionLarge(columns)).toBe(true);
+  });
+
+  it("solve takes the randomized methods' options and gives the API's answer", async () => {
+    const run = await runCli(["solve", "30", "--method", "hybrid", "--stop-vegas", "10", "--seed", "7", "--json"]);
+    expect(run.code).toBe(0);
+    const json = JSON.parse(run.stdout);
+    const api = await solve(30, { method: "hybrid", stopVegas: 10, seed: 7 });
+    expect(json).toMatchObject({ method: "hybrid", seed: 7, nodes: api.nodes, tries: api.tries, columns: Array.from(api.columns!) });
+    const capped = JSON.parse((await runCli(["solve", "200", "--method", "las-vegas", "--max-tries", "3", "--json"])).stdout);
+    expect(capped).toMatchObject({ found: false, reason: "max-tries", tries: 3 });
+  });
+
+  it("Ctrl-C stops a long solve with exit code 130", async () => {
+    const run = await runCli(["solve", "40", "--method", "backtrack"], { killAfterMs: 700 });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("interrupted");
+  });
+
   const badInput: [string[], RegExp][] = [
     [["count", "0"], /n must be an integer from 1 to 32, got 0/],
     [["count", "-1"], /n must be an integer from 1 to 32, got -1/],
@@ -68,6 +100,8 @@ describe("nqueens CLI", () => {
     [["solve", "8", "--seed", "-3"], /seed must be an integer from 0 to 4294967295, got -3/],
     [["solve", "8", "--max-nodes", "0"], /maxNodes must be an integer >= 1, got 0/],
     [["count"], /missing required argument 'N'/],
+    [["solve", "8", "--method", "hybrid", "--stop-vegas", "9"], /stopVegas must be an integer from 0 to 8, got 9/],
+    [["solve", "8", "--method", "backtrack", "--max-steps", "5"], /maxSteps does not apply to method "backtrack"/],
     [["frobnicate"], /unknown command 'frobnicate'/],
   ];
   it.each(badInput)("bad input %j exits 2 with a one-line message", async (args, message) => {

@@ -82,6 +82,23 @@ export function engineSuite(engine: EngineName): void {
       }
     });
 
+    it("'auto' picks a method by n and says which; its result is a solution", async () => {
+      const picked: Record<number, string> = {};
+      for (const n of [1, 4, 8, 12, 13, 20, 49, 50, 1000]) {
+        const result = await solve(n, { engine, seed: 3 });
+        picked[n] = result.method;
+        expect(result.found).toBe(true);
+        expect(isSolution(result.columns!)).toBe(true);
+      }
+      expect(picked).toEqual({
+        1: "backtrack", 4: "backtrack", 8: "backtrack", 12: "backtrack",
+        13: "hybrid", 20: "hybrid", 49: "hybrid", 50: "min-conflicts", 1000: "min-conflicts",
+      });
+      const hybrid = await solve(20, { engine, seed: 3 });
+      expect(hybrid.stopVegas).toBe(5); // seed 000: n - 15 when n > 15
+      expect(hybrid).toMatchObject({ ...(await solve(20, { engine, method: "hybrid", seed: 3 })), ms: hybrid.ms });
+    });
+
     it("n = 1 has one solution; n = 2 and 3 have none, answered at once", async () => {
       expect(Array.from((await solve(1, { engine })).columns!)).toEqual([0]);
       expect((await solve(1, { engine })).nodes).toBe(2);
@@ -93,11 +110,11 @@ export function engineSuite(engine: EngineName): void {
     });
 
     it("maxNodes bounds backtracking exactly", async () => {
-      const result = await solve(20, { engine, maxNodes: 5000 });
+      const result = await solve(20, { engine, method: "backtrack", maxNodes: 5000 });
       expect(result).toMatchObject({ found: false, reason: "max-nodes", nodes: 5000, columns: null });
-      const enough = await solve(8, { engine, maxNodes: 114 });
+      const enough = await solve(8, { engine, method: "backtrack", maxNodes: 114 });
       expect(enough.found).toBe(true);
-      const short = await solve(8, { engine, maxNodes: 113 });
+      const short = await solve(8, { engine, method: "backtrack", maxNodes: 113 });
       expect(short).toMatchObject({ found: false, nodes: 113 });
     });
 

@@ -46,9 +46,12 @@ describe("bad input", () => {
     await expect(solve(8, { method: "magic" as "backtrack" })).rejects.toThrow(/method must be one of/);
     await expect(solve(8, { maxNodes: 0 })).rejects.toThrow(/maxNodes must be an integer >= 1, got 0/);
     await expect(solve(8, { maxNodes: "5" as unknown as number })).rejects.toThrow(TypeError);
-    await expect(solve(8, { maxSteps: 5 })).rejects.toThrow(/maxSteps does not apply to method "backtrack"/);
+    await expect(solve(8, { method: "backtrack", maxSteps: 5 })).rejects.toThrow(/maxSteps does not apply to method "backtrack"/);
+    await expect(solve(8, { maxSteps: 0 })).rejects.toThrow(/maxSteps must be an integer >= 1, got 0/);
+    await expect(solve(8, { method: "construct", maxNodes: 5 })).rejects.toThrow(/maxNodes does not apply to method "construct" \(it takes no work limit\)/);
     await expect(solve(8, { seed: -1 })).rejects.toThrow(/seed must be an integer from 0 to 4294967295, got -1/);
     await expect(solve(8, { stopVegas: 3 })).rejects.toThrow(/stopVegas applies only to method "hybrid"/);
+    await expect(solve(8, { method: "backtrack", stopVegas: 3 })).rejects.toThrow(/stopVegas applies only to method "hybrid", not to "backtrack"/);
     expect(() => solutions(8, { limit: -1 })).toThrow(/limit must be an integer >= 0, got -1/);
     expect(() => randomSequence(1, { count: 1e8 })).toThrow(/count must be an integer from 0 to 10000000/);
   });

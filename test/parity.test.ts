@@ -48,7 +48,7 @@ describe("engines agree", () => {
 
   it("backtracking: same columns and nodes for n = 1..30", async () => {
     for (let n = 1; n <= 30; n++) {
-      const [w, t] = await Promise.all([solve(n, { engine: "wasm" }), solve(n, { engine: "ts" })]);
+      const [w, t] = await Promise.all([solve(n, { engine: "wasm", method: "backtrack" }), solve(n, { engine: "ts", method: "backtrack" })]);
       expect({ ...w, ms: 0, engine: "" }).toEqual({ ...t, ms: 0, engine: "" });
       if (w.found) expect(isSolution(w.columns!)).toBe(true);
       else expect(n === 2 || n === 3).toBe(true);
@@ -77,5 +77,19 @@ describe("engines agree", () => {
         );
       }
     }
+  });
+
+  it("interleaved jobs share no state (Wasm instances are pooled between jobs)", async () => {
+    const reference = [...solutions(8, { engine: "ts" })];
+    const iterator = solutions(8, { engine: "wasm" })[Symbol.iterator]();
+    const seen: Int32Array[] = [];
+    for (let i = 0; i < 10; i++) seen.push(iterator.next().value as Int32Array);
+    // other jobs of every kind run while the enumeration is open
+    const [solved, counted] = await Promise.all([solve(12, { engine: "wasm" }), count(11, { engine: "wasm" })]);
+    expect(Array.from(randomSequence(5, { engine: "wasm" }))).toEqual(Array.from(randomSequence(5, { engine: "ts" })));
+    for (let r = iterator.next(); !r.done; r = iterator.next()) seen.push(r.value);
+    expect(seen).toEqual(reference);
+    expect(solved).toMatchObject({ ...(await solve(12, { engine: "ts" })), engine: "wasm", ms: solved.ms });
+    expect(counted.total).toBe((await count(11, { engine: "ts" })).total);
   });
 });

@@ -2,6 +2,11 @@
 // the file of the same name in assembly/.
 import type { Engine, Search, SearchMethod, SearchParams } from "../engine.js";
 import { openBacktrack } from "./backtrack.js";
+import { openConstruct } from "./construct.js";
+import { openHillClimb } from "./hill-climb.js";
+import { openHybrid } from "./hybrid.js";
+import { openLasVegas } from "./las-vegas.js";
+import { openMinConflicts } from "./min-conflicts.js";
 import { openCounter } from "./count.js";
 import { randomSequence } from "./rng.js";
 import { openSolutions } from "./solutions.js";
@@ -9,6 +14,11 @@ import { verifyRepeats } from "./verify.js";
 
 const searches: Record<SearchMethod, (n: number, params: SearchParams) => Search> = {
   backtrack: openBacktrack,
+  "min-conflicts": openMinConflicts,
+  "las-vegas": openLasVegas,
+  hybrid: openHybrid,
+  "hill-climb": openHillClimb,
+  construct: openConstruct,
 };
 
 export const tsEngine: Engine = {

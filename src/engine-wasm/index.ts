@@ -10,6 +10,11 @@ import type { CountTask, Counter, Engine, Search, SearchMethod, SearchParams, Se
 /** The export prefix of each search method's kernel. */
 const SEARCH_KERNELS = {
   backtrack: "backtrack",
+  "min-conflicts": "minConflicts",
+  "las-vegas": "lasVegas",
+  hybrid: "hybrid",
+  "hill-climb": "hillClimb",
+  construct: "construct",
 } as const satisfies Record<SearchMethod, string>;
 type SearchKernel = (typeof SEARCH_KERNELS)[SearchMethod];
 
@@ -17,6 +22,7 @@ type SearchKernel = (typeof SEARCH_KERNELS)[SearchMethod];
 export type KernelExports = {
   memory: WebAssembly.Memory;
   allocate(bytes: number): number;
+  resetMemory(): void;
   randomSequence(seed: number, bound: number, out: number, count: number): void;
   countInit(n: number): number;
   countTask(kind: number, bound1: number, depth: number): void;
@@ -51,13 +57,42 @@ export function newInstance(): KernelExports {
   return instantiateSync<KernelExports>(compiled, {}).exports;
 }
 
+// Finished jobs hand small instances back for the next job (instantiating costs
+// about 0.1 ms, a large part of a small solve); memory cannot shrink, so an
+// instance whose memory grew past POOL_MAX_BYTES is dropped and freed by the GC.
+const POOL_MAX_BYTES = 16 << 20;
+const POOL_SIZE = 4;
+const pool: KernelExports[] = [];
+
+/** An instance for one job: from the pool, or new. Every kernel's Init resets its own state. */
+function acquire(): KernelExports {
+  const k = pool.pop() ?? newInstance();
+  k.resetMemory();
+  return k;
+}
+
+function release(k: KernelExports): void {
+  if (pool.length < POOL_SIZE && k.memory.buffer.byteLength <= POOL_MAX_BYTES) pool.push(k);
+}
+
+/** A close function that hands `k` back to the pool once, however often it is called. */
+function closer(k: KernelExports): () => void {
+  let open = true;
+  return () => {
+    if (open) {
+      open = false;
+      release(k);
+    }
+  };
+}
+
 /** Thrown when a kernel's allocation fails: Wasm memory cannot grow that far. */
 export function outOfMemory(what: string): Error {
   return new RangeError(`out of Wasm memory for ${what} (at most 4 GiB)`);
 }
 
 function openCounter(n: number): Counter {
-  const k = newInstance();
+  const k = acquire();
   const prefix = k.countInit(n);
   return {
     countTask(task: CountTask) {
@@ -71,12 +106,12 @@ function openCounter(n: number): Counter {
         nodes: k.countResult(3),
       };
     },
-    close() {},
+    close: closer(k),
   };
 }
 
 function openSolutions(n: number): SolutionStream {
-  const k = newInstance();
+  const k = acquire();
   const perChunk = 256;
   const out = k.allocate(perChunk * n * 4);
   k.solutionsInit(n);
@@ -89,7 +124,7 @@ function openSolutions(n: number): SolutionStream {
       return solutions;
     },
     nodes: () => Number(k.solutionsNodes()),
-    close() {},
+    close: closer(k),
   };
 }
 
@@ -97,11 +132,11 @@ function openSolutions(n: number): SolutionStream {
 const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
 
 function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
-  const k = newInstance();
+  const k = acquire();
   const name = SEARCH_KERNELS[method];
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
   const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
-  if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`);
+  if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`); // k is dropped, not pooled
   return {
     run: (workLimit: number) => run(workLimit) as SearchStatus,
     work: () => stat(STAT_WORK),
@@ -109,7 +144,7 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
     state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
     // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
-    close() {},
+    close: closer(k),
   };
 }
 
@@ -127,11 +162,13 @@ function verifyRepeats(columns: Int32Array): number {
 }
 
 function randomSequence(seed: number, bound: number, count: number): Uint32Array {
-  const k = newInstance();
+  const k = acquire();
   const out = k.allocate(count * 4);
   if (out === 0) throw outOfMemory(`${count} random draws`);
   k.randomSequence(seed, bound, out, count);
-  return new Uint32Array(k.memory.buffer, out, count).slice();
+  const draws = new Uint32Array(k.memory.buffer, out, count).slice();
+  release(k);
+  return draws;
 }
 
 export const wasmEngine: Engine = {

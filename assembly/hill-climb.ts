@@ -1,0 +1,141 @@
+// Hill climbing on permutations (seed 003): each try shuffles 0..n-1 by
+// Fisher-Yates (for i from n-1 down to 1, swap i with j = below(i + 1)), which
+// replaces the seed's biased `swap(board[i], board[rand() % n])` shuffle, so rows
+// and columns never clash. Counters per diagonal (`ru`: col - row, `rd`: col + row)
+// give h = the sum over diagonals of (count - 1) where count > 1. Pairs (i < j) are
+// scanned in the seed's order; each swap is evaluated with the seed's O(1) update of
+// the four diagonals of each queen; the FIRST improving swap is taken (a step) and the
+// scan restarts from i = 0, as the seed's `goto label` does. A full scan with no
+// improving swap and h > 0 ends the try, and a fresh permutation starts the next.
+// Nodes: 0. Work unit = swap evaluations (a chunk stays bounded at any n). Caps
+// maxSteps and maxTries are exact. Twin: src/engine-ts/hill-climb.ts.
+
+import { allocate } from "./memory";
+import { below, seedRandom } from "./rng";
+import {
+  RUNNING, FOUND, MAX_STEPS, MAX_TRIES,
+  STAT_WORK, STAT_NODES, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE, PHASE_SEARCH,
+} from "./status";
+
+let size: i32 = 0;
+let h: i32 = 0; // surplus queens on diagonals (0: a solution)
+let scanI: i32 = 0; // the next pair to evaluate is (scanI, scanJ)
+let scanJ: i32 = 1;
+let work: f64 = 0;
+let steps: f64 = 0;
+let tries: f64 = 0;
+let maxSteps: f64 = 0;
+let maxTries: f64 = 0;
+let board: usize = 0; // i32[n]: column of the queen in each row
+let ru: usize = 0; // i32[2n - 1]: queens on diagonal col - row + n - 1
+let rd: usize = 0; // i32[2n - 1]: queens on diagonal col + row
+
+/** Allocate for an n x n board and start the first try; returns the columns buffer, 0 if out of memory. */
+export function hillClimbInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  size = n;
+  maxSteps = stepCap;
+  maxTries = tryCap;
+  board = allocate(<usize>n << 2);
+  ru = allocate(<usize>(2 * n - 1) << 2);
+  rd = allocate(<usize>(2 * n - 1) << 2);
+  if (board == 0 || ru == 0 || rd == 0) return 0;
+  seedRandom(seed);
+  work = 0;
+  steps = 0;
+  tries = 1;
+  shuffle();
+  return board;
+}
+
+@inline function column(r: i32): i32 {
+  return load<i32>(board + (<usize>r << 2));
+}
+
+/** Take queen (r, c) off its diagonals; the change in h (-1 per diagonal still occupied). */
+@inline function lift(r: i32, c: i32): i32 {
+  const up = ru + (<usize>(c - r + size - 1) << 2);
+  const down = rd + (<usize>(c + r) << 2);
+  const u = load<i32>(up) - 1;
+  const d = load<i32>(down) - 1;
+  store<i32>(up, u);
+  store<i32>(down, d);
+  return -<i32>(u > 0) - <i32>(d > 0);
+}
+
+/** Put queen (r, c) on its diagonals; the change in h (+1 per diagonal already occupied). */
+@inline function put(r: i32, c: i32): i32 {
+  const up = ru + (<usize>(c - r + size - 1) << 2);
+  const down = rd + (<usize>(c + r) << 2);
+  const u = load<i32>(up) + 1;
+  const d = load<i32>(down) + 1;
+  store<i32>(up, u);
+  store<i32>(down, d);
+  return <i32>(u > 1) + <i32>(d > 1);
+}
+
+/** A new try: a fresh random permutation, its diagonal counts and h; the scan starts over. */
+function shuffle(): void {
+  for (let i = 0; i < size; i++) store<i32>(board + (<usize>i << 2), i);
+  for (let i = size - 1; i >= 1; i--) {
+    const j = <i32>below(<u32>(i + 1));
+    const a = column(i);
+    store<i32>(board + (<usize>i << 2), column(j));
+    store<i32>(board + (<usize>j << 2), a);
+  }
+  memory.fill(ru, 0, <usize>(2 * size - 1) << 2);
+  memory.fill(rd, 0, <usize>(2 * size - 1) << 2);
+  h = 0;
+  for (let r = 0; r < size; r++) h += put(r, column(r));
+  scanI = 0;
+  scanJ = 1;
+}
+
+/** Climb until a solution, maxSteps, maxTries, or `workLimit` swap evaluations in all; returns the status. */
+export function hillClimbRun(workLimit: f64): i32 {
+  while (true) {
+    if (h == 0) return FOUND;
+    if (steps >= maxSteps) return MAX_STEPS;
+    if (scanI >= size - 1) {
+      // A full scan found no improving swap: stuck, so a fresh permutation.
+      if (tries >= maxTries) return MAX_TRIES;
+      tries++;
+      shuffle();
+      continue;
+    }
+    if (work >= workLimit) return RUNNING;
+    work++;
+    const i = scanI, j = scanJ;
+    const a = column(i), b = column(j);
+    // The seed's order: a leaves row i for row j, then b leaves row j for row i.
+    const delta = lift(i, a) + put(j, a) + lift(j, b) + put(i, b);
+    if (delta < 0) {
+      store<i32>(board + (<usize>i << 2), b);
+      store<i32>(board + (<usize>j << 2), a);
+      h += delta;
+      steps++;
+      scanI = 0; // the seed's `goto label`: scan again from the first pair
+      scanJ = 1;
+      continue;
+    }
+    lift(i, b); // undo: the counts go back as they were
+    lift(j, a);
+    put(i, a);
+    put(j, b);
+    scanJ++;
+    if (scanJ == size) {
+      scanI++;
+      scanJ = scanI + 1;
+    }
+  }
+}
+
+/** The figures of the climb: work = swap evaluations; no nodes; conflicts = h. */
+export function hillClimbStat(slot: i32): f64 {
+  if (slot == STAT_WORK) return work;
+  if (slot == STAT_NODES) return 0;
+  if (slot == STAT_TRIES) return tries;
+  if (slot == STAT_STEPS) return steps;
+  if (slot == STAT_CONFLICTS) return h;
+  if (slot == STAT_PHASE) return PHASE_SEARCH;
+  return 0;
+}

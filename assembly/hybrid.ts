@@ -1,0 +1,133 @@
+// Las Vegas then backtracking (seed 000's QueensLV(stopVegas) + Backtrack, seed
+// 001's improved queen_lv): each try places rows 0..k-1 (k = stopVegas = param)
+// exactly as assembly/las-vegas.ts does (same safe-column lists, same draws), then
+// backtracks over rows k..n-1 as assembly/backtrack.ts does (columns in increasing
+// order), never moving the random queens. A dead end in the random rows, or a
+// backtrack that exhausts rows k..n-1, fails the try; the next starts from an
+// empty board. Nodes: each try's empty board is one node, every queen placed one
+// more. So k = 0 is backtrack (same columns and nodes; exhausting is final, as
+// there is nothing random to retry) and k = n is las-vegas (same columns, nodes
+// and tries for a seed). Work unit = nodes; caps maxNodes and maxTries are exact.
+// Twin: src/engine-ts/hybrid.ts.
+
+import { allocate } from "./memory";
+import { below, seedRandom } from "./rng";
+import {
+  RUNNING, FOUND, EXHAUSTED, MAX_NODES, MAX_TRIES,
+  STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, STAT_PHASE, PHASE_SEARCH,
+} from "./status";
+
+let size: i32 = 0;
+let stopVegas: i32 = 0;
+let row: i32 = 0;
+let nodes: f64 = 0;
+let tries: f64 = 0;
+let maxNodes: f64 = 0;
+let maxTries: f64 = 0;
+let cols: usize = 0; // i32[n]: column of the queen in each row (-1: none yet)
+let safe: usize = 0; // i32[n]: the safe columns of the current random row
+let colUsed: usize = 0; // u8[n]
+let sumUsed: usize = 0; // u8[2n]: diagonal row + col
+let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
+
+/** Allocate and reset for an n x n board, `param` random rows; returns the columns buffer, 0 if out of memory. */
+export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  size = n;
+  stopVegas = param;
+  maxNodes = nodeCap;
+  maxTries = tryCap;
+  cols = allocate(<usize>n << 2);
+  safe = allocate(<usize>n << 2);
+  colUsed = allocate(<usize>n);
+  sumUsed = allocate(<usize>n << 1);
+  diffUsed = allocate(<usize>n << 1);
+  if (cols == 0 || safe == 0 || colUsed == 0 || sumUsed == 0 || diffUsed == 0) return 0;
+  memory.fill(cols, 0xFF, <usize>n << 2); // every row -1
+  seedRandom(seed);
+  row = 0;
+  nodes = 1; // the empty board of the first try
+  tries = 1;
+  return cols;
+}
+
+@inline function mark(r: i32, c: i32, v: u8): void {
+  store<u8>(colUsed + <usize>c, v);
+  store<u8>(sumUsed + <usize>(r + c), v);
+  store<u8>(diffUsed + <usize>(r - c + size - 1), v);
+}
+
+/** The try failed: final without random rows, stop at maxTries, else lift every queen and start a new try (RUNNING). */
+function newTry(): i32 {
+  if (stopVegas == 0) return EXHAUSTED;
+  if (tries >= maxTries) return MAX_TRIES;
+  for (let r = 0; r < row; r++) {
+    const at = cols + (<usize>r << 2);
+    mark(r, load<i32>(at), 0);
+    store<i32>(at, -1);
+  }
+  row = 0;
+  tries++;
+  nodes++; // the new try's empty board
+  return RUNNING;
+}
+
+/** Search until a solution, exhaustion, maxNodes, maxTries, or `workLimit` nodes in all; returns the status. */
+export function hybridRun(workLimit: f64): i32 {
+  while (true) {
+    if (row == size) return FOUND;
+    if (nodes >= maxNodes) return MAX_NODES;
+    if (nodes >= workLimit) return RUNNING;
+    const at = cols + (<usize>row << 2);
+    const sum = sumUsed + <usize>row;
+    const diff = diffUsed + <usize>(row + size - 1);
+    if (row < stopVegas) {
+      // A random row, as in las-vegas.ts.
+      let count = 0;
+      for (let c = 0; c < size; c++) {
+        if ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) == 0) {
+          store<i32>(safe + (<usize>count << 2), c);
+          count++;
+        }
+      }
+      if (count == 0) {
+        const status = newTry();
+        if (status != RUNNING) return status;
+        continue;
+      }
+      const c = load<i32>(safe + (<usize>below(count) << 2));
+      store<i32>(at, c);
+      mark(row, c, 1);
+      nodes++;
+      row++;
+      continue;
+    }
+    // A backtracking row, as in backtrack.ts (rows below stopVegas are never revisited).
+    let c = load<i32>(at);
+    if (c >= 0) mark(row, c, 0); // lift the queen we come back to
+    c++;
+    while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) c++;
+    if (c == size) {
+      store<i32>(at, -1);
+      if (row == stopVegas) {
+        const status = newTry();
+        if (status != RUNNING) return status;
+        continue;
+      }
+      row--;
+      continue;
+    }
+    store<i32>(at, c);
+    mark(row, c, 1);
+    nodes++;
+    row++;
+  }
+}
+
+/** The figures of the search: work and nodes are the same count here; no steps. */
+export function hybridStat(slot: i32): f64 {
+  if (slot == STAT_WORK || slot == STAT_NODES) return nodes;
+  if (slot == STAT_TRIES) return tries;
+  if (slot == STAT_CONFLICTS) return -1;
+  if (slot == STAT_PHASE) return PHASE_SEARCH;
+  return 0;
+}

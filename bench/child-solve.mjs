@@ -1,0 +1,17 @@
+// One solve in a fresh process, so its peak memory is its own:
+//   node bench/child-solve.mjs N METHOD ENGINE SEED
+// prints one JSON line { ms, found, nodes, tries, steps, verified, maxRssMB }.
+import { solve, verify } from "../dist/index.js";
+
+const [n, method, engine, seed] = process.argv.slice(2);
+const result = await solve(Number(n), { method, engine, seed: Number(seed), timeoutMs: 600_000 });
+const verified = result.found ? verify(result.columns, { engine: "ts" }).ok : false;
+console.log(JSON.stringify({
+  ms: result.ms,
+  found: result.found,
+  nodes: result.nodes,
+  tries: result.tries,
+  steps: result.steps,
+  verified,
+  maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+}));

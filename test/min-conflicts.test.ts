@@ -1,0 +1,199 @@
+// Method 'min-conflicts' through the public solve(): both engines give the same
+// columns, steps and tries for the same (n, seed); every solution passes an
+// independent O(n) check written here; maxSteps and maxTries are exact; an n too
+// large for Wasm memory is refused before anything is opened; abort and progress work.
+import { afterEach, describe, expect, test, vi } from "vitest";
+import { tsEngine } from "../src/engine-ts/index.js";
+import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine-ts/min-conflicts.js";
+import { newInstance, wasmEngine } from "../src/engine-wasm/index.js";
+import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/solve.js";
+
+const ENGINES = ["wasm", "ts"] as const;
+const METHOD = { method: "min-conflicts" } as const;
+
+/** Independent check: n distinct columns in range, no two queens on one diagonal (O(n), plain arrays). */
+function isSolution(columns: ArrayLike<number> | null, n: number): boolean {
+  if (columns === null || columns.length !== n) return false;
+  const column = new Uint8Array(n), down = new Uint8Array(2 * n), up = new Uint8Array(2 * n);
+  for (let r = 0; r < n; r++) {
+    const c = columns[r];
+    if (!Number.isInteger(c) || c < 0 || c >= n) return false;
+    if (column[c] || down[r + c] || up[r - c + n]) return false;
+    column[c] = down[r + c] = up[r - c + n] = 1;
+  }
+  return true;
+}
+
+/** Everything that must agree between engines (all but engine and time). */
+function outcome(r: SolveResult) {
+  return {
+    found: r.found, reason: r.reason, nodes: r.nodes, tries: r.tries, steps: r.steps, seed: r.seed,
+    columns: r.columns ? Array.from(r.columns) : null,
+  };
+}
+
+/** Solve on both engines, one after the other; check they agree; the shared outcome. */
+async function solveBoth(n: number, options: SolveOptions = {}) {
+  const wasm = await solve(n, { ...METHOD, ...options, engine: "wasm" });
+  const ts = await solve(n, { ...METHOD, ...options, engine: "ts" });
+  const label = `n = ${n} ${JSON.stringify(options)}`;
+  expect(outcome(wasm), label).toEqual(outcome(ts));
+  if (wasm.found) expect(isSolution(wasm.columns, n), label).toBe(true);
+  return outcome(wasm);
+}
+
+describe("min-conflicts: both engines, same answers, all checked", () => {
+  test("n = 1 is [0]; n = 2 and 3 have no solution", async () => {
+    for (const engine of ENGINES) {
+      const one = await solve(1, { ...METHOD, engine });
+      expect(one.found).toBe(true);
+      expect(Array.from(one.columns!)).toEqual([0]);
+      for (const n of [2, 3]) {
+        const none = await solve(n, { ...METHOD, engine });
+        expect(none).toMatchObject({ found: false, reason: "no-solution", columns: null });
+      }
+    }
+  });
+
+  test("n = 4..60, five seeds each: identical columns, steps and tries; every board solved", async () => {
+    let restarts = 0;
+    for (let n = 4; n <= 60; n++) {
+      for (const seed of [1, 2, 3, 4, 5]) {
+        const r = await solveBoth(n, { seed });
+        expect(r.found).toBe(true);
+        expect(r.nodes).toBe(0);
+        expect(r.seed).toBe(seed);
+        if (r.tries > 1) restarts++;
+      }
+    }
+    expect(restarts).toBeGreaterThan(0); // the restart path was taken (and agreed) at least once
+  });
+
+  test("n = 1000 (eight seeds), 10^5 (two seeds), 10^6 (one seed)", async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) expect((await solveBoth(1000, { seed })).found).toBe(true);
+    for (const seed of [1, 2]) {
+      const r = await solveBoth(100_000, { seed });
+      expect(r.found).toBe(true);
+      expect(r.steps).toBeGreaterThan(0); // the tail rows collide, so repair had work to do
+    }
+    expect((await solveBoth(1_000_000, { seed: 7 })).found).toBe(true);
+  });
+
+  test("different seeds give different boards; the default seed is 1", async () => {
+    const a = await solve(1000, { ...METHOD, seed: 1 });
+    const b = await solve(1000, { ...METHOD, seed: 2 });
+    const d = await solve(1000, METHOD);
+    expect(Array.from(a.columns!)).not.toEqual(Array.from(b.columns!));
+    expect(outcome(d)).toEqual(outcome(a));
+  });
+});
+
+describe("min-conflicts: caps are exact", () => {
+  test("maxSteps: stops at exactly that many swaps with reason 'max-steps'; the full count still solves", async () => {
+    const full = await solveBoth(1000, { seed: 3 });
+    expect(full.steps).toBeGreaterThan(3);
+    for (const maxSteps of [1, 2, full.steps - 1]) {
+      const capped = await solveBoth(1000, { seed: 3, maxSteps });
+      expect(capped).toMatchObject({ found: false, reason: "max-steps", steps: maxSteps, columns: null });
+    }
+    expect(await solveBoth(1000, { seed: 3, maxSteps: full.steps })).toEqual(full);
+  });
+
+  test("maxTries: a seed that restarts stops after that many tries with reason 'max-tries'", async () => {
+    let restarting: { n: number; seed: number; tries: number } | undefined;
+    for (let n = 4; n <= 30 && !restarting; n++) {
+      for (let seed = 1; seed <= 20 && !restarting; seed++) {
+        const r = await solve(n, { ...METHOD, engine: "ts", seed });
+        if (r.tries >= 2) restarting = { n, seed, tries: r.tries };
+      }
+    }
+    expect(restarting).toBeDefined();
+    const { n, seed, tries } = restarting!;
+    const capped = await solveBoth(n, { seed, maxTries: tries - 1 });
+    expect(capped).toMatchObject({ found: false, reason: "max-tries", tries: tries - 1 });
+    expect((await solveBoth(n, { seed, maxTries: tries })).found).toBe(true);
+  });
+
+  test("maxNodes does not apply", async () => {
+    await expect(solve(100, { ...METHOD, maxNodes: 10 })).rejects.toThrow(/maxNodes does not apply/);
+  });
+});
+
+describe("min-conflicts: memory", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  test("the byte count: 8 per queen and 64 KiB, and the largest n that fits", () => {
+    expect(minConflictsBytes(1_000_000)).toBe(8_000_000 + 65_536 + 64);
+    expect(minConflictsBytes(MIN_CONFLICTS_MAX_N)).toBeLessThanOrEqual(WASM_HEAP_BYTES);
+    expect(minConflictsBytes(MIN_CONFLICTS_MAX_N + 1)).toBeGreaterThan(WASM_HEAP_BYTES);
+    expect(MIN_CONFLICTS_MAX_N).toBeGreaterThan(500_000_000); // 10^8 fits with room to spare
+  });
+
+  test("the Wasm kernel can allocate the largest n accepted (memory is reserved, not touched)", () => {
+    const kernels = newInstance();
+    expect(kernels.minConflictsInit(MIN_CONFLICTS_MAX_N, 1, 0, Infinity, Infinity, Infinity)).not.toBe(0);
+  });
+
+  test("an n that cannot fit is refused with a RangeError before any search is opened, quickly", async () => {
+    const opened = [vi.spyOn(wasmEngine, "openSearch"), vi.spyOn(tsEngine, "openSearch")];
+    for (const engine of ENGINES) {
+      for (const n of [MIN_CONFLICTS_MAX_N + 1, 600_000_000, 2 ** 30]) {
+        const t0 = performance.now();
+        const error = await solve(n, { ...METHOD, engine }).catch((e: unknown) => e);
+        expect(performance.now() - t0).toBeLessThan(500);
+        expect(error).toBeInstanceOf(RangeError);
+        const message = (error as Error).message;
+        expect(message).toContain(String(n));
+        expect(message).toContain(`1 to ${MIN_CONFLICTS_MAX_N}`);
+        expect((error as { code?: string }).code).toBe("NQ_INVALID_ARGUMENT");
+      }
+      // Past the index range the generic check answers, also before anything is opened.
+      await expect(solve(2 ** 30 + 1, { ...METHOD, engine })).rejects.toThrow(RangeError);
+    }
+    for (const spy of opened) expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe("min-conflicts: abort and progress", () => {
+  test("an AbortSignal aborted mid-search rejects with its reason; one aborted before rejects at once", async () => {
+    for (const engine of ENGINES) {
+      const controller = new AbortController();
+      let reports = 0;
+      const run = solve(5_000_000, {
+        ...METHOD, engine, seed: 1, signal: controller.signal,
+        onProgress: () => { reports++; controller.abort(); },
+      });
+      await expect(run).rejects.toMatchObject({ name: "AbortError" });
+      expect(reports).toBe(1);
+      const already = new AbortController();
+      already.abort(new Error("stop"));
+      await expect(solve(1000, { ...METHOD, engine, signal: already.signal })).rejects.toThrow("stop");
+    }
+  });
+
+  test("progress reports phase 'construct' (conflicts not yet counted) and then 'repair', ending at 0 conflicts", async () => {
+    for (const engine of ENGINES) {
+      const reports: SolveProgress[] = [];
+      const result = await solve(2_000_000, { ...METHOD, engine, seed: 5, onProgress: (p) => reports.push(p) });
+      expect(result.found).toBe(true);
+      expect(reports.length).toBeGreaterThanOrEqual(2);
+      const phases = reports.map((p) => p.phase);
+      expect(phases[0]).toBe("construct");
+      expect(phases.at(-1)).toBe("repair");
+      expect(phases.indexOf("repair")).toBe(phases.length - phases.filter((p) => p === "repair").length);
+      for (const p of reports) {
+        expect(p).toMatchObject({ method: "min-conflicts", n: 2_000_000, nodes: 0, tries: 1 });
+        if (p.phase === "construct") expect(p.conflicts).toBe(-1);
+        else expect(p.conflicts).toBeGreaterThanOrEqual(0);
+      }
+      expect(reports.at(-1)).toMatchObject({ conflicts: 0, steps: result.steps });
+    }
+  });
+
+  test("timeoutMs stops a long run with reason 'timeout'", async () => {
+    for (const engine of ENGINES) {
+      const r = await solve(5_000_000, { ...METHOD, engine, timeoutMs: 20 });
+      expect(r).toMatchObject({ found: false, reason: "timeout", columns: null });
+    }
+  });
+});
