@@ -1,0 +1,70 @@
+// solve(): the driver's promises about abort, progress, time limits and results.
+import { describe, expect, it } from "vitest";
+import { solve, type SolveProgress } from "../src/index.js";
+import { ENGINES, isSolutionLarge } from "./helpers.js";
+
+describe.each(ENGINES)("solve on engine %s", (engine) => {
+  it("an abort rejects a long search promptly with an AbortError", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await solve(40, { engine, method: "backtrack", signal: controller.signal }).catch((e: unknown) => e);
+    expect((error as Error).name).toBe("AbortError");
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("reports progress at most about 20 times a second, with the figures that move", async () => {
+    const reports: SolveProgress[] = [];
+    const result = await solve(40, { engine, method: "backtrack", timeoutMs: 600, onProgress: (p) => reports.push(p) });
+    expect(result).toMatchObject({ found: false, reason: "timeout" });
+    expect(reports.length).toBeGreaterThan(3);
+    expect(reports.length).toBeLessThanOrEqual(Math.ceil(result.ms / 50) + 2);
+    for (let i = 1; i < reports.length; i++) expect(reports[i].nodes).toBeGreaterThanOrEqual(reports[i - 1].nodes);
+    expect(reports.at(-1)).toMatchObject({ phase: "search", method: "backtrack", nodes: result.nodes, conflicts: -1 });
+  });
+
+  it("min-conflicts reports its construct and repair phases with the conflicts left", async () => {
+    const phases = new Set<string>();
+    let lastConflicts = Infinity;
+    const result = await solve(2_000_000, {
+      engine,
+      method: "min-conflicts",
+      onProgress: (p) => {
+        phases.add(p.phase);
+        if (p.phase === "repair") lastConflicts = p.conflicts;
+      },
+    });
+    expect(result.found).toBe(true);
+    expect(phases.has("repair")).toBe(true);
+    expect(lastConflicts).toBe(0);
+    expect(isSolutionLarge(result.columns!)).toBe(true);
+  });
+
+  it("returns fresh columns that later calls do not overwrite", async () => {
+    const first = await solve(30, { engine, method: "las-vegas", seed: 1 });
+    const copy = Array.from(first.columns!);
+    const second = await solve(30, { engine, method: "las-vegas", seed: 2 });
+    await solve(30, { engine, method: "las-vegas", seed: 3 });
+    expect(Array.from(first.columns!)).toEqual(copy);
+    second.columns![0] = -1;
+    expect(Array.from((await solve(30, { engine, method: "las-vegas", seed: 1 })).columns!)).toEqual(copy);
+  });
+
+  it("answers n = 2 and 3 at once on every method, and n = 1 with [0]", async () => {
+    for (const method of ["auto", "backtrack", "las-vegas", "hybrid", "hill-climb", "min-conflicts", "construct"] as const) {
+      for (const n of [2, 3]) {
+        const result = await solve(n, { engine, method });
+        expect(result).toMatchObject({ found: false, reason: "no-solution", columns: null });
+        expect(result.ms).toBeLessThan(50);
+      }
+      expect(Array.from((await solve(1, { engine, method })).columns!)).toEqual([0]);
+    }
+  });
+
+  it("seed 'random' picks a seed and reports it, so the run can be repeated", async () => {
+    const first = await solve(40, { engine, method: "las-vegas", seed: "random" });
+    expect(Number.isInteger(first.seed)).toBe(true);
+    const again = await solve(40, { engine, method: "las-vegas", seed: first.seed! });
+    expect(Array.from(again.columns!)).toEqual(Array.from(first.columns!));
+  });
+});
