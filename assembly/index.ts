@@ -10,3 +10,6 @@ export { hillClimbInit, hillClimbRun, hillClimbStat } from "./hill-climb";
 export { constructInit, constructRun, constructStat } from "./construct";
 export { minConflictsInit, minConflictsRun, minConflictsStat } from "./min-conflicts";
 export { verifyInput, verifyRepeats } from "./verify";
+export { estimateInit, estimateRun } from "./estimate";
+export { treeSizeInit, treeSizeTask } from "./tree-size";
+export { lasVegasTrialsInit, lasVegasTrialsRun, lasVegasTrialsStat, lasVegasExactInit, lasVegasExactTask } from "./las-vegas-stats";

@@ -3,7 +3,10 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import cliProgress from "cli-progress";
-import { count, render, solutions, solve, METHOD_NAMES, type SolveResult } from "./index.js";
+import {
+  count, countParallel, estimate, lasVegasStats, lasVegasTable, render, solutions, solve, treeSize, METHOD_NAMES,
+  type LasVegasProgress, type LasVegasStats, type ParallelResult, type SolveResult,
+} from "./index.js";
 import { DEFAULT_METHOD } from "./solve.js";
 import { ENGINE_NAMES } from "./engines.js";
 
@@ -61,29 +64,40 @@ const program = new Command("nqueens")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
+type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean };
+
 program
   .command("count")
   .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32)")
   .argument("<N>", "board size", number("N"))
   .addOption(engineOption())
+  .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
+  .option("--parts <P>", "with --workers: how many parts to split the count into", number("--parts"))
+  .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it")
   .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
   .option("--json", "print one JSON object")
-  .action(async (n: number, opts: { engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-    const bar = progressBar("count {n} |{bar}| {percentage}% | {value}/{total} tasks | ETA {eta_formatted}");
+  .action(async (n: number, opts: CountCliOptions) => {
+    const bar = progressBar("count {n} |{bar}| {percentage}% | {value}/{total} tasks | {duration_formatted} elapsed | ETA {eta_formatted}");
     let started = false;
-    const result = await count(n, {
-      engine: opts.engine,
-      timeoutMs: opts.timeout,
-      signal: interruptSignal(),
-      onProgress: (p) => {
-        if (!bar || p.elapsedMs < 500) return;
-        if (!started) { bar.start(p.tasksTotal, 0, { n }); started = true; }
-        bar.update(p.tasksDone);
-      },
-    }).finally(() => bar?.stop());
+    const tick = (p: { tasksDone: number; tasksTotal: number; elapsedMs: number }): void => {
+      if (!bar || p.elapsedMs < 500) return;
+      if (!started) { bar.start(p.tasksTotal, 0, { n }); started = true; }
+      bar.update(p.tasksDone);
+    };
+    const interrupt = interruptSignal();
+    const parallel = opts.workers !== undefined || opts.checkpoint !== undefined || opts.parts !== undefined;
+    const result = await (parallel
+      ? countParallel(n, {
+        engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick,
+        signal: opts.timeout === undefined ? interrupt : AbortSignal.any([interrupt, AbortSignal.timeout(opts.timeout)]),
+      })
+      : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
+    ).finally(() => bar?.stop());
     if (opts.json) return out(toJson(result));
     out(`n = ${result.n}: ${result.total} solutions, ${result.unique} unique (up to rotation and reflection)`);
-    out(`${result.nodes} queens placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}`);
+    const pool = parallel ? (result as ParallelResult) : undefined;
+    const how = pool ? `, ${pool.workers} workers, ${pool.parts} parts (${pool.resumed} from the checkpoint)` : "";
+    out(`${result.nodes} queens placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
   });
 
 program
@@ -187,6 +201,157 @@ program
       `${result.nodes} nodes, ${result.tries} tries, ${result.steps} steps, ${result.ms.toFixed(1)} ms`);
   });
 
+/** A --seed value: a number, 'random', or undefined (the API's default). */
+function seedOption(text: string | undefined): number | "random" | undefined {
+  return text === undefined || text === "random" ? text : number("--seed")(text);
+}
+
+/** A number for a table cell: fixed decimals, '-' where undefined (NaN), 'inf' for Infinity. */
+function cell(value: number, digits: number): string {
+  if (Number.isNaN(value)) return "-";
+  if (!Number.isFinite(value)) return "inf";
+  return value.toFixed(digits);
+}
+
+program
+  .command("estimate")
+  .description("Knuth's random-probe estimate of the backtracking tree's size (1 <= N <= 32)")
+  .argument("<N>", "board size", number("N"))
+  .option("--samples <K>", "random probes (default 10000)", number("--samples"))
+  .option("--seed <S>", "u32 seed (default 1; 'random' for a fresh one)")
+  .addOption(engineOption())
+  .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
+  .option("--json", "print one JSON object")
+  .action(async (n: number, opts: { samples?: number; seed?: string; engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
+    const bar = progressBar("estimate {n} |{bar}| {percentage}% | {value}/{total} probes | ETA {eta_formatted}");
+    let started = false;
+    const result = await estimate(n, {
+      samples: opts.samples,
+      seed: seedOption(opts.seed),
+      engine: opts.engine,
+      timeoutMs: opts.timeout,
+      signal: interruptSignal(),
+      onProgress: (p) => {
+        if (!bar || p.elapsedMs < 500) return;
+        if (!started) { bar.start(p.samples, 0, { n }); started = true; }
+        bar.update(p.samplesDone);
+      },
+    }).finally(() => bar?.stop());
+    if (opts.json) return out(toJson(result));
+    const [lo, hi] = result.ci95;
+    out(`n = ${n}: about ${cell(result.mean, 1)} nodes in the backtracking tree, +- ${cell(result.stderr, 1)} ` +
+      `(95% interval ${cell(lo, 1)} .. ${cell(hi, 1)}); Knuth's estimate, ${result.samples} probes, seed ${result.seed}`);
+    out("depth   estimated nodes        stderr");
+    result.perLevel.forEach((value, k) => {
+      out(`${String(k).padStart(5)}   ${cell(value, 1).padStart(15)}   ${cell(result.perLevelStderr[k], 1).padStart(11)}`);
+    });
+    out(`${result.ms.toFixed(1)} ms, engine ${result.engine}`);
+  });
+
+program
+  .command("tree")
+  .description("the exact size of the backtracking tree, depth by depth (1 <= N <= 17)")
+  .argument("<N>", "board size", number("N"))
+  .addOption(engineOption())
+  .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
+  .option("--json", "print one JSON object")
+  .action(async (n: number, opts: { engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
+    const bar = progressBar("tree {n} |{bar}| {percentage}% | {value}/{total} subtrees | ETA {eta_formatted}");
+    let started = false;
+    const result = await treeSize(n, {
+      engine: opts.engine,
+      timeoutMs: opts.timeout,
+      signal: interruptSignal(),
+      onProgress: (p) => {
+        if (!bar || p.elapsedMs < 500) return;
+        if (!started) { bar.start(p.tasksTotal, 0, { n }); started = true; }
+        bar.update(p.tasksDone);
+      },
+    }).finally(() => bar?.stop());
+    if (opts.json) return out(toJson(result));
+    out(`n = ${n}: ${result.total} nodes in the backtracking tree (the empty board and every consistent partial placement)`);
+    out("depth   nodes");
+    result.perLevel.forEach((value, k) => out(`${String(k).padStart(5)}   ${value}`));
+    out(`${result.ms.toFixed(1)} ms, engine ${result.engine}`);
+  });
+
+type LvStatsCliOptions = {
+  stopVegas?: number;
+  table?: boolean;
+  trials?: number;
+  exact?: boolean;
+  seed?: string;
+  engine: "wasm" | "ts";
+  timeout?: number;
+  json?: boolean;
+};
+
+/** One row of the lv-stats table; Monte Carlo rows carry their standard errors. */
+function lvRow(r: LasVegasStats, best: boolean): string {
+  const pm = (value: number, se: number, digits: number) =>
+    r.exact || Number.isNaN(value) ? cell(value, digits) : `${cell(value, digits)} +- ${cell(se, digits)}`;
+  return [
+    `${String(r.stopVegas).padStart(9)}${best ? "*" : " "}`,
+    pm(r.p, r.stderr.p, 4).padStart(r.exact ? 8 : 18),
+    pm(r.s, r.stderr.s, 2).padStart(r.exact ? 10 : 20),
+    pm(r.e, r.stderr.e, 2).padStart(r.exact ? 10 : 20),
+    pm(r.t, r.stderr.t, 2).padStart(r.exact ? 10 : 20),
+  ].join(" ");
+}
+
+function lvHeader(exact: boolean): string {
+  const w = exact ? [8, 10, 10, 10] : [18, 20, 20, 20];
+  return ["stopVegas ", "p".padStart(w[0]), "s".padStart(w[1]), "e".padStart(w[2]), "t".padStart(w[3])].join(" ");
+}
+
+program
+  .command("lv-stats")
+  .description("what one try of the hybrid (Las Vegas + backtracking) method costs: p, s, e, t")
+  .argument("<N>", "board size", number("N"))
+  .addOption(new Option("--stop-vegas <K>", "rows placed at random (default 8, or N - 15 when N > 15)").argParser(number("--stop-vegas")))
+  .addOption(new Option("--table", "every stopVegas from 0 to N").conflicts("stopVegas"))
+  .option("--trials <T>", "Monte Carlo tries (default 10000)", number("--trials"))
+  .addOption(new Option("--exact", "exact numbers by walking every random choice (N <= 14)").conflicts(["trials", "seed"]))
+  .option("--seed <S>", "u32 seed of the Monte Carlo tries (default 1; 'random' for a fresh one)")
+  .addOption(engineOption())
+  .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
+  .option("--json", "print one JSON object")
+  .action(async (n: number, opts: LvStatsCliOptions) => {
+    const bar = progressBar("lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas} | ETA {eta_formatted}");
+    let started = false;
+    const common = {
+      ...(opts.exact ? { exact: true } : { trials: opts.trials, seed: seedOption(opts.seed) }),
+      engine: opts.engine,
+      timeoutMs: opts.timeout,
+      signal: interruptSignal(),
+      onProgress: (p: LasVegasProgress) => {
+        if (!bar || p.elapsedMs < 500) return;
+        if (!started) { bar.start(1000, 0, { n, stopVegas: p.stopVegas }); started = true; }
+        const fraction = (p.rowsDone + (p.total > 0 ? p.done / p.total : 1)) / p.rowsTotal;
+        bar.update(Math.min(1000, Math.round(1000 * fraction)), { stopVegas: p.stopVegas });
+      },
+    };
+    const source = (exact: boolean, trials: number | null, seed: number | null) =>
+      exact ? "exact" : `Monte Carlo, ${trials} tries, seed ${seed}`;
+    if (opts.table) {
+      const table = await lasVegasTable(n, common).finally(() => bar?.stop());
+      if (opts.json) return out(toJson(table));
+      out(`n = ${n}, one try of the hybrid method (${source(table.exact, table.trials, table.seed)}):`);
+      out(lvHeader(table.exact));
+      for (const r of table.rows) out(lvRow(r, r.stopVegas === table.best));
+      out(`* smallest t (expected nodes until a success): stopVegas ${table.best}, t = ${cell(table.rows[table.best].t, 2)}`);
+      out(`${table.ms.toFixed(1)} ms, engine ${table.engine}`);
+      return;
+    }
+    const r = await lasVegasStats(n, { ...common, stopVegas: opts.stopVegas }).finally(() => bar?.stop());
+    if (opts.json) return out(toJson(r));
+    out(`n = ${n}, stopVegas ${r.stopVegas}, one try of the hybrid method (${source(r.exact, r.trials, r.seed)}):`);
+    out(lvHeader(r.exact));
+    out(lvRow(r, false));
+    out("p: a try succeeds; s, e: nodes of a successful, failed try; t: expected nodes until a success");
+    out(`${r.ms.toFixed(1)} ms, engine ${r.engine}`);
+  });
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
@@ -202,6 +367,10 @@ async function main(): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : EXIT_USAGE;
+    }
+    if (error instanceof Error && error.name === "TimeoutError") {
+      process.stderr.write(`nqueens: ${error.message}\n`);
+      return 1;
     }
     if (isAbort(error)) {
       process.stderr.write("nqueens: interrupted\n");

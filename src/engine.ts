@@ -81,6 +81,63 @@ export type Search = {
   close(): void;
 };
 
+/**
+ * Sums over Knuth's random probes (src/estimate.ts), added probe by probe in a fixed
+ * order. A probe's product d1*...*dk (the safe-column counts of rows 0..k-1 on its
+ * path; 0 past a dead end) is its estimate of the nodes at depth k.
+ */
+export type ProbeSums = {
+  probes: number;
+  /** Per depth k = 0..n: the sum of the products, and of their squares. */
+  level: Float64Array;
+  levelSquares: Float64Array;
+  /** The sum of the probes' whole-tree estimates 1 + d1 + d1*d2 + ..., and of their squares. */
+  total: number;
+  totalSquares: number;
+};
+
+/** Random probes for an n x n board from one seeded generator. */
+export type Prober = { run(probes: number): void; sums(): ProbeSums; close(): void };
+
+/** Exhaustive node counts of the backtracking tree (src/estimate.ts splits it into subtrees). */
+export type TreeCounter = {
+  /** Per depth 0..n, the nodes of the subtree under the consistent placement `columns` of rows 0..d-1 (1 at d). */
+  subtree(columns: readonly number[]): bigint[];
+  close(): void;
+};
+
+/** What a run of 'hybrid' tries adds up, per outcome (src/las-vegas-stats.ts). */
+export type TrialSums = {
+  tries: number;
+  successes: number;
+  /** Sums of the nodes of the successful tries, and of their squares. */
+  successNodes: number;
+  successSquares: number;
+  /** The same over the failed tries. */
+  failureNodes: number;
+  failureSquares: number;
+};
+
+/** `trials` hybrid tries in a row, each exactly one try of the 'hybrid' search for the same seed. */
+export type LasVegasTrials = {
+  /** Make tries until all are done (true) or `workLimit` nodes in all (false). */
+  run(workLimit: number): boolean;
+  /** Nodes of all tries so far (what `workLimit` is compared with). */
+  work(): number;
+  sums(): TrialSums;
+  close(): void;
+};
+
+/** Probability-weighted sums over the tries that start with a given placement of random rows. */
+export type ExactSums = { success: number; failure: number; successNodes: number; failureNodes: number };
+
+/** The exact walk over every random choice of the 'hybrid' tries (n <= 32, bitboards). */
+export type LasVegasExactWalker = {
+  /** The tries beginning with random rows `columns` (consistent, at most stopVegas of them), that start taken as certain. */
+  walk(columns: readonly number[]): ExactSums;
+  close(): void;
+};
+
 export type Engine = {
   readonly name: EngineName;
   /** Counter for n x n boards, 5 <= n <= 32 (smaller n are answered in src/count.ts). */
@@ -93,4 +150,12 @@ export type Engine = {
   verifyRepeats(columns: Int32Array): number;
   /** `count` draws in [0, bound) from the seeded generator (bound 0: raw u32 outputs). */
   randomSequence(seed: number, bound: number, count: number): Uint32Array;
+  /** Knuth's probes, 1 <= n <= 32 (assembly/estimate.ts). */
+  openProbes(n: number, seed: number): Prober;
+  /** Backtracking-tree node counts, 1 <= n <= 32 (assembly/tree-size.ts). */
+  openTreeCounter(n: number): TreeCounter;
+  /** Monte Carlo 'hybrid' tries, 0 <= stopVegas <= n (assembly/las-vegas-stats.ts). */
+  openLasVegasTrials(n: number, seed: number, stopVegas: number, trials: number): LasVegasTrials;
+  /** The exact walk over the 'hybrid' tries' random choices, 1 <= n <= 32 (assembly/las-vegas-stats.ts). */
+  openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker;
 };

@@ -11,8 +11,22 @@ export {
   solve, autoMethod, defaultStopVegas, METHOD_NAMES, DEFAULT_METHOD, DEFAULT_SEED,
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
 } from "./solve.js";
+export {
+  splitCount, countTask, mergeCounts, SPLIT_VERSION,
+  type CountPart, type PartCount, type MergedCount,
+} from "./split.js";
+export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./parallel.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./verify.js";
 export { render, type RenderOptions } from "./render.js";
 export { randomSequence, type RandomSequenceOptions } from "./random.js";
+export {
+  estimate, treeSize, ESTIMATE_MAX_N, TREE_SIZE_MAX_N,
+  type EstimateOptions, type EstimateProgress, type EstimateResult,
+  type TreeSizeOptions, type TreeSizeProgress, type TreeSizeResult,
+} from "./estimate.js";
+export {
+  lasVegasStats, lasVegasTable, LAS_VEGAS_EXACT_MAX_N, DEFAULT_TRIALS,
+  type LasVegasStatsOptions, type LasVegasTableOptions, type LasVegasProgress, type LasVegasStats, type LasVegasTable,
+} from "./las-vegas-stats.js";
 export { ErrorCode, type ErrorCodeValue } from "./errors.js";
 export type { EngineName, SearchMethod, SearchPhase } from "./engine.js";

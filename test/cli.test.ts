@@ -1,22 +1,9 @@
 // The `nqueens` command, run as a user runs it: a fresh Node process on dist/cli.js.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { solve } from "../src/index.js";
+import { runCli } from "./cli-run.js";
 import { isSolution, isSolutionLarge } from "./helpers.js";
-
-type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
-
-export function runCli(args: string[], options: { killAfterMs?: number; signal?: NodeJS.Signals } = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "", stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    if (options.killAfterMs !== undefined) setTimeout(() => child.kill(options.signal ?? "SIGINT"), options.killAfterMs);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
 
 describe("nqueens CLI", () => {
   it("count prints totals and --json gives bigints as decimal strings", async () => {

@@ -11,6 +11,9 @@ import { openCounter } from "./count.js";
 import { randomSequence } from "./rng.js";
 import { openSolutions } from "./solutions.js";
 import { verifyRepeats } from "./verify.js";
+import { openProbes } from "./estimate.js";
+import { openTreeCounter } from "./tree-size.js";
+import { openLasVegasExact, openLasVegasTrials } from "./las-vegas-stats.js";
 
 const searches: Record<SearchMethod, (n: number, params: SearchParams) => Search> = {
   backtrack: openBacktrack,
@@ -28,4 +31,8 @@ export const tsEngine: Engine = {
   openSearch: (method, n, params) => searches[method](n, params),
   verifyRepeats,
   randomSequence,
+  openProbes,
+  openTreeCounter,
+  openLasVegasTrials,
+  openLasVegasExact,
 };

@@ -5,7 +5,10 @@
 import { instantiateSync, instantiate } from "@assemblyscript/loader";
 import wasmBytes from "../../build/release.wasm";
 import { PHASES } from "../engine.js";
-import type { CountTask, Counter, Engine, Search, SearchMethod, SearchParams, SearchStatus, SolutionStream } from "../engine.js";
+import type {
+  CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
+  SearchStatus, SolutionStream, TreeCounter,
+} from "../engine.js";
 
 /** The export prefix of each search method's kernel. */
 const SEARCH_KERNELS = {
@@ -40,6 +43,15 @@ export type KernelExports = {
 } & {
   verifyInput(n: number): number;
   verifyRepeats(n: number): number;
+  estimateInit(n: number, seed: number): number;
+  estimateRun(count: number): number;
+  treeSizeInit(n: number): number;
+  treeSizeTask(depth: number): void;
+  lasVegasTrialsInit(n: number, seed: number, stopVegas: number, trials: number): number;
+  lasVegasTrialsRun(workLimit: number): number;
+  lasVegasTrialsStat(slot: number): number;
+  lasVegasExactInit(n: number, stopVegas: number): number;
+  lasVegasExactTask(depth: number): void;
 };
 
 let compiled: WebAssembly.Module | undefined;
@@ -171,6 +183,84 @@ function randomSequence(seed: number, bound: number, count: number): Uint32Array
   return draws;
 }
 
+function openProbes(n: number, seed: number): Prober {
+  const k = acquire();
+  const sums = k.estimateInit(n, seed);
+  if (sums === 0) throw outOfMemory(`estimating n = ${n}`);
+  let probes = 0;
+  return {
+    run: (count: number) => {
+      probes = k.estimateRun(count);
+    },
+    sums: () => {
+      // Layout of assembly/estimate.ts: depth sums 0..n, the total, then their squares.
+      const view = new Float64Array(k.memory.buffer, sums, 2 * (n + 2));
+      return {
+        probes,
+        level: view.slice(0, n + 1),
+        levelSquares: view.slice(n + 2, 2 * n + 3),
+        total: view[n + 1],
+        totalSquares: view[2 * n + 3],
+      };
+    },
+    close: closer(k),
+  };
+}
+
+function openTreeCounter(n: number): TreeCounter {
+  const k = acquire();
+  const block = k.treeSizeInit(n);
+  if (block === 0) throw outOfMemory(`the tree of n = ${n}`);
+  return {
+    subtree(columns: readonly number[]) {
+      // Layout of assembly/tree-size.ts: u64[33] levels, i32[32] columns at byte 272.
+      new Int32Array(k.memory.buffer, block + 272, 32).set(columns);
+      k.treeSizeTask(columns.length);
+      return Array.from(new BigUint64Array(k.memory.buffer, block, n + 1));
+    },
+    close: closer(k),
+  };
+}
+
+// Stat slots of assembly/las-vegas-stats.ts.
+const TRIAL_TRIES = 0, TRIAL_SUCCESSES = 1, TRIAL_SUCCESS_NODES = 2, TRIAL_SUCCESS_SQUARES = 3;
+const TRIAL_FAILURE_NODES = 4, TRIAL_FAILURE_SQUARES = 5, TRIAL_WORK = 6;
+
+function openLasVegasTrials(n: number, seed: number, stopVegas: number, trials: number): LasVegasTrials {
+  const k = acquire();
+  if (k.lasVegasTrialsInit(n, seed, stopVegas, trials) === 0) throw outOfMemory(`las-vegas tries with n = ${n}`);
+  const stat = k.lasVegasTrialsStat;
+  return {
+    run: (workLimit: number) => k.lasVegasTrialsRun(workLimit) === 1,
+    work: () => stat(TRIAL_WORK),
+    sums: () => ({
+      tries: stat(TRIAL_TRIES),
+      successes: stat(TRIAL_SUCCESSES),
+      successNodes: stat(TRIAL_SUCCESS_NODES),
+      successSquares: stat(TRIAL_SUCCESS_SQUARES),
+      failureNodes: stat(TRIAL_FAILURE_NODES),
+      failureSquares: stat(TRIAL_FAILURE_SQUARES),
+    }),
+    close: closer(k),
+  };
+}
+
+function openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker {
+  const k = acquire();
+  const block = k.lasVegasExactInit(n, stopVegas);
+  if (block === 0) throw outOfMemory(`the exact las-vegas walk with n = ${n}`);
+  return {
+    walk(columns: readonly number[]) {
+      // Layout of assembly/las-vegas-stats.ts: i32[32] columns, then f64[4] sums at byte 128.
+      new Int32Array(k.memory.buffer, block, 32).set(columns);
+      k.lasVegasExactTask(columns.length);
+      const [success, failure, successNodes, failureNodes] = new Float64Array(k.memory.buffer, block + 128, 4);
+      return { success, failure, successNodes, failureNodes };
+    },
+    close: closer(k),
+  };
+}
+
 export const wasmEngine: Engine = {
   name: "wasm",
   openCounter,
@@ -178,4 +268,8 @@ export const wasmEngine: Engine = {
   openSearch,
   verifyRepeats,
   randomSequence,
+  openProbes,
+  openTreeCounter,
+  openLasVegasTrials,
+  openLasVegasExact,
 };
