@@ -8,6 +8,7 @@ import {
   type LasVegasProgress, type LasVegasStats, type ParallelResult, type SolveResult,
 } from "./index.js";
 import { DEFAULT_METHOD } from "./solve.js";
+import { KERNEL_NAMES, crossCheck, describeReport } from "./crosscheck.js";
 import { ENGINE_NAMES } from "./engines.js";
 
 const EXIT_USAGE = 2;
@@ -352,6 +353,41 @@ program
     out(`${r.ms.toFixed(1)} ms, engine ${r.engine}`);
   });
 
+type CrossCheckCliOptions = { kernels?: string[]; quick?: boolean; thorough?: boolean; budget?: number; json?: boolean };
+
+program
+  .command("crosscheck")
+  .description("run every kernel on both engines over a sweep; exit 0 only if they agree bit for bit")
+  .option("--kernels <names...>", `kernels to check (default all: ${KERNEL_NAMES.join(", ")})`)
+  .addOption(new Option("--quick", "a small sweep (about 2 s)").conflicts("thorough"))
+  .option("--thorough", "a large sweep (about a minute)")
+  .option("--budget <ms>", "stop starting new cases after this many milliseconds", number("--budget"))
+  .option("--json", "print the report as one JSON object")
+  .action(async (opts: CrossCheckCliOptions) => {
+    for (const k of opts.kernels ?? []) {
+      if (!KERNEL_NAMES.includes(k)) throw new UsageError(`unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
+    }
+    const budgetMs = opts.budget ?? (opts.quick ? 2_000 : opts.thorough ? 60_000 : 10_000);
+    const bar = progressBar("crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}");
+    let current = "";
+    const report = await crossCheck({
+      kernels: opts.kernels,
+      budgetMs,
+      thorough: opts.thorough,
+      sizes: opts.quick ? [1, 2, 3, 4, 5, 6, 8, 10, 12, 20, 50, 1000] : undefined,
+      seeds: opts.quick ? [1, 2] : opts.thorough ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : undefined,
+      onProgress: (p) => {
+        if (!bar) return;
+        if (p.kernel !== current) { bar.stop(); bar.start(p.casesTotal, 0, { kernel: p.kernel }); current = p.kernel; }
+        bar.update(p.casesDone, { kernel: p.kernel });
+      },
+    }).finally(() => bar?.stop());
+    const { table, problems, exitCode } = describeReport(report);
+    out(opts.json ? toJson(report) : table);
+    for (const line of problems) process.stderr.write(`nqueens: ${line}\n`);
+    process.exitCode = exitCode;
+  });
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
@@ -363,7 +399,7 @@ async function main(): Promise<number> {
   });
   try {
     await program.parseAsync(process.argv);
-    return 0;
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : EXIT_USAGE;

@@ -16,6 +16,10 @@ export {
   type CountPart, type PartCount, type MergedCount,
 } from "./split.js";
 export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./parallel.js";
+export {
+  crossCheck, describeReport, KERNEL_NAMES,
+  type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,
+} from "./crosscheck.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./verify.js";
 export { render, type RenderOptions } from "./render.js";
 export { randomSequence, type RandomSequenceOptions } from "./random.js";

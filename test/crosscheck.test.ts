@@ -1,0 +1,91 @@
+// crossCheck: right when the engines agree (a real sweep) and when they do not (a
+// deliberately wrong engine), never hiding an error on one side or a timeout.
+import { describe, expect, it } from "vitest";
+import { crossCheck, defaultRunner, describeReport, type Runner } from "../src/crosscheck.js";
+import { runCli } from "./cli-run.js";
+
+describe("crossCheck", () => {
+  it("a real sweep over every kernel agrees, with timings", async () => {
+    const report = await crossCheck({ sizes: [1, 2, 3, 4, 6, 8, 12, 50], seeds: [1, 2], budgetMs: 20_000 });
+    expect(report.ok).toBe(true);
+    expect(report.kernels.map((k) => k.kernel)).toContain("solve:min-conflicts");
+    for (const k of report.kernels) {
+      expect(k.cases).toBeGreaterThan(0);
+      expect(k.agree).toBe(k.cases);
+      expect(k.divergence).toBeUndefined();
+      expect(k.tsOverWasm).toBeGreaterThan(0);
+    }
+  });
+
+  it("finds exactly the one case a wrong engine alters, and names the field and inputs", async () => {
+    // wasm's 'hybrid' result for n = 12, seed 2 reports one node too many
+    const wrong: Runner = async (kernel, input, engine, timeoutMs) => {
+      const value = await defaultRunner(kernel, input, engine, timeoutMs);
+      if (engine === "wasm" && kernel === "solve:hybrid" && input.n === 12 && input.options.seed === 2) {
+        return { ...(value as object), nodes: (value as { nodes: number }).nodes + 1 };
+      }
+      return value;
+    };
+    const report = await crossCheck({ kernels: ["solve:hybrid", "count"], sizes: [8, 12, 13], seeds: [1, 2, 3], runner: wrong });
+    expect(report.ok).toBe(false);
+    const hybrid = report.kernels.find((k) => k.kernel === "solve:hybrid")!;
+    expect(hybrid.cases).toBe(9);
+    expect(hybrid.agree).toBe(8);
+    expect(hybrid.divergence).toMatchObject({ field: "nodes", input: { n: 12, options: { method: "hybrid", seed: 2 } } });
+    expect((hybrid.divergence!.wasm as { nodes: number }).nodes).toBe((hybrid.divergence!.ts as { nodes: number }).nodes + 1);
+    expect(hybrid.divergence!.reproduce).toEqual([
+      "nqueens solve 12 --method hybrid --seed 2 --json --engine wasm",
+      "nqueens solve 12 --method hybrid --seed 2 --json --engine ts",
+    ]);
+    expect(report.kernels.find((k) => k.kernel === "count")!.divergence).toBeUndefined();
+    const { problems, exitCode, table } = describeReport(report);
+    expect(exitCode).toBe(1);
+    expect(table).toMatch(/solve:hybrid\s+9\s+8 .*DIVERGES at nodes/);
+    expect(problems).toContain("reproduce: nqueens solve 12 --method hybrid --seed 2 --json --engine wasm");
+  });
+
+  it("an error on one engine only is a divergence; the same error on both is agreement", async () => {
+    const oneSided: Runner = async (kernel, input, engine, timeoutMs) => {
+      if (engine === "ts" && input.n === 10) throw new RangeError("boom");
+      return defaultRunner(kernel, input, engine, timeoutMs);
+    };
+    const report = await crossCheck({ kernels: ["count"], sizes: [9, 10], runner: oneSided });
+    expect(report.kernels[0].divergence).toMatchObject({ field: "error", ts: { error: "RangeError: boom" } });
+    const bothSides: Runner = async () => { throw new RangeError("same"); };
+    expect((await crossCheck({ kernels: ["count"], sizes: [9], runner: bothSides })).ok).toBe(true);
+  });
+
+  it("a timeout is reported as such, not as agreement", async () => {
+    const slow: Runner = async (kernel, input, engine, timeoutMs) => {
+      if (engine === "wasm") throw Object.assign(new Error("count did not finish"), { name: "TimeoutError" });
+      return defaultRunner(kernel, input, engine, timeoutMs);
+    };
+    const report = await crossCheck({ kernels: ["count"], sizes: [8], runner: slow });
+    expect(report.ok).toBe(false);
+    expect(report.kernels[0]).toMatchObject({ cases: 1, agree: 0, timedOut: 1 });
+    expect(describeReport(report).problems[0]).toMatch(/timed out/);
+  });
+
+  it("checks its input", async () => {
+    await expect(crossCheck({ kernels: ["nope"] })).rejects.toThrow(/unknown kernel "nope"/);
+    await expect(crossCheck({ sizes: [0] })).rejects.toThrow(/sizes\[0\] must be an integer/);
+    await expect(crossCheck({ budget: 5 } as never)).rejects.toThrow(/unknown option "budget"/);
+  });
+});
+
+describe("nqueens crosscheck", () => {
+  it("prints the table and exits 0 when the engines agree; --json gives the report", async () => {
+    const run = await runCli(["crosscheck", "--quick", "--kernels", "count", "solve:hybrid"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/kernel\s+cases\s+agree\s+timeouts\s+skipped\s+ts\/wasm\s+result/);
+    expect(run.stdout).toMatch(/engines agree/);
+    const json = await runCli(["crosscheck", "--quick", "--kernels", "estimate", "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, kernels: [{ kernel: "estimate" }] });
+  });
+
+  it("exits 2 on bad input", async () => {
+    expect((await runCli(["crosscheck", "--kernels", "nope"])).code).toBe(2);
+    expect((await runCli(["crosscheck", "--quick", "--thorough"])).code).toBe(2);
+  });
+});
