@@ -7,7 +7,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
-import { solve } from "../src/index.js";
+import { solve, type Method } from "../src/index.js";
 import { isSolutionLarge } from "./helpers.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -78,7 +78,7 @@ describe.skipIf(!haveChromium)("in Chromium", () => {
         }
       }
       return out;
-    }, table as unknown as [number, string, number][]);
+    }, table as unknown as [number, Method, number][]);
     let i = 0;
     for (const [n, method, seed] of table) {
       for (const engine of ["wasm", "ts"] as const) {

@@ -1,27 +1,12 @@
 // estimate (Knuth's random probes) and treeSize (the exact tree), on both engines:
 // known answers, an independent DFS, unbiasedness, parity to the bit, bad input, CLI.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { tsEngine } from "../src/engine-ts/index.js";
 import { wasmEngine } from "../src/engine-wasm/index.js";
 import { ErrorCode, estimate, solve, treeSize } from "../src/index.js";
 import { A000170 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";
-
-/**
- * The built CLI in a fresh Node process, as test/cli.test.ts runs it (copied, not
- * imported: importing a test file would run its tests here too).
- */
-function runCli(args: string[], options: { killAfterMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "", stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    if (options.killAfterMs !== undefined) setTimeout(() => child.kill("SIGINT"), options.killAfterMs);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli } from "./cli-run.js";
 
 /** Nodes per depth of the backtracking tree by plain recursion over arrays (no bitboards). */
 function plainTree(n: number): number[] {

@@ -1,25 +1,10 @@
 // lasVegasStats / lasVegasTable: what one try of the 'hybrid' method costs, by Monte
 // Carlo and exactly, on both engines: the textbook's table, an independent exact
 // reference, agreement of the two modes, the solver's node counting, parity, bad input, CLI.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { ErrorCode, lasVegasStats, lasVegasTable, solve, type LasVegasStats } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
-
-/**
- * The built CLI in a fresh Node process, as test/cli.test.ts runs it (copied, not
- * imported: importing a test file would run its tests here too).
- */
-function runCli(args: string[], options: { killAfterMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "", stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    if (options.killAfterMs !== undefined) setTimeout(() => child.kill("SIGINT"), options.killAfterMs);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { runCli } from "./cli-run.js";
 
 /** Every number as the hex of its IEEE bits, so toEqual compares bit for bit. */
 function bits(value: unknown): unknown {
