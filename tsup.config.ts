@@ -4,8 +4,9 @@ import { defineConfig } from "tsup";
 // (binary loader), so the bundle needs no fs, fetch or import.meta.url.
 export default defineConfig([
   {
-    entry: { index: "src/index.ts" },
+    entry: { index: "src/index.ts", distributed: "src/distributed.ts" },
     format: ["esm", "cjs"],
+    splitting: false, // each entry self-contained: dist/index.js stays one file for browsers
     dts: true,
     sourcemap: true,
     clean: true,

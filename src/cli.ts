@@ -65,7 +65,7 @@ const program = new Command("nqueens")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean };
+type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
 
 program
   .command("count")
@@ -75,6 +75,8 @@ program
   .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
   .option("--parts <P>", "with --workers: how many parts to split the count into", number("--parts"))
   .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it")
+  .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
+  .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")
   .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
   .option("--json", "print one JSON object")
   .action(async (n: number, opts: CountCliOptions) => {
@@ -86,6 +88,27 @@ program
       bar.update(p.tasksDone);
     };
     const interrupt = interruptSignal();
+    if (opts.queue !== undefined) {
+      if (opts.workers !== undefined || opts.checkpoint !== undefined) throw new UsageError("--queue counts on `nqueens worker` processes: it takes no --workers or --checkpoint");
+      const { countDistributed } = await import("./distributed.js");
+      const queueBar = progressBar("count {n} |{bar}| {value}/{total} tasks | {rate} tasks/s | {workers} workers | {duration_formatted} elapsed | ETA {left}");
+      let shown = false;
+      const r = await countDistributed(n, {
+        connection: opts.queue, parts: opts.parts, queue: opts.queueName,
+        signal: opts.timeout === undefined ? interrupt : AbortSignal.any([interrupt, AbortSignal.timeout(opts.timeout)]),
+        onProgress: (p) => {
+          if (!queueBar) return;
+          const left = p.etaMs === undefined ? "-" : `${Math.ceil(p.etaMs / 1000)}s`;
+          const payload = { n, rate: p.rate === undefined ? "-" : p.rate.toFixed(1), workers: p.workers, left };
+          if (!shown) { queueBar.start(p.tasksTotal, p.tasksDone, payload); shown = true; }
+          queueBar.update(p.tasksDone, payload);
+        },
+      }).finally(() => queueBar?.stop());
+      if (opts.json) return out(toJson(r));
+      out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
+      out(`${r.nodes} queens placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${r.parts} parts (${r.resumed} finished before this run)`);
+      return;
+    }
     const parallel = opts.workers !== undefined || opts.checkpoint !== undefined || opts.parts !== undefined;
     const result = await (parallel
       ? countParallel(n, {
@@ -388,6 +411,44 @@ program
     process.exitCode = exitCode;
   });
 
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean };
+
+program
+  .command("worker")
+  .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand)")
+  .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
+  .option("--queue-name <NAME>", "work on this queue only (default: every unfinished run)")
+  .option("--concurrency <C>", "parts counted at once, each on a thread (default: the cores available)", number("--concurrency"))
+  .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
+  .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
+  .option("--quiet", "print nothing but errors")
+  .action(async (opts: WorkerCliOptions) => {
+    const { startWorker } = await import("./distributed.js");
+    const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
+    const worker = await startWorker({
+      connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency,
+      lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
+      onEvent: (e) => {
+        if (e.type === "joined") log(`working on ${e.queue}`);
+        else if (e.type === "left") log(`${e.queue} is finished`);
+        else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
+      },
+    });
+    log(`ready (pid ${process.pid})`);
+    await new Promise<void>((resolve) => {
+      let stopping = false;
+      const stop = (): void => {
+        if (stopping) { log("stopping now; parts in hand go back to the queue when their lock runs out"); void worker.close(true).finally(resolve); return; }
+        stopping = true;
+        log("stopping: finishing the parts in hand (signal again to stop at once)");
+        void worker.close().finally(resolve);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+    log(`stopped after ${worker.counted} parts`);
+  });
+
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
 }
@@ -416,7 +477,7 @@ async function main(): Promise<number> {
       process.stderr.write(`nqueens: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    if (error instanceof Error && (error as { code?: string }).code === "NQ_TIMEOUT") {
+    if (error instanceof Error && ["NQ_TIMEOUT", "NQ_QUEUE_UNREACHABLE", "NQ_QUEUE_PART_FAILED"].includes((error as { code?: string }).code ?? "")) {
       process.stderr.write(`nqueens: ${error.message}\n`);
       return 1;
     }

@@ -1,0 +1,478 @@
+// Distributed counting over Redis with BullMQ (Node only; entry `nqueens-wasm/distributed`,
+// never imported by src/index.ts so the browser bundle stays free of it).
+//
+// countDistributed(n) is the coordinator: it puts the parts of splitCount(n) on a queue
+// named after n, parts and SPLIT_VERSION (job id = part index, so enqueueing twice adds
+// nothing), waits for them, and merges the results stored as the jobs' return values by
+// part index (a part counted twice is still added once). Finished jobs stay in Redis, so a
+// coordinator started again after a stop reuses their results instead of recounting.
+//
+// startWorker() is the long-running worker: it finds the runs to work on in a Redis set
+// (or is given one queue), and counts each part with countTask on the Wasm engine in a
+// worker thread (the same embedded worker as countParallel), `concurrency` parts at once.
+// A worker killed mid-part loses its lock; another worker's stalled-job check puts the part
+// back on the queue. close() (SIGTERM/SIGINT in the CLI) finishes the parts in hand first.
+import { Worker as ThreadWorker } from "node:worker_threads";
+import { availableParallelism } from "node:os";
+import { Queue, Worker as QueueWorker, type ConnectionOptions, type Job } from "bullmq";
+import { Redis, type RedisOptions } from "ioredis";
+import workerSource from "../build/worker-source.js";
+import type { CountResult } from "./count.js";
+import { rangeError } from "./errors.js";
+import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./split.js";
+import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "./validate.js";
+import type { WorkerRequest, WorkerResponse } from "./worker.js";
+
+/** Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or ioredis options. */
+export type Connection = string | RedisOptions;
+
+/** Error codes of this module (set as `.code`). */
+export const DistributedErrorCode = {
+  /** Redis could not be reached (or was lost) within the time allowed. */
+  unreachable: "NQ_QUEUE_UNREACHABLE",
+  /** The queue holds another run (another n, number of parts or split version) or foreign jobs. */
+  mismatch: "NQ_QUEUE_MISMATCH",
+  /** A part failed on the workers more times than allowed. */
+  failed: "NQ_QUEUE_PART_FAILED",
+} as const;
+
+/** The Redis set that lists the queues of unfinished runs, for workers to find. */
+export const ACTIVE_RUNS_KEY = "nqueens:runs";
+const metaKey = (queue: string): string => `nqueens:meta:${queue}`;
+/** Hash part -> how many times a worker finished counting it (tests read it: nothing is recounted). */
+export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
+
+/** The queue a run uses by default: its name says n, the number of parts and the split version. */
+export function queueName(n: number, parts: number): string {
+  return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;
+}
+
+/** Job id of a part: derived from the part, so adding it twice adds nothing. */
+const jobId = (part: number): string => `part-${part}`;
+
+type RunMeta = { format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string };
+
+function codeError<E extends Error>(error: E, code: string): E & { code: string } {
+  return Object.assign(error, { code });
+}
+
+/** ioredis options from a URL or options object. */
+export function redisOptions(connection: Connection): RedisOptions {
+  if (typeof connection !== "string") {
+    if (typeof connection !== "object" || connection === null) throw rangeError(`connection must be a redis:// URL or ioredis options, got ${String(connection)}`);
+    return { ...connection };
+  }
+  let url: URL;
+  try {
+    url = new URL(connection);
+  } catch {
+    throw rangeError(`connection must be a redis:// URL such as redis://127.0.0.1:6379, got ${JSON.stringify(connection)}`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw rangeError(`connection must be a redis:// or rediss:// URL, got ${JSON.stringify(connection)}`);
+  }
+  const db = url.pathname.replace(/^\//, "");
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(db ? { db: Number(db) } : {}),
+    ...(url.protocol === "rediss:" ? { tls: {} } : {}),
+  };
+}
+
+/** ioredis options as BullMQ's connection option (BullMQ's own type is looser than ioredis's). */
+const bull = (options: RedisOptions): ConnectionOptions => options as unknown as ConnectionOptions;
+
+function describeConnection(options: RedisOptions): string {
+  return `${options.host ?? "127.0.0.1"}:${options.port ?? 6379}`;
+}
+
+/**
+ * Connects and pings within `timeoutMs`, without ioredis's endless retries, so a wrong
+ * address is a clear error at once rather than a hang. Returns a client for small
+ * commands (a few retries, then an error).
+ */
+async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis> {
+  const probe = new Redis({
+    ...options, lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  let cause: Error | undefined;
+  probe.on("error", (e: Error) => { cause ??= e; }); // reported below
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe.connect().then(() => probe.ping()),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+    ]);
+  } catch (error) {
+    throw codeError(
+      new Error(`cannot reach Redis at ${describeConnection(options)} (${(cause ?? error as Error)?.message ?? String(error)}); is redis-server running there?`),
+      DistributedErrorCode.unreachable,
+    );
+  } finally {
+    clearTimeout(timer);
+    probe.disconnect();
+  }
+  const client = new Redis({ ...options, connectTimeout: timeoutMs, maxRetriesPerRequest: 3 });
+  client.on("error", () => {}); // commands fail with the error themselves
+  return client;
+}
+
+/** Reads a Redis command's failure as "the connection is gone". */
+function lost(options: RedisOptions, error: unknown): Error {
+  if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
+  return codeError(
+    new Error(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`),
+    DistributedErrorCode.unreachable,
+  );
+}
+
+export type DistributedProgress = {
+  phase: "count";
+  n: number;
+  tasksDone: number;
+  tasksTotal: number;
+  /** Parts already finished when this coordinator started (results reused, not recounted). */
+  tasksResumed: number;
+  /** Workers connected to the queue (as Redis sees them). */
+  workers: number;
+  elapsedMs: number;
+  /** Parts finished per second in this run (undefined until one is). */
+  rate?: number;
+  /** Estimated time left, from that rate. */
+  etaMs?: number;
+};
+
+export type DistributedOptions = {
+  /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
+  connection: Connection;
+  /** How many parts to split into (default: splitCount's). */
+  parts?: number;
+  /** Queue name (default queueName(n, parts)); a queue that holds another run is refused. */
+  queue?: string;
+  /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  onProgress?: (progress: DistributedProgress) => void;
+  /** How long to wait for Redis to answer at the start (default 3000 ms). */
+  connectTimeoutMs?: number;
+  /** How often to look at the queue (default 250 ms). */
+  pollMs?: number;
+  /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
+  lostAfterMs?: number;
+};
+
+export type DistributedResult = CountResult & { parts: number; resumed: number; queue: string };
+
+/** A promise that rejects when `promise` has not settled within `ms`. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void { clearTimeout(timer); signal?.removeEventListener("abort", done); resolve(); }
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+/**
+ * The coordinator: counts n over a BullMQ queue that workers (startWorker or
+ * `nqueens worker`) take parts from. Run again after a stop, it resumes.
+ * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379" });
+ */
+export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
+  checkInteger("n", n, 4, 32);
+  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs"]);
+  const redis = redisOptions(opts.connection as Connection);
+  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 100_000);
+  const signal = optionalSignal(opts.signal);
+  const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
+  const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
+  const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
+  signal?.throwIfAborted();
+  const start = performance.now();
+
+  const parts = splitCount(n, { parts: opts.parts });
+  const name = opts.queue ?? queueName(n, parts.length);
+  if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
+
+  const client = await connect(redis, connectTimeoutMs);
+  const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
+  queue.on("error", () => {}); // polling reports failures
+  try {
+    // The run's identity: refuse a queue that holds another run.
+    const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion: SPLIT_VERSION };
+    const stored = await client.get(metaKey(name)).catch((e) => { throw lost(redis, e); });
+    if (stored !== null) {
+      let meta: RunMeta | undefined;
+      try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
+      if (!meta || meta.format !== want.format || meta.n !== n || meta.parts !== parts.length || meta.splitVersion !== SPLIT_VERSION) {
+        throw codeError(rangeError(
+          `queue ${name} holds another count (${meta ? `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}` : "unreadable"}), ` +
+          `not n = ${n}, ${parts.length} parts, split version ${SPLIT_VERSION}: use another queue name or remove that run`,
+        ), DistributedErrorCode.mismatch);
+      }
+    } else {
+      const counts = await queue.getJobCounts();
+      const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
+      if (jobs > 0) {
+        throw codeError(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), DistributedErrorCode.mismatch);
+      }
+      await client.set(metaKey(name), JSON.stringify(want));
+    }
+
+    // Enqueue every part (idempotent: existing job ids are kept as they are), retry failed ones.
+    await queue.addBulk(parts.map((part) => ({
+      name: "part",
+      data: part,
+      opts: { jobId: jobId(part.part), attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
+    })));
+    for (const job of await queue.getFailed(0, -1)) await job.retry("failed").catch(() => {});
+    await client.sadd(ACTIVE_RUNS_KEY, name);
+
+    const completedAtStart = await queue.getCompletedCount();
+    let lastReport = -Infinity;
+    const report = (done: number, workers: number, final: boolean): void => {
+      if (!onProgress || (!final && performance.now() - lastReport < 200)) return;
+      lastReport = performance.now();
+      const elapsedMs = performance.now() - start;
+      const here = done - completedAtStart;
+      const rate = here > 0 ? here / (elapsedMs / 1000) : undefined;
+      onProgress({
+        phase: "count", n, tasksDone: done, tasksTotal: parts.length, tasksResumed: completedAtStart, workers, elapsedMs, rate,
+        etaMs: rate ? ((parts.length - done) / rate) * 1000 : undefined,
+      });
+    };
+
+    // Wait, watching the counts.
+    let workers = 0;
+    let answered = performance.now();
+    for (let round = 0; ; round++) {
+      if (signal?.aborted) throw signal.reason;
+      let counts: { completed: number; failed: number };
+      try {
+        counts = await within(queue.getJobCounts("completed", "failed"), lostAfterMs, "queue") as typeof counts;
+        answered = performance.now();
+      } catch (error) {
+        if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
+        await sleep(pollMs, signal);
+        continue;
+      }
+      if (round % 8 === 0) workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+      if (counts.failed > 0) {
+        const [job] = await queue.getFailed(0, 0);
+        throw codeError(
+          new Error(`part ${job?.data?.part ?? "?"} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
+          DistributedErrorCode.failed,
+        );
+      }
+      report(counts.completed, workers, false);
+      if (counts.completed >= parts.length) break;
+      await sleep(pollMs, signal);
+    }
+
+    // Merge by part index: each part once, whichever job run produced it.
+    const results = new Map<number, PartCount>();
+    for (const job of await queue.getCompleted(0, -1)) {
+      const r = (typeof job.returnvalue === "string" ? JSON.parse(job.returnvalue) : job.returnvalue) as PartCount;
+      if (r && r.n === n && r.parts === parts.length && r.splitVersion === SPLIT_VERSION && !results.has(r.part)) results.set(r.part, r);
+    }
+    const merged = mergeCounts(parts.map((p) => {
+      const r = results.get(p.part);
+      if (!r) throw codeError(new Error(`queue ${name} has no result for part ${p.part}`), DistributedErrorCode.failed);
+      return r;
+    }));
+    report(parts.length, workers, true);
+    await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), unique: String(merged.unique) }));
+    await client.srem(ACTIVE_RUNS_KEY, name);
+    return { ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name };
+  } finally {
+    // close() waits for Redis; when it is gone, drop the connections instead.
+    await within(queue.close(), 1000, "close").catch(() => within(queue.disconnect(), 1000, "disconnect")).catch(() => {});
+    client.disconnect();
+  }
+}
+
+/** Removes a run from Redis: its queue, its jobs and results, its meta keys. */
+export async function removeRun(queue: string, options: { connection: Connection; connectTimeoutMs?: number }): Promise<void> {
+  const redis = redisOptions(options.connection);
+  const client = await connect(redis, options.connectTimeoutMs ?? 3000);
+  const q = new Queue(queue, { connection: bull(redis) });
+  try {
+    await q.obliterate({ force: true });
+    await client.del(metaKey(queue), countedKey(queue));
+    await client.srem(ACTIVE_RUNS_KEY, queue);
+  } finally {
+    await q.close().catch(() => {});
+    client.disconnect();
+  }
+}
+
+/** A small pool of counting threads (the embedded worker of countParallel). */
+class ThreadPool {
+  private idle: ThreadWorker[] = [];
+  private waiters: ((t: ThreadWorker) => void)[] = [];
+  private all = new Set<ThreadWorker>();
+  private nextId = 0;
+  constructor(private readonly size: number) {}
+
+  private spawn(): ThreadWorker {
+    const thread = new ThreadWorker(workerSource, { eval: true });
+    this.all.add(thread);
+    return thread;
+  }
+
+  private acquire(): Promise<ThreadWorker> {
+    const thread = this.idle.pop();
+    if (thread) return Promise.resolve(thread);
+    if (this.all.size < this.size) return Promise.resolve(this.spawn());
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  private release(thread: ThreadWorker): void {
+    const waiter = this.waiters.shift();
+    if (waiter) waiter(thread);
+    else this.idle.push(thread);
+  }
+
+  async run(part: CountPart): Promise<PartCount> {
+    const thread = await this.acquire();
+    const id = this.nextId++;
+    return new Promise<PartCount>((resolve, reject) => {
+      const cleanup = (): void => { thread.off("message", onMessage); thread.off("error", onDeath); thread.off("exit", onDeath); };
+      const onMessage = (m: WorkerResponse): void => {
+        if (m.id !== id) return;
+        cleanup();
+        this.release(thread);
+        if (m.error !== undefined) reject(new Error(m.error));
+        else resolve(m.result!);
+      };
+      const onDeath = (reason: unknown): void => {
+        cleanup();
+        this.all.delete(thread);
+        const waiter = this.waiters.shift();
+        if (waiter) waiter(this.spawn());
+        reject(new Error(`counting thread died: ${String(reason)}`));
+      };
+      thread.on("message", onMessage);
+      thread.on("error", onDeath);
+      thread.on("exit", onDeath);
+      thread.postMessage({ id, part, engine: "wasm" } satisfies WorkerRequest);
+    });
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.all].map((t) => t.terminate()));
+    this.all.clear();
+    this.idle = [];
+  }
+}
+
+export type WorkerEvent =
+  | { type: "joined"; queue: string }
+  | { type: "left"; queue: string }
+  | { type: "counted"; queue: string; part: number; ms: number }
+  | { type: "error"; queue?: string; message: string };
+
+export type WorkerOptions = {
+  /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
+  connection: Connection;
+  /** Parts counted at once, each on its own thread (default: the cores available). */
+  concurrency?: number;
+  /** Work on this queue only (default: every unfinished run, found in Redis). */
+  queue?: string;
+  /** BullMQ lock of a part in hand, renewed every half of it (default 30000 ms). */
+  lockDuration?: number;
+  /** How often to look for parts whose worker died (default 30000 ms). */
+  stalledInterval?: number;
+  /** How often to look for new runs (default 1000 ms). */
+  pollMs?: number;
+  connectTimeoutMs?: number;
+  onEvent?: (event: WorkerEvent) => void;
+};
+
+export type DistributedWorker = {
+  /** Parts this worker finished counting. */
+  readonly counted: number;
+  /** Stops taking parts; finishes the parts in hand (force: abandons them to the stalled-job check). */
+  close(force?: boolean): Promise<void>;
+};
+
+/**
+ * A long-running counting worker: takes parts from the queues of unfinished runs (or one
+ * queue) and stores each part's count as its job's return value.
+ * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
+ */
+export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent"]);
+  const redis = redisOptions(opts.connection as Connection);
+  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
+  const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
+  const pollMs = opts.pollMs === undefined ? 1000 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
+  const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const onEvent = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
+
+  const client = await connect(redis, connectTimeoutMs);
+  const pool = new ThreadPool(concurrency);
+  const workers = new Map<string, QueueWorker>();
+  let counted = 0;
+  let closing = false;
+
+  const join = (name: string): void => {
+    const worker = new QueueWorker(name, async (job: Job<CountPart>) => {
+      const t0 = performance.now();
+      const result = await pool.run(job.data);
+      await client.hincrby(countedKey(name), String(result.part), 1);
+      counted++;
+      onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
+      return result;
+    }, {
+      connection: bull(redis), concurrency, lockDuration, stalledInterval, maxStalledCount: 3,
+    });
+    worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
+    workers.set(name, worker);
+    onEvent({ type: "joined", queue: name });
+  };
+
+  const leave = async (name: string): Promise<void> => {
+    const worker = workers.get(name);
+    workers.delete(name);
+    await worker?.close();
+    onEvent({ type: "left", queue: name });
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  const discover = async (): Promise<void> => {
+    if (closing) return;
+    try {
+      const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
+      for (const name of names) if (!workers.has(name)) join(name);
+      for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
+    } catch (error) {
+      onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
+    }
+    if (!closing) timer = setTimeout(() => void discover(), pollMs);
+  };
+  await discover();
+
+  return {
+    get counted() { return counted; },
+    async close(force = false) {
+      closing = true;
+      clearTimeout(timer);
+      await Promise.all([...workers.values()].map((w) => w.close(force)));
+      workers.clear();
+      await pool.close();
+      client.disconnect();
+    },
+  };
+}

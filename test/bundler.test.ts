@@ -1,0 +1,55 @@
+// The embedded Wasm survives a user's bundler: a tiny app (test/fixtures/consumer) that
+// depends on the built package by name, as installed in node_modules, is bundled with
+// `vite build` and run in Debian's Chromium.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser } from "playwright-core";
+import { build } from "vite";
+import { afterAll, describe, expect, it } from "vitest";
+// @ts-expect-error: a plain .mjs script without types
+import { serve } from "../scripts/serve.mjs";
+import { solve } from "../src/index.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium`);
+  console.warn(`bundler test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+}
+
+let browser: Browser | undefined;
+let server: Server | undefined;
+
+afterAll(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+describe.skipIf(!haveChromium)("a user's Vite build", () => {
+  it("bundles the package from node_modules and runs it in Chromium with the Wasm engine", async () => {
+    const app = mkdtempSync(join(tmpdir(), "nqueens-consumer-"));
+    cpSync("test/fixtures/consumer", app, { recursive: true });
+    mkdirSync(join(app, "node_modules"));
+    symlinkSync(process.cwd(), join(app, "node_modules", "nqueens-wasm"), "dir"); // as npm links a local install
+    const outDir = join(app, "dist");
+    await build({ root: app, logLevel: "warn", configFile: false, build: { outDir, target: "es2022" } });
+    let url: string;
+    ({ server, url } = await serve(outDir));
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`${url}/index.html`);
+    await page.waitForSelector("body[data-done]", { timeout: 20_000 });
+    const result = JSON.parse((await page.textContent("#out"))!);
+    const node = await solve(1000, { method: "min-conflicts", seed: 2 });
+    expect(errors).toEqual([]);
+    expect(result).toEqual({ total: "724", engine: "wasm", verified: true, method: "min-conflicts", steps: node.steps });
+  });
+});

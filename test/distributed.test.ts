@@ -1,0 +1,212 @@
+// Distributed counting over Redis (BullMQ): a coordinator and `nqueens worker` processes
+// count exactly; a worker killed with SIGKILL mid-part has its part retried; a stopped
+// run resumes without recounting; an unreachable Redis and a queue of another run are
+// refused clearly. Redis: $REDIS_URL (.ci/run starts one), else a redis-server started
+// here on a free port; skipped without redis-server, except in CI, where that fails.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { count } from "../src/index.js";
+import { countDistributed, countedKey, queueName, startWorker } from "../src/distributed.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
+
+const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+const usable = Boolean(process.env.REDIS_URL) || haveRedisServer;
+if (!usable && process.env.CI) {
+  throw new Error("distributed tests need Redis: set REDIS_URL or install redis-server (.ci/run does)");
+}
+if (!usable) console.warn("test/distributed.test.ts skipped: no REDIS_URL and no redis-server (apt-get install -y redis-server)");
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+let url = process.env.REDIS_URL ?? "";
+let server: ChildProcess | undefined;
+let serverDir = "";
+let redis: Redis;
+
+type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
+const children: Proc[] = [];
+
+function spawnCli(args: string[]): Proc {
+  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "", out = "";
+  child.stderr!.on("data", (d) => (err += d));
+  child.stdout!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const proc = { child, stderr: () => err, stdout: () => out, exited };
+  children.push(proc);
+  return proc;
+}
+
+/** A worker process that hands a dead worker's part back within about 1.5 s. */
+async function worker(): Promise<Proc> {
+  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--lock-duration", "1000", "--stalled-interval", "500"]);
+  await until("the worker to start", async () => w.stderr().includes("ready"));
+  return w;
+}
+
+async function jobs(name: string) {
+  const queue = new Queue(name, { connection: { host: new URL(url).hostname, port: Number(new URL(url).port) } });
+  try {
+    return { counts: await queue.getJobCounts(), completed: await queue.getCompleted(0, -1) };
+  } finally {
+    await queue.close();
+  }
+}
+
+async function countedTimes(name: string): Promise<number[]> {
+  const hash = await redis.hgetall(countedKey(name));
+  return Object.entries(hash).sort(([a], [b]) => Number(a) - Number(b)).map(([, v]) => Number(v));
+}
+
+describe.skipIf(!usable)("countDistributed over Redis", () => {
+  beforeAll(async () => {
+    if (!url) {
+      const port = await freePort();
+      serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-"));
+      server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+      url = `redis://127.0.0.1:${port}`;
+    }
+    redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    redis.on("error", () => {}); // while a fresh redis-server starts
+    await until("Redis to answer", async () => (await redis.ping().catch(() => "")) === "PONG", 10_000);
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    server?.kill("SIGTERM");
+    if (server) await new Promise((r) => server!.once("exit", r));
+    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    for (const p of children.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+      await p.exited;
+    }
+    await redis.flushdb();
+  });
+
+  it("a coordinator and two worker processes count n = 12 and 13 exactly", async () => {
+    await redis.flushdb();
+    await worker();
+    await worker();
+    for (const n of [12, 13]) {
+      const run = await runCli(["count", String(n), "--queue", url, "--parts", "16", "--json"]);
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const result = JSON.parse(run.stdout);
+      expect(result).toMatchObject({ n, total: String(A000170[n]), unique: String(A002562[n]), parts: 16, resumed: 0 });
+      expect(result.nodes).toBe(String((await count(n)).nodes));
+      expect(await countedTimes(queueName(n, 16))).toEqual(Array(16).fill(1));
+    }
+  });
+
+  it("a worker killed with SIGKILL mid-part: its part is retried elsewhere, the total stays exact, no job is left", async () => {
+    const n = 16, parts = 8, name = queueName(n, parts);
+    const a = await worker();
+    await worker();
+    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    // Both workers have a part in hand while parts still wait: kill one then.
+    await until("both workers busy", async () => {
+      const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
+      return counts.active === 2 && counts.waiting >= 2;
+    });
+    a.child.kill("SIGKILL");
+    expect(await coordinator.exited).toBe(0);
+    const result = JSON.parse(coordinator.stdout());
+    expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
+    const { counts, completed } = await jobs(name);
+    expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
+    // The part in hand was taken back by the stalled-job check and counted by the other worker.
+    expect(completed.some((job) => job.stalledCounter > 0 || job.attemptsStarted > 1)).toBe(true);
+    expect((await countedTimes(name)).every((t) => t >= 1)).toBe(true);
+  });
+
+  it("a stopped run resumes: finished parts are reused, not recounted", async () => {
+    const n = 16, parts = 16, name = queueName(n, parts);
+    const workers = [await worker(), await worker()];
+    const first = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    await until("a few parts done", async () => ((await jobs(name).catch(() => undefined))?.counts.completed ?? 0) >= 3);
+    for (const w of workers) w.child.kill("SIGTERM"); // graceful: the parts in hand are finished
+    first.child.kill("SIGINT");
+    expect(await first.exited).toBe(130);
+    for (const w of workers) expect(await w.exited).toBe(0);
+    const before = await jobs(name);
+    const doneBefore = before.counts.completed;
+    expect(doneBefore).toBeGreaterThan(0);
+    expect(doneBefore).toBeLessThan(parts);
+    expect(before.counts.active).toBe(0);
+    const finishedOn = new Map(before.completed.map((job) => [job.id, job.finishedOn]));
+
+    await worker();
+    await worker();
+    const second = await runCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    expect(second.code).toBe(0);
+    const result = JSON.parse(second.stdout);
+    expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
+    // The restarted workers pick the run up by themselves, so more may be done by the time it starts.
+    expect(result.resumed).toBeGreaterThanOrEqual(doneBefore);
+    // Every part was counted exactly once over both runs; the early ones were not touched again.
+    expect(await countedTimes(name)).toEqual(Array(parts).fill(1));
+    const after = await jobs(name);
+    for (const job of after.completed) if (finishedOn.has(job.id)) expect(job.finishedOn).toBe(finishedOn.get(job.id));
+  });
+
+  it("an unreachable Redis is a clear error within a few seconds, exit code 1", async () => {
+    const closed = await freePort();
+    const t0 = Date.now();
+    const run = await runCli(["count", "12", "--queue", `redis://127.0.0.1:${closed}`]);
+    expect(Date.now() - t0).toBeLessThan(6000);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \(connect ECONNREFUSED/);
+    const w = await runCli(["worker", "--queue", `redis://127.0.0.1:${closed}`]);
+    expect(w.code).toBe(1);
+    expect(w.stderr).toMatch(/cannot reach Redis/);
+    const error = await countDistributed(12, { connection: `redis://127.0.0.1:${closed}` }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+  });
+
+  it("a queue holding another n is refused with a clear message (library and CLI)", async () => {
+    const w = await startWorker({ connection: url, concurrency: 1, queue: "shared" });
+    try {
+      const r = await countDistributed(8, { connection: url, queue: "shared" });
+      expect(r).toMatchObject({ total: 92n, unique: 12n, queue: "shared" });
+      const error = await countDistributed(9, { connection: url, queue: "shared" }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
+      expect((error as Error).message).toMatch(/queue shared holds another count \(n = 8, 8 parts, split version 1\), not n = 9/);
+      const cli = await runCli(["count", "9", "--queue", url, "--queue-name", "shared"]);
+      expect(cli.code).toBe(2);
+      expect(cli.stderr).toMatch(/queue shared holds another count/);
+    } finally {
+      await w.close();
+    }
+  });
+});
