@@ -1,4 +1,4 @@
-// npm run bench [-- --only count,seed-001,min-conflicts,construct] [-- --big]: prints tables and saves them as JSON
+// npm run bench [-- --only count,seed-001,min-conflicts,construct,analysis,parallel] [-- --big]: prints tables and saves them as JSON
 // under bench/results/. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
 // n = 10^8 on wasm (about 1.2 GB).
@@ -7,6 +7,8 @@ import os from "node:os";
 import { parseArgs } from "node:util";
 import { benchCount } from "./count.mjs";
 import { benchConstruct, benchMinConflicts, benchSeed001 } from "./solve.mjs";
+import { benchAnalysis } from "./analysis.mjs";
+import { benchParallel } from "./parallel.mjs";
 
 const { values } = parseArgs({
   options: { only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false } },
@@ -16,6 +18,8 @@ const sections = {
   "seed-001": () => benchSeed001(),
   "min-conflicts": () => benchMinConflicts({ big: values.big }),
   construct: () => benchConstruct(),
+  analysis: () => benchAnalysis(),
+  parallel: () => benchParallel(),
 };
 const chosen = values.only ? values.only.split(",") : Object.keys(sections);
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown section ${name}; known: ${Object.keys(sections).join(", ")}`);
