@@ -7,19 +7,52 @@
 // The search runs over tasks (fixed prefixes of rows 0..depth-1) made by
 // src/count-split.ts; this file counts one task at a time.
 // Twin: src/engine-ts/count.ts. Bit i of a mask is column i.
+//
+// Speed (the search tree and its node count are takaken's, unchanged):
+// - one loop with an explicit stack (no recursion); a row is pushed only while
+//   it still has untried queens, and a child with no candidates is never entered;
+// - `down` also marks the 32 - n columns off the board, so popcnt(down) tells the
+//   row (no row counter to keep) and ~(left | down | right) needs no mask;
+// - what a row needs beyond the plain step (edge pruning, the bound2 rule, the
+//   leaf test) is read from a small per-task table indexed by popcnt(down), so
+//   the hot path has one well-predicted branch for it;
+// - V8 has about 12 registers for the loop and spills the rest on every step, so
+//   run() reads no globals (its inputs and counters sit in memory at fixed
+//   addresses), the rotation check runs outside it (run() returns, then resumes),
+//   and the next row's masks are recomputed rather than kept alive across branches.
+//   Measure with bench/count.mjs before changing the loop.
 
 import { allocate } from "./memory";
 
+// Static buffers: fixed addresses become immediate offsets in the hot loop.
+const STACK: usize = memory.data(16 * 32, 16); // a pushed row: [queens left, left, down, right]
+const BY_COUNT: usize = memory.data(4 * 34, 16); // the board: row y's queen at index y + off + 1 (popcnt(down) below it)
+const KIND: usize = memory.data(40, 16); // u8 per popcnt(down) of a row: what that row needs
+
+// run()'s inputs, counters and resume state (fixed offsets into RUN).
+const RUN: usize = memory.data(64, 16);
+const LAST_MASK = 0, END_BIT = 4, PRUNE_MASK = 8, SIDE_MASK = 12, TOP_BIT = 16; // u32
+const BOUND1_ROW = 20, BOUND2_ROW = 24; // u32: addresses of the board rows bound1 and bound2
+const NODES = 32, COUNT8 = 40; // u64, added to `nodes` and `count8` by countTask
+const LEFT = 48, DOWN = 52, RIGHT = 56, QUEENS = 60; // u32: the row run() returned from
+
+// KIND values: PLAIN rows need nothing; rows above bound1 PRUNE columns (pruneMask);
+// row bound2 (side) has the BOUND2 rule; the last row is a leaf.
+const PLAIN: u8 = 0, PRUNE: u8 = 1, BOUND2: u8 = 2, LEAF_CORNER: u8 = 3, LEAF_SIDE: u8 = 4;
+
 let size: i32 = 0;
 let lastRow: i32 = 0;
+let off: i32 = 0; // columns off the board: popcnt(down) = row + off
 let mask: u32 = 0;
 let topBit: u32 = 0;
 let sideMask: u32 = 0;
 let lastMask: u32 = 0;
 let endBit: u32 = 0;
+let pruneMask: u32 = 0;
 let bound1: i32 = 0;
 let bound2: i32 = 0;
-let board: usize = 0; // u32[32]: the queen of each row, as a one-bit mask
+let board: usize = 0; // row y at board + 4y, inside BY_COUNT
+let prefix: usize = 0; // u32[32]: the task's rows, written by the TS side
 
 let count8: u64 = 0;
 let count4: u64 = 0;
@@ -35,13 +68,15 @@ let nodes: u64 = 0;
 
 /** Prepare to count tasks of an n x n board (5 <= n <= 32); returns the prefix buffer (u32[32]). */
 export function countInit(n: i32): usize {
-  board = allocate(256);
+  prefix = allocate(128);
   size = n;
   lastRow = n - 1;
+  off = 32 - n;
+  board = BY_COUNT + (<usize>(off + 1) << 2);
   mask = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);
   topBit = <u32>1 << lastRow;
   sideMask = topBit | 1;
-  return board + 128;
+  return prefix;
 }
 
 /** Which of 2, 4 or 8 images the solution on the board has; counts it if it is the canonical one. */
@@ -79,54 +114,86 @@ function checkSymmetry(): void {
   count8++;
 }
 
-/** Row-0 queen in the corner: every solution found has 8 distinct images. */
-function searchCorner(y: i32, left: u32, down: u32, right: u32): void {
-  let bitmap = mask & ~(left | down | right);
-  if (y == lastRow) {
-    if (bitmap) { setRow(y, bitmap); nodes++; count8++; }
-    return;
-  }
-  if (y < bound1) bitmap &= ~(<u32>2);
-  while (bitmap) {
-    const bit = bitmap & (0 - bitmap);
-    bitmap ^= bit;
-    setRow(y, bit);
-    nodes++;
-    searchCorner(y + 1, (left | bit) << 1, down | bit, (right | bit) >> 1);
-  }
+/** Row bound2 of a side search: a queen on an edge column unless both are taken (none if neither is). */
+@inline function bound2Rule(down: u32, queens: u32): u32 {
+  const edges = down & sideMask;
+  return edges == sideMask ? queens : edges ? queens & sideMask : queens & edges; // (no literal 0: see run())
 }
 
-/** Row-0 queen off the corner: edge rows pruned, then the symmetry check at the leaf. */
-function searchSide(y: i32, left: u32, down: u32, right: u32): void {
-  let bitmap = mask & ~(left | down | right);
-  if (y == lastRow) {
-    if (bitmap && !(bitmap & lastMask)) { setRow(y, bitmap); nodes++; checkSymmetry(); }
-    return;
+/**
+ * Searches from the state in RUN with the stack pointer `sp` until the task is done
+ * (returns 0) or a side solution needs the rotation check (returns the stack pointer
+ * to resume with; the board holds the solution). `queens` are the columns still to
+ * try on the current row; each is a node, counted in bulk (popcnt) when its row is
+ * entered.
+ */
+function run(sp: usize): usize {
+  let left = load<u32>(RUN, LEFT), down = load<u32>(RUN, DOWN), right = load<u32>(RUN, RIGHT);
+  let queens = load<u32>(RUN, QUEENS);
+  while (true) {
+    if (!queens) {
+      if (sp == STACK) break;
+      sp -= 16;
+      queens = load<u32>(sp); left = load<u32>(sp, 4); down = load<u32>(sp, 8); right = load<u32>(sp, 12);
+    }
+    const bit = queens & (0 - queens);
+    queens ^= bit;
+    const nextDown = down | bit;
+    let next = ~(((left | bit) << 1) | nextDown | ((right | bit) >> 1));
+    if (!next) continue;
+    const k = popcnt(nextDown); // the next row + off
+    store<u32>(BY_COUNT + (<usize>k << 2), bit);
+    const kind = load<u8>(KIND + <usize>k);
+    if (kind) {
+      if (kind >= LEAF_CORNER) { // `next` is the last row's one free column
+        if (kind == LEAF_CORNER) {
+          store<u64>(RUN, load<u64>(RUN, NODES) + 1, NODES);
+          store<u64>(RUN, load<u64>(RUN, COUNT8) + 1, COUNT8);
+        } else if (!(next & load<u32>(RUN, LAST_MASK))) {
+          store<u64>(RUN, load<u64>(RUN, NODES) + 1, NODES);
+          store<u32>(BY_COUNT + (<usize>(k + 1) << 2), next);
+          if (
+            load<u32>(load<u32>(RUN, BOUND2_ROW)) != 1 && next != load<u32>(RUN, END_BIT) &&
+            load<u32>(load<u32>(RUN, BOUND1_ROW)) != load<u32>(RUN, TOP_BIT)
+          ) {
+            store<u64>(RUN, load<u64>(RUN, COUNT8) + 1, COUNT8); // no rotation maps it to itself or a smaller one
+          } else {
+            store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT);
+            store<u32>(RUN, queens, QUEENS);
+            return sp;
+          }
+        }
+        continue;
+      }
+      if (kind == PRUNE) {
+        next &= load<u32>(RUN, PRUNE_MASK);
+      } else { // BOUND2, as bound2Rule
+        const sides = load<u32>(RUN, SIDE_MASK);
+        const edges = nextDown & sides;
+        next = edges == sides ? next : edges ? next & sides : next & edges;
+      }
+      if (!next) continue;
+    }
+    store<u64>(RUN, load<u64>(RUN, NODES) + <u64>popcnt(next), NODES);
+    if (queens) {
+      store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
+      sp += 16;
+    }
+    // The same values as (left | bit) << 1, nextDown, (right | bit) >> 1, written so
+    // that the JIT recomputes them here instead of holding them in registers.
+    left = (left << 1) | (bit << 1); down ^= bit; right = (right >> 1) | (bit >> 1); queens = next;
   }
-  if (y < bound1) {
-    bitmap &= ~sideMask;
-  } else if (y == bound2) {
-    if (!(down & sideMask)) return;
-    if ((down & sideMask) != sideMask) bitmap &= sideMask;
-  }
-  while (bitmap) {
-    const bit = bitmap & (0 - bitmap);
-    bitmap ^= bit;
-    setRow(y, bit);
-    nodes++;
-    searchSide(y + 1, (left | bit) << 1, down | bit, (right | bit) >> 1);
-  }
+  return 0;
 }
 
 /**
  * Count the completions of one task: `kind` 1 = corner, 2 = side; `b1` its bound1;
- * the first `depth` rows (one-bit masks) are in the prefix buffer. Adds to the
+ * the first `depth` rows (one-bit masks) are in the prefix buffer. Sets the
  * counters read by countResult; returns nothing.
  */
 export function countTask(kind: i32, b1: i32, depth: i32): void {
   count8 = 0; count4 = 0; count2 = 0; nodes = 0;
-  const prefix = board + 128;
-  let left: u32 = 0, down: u32 = 0, right: u32 = 0;
+  let left: u32 = 0, down: u32 = ~mask, right: u32 = 0;
   for (let y = 0; y < depth; y++) {
     const bit = load<u32>(prefix + (<usize>y << 2));
     setRow(y, bit);
@@ -134,16 +201,49 @@ export function countTask(kind: i32, b1: i32, depth: i32): void {
     down |= bit;
     right = (right | bit) >> 1;
   }
+  const side = kind != 1;
   bound1 = b1;
-  if (kind == 1) {
-    searchCorner(depth, left, down, right);
-  } else {
+  if (side) {
     bound2 = size - 1 - b1;
     const low: u32 = (<u32>1 << b1) - 1;
     lastMask = low | (low << (size - b1));
     endBit = topBit >> b1;
-    searchSide(depth, left, down, right);
+    pruneMask = ~sideMask;
+  } else {
+    bound2 = 0;
+    pruneMask = ~(<u32>2);
   }
+  memory.fill(KIND, PLAIN, 40);
+  for (let y = depth; y < b1; y++) store<u8>(KIND + <usize>(y + off), PRUNE);
+  if (side && bound2 >= depth) store<u8>(KIND + <usize>(bound2 + off), BOUND2);
+  store<u8>(KIND + <usize>(lastRow + off), side ? LEAF_SIDE : LEAF_CORNER);
+  // The row-`depth` queens, as run() would find them.
+  let queens = ~(left | down | right);
+  const first = load<u8>(KIND + <usize>(depth + off));
+  if (first >= LEAF_CORNER) { // depth == lastRow: the task is one leaf
+    if (queens && (!side || !(queens & lastMask))) {
+      nodes++;
+      setRow(lastRow, queens);
+      if (side) checkSymmetry(); else count8++;
+    }
+    return;
+  }
+  if (first == PRUNE) queens &= pruneMask;
+  else if (first == BOUND2) queens = bound2Rule(down, queens);
+  nodes += <u64>popcnt(queens);
+  store<u32>(RUN, lastMask, LAST_MASK); store<u32>(RUN, endBit, END_BIT); store<u32>(RUN, pruneMask, PRUNE_MASK);
+  store<u32>(RUN, sideMask, SIDE_MASK); store<u32>(RUN, topBit, TOP_BIT);
+  store<u32>(RUN, <u32>(board + (<usize>bound1 << 2)), BOUND1_ROW);
+  store<u32>(RUN, <u32>(board + (<usize>bound2 << 2)), BOUND2_ROW);
+  store<u64>(RUN, 0, NODES); store<u64>(RUN, 0, COUNT8);
+  store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT); store<u32>(RUN, queens, QUEENS);
+  let sp = run(STACK);
+  while (sp) {
+    checkSymmetry();
+    sp = run(sp);
+  }
+  nodes += load<u64>(RUN, NODES);
+  count8 += load<u64>(RUN, COUNT8);
 }
 
 /** The counters of the last task: 0 = COUNT8, 1 = COUNT4, 2 = COUNT2, 3 = nodes. */

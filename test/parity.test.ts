@@ -34,7 +34,7 @@ describe("engines agree", () => {
     const side = Array.from(columns).reverse();
     const w = wasmEngine.openCounter(n), t = tsEngine.openCounter(n);
     let solutionsSeen = 0n;
-    for (const depth of [22, 24, 26]) {
+    for (const depth of [22, 24, 26, 30, 31]) { // 30 and 31: tasks that start on the last two rows
       const corner = { kind: 1 as const, bound1: columns[1], rows: Array.from(columns.subarray(0, depth)) };
       const off = { kind: 2 as const, bound1: side[0], rows: side.slice(0, depth) };
       for (const task of [corner, off]) {
