@@ -2,7 +2,7 @@
 // as bytes, compiled once, and instantiated afresh for every job (a count, an
 // enumeration, a search) so jobs never share state and a job's memory is freed with it.
 // Results are copied out of Wasm memory before they are returned.
-import { instantiateSync, instantiate } from "@assemblyscript/loader";
+import { instantiateSync } from "@assemblyscript/loader";
 import wasmBytes from "../../build/release.wasm";
 import { PHASES } from "../engine.js";
 import type {
@@ -59,7 +59,7 @@ let compiled: WebAssembly.Module | undefined;
 /** Compile the embedded module ahead of time (optional; the first job does it otherwise). */
 export async function compileWasm(): Promise<void> {
   if (compiled) return;
-  const { module } = await instantiate<KernelExports>(wasmBytes, {});
+  const module = await WebAssembly.compile(wasmBytes); // compile only; jobs instantiate
   compiled ??= module;
 }
 
