@@ -7,8 +7,7 @@ import type { EngineName } from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { timeoutError } from "./errors.js";
 import { ChunkSizer, Pacer, now } from "./pacer.js";
-import { DEFAULT_SEED } from "./solve.js";
-import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
+import { checkInteger, checkOptions, checkSeed, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 
 /** Largest n for `estimate` (bitboard probes). */
 export const ESTIMATE_MAX_N = 32;
@@ -22,13 +21,6 @@ export const TREE_SIZE_MAX_N = 17;
 
 /** The 97.5% quantile of the standard normal: ci95 = mean +- Z95 * stderr. */
 export const Z95 = 1.959963984540054;
-
-/** A u32 seed option: undefined gives DEFAULT_SEED, 'random' one from Math.random. */
-export function checkSeed(value: unknown): number {
-  if (value === undefined) return DEFAULT_SEED;
-  if (value === "random") return (Math.random() * 2 ** 32) >>> 0;
-  return checkInteger("seed", value, 0, 0xffffffff);
-}
 
 /** Standard error of a mean from the sum and the sum of squares of `m` values (NaN when m < 2). */
 export function standardError(sum: number, squares: number, m: number): number {

@@ -13,7 +13,8 @@
 import type { Engine, EngineName, ExactSums } from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { rangeError, timeoutError, typeError } from "./errors.js";
-import { checkSeed, standardError } from "./estimate.js";
+import { standardError } from "./estimate.js";
+import { checkSeed } from "./validate.js";
 import { ChunkSizer, Pacer, now } from "./pacer.js";
 import { TREE_MAX_N, defaultStopVegas } from "./solve.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";

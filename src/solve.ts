@@ -9,7 +9,7 @@ import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
 import { ChunkSizer, Pacer, now } from "./pacer.js";
 import {
-  checkChoice, checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal,
+  DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalFunction, optionalInteger, optionalSignal,
 } from "./validate.js";
 
 type Limit = "maxNodes" | "maxSteps" | "maxTries";
@@ -88,8 +88,7 @@ export function autoMethod(n: number): SearchMethod {
   return n <= 12 ? "backtrack" : n < 50 ? "hybrid" : "min-conflicts";
 }
 
-/** The default seed, used when none is given (never the clock unless `seed: 'random'`). */
-export const DEFAULT_SEED = 1;
+export { DEFAULT_SEED };
 
 export type SolveProgress = {
   /** 'search' for tree searches and hill climbing; 'construct' then 'repair' for min-conflicts. */
@@ -161,12 +160,6 @@ export type SolveResult = {
 
 const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "timeoutMs", "signal", "onProgress"] as const;
 const LIMITS: readonly Limit[] = ["maxNodes", "maxSteps", "maxTries"];
-
-function checkSeed(value: unknown): number {
-  if (value === undefined) return DEFAULT_SEED;
-  if (value === "random") return (Math.random() * 2 ** 32) >>> 0;
-  return checkInteger("seed", value, 0, 0xffffffff);
-}
 
 /**
  * Finds one solution of the n-queens problem.

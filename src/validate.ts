@@ -75,3 +75,13 @@ export function checkColumns(name: string, value: unknown): Int32Array {
   }
   return value instanceof Int32Array ? value : Int32Array.from(list as ArrayLike<number>);
 }
+
+/** The default seed, used when none is given (never the clock unless `seed: 'random'`). */
+export const DEFAULT_SEED = 1;
+
+/** A u32 seed: undefined gives DEFAULT_SEED, 'random' one drawn from Math.random. */
+export function checkSeed(value: unknown): number {
+  if (value === undefined) return DEFAULT_SEED;
+  if (value === "random") return (Math.random() * 2 ** 32) >>> 0;
+  return checkInteger("seed", value, 0, 0xffffffff);
+}

@@ -1,21 +1,17 @@
 // The package in a real browser: Debian's Chromium driven by playwright-core. CI installs
 // Chromium (.ci/run) and these tests must run there; on a machine without it they are
 // skipped with a message saying how to get it.
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { solve, type Method } from "../src/index.js";
 import { isSolutionLarge } from "./helpers.js";
+import { chromiumAvailable, launchChromium } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium`);
-  console.warn(`browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
-}
+const haveChromium = chromiumAvailable("browser tests");
 
 let browser: Browser;
 let server: Server;
@@ -24,14 +20,7 @@ let base: string;
 beforeAll(async () => {
   if (!haveChromium) return;
   ({ server, url: base } = await serve(process.cwd()));
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true, // playwright gives every launch a fresh, empty user-data dir
-    args: [
-      "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -1,23 +1,19 @@
 // The embedded Wasm survives a user's bundler: a tiny app (test/fixtures/consumer) that
 // depends on the built package by name, as installed in node_modules, is bundled with
 // `vite build` and run in Debian's Chromium.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { build } from "vite";
 import { afterAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { solve } from "../src/index.js";
+import { chromiumAvailable, launchChromium } from "./chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const haveChromium = existsSync(CHROMIUM);
-if (!haveChromium) {
-  if (process.env.CI) throw new Error(`${CHROMIUM} is missing: .ci/run must install Debian's chromium`);
-  console.warn(`bundler test skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
-}
+const haveChromium = chromiumAvailable("bundler test");
 
 let browser: Browser | undefined;
 let server: Server | undefined;
@@ -37,11 +33,7 @@ describe.skipIf(!haveChromium)("a user's Vite build", () => {
     await build({ root: app, logLevel: "warn", configFile: false, build: { outDir, target: "es2022" } });
     let url: string;
     ({ server, url } = await serve(outDir));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    });
+    browser = await launchChromium();
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(String(e)));

@@ -47,3 +47,8 @@ export function attackingPairs(columns: ArrayLike<number>): [number, number][] {
   }
   return pairs;
 }
+
+/** A solution of exactly n queens (null or a wrong length is not), O(n). */
+export function isSolutionOfSize(columns: ArrayLike<number> | null, n: number): boolean {
+  return columns !== null && columns.length === n && isSolutionLarge(columns);
+}

@@ -4,21 +4,10 @@
 // a timeout stops a long run.
 import { describe, expect, test } from "vitest";
 import { solve, type SolveOptions, type SolveResult } from "../src/solve.js";
+import { isSolutionOfSize } from "./helpers.js";
 
 const ENGINES = ["wasm", "ts"] as const;
 
-/** Independent check: n distinct columns in range, no two queens on one diagonal (O(n) with sets). */
-function isSolution(columns: ArrayLike<number>, n: number): boolean {
-  if (columns.length !== n) return false;
-  const col = new Uint8Array(n), sum = new Uint8Array(2 * n), diff = new Uint8Array(2 * n);
-  for (let r = 0; r < n; r++) {
-    const c = columns[r];
-    if (!Number.isInteger(c) || c < 0 || c >= n) return false;
-    if (col[c] || sum[r + c] || diff[r - c + n]) return false;
-    col[c] = sum[r + c] = diff[r - c + n] = 1;
-  }
-  return true;
-}
 
 /** What must agree between engines and runs (everything but engine and time). */
 function outcome(r: SolveResult) {
@@ -32,7 +21,7 @@ function outcome(r: SolveResult) {
 async function solveBoth(n: number, options: SolveOptions) {
   const [wasm, ts] = await Promise.all(ENGINES.map((engine) => solve(n, { ...options, engine })));
   expect(outcome(wasm), `n = ${n} ${JSON.stringify(options)}`).toEqual(outcome(ts));
-  if (wasm.found) expect(isSolution(wasm.columns!, n)).toBe(true);
+  if (wasm.found) expect(isSolutionOfSize(wasm.columns!, n)).toBe(true);
   return outcome(wasm);
 }
 
@@ -111,7 +100,7 @@ describe("hill-climb", () => {
   test("n = 1000 finds a solution on the Wasm engine", async () => {
     const r = await solve(1000, { method: "hill-climb", seed: 1 });
     expect(r.found).toBe(true);
-    expect(isSolution(r.columns!, 1000)).toBe(true);
+    expect(isSolutionOfSize(r.columns!, 1000)).toBe(true);
   });
 
   test("reports the conflicts left as it goes, 0 at the end", async () => {

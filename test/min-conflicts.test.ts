@@ -7,22 +7,11 @@ import { tsEngine } from "../src/engine-ts/index.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine-ts/min-conflicts.js";
 import { newInstance, wasmEngine } from "../src/engine-wasm/index.js";
 import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/solve.js";
+import { isSolutionOfSize } from "./helpers.js";
 
 const ENGINES = ["wasm", "ts"] as const;
 const METHOD = { method: "min-conflicts" } as const;
 
-/** Independent check: n distinct columns in range, no two queens on one diagonal (O(n), plain arrays). */
-function isSolution(columns: ArrayLike<number> | null, n: number): boolean {
-  if (columns === null || columns.length !== n) return false;
-  const column = new Uint8Array(n), down = new Uint8Array(2 * n), up = new Uint8Array(2 * n);
-  for (let r = 0; r < n; r++) {
-    const c = columns[r];
-    if (!Number.isInteger(c) || c < 0 || c >= n) return false;
-    if (column[c] || down[r + c] || up[r - c + n]) return false;
-    column[c] = down[r + c] = up[r - c + n] = 1;
-  }
-  return true;
-}
 
 /** Everything that must agree between engines (all but engine and time). */
 function outcome(r: SolveResult) {
@@ -38,7 +27,7 @@ async function solveBoth(n: number, options: SolveOptions = {}) {
   const ts = await solve(n, { ...METHOD, ...options, engine: "ts" });
   const label = `n = ${n} ${JSON.stringify(options)}`;
   expect(outcome(wasm), label).toEqual(outcome(ts));
-  if (wasm.found) expect(isSolution(wasm.columns, n), label).toBe(true);
+  if (wasm.found) expect(isSolutionOfSize(wasm.columns, n), label).toBe(true);
   return outcome(wasm);
 }
 

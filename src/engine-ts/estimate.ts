@@ -3,7 +3,7 @@
 // of row k in increasing order (d of them), multiplies its product by d and places
 // the queen at index below(d); the product d1*...*dk estimates the nodes at depth k.
 // Sums are added probe by probe, depth by depth, as the kernel does (same bits).
-import type { ProbeSums, Prober } from "../engine.js";
+import type { Prober } from "../engine.js";
 import { Random } from "./rng.js";
 
 function popcount(x: number): number {
