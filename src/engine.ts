@@ -78,8 +78,17 @@ export type Search = {
   state(): SearchState;
   /** A fresh copy of the current columns (a solution after FOUND). */
   columns(): Int32Array;
+  /**
+   * Reference engine only, for the step-by-step trace (src/trace.ts): where the
+   * search stands inside its loop, read without touching it. Hill climbing gives the
+   * next pair (i, j) its scan evaluates. The Wasm engine does not implement it.
+   */
+  cursor?(): SearchCursor;
   close(): void;
 };
+
+/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates. */
+export type SearchCursor = { i: number; j: number };
 
 /**
  * Sums over Knuth's random probes (src/estimate.ts), added probe by probe in a fixed

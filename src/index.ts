@@ -32,5 +32,9 @@ export {
   lasVegasStats, lasVegasTable, LAS_VEGAS_EXACT_MAX_N, DEFAULT_TRIALS,
   type LasVegasStatsOptions, type LasVegasTableOptions, type LasVegasProgress, type LasVegasStats, type LasVegasTable,
 } from "./las-vegas-stats.js";
+export {
+  trace, TRACE_METHODS, TRACE_MAX_N, DEFAULT_TRACE_MAX_EVENTS,
+  type TraceMethod, type TraceOptions, type TraceEvent, type TraceFigures,
+} from "./trace.js";
 export { ErrorCode, type ErrorCodeValue } from "./errors.js";
 export type { EngineName, SearchMethod, SearchPhase } from "./engine.js";

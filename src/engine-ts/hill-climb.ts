@@ -97,6 +97,7 @@ export function openHillClimb(n: number, params: SearchParams): Search {
     stats: () => ({ nodes: 0, tries, steps }),
     state: () => ({ phase: "search", conflicts: h }),
     columns: () => board.slice(),
+    cursor: () => ({ i: scanI, j: scanJ }), // read-only, for src/trace.ts
     close() {},
   };
 }
