@@ -37,7 +37,7 @@ export const TREE_MAX_N = 1_000_000;
 /** Largest n for hill climbing (each scan of all swaps is O(n^2)). */
 export const HILL_CLIMB_MAX_N = 100_000;
 
-/** Largest n for the explicit construction (4-byte columns in Wasm's 4 GiB). */
+/** Largest n for the explicit construction (4-byte columns: 2 GB at the cap). */
 export const CONSTRUCT_MAX_N = 500_000_000;
 
 /**
@@ -65,7 +65,7 @@ export const METHODS = {
   // O(n^2) swap evaluations per scan: seed 003 claims n up to about 10^4 (1.5 s on Wasm);
   // 10^5 still ends in minutes (about 4 on Wasm), so that is the cap.
   "hill-climb": { maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
-  // 4 bytes per queen: 2 GB of Wasm memory at the cap, with headroom under the 4 GiB limit.
+  // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
   construct: { maxN: CONSTRUCT_MAX_N, limits: [], seeded: false },
   // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (checkMinConflictsMemory).
   "min-conflicts": { maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },

@@ -4,7 +4,7 @@
 // Results are copied out of Wasm memory before they are returned.
 import { instantiateSync } from "@assemblyscript/loader";
 import wasmBytes from "../../build/release.wasm";
-import { PHASES } from "../engine.js";
+import { PHASES, RUNNING } from "../engine.js";
 import type {
   CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
@@ -144,6 +144,7 @@ function openSolutions(n: number): SolutionStream {
 const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
 
 function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
+  if (method === "construct") return openConstruct(n, params);
   const k = acquire();
   const name = SEARCH_KERNELS[method];
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
@@ -156,6 +157,59 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
     state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
     // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
+    close: closer(k),
+  };
+}
+
+/**
+ * The explicit construction (assembly/construct.ts): the kernel writes the rows up to
+ * 65,536 at a time into a small window of its memory and each batch is copied
+ * straight into the result, so the 4n bytes of the answer are touched once, in the
+ * caller's array, and the instance stays small enough to go back to the pool. At
+ * n = 10^8, writing all rows in Wasm memory and copying them out at the end took
+ * 800 MB (two arrays of fresh pages) and about three times as long.
+ */
+function openConstruct(n: number, params: SearchParams): Search {
+  const k = acquire();
+  let window = 0; // where the kernel writes each batch of rows
+  let cols = new Int32Array(0);
+  let handedOver = false; // `cols` belongs to the caller of `columns`
+  const start = () => {
+    window = k.constructInit(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
+    if (window === 0) throw outOfMemory(`method construct with n = ${n}`); // k is dropped, not pooled
+    cols = new Int32Array(n);
+    handedOver = false;
+  };
+  const work = () => k.constructStat(STAT_WORK);
+  const run = (workLimit: number): SearchStatus => {
+    for (;;) {
+      const first = work();
+      const status = k.constructRun(workLimit) as SearchStatus;
+      const last = work();
+      // The memory cannot have grown since init (the kernel allocates only there).
+      cols.set(new Int32Array(k.memory.buffer, window, last - first), first);
+      if (status !== RUNNING || last === first) return status; // done, or workLimit reached
+    }
+  };
+  start();
+  return {
+    run,
+    work,
+    stats: () => ({ nodes: 0, tries: k.constructStat(STAT_TRIES), steps: 0 }),
+    state: () => ({ phase: PHASES[k.constructStat(STAT_PHASE)] ?? "search", conflicts: k.constructStat(STAT_CONFLICTS) }),
+    columns() {
+      if (handedOver) {
+        // A second call after the hand-over (solve makes none): write a new array.
+        k.resetMemory();
+        start();
+        run(n);
+      }
+      if (work() < n) return cols.slice(); // a board in progress: a copy
+      // Every row is written and nothing writes to `cols` again: hand the array
+      // itself over instead of copying 4n bytes.
+      handedOver = true;
+      return cols;
+    },
     close: closer(k),
   };
 }
