@@ -2,7 +2,18 @@
 // permutation (one dot per queen, row down, column across) for large n.
 export const CHESSBOARD_MAX_N = 64;
 
-export type Highlight = { attacked: Set<number>; current?: { row: number; col: number; ok: boolean } };
+/**
+ * What to mark on a chessboard: attacked queens (red), and for the step-through tinted rows
+ * (the current row, a dead row, two rows being swapped) and small marks on squares
+ * ('attacked': a red cross, why a column is skipped; 'choice': a green dot, a safe column
+ * a random row draws from; 'placed': the square just taken).
+ */
+export type Highlight = {
+  attacked: Set<number>;
+  current?: { row: number; col: number; ok: boolean };
+  rows?: { row: number; color: string }[];
+  marks?: { row: number; col: number; kind: "attacked" | "choice" | "placed" }[];
+};
 
 export function drawBoard(canvas: HTMLCanvasElement, columns: ArrayLike<number> | null, n: number, hl: Highlight): void {
   const css = canvas.clientWidth || 480;
@@ -22,6 +33,24 @@ function drawChessboard(g: CanvasRenderingContext2D, size: number, columns: Arra
     for (let c = 0; c < n; c++) {
       g.fillStyle = (r + c) % 2 === 0 ? "#f0d9b5" : "#b58863";
       g.fillRect(c * cell, r * cell, Math.ceil(cell), Math.ceil(cell));
+    }
+  }
+  for (const { row, color } of hl.rows ?? []) {
+    g.fillStyle = color;
+    g.fillRect(0, row * cell, size, Math.ceil(cell));
+  }
+  for (const { row, col, kind } of hl.marks ?? []) {
+    const x = (col + 0.5) * cell, y = (row + 0.5) * cell, r = cell * 0.18;
+    if (kind === "attacked") {
+      g.strokeStyle = "rgba(200,20,20,0.85)";
+      g.lineWidth = Math.max(1.5, cell * 0.07);
+      g.beginPath(); g.moveTo(x - r, y - r); g.lineTo(x + r, y + r); g.moveTo(x + r, y - r); g.lineTo(x - r, y + r); g.stroke();
+    } else if (kind === "choice") {
+      g.fillStyle = "rgba(20,140,50,0.85)";
+      g.beginPath(); g.arc(x, y, r, 0, 2 * Math.PI); g.fill();
+    } else {
+      g.fillStyle = "rgba(40,170,70,0.6)";
+      g.fillRect(col * cell, row * cell, Math.ceil(cell), Math.ceil(cell));
     }
   }
   if (hl.current) {

@@ -1,11 +1,14 @@
 // The demo page: controls, board, figures, plot and JSON on the main thread; every solve,
-// verify and estimate in a module Web Worker (worker.ts), every count in countParallel's own
-// Web Workers. Stop terminates the worker or aborts the count, so it always acts at once.
-import { countParallel, defaultStopVegas, METHOD_NAMES, verify, type EngineName, type Method } from "nqueens-wasm";
+// verify, estimate and Las Vegas table in a module Web Worker (worker.ts), every count in
+// countParallel's own Web Workers. Stop terminates the worker or aborts the count, so it
+// always acts at once. The step-through reads the library's trace() (small n, on this thread).
+import {
+  countParallel, defaultStopVegas, METHOD_NAMES, trace, verify, LAS_VEGAS_EXACT_MAX_N,
+  type EngineName, type Method, type TraceEvent, type TraceMethod,
+} from "nqueens-wasm";
 import uPlot from "uplot";
-import { CHESSBOARD_MAX_N, cellAt, drawBoard } from "./board";
-import type { FromWorker, Job, SolveSummary, VerifySummary } from "./protocol";
-import { backtrackTrace, type TraceEvent } from "./trace";
+import { CHESSBOARD_MAX_N, cellAt, drawBoard, type Highlight } from "./board";
+import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import "uplot/dist/uPlot.min.css";
 import "./style.css";
 
@@ -17,7 +20,7 @@ for (const m of METHOD_NAMES) select("method").add(new Option(m, m));
 input("workers").value = String(Math.max(1, Math.min(8, navigator.hardwareConcurrency || 2)));
 
 // ---------- state ----------
-type Run = { kind: "solve" | "count" | "estimate"; id: number; started: number; stop: () => void };
+type Run = { kind: "solve" | "count" | "estimate" | "t vs stopVegas"; id: number; started: number; stop: () => void };
 let run: Run | null = null;
 let nextId = 1;
 let worker: Worker | null = null;
@@ -62,7 +65,7 @@ function showJson(value: unknown): void {
   $<HTMLTextAreaElement>("json").value = JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2);
 }
 function setBusy(busy: boolean): void {
-  for (const id of ["solve", "count", "estimate"]) $<HTMLButtonElement>(id).disabled = busy;
+  for (const id of ["solve", "count", "estimate", "lvtable"]) $<HTMLButtonElement>(id).disabled = busy;
   $<HTMLButtonElement>("stop").disabled = !busy;
   document.body.dataset.busy = busy ? "1" : "";
 }
@@ -90,6 +93,7 @@ let band = false;
 let plotDirty = false;
 function newPlot(title: string, xLabel: string, yLabel: string, withBand = false, logY = false): void {
   plot?.destroy();
+  $("lv-table").hidden = true;
   xs = []; ys = []; lo = []; hi = []; band = withBand;
   $("plot-title").textContent = title;
   $("plot").dataset.points = "0";
@@ -176,6 +180,11 @@ function onWorkerMessage(m: FromWorker): void {
     setFigures({ result: `${fmt(r.mean)} ± ${fmt(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
     showJson(m.result);
     finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmt(r.mean)} ± ${fmt(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)}).`);
+  } else if (m.type === "lv-row") {
+    addLasVegasRow(m.row);
+    $("status").textContent = `t vs stopVegas for n = ${lvN}${m.exact ? " (exact)" : ""}: stopVegas ${m.row.stopVegas} of ${lvN} done, ${fmtMs(m.elapsedMs)}`;
+  } else if (m.type === "lv-done") {
+    showLasVegasTable(m.result);
   } else if (m.type === "error") {
     finish("error", m.message);
   }
@@ -252,6 +261,94 @@ $("estimate").addEventListener("click", () => {
   getWorker().postMessage({ kind: "estimate", id: r.id, n, seed, engine: engine(), batches: 40, batchSamples: 2500 } satisfies Job);
 });
 
+// ---------- t against stopVegas (Brassard & Bratley's table) ----------
+/** Largest n the page tabulates: above it the backtracking-heavy rows take minutes (n = 24: 100 s). */
+const LV_TABLE_MAX_N = 20;
+/** Monte Carlo tries per stopVegas above LAS_VEGAS_EXACT_MAX_N. */
+const LV_TRIALS = 1000;
+let lvN = 8;
+let lvRows: LasVegasRow[] = [];
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+function newLasVegasPlot(): void {
+  plot?.destroy();
+  xs = []; ys = []; lo = []; hi = []; band = false; plotDirty = false;
+  lvRows = [];
+  $("plot-title").textContent = `Expected nodes t until a success vs stopVegas, n = ${lvN}`;
+  $("plot").dataset.points = "0";
+  plot = new uPlot({
+    width: 500, height: 260,
+    scales: { x: { time: false }, t: { distr: 3 }, p: { range: [0, 1] } },
+    axes: [
+      { label: "stopVegas (rows placed at random)" },
+      { scale: "t", label: "t (nodes, log scale)", size: 70 },
+      { scale: "p", side: 1, label: "p (one try succeeds)", size: 60, grid: { show: false } },
+    ],
+    series: [
+      { label: "stopVegas" },
+      { label: "t", scale: "t", stroke: "#1f5fbf", width: 2, points: { show: true, size: 5 } },
+      { label: "p", scale: "p", stroke: "#b07b00", width: 1.5, dash: [5, 4] },
+      { label: "best", scale: "t", paths: () => null, points: { show: true, size: 14, width: 2, stroke: "#c5221f", fill: "rgba(197,34,31,0.25)" } },
+    ],
+  }, [[], [], [], []], $("plot"));
+  const table = $("lv-table");
+  table.hidden = false;
+  delete table.dataset.best;
+  table.querySelector("tbody")!.replaceChildren();
+}
+
+function drawLasVegas(best: number | null): void {
+  plot?.setData([
+    lvRows.map((r) => r.stopVegas), lvRows.map((r) => finite(r.t)), lvRows.map((r) => r.p),
+    lvRows.map((r) => (r.stopVegas === best ? finite(r.t) : null)),
+  ] as uPlot.AlignedData);
+  $("plot").dataset.points = String(lvRows.length);
+}
+
+function addLasVegasRow(row: LasVegasRow): void {
+  lvRows.push(row);
+  drawLasVegas(null);
+  const tr = document.createElement("tr");
+  tr.dataset.stopVegas = String(row.stopVegas);
+  const se = Number.isFinite(row.stderrT) && row.stderrT > 0 ? ` ± ${row.stderrT.toFixed(1)}` : "";
+  for (const text of [String(row.stopVegas), row.p.toFixed(4), Number.isFinite(row.t) ? `${row.t.toFixed(2)}${se}` : "never"]) {
+    tr.append(Object.assign(document.createElement("td"), { textContent: text }));
+  }
+  $("lv-table").querySelector("tbody")!.append(tr);
+}
+
+function showLasVegasTable(result: Extract<FromWorker, { type: "lv-done" }>["result"]): void {
+  const { n, exact, rows, best } = result;
+  drawLasVegas(best);
+  $("lv-table").dataset.best = String(best);
+  $("lv-table").querySelector(`tr[data-stop-vegas="${best}"]`)?.classList.add("best");
+  const b = rows[best];
+  setFigures({
+    result: `best stopVegas = ${best}: t = ${b.t.toFixed(2)} nodes, p = ${b.p.toFixed(4)}`,
+    method: exact ? "lasVegasStats, exact" : `lasVegasStats, ${fmt(result.trials!)} tries per stopVegas, seed ${result.seed}`,
+    engine: result.engine, time: fmtMs(result.ms),
+  });
+  showJson(result);
+  finish("done", `n = ${n}${exact ? " (exact)" : " (Monte Carlo)"}: t is smallest at stopVegas = ${best} (${b.t.toFixed(2)} nodes; ` +
+    `backtracking ${rows[0].t.toFixed(2)}, pure Las Vegas ${rows[n].t.toFixed(2)}).`);
+}
+
+$("lvtable").addEventListener("click", () => {
+  let n: number;
+  try { n = parseN(); } catch (e) { return setStatus((e as Error).message, "error"); }
+  if (n < 4 || n > LV_TABLE_MAX_N) {
+    return setStatus(`t vs stopVegas takes 4 <= n <= ${LV_TABLE_MAX_N} here (exact up to n = ${LAS_VEGAS_EXACT_MAX_N}, Monte Carlo above).`, "error");
+  }
+  const seed = Number(input("seed").value) >>> 0;
+  const exact = n <= LAS_VEGAS_EXACT_MAX_N;
+  lvN = n;
+  const r = start("t vs stopVegas", () => killWorker());
+  newLasVegasPlot();
+  setFigures({ result: "computing", method: exact ? "lasVegasStats, exact" : `lasVegasStats, ${LV_TRIALS} tries per stopVegas`, engine: engine() });
+  setStatus(`t vs stopVegas for n = ${n}${exact ? " (exact)" : ` (Monte Carlo, ${LV_TRIALS} tries each)`}...`, "running");
+  getWorker().postMessage({ kind: "lv-table", id: r.id, n, seed, engine: engine(), trials: LV_TRIALS } satisfies Job);
+});
+
 // ---------- Stop ----------
 $("stop").addEventListener("click", () => {
   if (!run) return;
@@ -270,36 +367,176 @@ $("copy").addEventListener("click", async () => {
   setTimeout(() => { $("copy").textContent = "Copy"; }, 1200);
 });
 
-// ---------- step-through of backtracking ----------
-let trace: Generator<TraceEvent> | null = null;
-let traceN = 8;
-let tests = 0;
+// ---------- step-through: the library's trace() ----------
+// trace() follows the reference engine's own search one queen or one swap at a time (small n,
+// cheap enough for this thread); every event carries the board and the running figures.
+const STEP_MIN_N = 4, STEP_MAX_N = 16;
+const NOW = "rgba(60,120,230,0.30)", DEAD = "rgba(220,40,40,0.42)", LIFTED = "rgba(220,40,40,0.15)";
+const SWAP = "rgba(240,190,30,0.50)", TAKEN = "rgba(40,170,70,0.40)";
+let steps: Generator<TraceEvent, void, undefined> | null = null;
+let stepN = 8;
+let stepMethod: TraceMethod = "backtrack";
+let stepStopVegas = 0;
+let stepEvents = 0, stepFails = 0;
+let shownColumns: Int32Array = new Int32Array(8).fill(-1); // the board on screen before the event
 let playing = 0;
-function stepOnce(): boolean {
-  if (!trace) resetTrace();
-  const next = trace!.next();
-  if (next.done) { pause(); return false; }
-  const e = next.value;
-  if (e.kind === "test") tests++;
-  const current = e.kind === "test" ? { row: e.row, col: e.col, ok: e.ok } : undefined;
-  drawBoard($<HTMLCanvasElement>("st-board"), e.cols, traceN, { attacked: new Set(), current });
-  const what = e.kind === "test" ? `row ${e.row}: column ${e.col} is ${e.ok ? "safe" : "attacked"}`
-    : e.kind === "place" ? `queen placed at row ${e.row}, column ${e.col}`
-    : e.kind === "backtrack" ? `row ${e.row}: no safe column left, back to row ${e.row - 1}`
-    : e.kind === "solution" ? "solution found" : "no solution exists";
-  $("st-status").textContent = `${what}. Nodes ${e.nodes}, squares tested ${tests}.`;
-  if (e.kind === "solution" || e.kind === "exhausted") { pause(); trace = null; $("st-status").textContent += " (Step again to restart.)"; return false; }
-  return true;
+
+/** The columns of `row` that the queens of rows 0..row-1 attack. */
+function attackedColumns(columns: Int32Array, row: number): number[] {
+  const out: number[] = [];
+  for (let c = 0; c < columns.length; c++) {
+    for (let r = 0; r < row; r++) {
+      const q = columns[r];
+      if (q >= 0 && (q === c || Math.abs(q - c) === row - r)) { out.push(c); break; }
+    }
+  }
+  return out;
 }
+
+/** Queens of a full board that another queen attacks (hill climbing's permutations). */
+function attackedQueens(columns: Int32Array): Set<number> {
+  return new Set(verify(columns, { maxConflicts: 1000 }).conflicts.flat());
+}
+
+const rowsText = (a: number, b: number) => (a === b ? `Row ${a}` : `Rows ${a}..${b}`);
+const listText = (cols: number[]) => (cols.length ? cols.join(", ") : "none");
+
+/** What the board shows for an event, and the sentence under it. */
+function explain(e: TraceEvent, before: Int32Array): { board: Int32Array; hl: Highlight; text: string } {
+  const hl: Highlight = { attacked: new Set(), rows: [], marks: [] };
+  const cross = (board: Int32Array, row: number) => {
+    for (const col of attackedColumns(board, row)) hl.marks!.push({ row, col, kind: "attacked" });
+  };
+  switch (e.kind) {
+    case "start": {
+      const what = e.method === "hybrid" ? `hybrid, stopVegas ${e.stopVegas}` : e.method;
+      if (e.method === "hill-climb") hl.attacked = attackedQueens(e.columns);
+      return { board: e.columns, hl, text: `n = ${e.n}, ${what}${e.seed !== null ? `, seed ${e.seed}` : ""}: ` +
+        (e.method === "hill-climb" ? `a random permutation, h = ${e.conflicts}. Step to evaluate the first swap.` : "an empty board. Step to place the first queen.") };
+    }
+    case "place": {
+      hl.rows!.push({ row: e.row, color: NOW });
+      cross(e.columns, e.row);
+      if (e.random) for (const col of e.safe) if (col !== e.column) hl.marks!.push({ row: e.row, col, kind: "choice" });
+      hl.marks!.push({ row: e.row, col: e.column, kind: "placed" });
+      const attacked = attackedColumns(e.columns, e.row);
+      const text = e.random
+        ? `Row ${e.row} (random): column ${e.column}, drawn from the safe columns ${listText(e.safe)}.`
+        : e.previous !== null
+          ? `Row ${e.row}: the queen moves on from column ${e.previous} to column ${e.column}, the next safe one (attacked: ${listText(attacked)}).`
+          : `Row ${e.row}: column ${e.column}, the first safe column (attacked: ${listText(attacked)}).`;
+      return { board: e.columns, hl, text };
+    }
+    case "backtrack": {
+      // shown on the board before the lift, so the crosses say why the row is dead
+      hl.rows!.push({ row: e.row, color: DEAD });
+      for (let r = e.to + 1; r < e.row; r++) hl.rows!.push({ row: r, color: LIFTED });
+      hl.rows!.push({ row: e.to, color: NOW });
+      cross(before, e.row);
+      const between = e.row - e.to > 1 ? ` ${rowsText(e.to + 1, e.row - 1)} ha${e.row - e.to > 2 ? "ve" : "s"} no other safe column either, so ${e.row - e.to > 2 ? "their queens are" : "its queen is"} lifted.` : "";
+      return { board: before, hl, text: `Row ${e.row}: every column is attacked, no place for a queen: backtrack.${between} Back to row ${e.to}, whose queen moves on.` };
+    }
+    case "fail": {
+      hl.rows!.push({ row: e.row, color: DEAD });
+      cross(e.columns, e.row);
+      const why = e.cause === "exhausted"
+        ? `row ${e.row} has no safe column, and backtracking over rows ${stepStopVegas}..${e.row - 1} found no other column either (the random rows are never moved)`
+        : `row ${e.row} has no safe column (every square is attacked)`;
+      return { board: e.columns, hl, text: `Try ${e.tries} failed: ${why}. A new try starts from an empty board.` };
+    }
+    case "restart":
+      if (stepMethod === "hill-climb") hl.attacked = attackedQueens(e.columns);
+      return { board: e.columns, hl, text: stepMethod === "hill-climb" ? `Try ${e.tries}: a new random permutation, h = ${e.conflicts}.` : `Try ${e.tries}: an empty board.` };
+    case "evaluate": {
+      hl.rows!.push({ row: e.i, color: e.taken ? TAKEN : SWAP }, { row: e.j, color: e.taken ? TAKEN : SWAP });
+      hl.attacked = attackedQueens(e.columns);
+      const h0 = e.conflicts - (e.taken ? e.delta : 0);
+      return { board: e.columns, hl, text: `Swap the queens of rows ${e.i} and ${e.j}: h would go from ${h0} to ${h0 + e.delta}: ` +
+        (e.taken ? "better, so the swap is made and the scan starts again from rows 0, 1." : "not better, the board stays.") };
+    }
+    case "stuck":
+      hl.attacked = attackedQueens(e.columns);
+      return { board: e.columns, hl, text: `Stuck: no swap of two rows lowers h = ${e.conflicts} (a local minimum). The try ends.` };
+    case "solution":
+      return { board: e.columns, hl, text: `Solution: ${e.nodes} nodes, ${e.tries} ${e.tries === 1 ? "try" : "tries"}, ${e.steps} steps, as solve() reports.` };
+    case "end":
+      return { board: e.columns, hl, text: e.reason === "no-solution" ? "No solution exists." : "Stopped after too many events." };
+  }
+}
+
+function showEvent(e: TraceEvent): void {
+  const { board: shown, hl, text } = explain(e, shownColumns);
+  drawBoard($<HTMLCanvasElement>("st-board"), shown, stepN, hl);
+  $("st-board").dataset.columns = JSON.stringify(Array.from(e.columns));
+  shownColumns = e.columns;
+  $("st-status").textContent = text;
+  $("st-status").dataset.kind = e.kind;
+  $("st-nodes").textContent = fmt(e.nodes);
+  $("st-tries").textContent = fmt(e.tries);
+  $("st-steps").textContent = fmt(e.steps);
+  $("st-h").textContent = e.conflicts >= 0 ? String(e.conflicts) : "-";
+  $("st-events").textContent = fmt(stepEvents);
+  $("st-fails").textContent = fmt(stepFails);
+  const badge = $("st-badge");
+  badge.hidden = e.kind !== "solution";
+  if (e.kind === "solution") {
+    const ok = verify(e.columns).ok;
+    badge.className = `badge ${ok ? "ok" : "bad"}`;
+    badge.textContent = ok ? "verified" : "not a solution";
+    badge.dataset.ok = String(ok);
+  }
+}
+
+/** The next event, counted; null when the trace is over (the next Step starts again). */
+function advance(): TraceEvent | null {
+  if (!steps) return null;
+  const next = steps.next();
+  if (next.done) { steps = null; return null; }
+  stepEvents++;
+  if (next.value.kind === "fail" || next.value.kind === "stuck") stepFails++;
+  if (next.value.kind === "solution" || next.value.kind === "end") steps = null;
+  return next.value;
+}
+
 function resetTrace(): void {
+  pause();
   let n = 8;
   try { n = parseN(); } catch { /* keep 8 */ }
-  traceN = Math.max(4, Math.min(16, n));
-  trace = backtrackTrace(traceN);
-  tests = 0;
-  drawBoard($<HTMLCanvasElement>("st-board"), new Int32Array(traceN).fill(-1), traceN, { attacked: new Set() });
-  $("st-status").textContent = `n = ${traceN}: ready.`;
+  stepN = Math.max(STEP_MIN_N, Math.min(STEP_MAX_N, n));
+  stepMethod = select("st-method").value as TraceMethod;
+  const seed = Number(input("seed").value) >>> 0;
+  const sv = input("stopVegas").value.trim();
+  stepStopVegas = stepMethod === "hybrid" ? (sv === "" ? defaultStopVegas(stepN) : Number(sv)) : 0;
+  stepEvents = 0; stepFails = 0;
+  shownColumns = new Int32Array(stepN).fill(-1);
+  try {
+    steps = trace(stepN, { method: stepMethod, seed, ...(stepMethod === "hybrid" ? { stopVegas: stepStopVegas } : {}) });
+  } catch (error) {
+    steps = null;
+    $("st-status").textContent = (error as Error).message;
+    $("st-status").dataset.kind = "error";
+    return;
+  }
+  showEvent(advance()!); // the start event
 }
+
+/** One event on screen; false when the trace is over. */
+function stepOnce(): boolean {
+  if (!steps) { resetTrace(); return steps !== null; }
+  const e = advance();
+  if (!e) return false;
+  showEvent(e);
+  return steps !== null;
+}
+
+function toTheEnd(): void {
+  pause();
+  if (!steps) resetTrace();
+  let last: TraceEvent | null = null;
+  for (let e = advance(); e; e = advance()) last = e;
+  if (last) showEvent(last);
+}
+
 function pause(): void { clearInterval(playing); playing = 0; $("st-play").textContent = "Play"; }
 function play(): void {
   pause();
@@ -307,9 +544,11 @@ function play(): void {
   playing = window.setInterval(() => { if (!stepOnce()) pause(); }, 1000 / speed);
   $("st-play").textContent = "Pause";
 }
-input("n").addEventListener("change", () => { if (!playing) resetTrace(); });
-$("st-reset").addEventListener("click", () => { pause(); resetTrace(); });
+for (const id of ["n", "seed", "stopVegas"]) input(id).addEventListener("change", () => resetTrace());
+select("st-method").addEventListener("change", () => resetTrace());
+$("st-reset").addEventListener("click", () => resetTrace());
 $("st-step").addEventListener("click", () => { pause(); stepOnce(); });
+$("st-end").addEventListener("click", () => toTheEnd());
 $("st-play").addEventListener("click", () => (playing ? pause() : play()));
 input("st-speed").addEventListener("input", () => { $("st-speed-v").textContent = input("st-speed").value; if (playing) play(); });
 
@@ -317,6 +556,9 @@ input("st-speed").addEventListener("input", () => { $("st-speed-v").textContent 
 newPlot("Plot", "x", "y");
 paintBoard();
 resetTrace();
-select("method").addEventListener("change", () => { input("stopVegas").disabled = select("method").value !== "hybrid"; });
-input("stopVegas").disabled = true;
+// stopVegas is used by hybrid: in Solve, or in the step-through
+const stopVegasUsed = () => { input("stopVegas").disabled = select("method").value !== "hybrid" && select("st-method").value !== "hybrid"; };
+select("method").addEventListener("change", stopVegasUsed);
+select("st-method").addEventListener("change", stopVegasUsed);
+stopVegasUsed();
 (window as unknown as { demo: unknown }).demo = { get lastResult() { return lastJson; } };

@@ -7,7 +7,14 @@ export type SolveJob = {
 export type EstimateJob = {
   kind: "estimate"; id: number; n: number; seed: number; engine: EngineName; batches: number; batchSamples: number;
 };
-export type Job = SolveJob | EstimateJob;
+/** Brassard & Bratley's table: t against stopVegas = 0..n, exact for n <= LAS_VEGAS_EXACT_MAX_N, else Monte Carlo. */
+export type LasVegasJob = {
+  kind: "lv-table"; id: number; n: number; seed: number; engine: EngineName; trials: number;
+};
+export type Job = SolveJob | EstimateJob | LasVegasJob;
+
+/** One row of the table: what one try of hybrid with this stopVegas costs (lasVegasStats). */
+export type LasVegasRow = { stopVegas: number; p: number; s: number; e: number; t: number; stderrT: number };
 
 /** A JSON-safe copy of a SolveResult without its columns (they travel as a transferred Int32Array). */
 export type SolveSummary = {
@@ -21,4 +28,6 @@ export type FromWorker =
   | { id: number; type: "solved"; result: SolveSummary; columns: Int32Array | null; verify: VerifySummary | null }
   | { id: number; type: "estimate-progress"; samples: number; mean: number; stderr: number; elapsedMs: number }
   | { id: number; type: "estimated"; result: Record<string, unknown> }
+  | { id: number; type: "lv-row"; row: LasVegasRow; exact: boolean; elapsedMs: number }
+  | { id: number; type: "lv-done"; result: { n: number; exact: boolean; trials: number | null; seed: number | null; engine: string; rows: LasVegasRow[]; best: number; ms: number } }
   | { id: number; type: "error"; message: string };

@@ -1,7 +1,7 @@
 // The computing worker: every solve, verify and estimate of the page runs here, so the page
 // never freezes. Stop terminates this worker (the page starts a fresh one).
-import { estimate, solve, verify } from "nqueens-wasm";
-import type { FromWorker, Job } from "./protocol";
+import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, solve, verify } from "nqueens-wasm";
+import type { FromWorker, Job, LasVegasRow } from "./protocol";
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as { postMessage(m: unknown, t: Transferable[]): void }).postMessage(message, transfer);
@@ -21,6 +21,25 @@ async function run(job: Job): Promise<void> {
     }
     const { columns, ...rest } = r;
     post({ id, type: "solved", result: rest, columns, verify: checked }, columns ? [columns.buffer] : []);
+  } else if (job.kind === "lv-table") {
+    // t against stopVegas, one row at a time so the plot grows as they come: exact (every
+    // random choice walked with its probability) up to LAS_VEGAS_EXACT_MAX_N, else Monte
+    // Carlo over seeded tries (stopVegas 0 is plain backtracking, the same every try: one is enough).
+    const { id, n, seed, engine, trials } = job;
+    const exact = n <= LAS_VEGAS_EXACT_MAX_N;
+    const t0 = performance.now();
+    const rows: LasVegasRow[] = [];
+    for (let stopVegas = 0; stopVegas <= n; stopVegas++) {
+      const r = await lasVegasStats(n, exact ? { stopVegas, exact, engine } : { stopVegas, trials: stopVegas === 0 ? 1 : trials, seed, engine });
+      const row = { stopVegas, p: r.p, s: r.s, e: r.e, t: r.t, stderrT: r.stderr.t };
+      rows.push(row);
+      post({ id, type: "lv-row", row, exact, elapsedMs: performance.now() - t0 });
+    }
+    let best = 0; // the smallest t, the first on ties (as lasVegasTable picks it)
+    for (const row of rows) if (row.t < rows[best].t) best = row.stopVegas;
+    post({ id, type: "lv-done", result: {
+      n, exact, trials: exact ? null : trials, seed: exact ? null : seed, engine, rows, best, ms: performance.now() - t0,
+    } });
   } else {
     // Knuth's estimate in batches of probes with consecutive seeds: the running mean of all
     // probes so far, after each batch, shows the estimate converging.

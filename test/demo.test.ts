@@ -10,7 +10,9 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
+import { solve, trace, type TraceMethod } from "../src/index.js";
 import { chromiumAvailable, launchChromium } from "./chromium.js";
+import { ENGINES, isSolution } from "./helpers.js";
 
 const haveChromium = chromiumAvailable("demo tests");
 
@@ -44,6 +46,36 @@ async function solveIn(n: string, method = "auto"): Promise<void> {
   await page.selectOption("#method", method);
   await page.click("#solve");
   await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+}
+
+/** The step-through's figures and board as the page shows them. */
+async function stepperState() {
+  const num = async (id: string) => Number((await page.textContent(id))!.replace(/,/g, ""));
+  return {
+    kind: await page.getAttribute("#st-status", "data-kind"),
+    columns: JSON.parse((await page.getAttribute("#st-board", "data-columns"))!) as number[],
+    nodes: await num("#st-nodes"), tries: await num("#st-tries"), steps: await num("#st-steps"), fails: await num("#st-fails"),
+  };
+}
+
+/** Sets n, seed and stopVegas in the controls and restarts the step-through with `method`. */
+async function resetStepper(n: number, method: TraceMethod, seed: number, stopVegas = ""): Promise<void> {
+  await page.fill("#n", String(n));
+  await page.fill("#seed", String(seed));
+  await page.selectOption("#st-method", method);
+  if (method === "hybrid") await page.fill("#stopVegas", stopVegas); // the field is enabled for hybrid only
+  await page.click("#st-reset");
+  expect(await page.getAttribute("#st-status", "data-kind")).toBe("start");
+}
+
+/** Red over green in the middle of the left half of a cell of the step-through board (a tinted row is red). */
+async function rowRedness(row: number, n: number): Promise<number> {
+  return page.evaluate(([row, n]) => {
+    const c = document.getElementById("st-board") as HTMLCanvasElement;
+    const cell = c.width / n;
+    const [r, g] = c.getContext("2d")!.getImageData(Math.floor(cell * 0.15), Math.floor((row + 0.15) * cell), 1, 1).data;
+    return r - g;
+  }, [row, n]);
 }
 
 describe.skipIf(!haveChromium)("the demo in Chromium", () => {
@@ -135,7 +167,78 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(await page.textContent("#badge")).toMatch(/^verified/);
   });
 
-  it("solves n = 10^6, plots conflicts left for hill climbing, steps through backtracking; screenshot", async () => {
+  it("steps through Las Vegas past a failed try (its dead row in red) to the board solve() returns", async () => {
+    // a seed whose run has a failed try, found with the library, not written in
+    const n = 8;
+    const seed = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].find((s) => [...trace(n, { method: "las-vegas", seed: s })].some((e) => e.kind === "fail"))!;
+    expect(seed).toBeDefined();
+    const events = [...trace(n, { method: "las-vegas", seed })];
+    const firstFail = events.findIndex((e) => e.kind === "fail");
+    await resetStepper(n, "las-vegas", seed);
+    for (let i = 0; i < firstFail; i++) await page.click("#st-step");
+    const failed = await stepperState();
+    expect(failed.kind).toBe("fail");
+    expect(failed.fails).toBe(1);
+    const dead = Number((await page.textContent("#st-status"))!.match(/row (\d+) has no safe column/)![1]);
+    expect(failed.columns.filter((c) => c >= 0)).toHaveLength(dead); // the board before the reset
+    expect(await rowRedness(dead, n)).toBeGreaterThan(70);
+    expect(await rowRedness(0, n)).toBeLessThan(60);
+    await page.click("#st-step");
+    expect((await stepperState()).kind).toBe("restart");
+    await page.click("#st-end");
+    const end = await stepperState();
+    expect(end.kind).toBe("solution");
+    expect(await page.getAttribute("#st-badge", "data-ok")).toBe("true");
+    expect(isSolution(end.columns)).toBe(true);
+    for (const engine of ENGINES) {
+      const r = await solve(n, { method: "las-vegas", seed, engine });
+      expect({ columns: end.columns, nodes: end.nodes, tries: end.tries }).toEqual({ columns: Array.from(r.columns!), nodes: r.nodes, tries: r.tries });
+    }
+    expect(end.tries).toBeGreaterThan(1);
+    // and the page's own Solve (Wasm, in the worker) agrees
+    await solveIn(String(n), "las-vegas");
+    expect(JSON.parse(await page.inputValue("#json")).columns).toEqual(end.columns);
+    expect(Number(await page.textContent("#f-tries"))).toBe(end.tries);
+  });
+
+  it("steps through hill climbing (the swapped rows, h) and hybrid to the boards solve() returns", async () => {
+    for (const [method, n, seed, stopVegas] of [["hill-climb", 8, 5, ""], ["hybrid", 10, 4, "3"], ["backtrack", 8, 1, ""]] as const) {
+      await resetStepper(n, method, seed, stopVegas);
+      if (method === "hill-climb") {
+        await page.click("#st-step");
+        expect((await stepperState()).kind).toBe("evaluate");
+        expect(await page.textContent("#st-status")).toMatch(/^Swap the queens of rows 0 and 1: h would go from \d+ to \d+/);
+        expect(Number(await page.textContent("#st-h"))).toBeGreaterThan(0);
+      }
+      await page.click("#st-end");
+      const end = await stepperState();
+      expect(end.kind, method).toBe("solution");
+      expect(await page.getAttribute("#st-badge", "data-ok")).toBe("true");
+      for (const engine of ENGINES) {
+        const r = await solve(n, { method, seed, engine, ...(method === "hybrid" ? { stopVegas: Number(stopVegas) } : {}) });
+        expect({ columns: end.columns, nodes: end.nodes, tries: end.tries, steps: end.steps }, `${method} ${engine}`)
+          .toEqual({ columns: Array.from(r.columns!), nodes: r.nodes, tries: r.tries, steps: r.steps });
+      }
+      if (method === "hill-climb") expect(end.steps).toBeGreaterThan(0);
+      if (method === "backtrack") expect(end.nodes).toBe(114);
+    }
+  });
+
+  it("plots t against stopVegas in the worker and marks the best, stopVegas = 2 for n = 8", async () => {
+    await page.fill("#n", "8");
+    await page.click("#lvtable");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    expect(await page.getAttribute("#lv-table", "data-best")).toBe("2");
+    expect(await page.textContent("#status")).toMatch(/t is smallest at stopVegas = 2 \(28\.20 nodes; backtracking 114\.00, pure Las Vegas 55\.93\)/);
+    expect(Number(await page.getAttribute("#plot", "data-points"))).toBe(9);
+    expect(await page.textContent("#lv-table tr.best")).toMatch(/^20\.875028\.20$/);
+    const json = JSON.parse(await page.inputValue("#json"));
+    expect(json.rows).toHaveLength(9);
+    expect(json.best).toBe(2);
+    expect(errors).toEqual([]);
+  });
+
+  it("solves n = 10^6, plots conflicts left for hill climbing, steps through Las Vegas; screenshot", async () => {
     await solveIn("10^6", "min-conflicts");
     expect(await page.textContent("#badge")).toMatch(/^verified: 1,000,000 queens/);
     await page.selectOption("#engine", "ts");
@@ -143,10 +246,12 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(await page.textContent("#plot-title")).toBe("Conflicts left vs steps");
     expect(Number(await page.getAttribute("#plot", "data-points"))).toBeGreaterThan(3);
     expect(await page.textContent("#badge")).toMatch(/^verified: 3,000 queens/);
-    await page.fill("#n", "12");
-    await page.click("#st-reset");
+    await resetStepper(8, "las-vegas", 3);
     for (let i = 0; i < 30; i++) await page.click("#st-step");
-    expect(await page.textContent("#st-status")).toMatch(/Nodes \d+/);
+    const state = await stepperState();
+    expect(state.nodes).toBeGreaterThan(20);
+    expect(state.fails).toBeGreaterThan(0);
+    expect(await page.textContent("#f-engine")).toBe("ts"); // the Solve above is still shown
     errors.length === 0 || console.warn(errors);
     expect(errors).toEqual([]);
     mkdirSync("test-artifacts", { recursive: true });
