@@ -1,5 +1,7 @@
-// npm run bench [-- --only count,seed-001,min-conflicts,construct,analysis,parallel] [-- --big]: prints tables and saves them as JSON
-// under bench/results/. Timings are medians; ratios compare runs made in this
+// npm run bench [-- --only count,seed-001,min-conflicts,construct,analysis,parallel,queue] [-- --big]
+// [-- --queue redis://HOST:PORT]: prints tables and saves them as JSON under bench/results/.
+// The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
+// only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
 // n = 10^8 on wasm (about 1.2 GB).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -9,9 +11,13 @@ import { benchCount } from "./count.mjs";
 import { benchConstruct, benchMinConflicts, benchSeed001 } from "./solve.mjs";
 import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
+import { benchQueue } from "./queue.mjs";
 
 const { values } = parseArgs({
-  options: { only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false } },
+  options: {
+    only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false },
+    queue: { type: "string" }, "queue-repeats": { type: "string" },
+  },
 });
 const sections = {
   count: () => benchCount(),
@@ -20,8 +26,11 @@ const sections = {
   construct: () => benchConstruct(),
   analysis: () => benchAnalysis(),
   parallel: () => benchParallel(),
+  queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
-const chosen = values.only ? values.only.split(",") : Object.keys(sections);
+const chosen = values.only ? values.only.split(",") : Object.keys(sections).filter((name) => name !== "queue" || values.queue);
+if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
+if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown section ${name}; known: ${Object.keys(sections).join(", ")}`);
 
 const results = {

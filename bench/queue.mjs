@@ -1,0 +1,105 @@
+// Counting over the queue (BullMQ on Redis) against countParallel, in the same run:
+// two `nqueens worker --concurrency 1` processes (started before any timing, left warm)
+// against countParallel with 2 worker threads, at n = 16 (issue target: queue /
+// countParallel < 1.10). Runs only with `--queue redis://HOST:PORT`. Every repeat uses a
+// fresh queue name (removed afterwards), and the two sides are interleaved, alternating
+// which goes first, so load changes on a shared machine hit both alike; medians reported.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import { countParallel } from "../dist/index.js";
+import { countDistributed, removeRun } from "../dist/distributed.js";
+import { median, printTable, round } from "./lib.mjs";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+
+/** Starts `nqueens worker` and resolves once it says it is ready. */
+function startWorkerProcess(url, concurrency) {
+  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", String(concurrency)], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const ready = new Promise((resolve, reject) => {
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (stderr.includes("ready")) resolve();
+    });
+    exited.then(({ code, signal }) => reject(new Error(`nqueens worker exited (${code ?? signal}) before it was ready:\n${stderr}`)));
+  });
+  return { child, ready, exited, stderr: () => stderr };
+}
+
+async function stopWorkerProcess(worker) {
+  if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill("SIGTERM");
+  const timer = setTimeout(() => worker.child.kill("SIGKILL"), 10_000);
+  await worker.exited;
+  clearTimeout(timer);
+}
+
+export async function benchQueue({ url, sizes = [16], workers = 2, repeats = 5 } = {}) {
+  if (!url) throw new Error("the queue section needs --queue redis://HOST:PORT");
+  const procs = Array.from({ length: workers }, () => startWorkerProcess(url, 1));
+  const stopAll = () => Promise.all(procs.map(stopWorkerProcess));
+  const onSignal = () => { void stopAll().finally(() => process.exit(130)); };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const tag = `nqueens-bench-${process.pid}-${Date.now().toString(36)}`;
+  const rows = [];
+  const runs = [];
+  try {
+    await Promise.all(procs.map((p) => p.ready));
+    // Warm-up on both sides (workers start their counting threads on their first part).
+    const warm = `${tag}-warm`;
+    await countDistributed(12, { connection: url, queue: warm });
+    await removeRun(warm, { connection: url });
+    await countParallel(12, { workers });
+
+    for (const n of sizes) {
+      const queueMs = [], parallelMs = [];
+      let expected;
+      for (let i = 0; i < repeats; i++) {
+        const sides = [
+          async () => {
+            const name = `${tag}-n${n}-r${i}`;
+            globalThis.gc?.();
+            const t0 = performance.now();
+            const r = await countDistributed(n, { connection: url, queue: name });
+            const ms = performance.now() - t0;
+            await removeRun(name, { connection: url });
+            queueMs.push(ms);
+            runs.push({ n, side: "queue", repeat: i, ms: round(ms, 1), total: String(r.total) });
+            return r.total;
+          },
+          async () => {
+            globalThis.gc?.();
+            const t0 = performance.now();
+            const r = await countParallel(n, { workers });
+            const ms = performance.now() - t0;
+            parallelMs.push(ms);
+            runs.push({ n, side: "countParallel", repeat: i, ms: round(ms, 1), total: String(r.total) });
+            return r.total;
+          },
+        ];
+        if (i % 2 === 1) sides.reverse();
+        for (const side of sides) {
+          const total = await side();
+          expected ??= total;
+          if (total !== expected) throw new Error(`n = ${n}: the two sides disagree (${total} vs ${expected})`);
+        }
+      }
+      const q = median(queueMs), p = median(parallelMs);
+      const perRepeat = queueMs.map((ms, i) => ms / parallelMs[i]);
+      rows.push({
+        n, workers, repeats, queue_ms: round(q, 0), countParallel_ms: round(p, 0), queue_over_parallel: round(q / p),
+        median_of_ratios: round(median(perRepeat)), queue_min_ms: round(Math.min(...queueMs), 0), parallel_min_ms: round(Math.min(...parallelMs), 0),
+      });
+    }
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await stopAll();
+  }
+  printTable(`queue: ${workers} \`nqueens worker --concurrency 1\` processes vs countParallel with ${workers} workers, medians, interleaved (target queue_over_parallel < 1.10 at n = 16)`, rows);
+  return { url, rows, runs };
+}
