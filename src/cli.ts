@@ -411,14 +411,15 @@ program
     process.exitCode = exitCode;
   });
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean };
 
 program
   .command("worker")
-  .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand)")
+  .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand; a second one hands them back and exits 130)")
   .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
   .option("--queue-name <NAME>", "work on this queue only (default: every unfinished run)")
   .option("--concurrency <C>", "parts counted at once, each on a thread (default: the cores available)", number("--concurrency"))
+  .option("--prefetch <P>", "parts taken ahead of the threads, so a thread never waits for Redis (default 1)", number("--prefetch"))
   .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
   .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
   .option("--quiet", "print nothing but errors")
@@ -426,7 +427,7 @@ program
     const { startWorker } = await import("./distributed.js");
     const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
     const worker = await startWorker({
-      connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency,
+      connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
       lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
       onEvent: (e) => {
         if (e.type === "joined") log(`working on ${e.queue}`);
@@ -438,7 +439,15 @@ program
     await new Promise<void>((resolve) => {
       let stopping = false;
       const stop = (): void => {
-        if (stopping) { log("stopping now; parts in hand go back to the queue when their lock runs out"); void worker.close(true).finally(resolve); return; }
+        if (stopping) {
+          // Forced: stop counting, hand the parts in hand back to the queue (if Redis is gone,
+          // their locks run out and another worker's stalled-job check does it) and exit now.
+          log("stopping now: the parts in hand go back to the queue");
+          const exit = (): never => process.exit(EXIT_INTERRUPTED);
+          setTimeout(exit, 2000).unref();
+          void worker.close(true).finally(exit);
+          return;
+        }
         stopping = true;
         log("stopping: finishing the parts in hand (signal again to stop at once)");
         void worker.close().finally(resolve);
@@ -447,6 +456,38 @@ program
       process.on("SIGTERM", stop);
     });
     log(`stopped after ${worker.counted} parts`);
+  });
+
+program
+  .command("runs")
+  .description("list the `nqueens count N --queue URL` runs held in Redis, or remove one (--remove NAME)")
+  .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
+  .option("--remove <NAME>", "delete this run's queue, jobs and results (stop its coordinator first)")
+  .option("--json", "print one JSON object")
+  .action(async (opts: { queue: string; remove?: string; json?: boolean }) => {
+    const { listRuns, removeRun } = await import("./distributed.js");
+    const runs = await listRuns({ connection: opts.queue });
+    if (opts.remove !== undefined) {
+      const run = runs.find((r) => r.queue === opts.remove);
+      if (!run) {
+        throw new UsageError(`no run named ${JSON.stringify(opts.remove)} in Redis at ${opts.queue}${runs.length ? ` (runs: ${runs.map((r) => r.queue).join(", ")})` : " (it holds no runs)"}`);
+      }
+      await removeRun(run.queue, { connection: opts.queue });
+      if (opts.json) return out(toJson({ removed: run.queue }));
+      return out(`removed ${run.queue} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
+    }
+    if (opts.json) return out(toJson({ runs }));
+    if (runs.length === 0) return out("no runs");
+    const rows = runs.map((r) => [
+      r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
+      r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
+      r.total !== undefined ? `${r.total} (${r.unique} unique)` : "-",
+    ]);
+    const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "total"];
+    const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+    const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+    out(line(head));
+    for (const row of rows) out(line(row));
   });
 
 function isAbort(error: unknown): boolean {

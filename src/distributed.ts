@@ -7,14 +7,15 @@
 // part index (a part counted twice is still added once). Finished jobs stay in Redis, so a
 // coordinator started again after a stop reuses their results instead of recounting.
 //
-// startWorker() is the long-running worker: it finds the runs to work on in a Redis set
-// (or is given one queue), and counts each part with countTask on the Wasm engine in a
+// startWorker() is the long-running worker: it finds the runs to work on in a Redis set,
+// told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
+// polled too, slowly, in case a message is missed), or is given one queue, and counts each part with countTask on the Wasm engine in a
 // worker thread (the same embedded worker as countParallel), `concurrency` parts at once.
 // A worker killed mid-part loses its lock; another worker's stalled-job check puts the part
 // back on the queue. close() (SIGTERM/SIGINT in the CLI) finishes the parts in hand first.
 import { Worker as ThreadWorker } from "node:worker_threads";
 import { availableParallelism } from "node:os";
-import { Queue, Worker as QueueWorker, type ConnectionOptions, type Job } from "bullmq";
+import { Queue, QueueEvents, WaitingError, Worker as QueueWorker, type ConnectionOptions, type Job } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
 import workerSource from "../build/worker-source.js";
 import type { CountResult } from "./count.js";
@@ -38,6 +39,8 @@ export const DistributedErrorCode = {
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
 export const ACTIVE_RUNS_KEY = "nqueens:runs";
+/** The Redis pub/sub channel on which coordinators announce that a run started or finished (message: the queue). */
+export const RUNS_CHANNEL = "nqueens:runs:changed";
 const metaKey = (queue: string): string => `nqueens:meta:${queue}`;
 /** Hash part -> how many times a worker finished counting it (tests read it: nothing is recounted). */
 export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
@@ -158,7 +161,7 @@ export type DistributedOptions = {
   onProgress?: (progress: DistributedProgress) => void;
   /** How long to wait for Redis to answer at the start (default 3000 ms). */
   connectTimeoutMs?: number;
-  /** How often to look at the queue (default 250 ms). */
+  /** How often to look at the queue between the workers' notices of finished parts (default 250 ms). */
   pollMs?: number;
   /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
   lostAfterMs?: number;
@@ -207,6 +210,9 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const client = await connect(redis, connectTimeoutMs);
   const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
   queue.on("error", () => {}); // polling reports failures
+  // BullMQ's event stream says when a part finishes, so the last one is seen at once
+  // instead of at the next poll; the poll stays, for progress and to notice a lost Redis.
+  let events: QueueEvents | undefined;
   try {
     // The run's identity: refuse a queue that holds another run.
     const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion: SPLIT_VERSION };
@@ -229,6 +235,25 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       await client.set(metaKey(name), JSON.stringify(want));
     }
 
+    let known = 0, seen = 0, wakeRequested = false;
+    let wake: (() => void) | undefined;
+    const requestWake = (): void => { if (wake) wake(); else wakeRequested = true; };
+    events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
+    events.on("error", () => {}); // polling reports failures
+    events.on("completed", () => { if (known + ++seen >= parts.length) requestWake(); });
+    events.on("failed", requestWake);
+    await within(events.waitUntilReady(), connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e); });
+    /** Sleeps up to `ms`, less when a notice or an abort comes. */
+    const nap = (ms: number): Promise<void> => {
+      if (wakeRequested || signal?.aborted) { wakeRequested = false; return Promise.resolve(); }
+      return new Promise((resolve) => {
+        const timer = setTimeout(done, ms);
+        function done(): void { clearTimeout(timer); wake = undefined; signal?.removeEventListener("abort", done); resolve(); }
+        wake = done;
+        signal?.addEventListener("abort", done, { once: true });
+      });
+    };
+
     // Enqueue every part (idempotent: existing job ids are kept as they are), retry failed ones.
     await queue.addBulk(parts.map((part) => ({
       name: "part",
@@ -237,6 +262,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     })));
     for (const job of await queue.getFailed(0, -1)) await job.retry("failed").catch(() => {});
     await client.sadd(ACTIVE_RUNS_KEY, name);
+    await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
 
     const completedAtStart = await queue.getCompletedCount();
     let lastReport = -Infinity;
@@ -266,6 +292,8 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         await sleep(pollMs, signal);
         continue;
       }
+      known = counts.completed;
+      seen = 0;
       if (round % 8 === 0) workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
       if (counts.failed > 0) {
         const [job] = await queue.getFailed(0, 0);
@@ -276,7 +304,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       }
       report(counts.completed, workers, false);
       if (counts.completed >= parts.length) break;
-      await sleep(pollMs, signal);
+      await nap(pollMs);
     }
 
     // Merge by part index: each part once, whichever job run produced it.
@@ -293,10 +321,78 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     report(parts.length, workers, true);
     await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), unique: String(merged.unique) }));
     await client.srem(ACTIVE_RUNS_KEY, name);
+    await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
     return { ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead.
-    await within(queue.close(), 1000, "close").catch(() => within(queue.disconnect(), 1000, "disconnect")).catch(() => {});
+    await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
+    client.disconnect();
+  }
+}
+
+/** One run as Redis holds it (listRuns). */
+export type RunInfo = {
+  queue: string;
+  n: number;
+  parts: number;
+  splitVersion: number;
+  /** Parts finished, being counted, waiting (including delayed retries), failed for good. */
+  done: number;
+  active: number;
+  waiting: number;
+  failed: number;
+  /** Worker connections on the queue now. */
+  workers: number;
+  /** Listed for workers to find: a coordinator started it and has not yet seen it finish. */
+  open: boolean;
+  /** Set once a coordinator has merged every part. */
+  total?: bigint;
+  unique?: bigint;
+};
+
+/**
+ * Every run recorded in Redis (finished or not), by queue name: its parts done, in hand
+ * and waiting, the workers on it and, once merged, its total.
+ * @example for (const run of await listRuns({ connection: "redis://127.0.0.1:6379" })) console.log(run.queue, run.done, run.parts);
+ */
+export async function listRuns(options: { connection: Connection; connectTimeoutMs?: number }): Promise<RunInfo[]> {
+  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("listRuns", options, ["connection", "connectTimeoutMs"]);
+  const redis = redisOptions(opts.connection as Connection);
+  const client = await connect(redis, opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000));
+  try {
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, found] = await client.scan(cursor, "MATCH", metaKey("*"), "COUNT", 1000);
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== "0");
+    const open = new Set(await client.smembers(ACTIVE_RUNS_KEY));
+    const runs: RunInfo[] = [];
+    for (const key of [...new Set(keys)].sort()) {
+      const name = key.slice(metaKey("").length);
+      const stored = await client.get(key);
+      let meta: RunMeta | undefined;
+      try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* not ours */ }
+      if (!meta || meta.format !== "nqueens-count-run") continue;
+      const queue = new Queue(name, { connection: bull(redis) });
+      queue.on("error", () => {});
+      try {
+        const counts = await queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed");
+        runs.push({
+          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion,
+          done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
+          workers: await queue.getWorkersCount(), open: open.has(name),
+          ...(meta.total !== undefined ? { total: BigInt(meta.total), unique: BigInt(meta.unique ?? "0") } : {}),
+        });
+      } finally {
+        await queue.close().catch(() => {});
+      }
+    }
+    return runs;
+  } catch (error) {
+    throw lost(redis, error);
+  } finally {
     client.disconnect();
   }
 }
@@ -310,6 +406,7 @@ export async function removeRun(queue: string, options: { connection: Connection
     await q.obliterate({ force: true });
     await client.del(metaKey(queue), countedKey(queue));
     await client.srem(ACTIVE_RUNS_KEY, queue);
+    await client.publish(RUNS_CHANNEL, queue);
   } finally {
     await q.close().catch(() => {});
     client.disconnect();
@@ -319,9 +416,10 @@ export async function removeRun(queue: string, options: { connection: Connection
 /** A small pool of counting threads (the embedded worker of countParallel). */
 class ThreadPool {
   private idle: ThreadWorker[] = [];
-  private waiters: ((t: ThreadWorker) => void)[] = [];
+  private waiters: { resolve: (t: ThreadWorker) => void; reject: (e: Error) => void }[] = [];
   private all = new Set<ThreadWorker>();
   private nextId = 0;
+  private closed = false;
   constructor(private readonly size: number) {}
 
   private spawn(): ThreadWorker {
@@ -331,15 +429,16 @@ class ThreadPool {
   }
 
   private acquire(): Promise<ThreadWorker> {
+    if (this.closed) return Promise.reject(new Error("the counting threads are stopped"));
     const thread = this.idle.pop();
     if (thread) return Promise.resolve(thread);
     if (this.all.size < this.size) return Promise.resolve(this.spawn());
-    return new Promise((resolve) => this.waiters.push(resolve));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   private release(thread: ThreadWorker): void {
     const waiter = this.waiters.shift();
-    if (waiter) waiter(thread);
+    if (waiter) waiter.resolve(thread);
     else this.idle.push(thread);
   }
 
@@ -358,8 +457,8 @@ class ThreadPool {
       const onDeath = (reason: unknown): void => {
         cleanup();
         this.all.delete(thread);
-        const waiter = this.waiters.shift();
-        if (waiter) waiter(this.spawn());
+        const waiter = this.closed ? undefined : this.waiters.shift();
+        if (waiter) waiter.resolve(this.spawn());
         reject(new Error(`counting thread died: ${String(reason)}`));
       };
       thread.on("message", onMessage);
@@ -369,7 +468,16 @@ class ThreadPool {
     });
   }
 
+  /** Starts every thread and has it count a tiny part, so the first real part waits for nothing. */
+  warm(): void {
+    const tiny = splitCount(6, { parts: 1 })[0];
+    for (let i = this.all.size; i < this.size; i++) void this.run(tiny).catch(() => {});
+  }
+
+  /** Stops every thread at once: the parts they count, and those waiting for one, reject. */
   async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error("the counting threads are stopped"));
     await Promise.all([...this.all].map((t) => t.terminate()));
     this.all.clear();
     this.idle = [];
@@ -387,13 +495,18 @@ export type WorkerOptions = {
   connection: Connection;
   /** Parts counted at once, each on its own thread (default: the cores available). */
   concurrency?: number;
+  /**
+   * Parts taken ahead of the threads (default 1): a thread that finishes a part starts the
+   * next at once instead of waiting for a Redis round trip.
+   */
+  prefetch?: number;
   /** Work on this queue only (default: every unfinished run, found in Redis). */
   queue?: string;
   /** BullMQ lock of a part in hand, renewed every half of it (default 30000 ms). */
   lockDuration?: number;
   /** How often to look for parts whose worker died (default 30000 ms). */
   stalledInterval?: number;
-  /** How often to look for new runs (default 1000 ms). */
+  /** How often to look for new and finished runs besides the coordinators' notices (default 5000 ms). */
   pollMs?: number;
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
@@ -402,7 +515,10 @@ export type WorkerOptions = {
 export type DistributedWorker = {
   /** Parts this worker finished counting. */
   readonly counted: number;
-  /** Stops taking parts; finishes the parts in hand (force: abandons them to the stalled-job check). */
+  /**
+   * Stops taking parts and finishes the parts in hand; with force, stops counting at once and
+   * hands them back to the queue (or, Redis being gone, leaves them to the stalled-job check).
+   */
   close(force?: boolean): Promise<void>;
 };
 
@@ -412,12 +528,13 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent"]);
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
   const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
-  const pollMs = opts.pollMs === undefined ? 1000 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
+  const pollMs = opts.pollMs === undefined ? 5000 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const onEvent = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
 
@@ -426,21 +543,39 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const workers = new Map<string, QueueWorker>();
   let counted = 0;
   let closing = false;
+  let forced = false;
+  const inHand = new Set<Promise<unknown>>(); // parts being counted or handed back, for close(true) to wait on
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    const settled = promise.then(() => {}, () => {}).finally(() => inHand.delete(settled));
+    inHand.add(settled);
+    return promise;
+  };
 
   const join = (name: string): void => {
-    const worker = new QueueWorker(name, async (job: Job<CountPart>) => {
-      const t0 = performance.now();
-      const result = await pool.run(job.data);
-      await client.hincrby(countedKey(name), String(result.part), 1);
-      counted++;
-      onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
-      return result;
-    }, {
-      connection: bull(redis), concurrency, lockDuration, stalledInterval, maxStalledCount: 3,
+    const worker = new QueueWorker(name, (job: Job<CountPart>, token?: string) => track(countPart(name, job, token)), {
+      connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
     });
     worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
     workers.set(name, worker);
     onEvent({ type: "joined", queue: name });
+  };
+
+  const countPart = async (name: string, job: Job<CountPart>, token?: string): Promise<PartCount> => {
+    const t0 = performance.now();
+    let result: PartCount;
+    try {
+      result = await pool.run(job.data);
+    } catch (error) {
+      // Stopped at once (close(true)): hand the part back to the queue, without using up
+      // one of its attempts, for another worker to take now rather than after its lock.
+      if (!forced) throw error;
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    await client.hincrby(countedKey(name), String(result.part), 1);
+    counted++;
+    onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
+    return result;
   };
 
   const leave = async (name: string): Promise<void> => {
@@ -450,18 +585,43 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     onEvent({ type: "left", queue: name });
   };
 
+  // One look at a time; a notice during a look makes another look right after it.
   let timer: NodeJS.Timeout | undefined;
-  const discover = async (): Promise<void> => {
-    if (closing) return;
+  let looking: Promise<void> | undefined;
+  let lookAgain = false;
+  const look = async (): Promise<void> => {
     try {
       const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
+      if (closing) return;
       for (const name of names) if (!workers.has(name)) join(name);
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
     } catch (error) {
       onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
     }
-    if (!closing) timer = setTimeout(() => void discover(), pollMs);
   };
+  const discover = (): Promise<void> => {
+    if (closing) return Promise.resolve();
+    if (looking) { lookAgain = true; return looking; }
+    clearTimeout(timer);
+    looking = look().finally(() => {
+      looking = undefined;
+      if (closing) return;
+      if (lookAgain) { lookAgain = false; void discover(); } else timer = setTimeout(() => void discover(), pollMs);
+    });
+    return looking;
+  };
+
+  // Coordinators PUBLISH on RUNS_CHANNEL when a run starts or finishes: look at once.
+  let subscriber: Redis | undefined;
+  if (!opts.queue) {
+    subscriber = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
+    subscriber.on("error", () => {}); // it reconnects and resubscribes by itself; the poll covers the gap
+    subscriber.on("message", () => void discover());
+    await within(subscriber.subscribe(RUNS_CHANNEL), connectTimeoutMs, "subscribe").catch((error) => {
+      onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
+    });
+  }
+  pool.warm(); // threads started and the Wasm compiled before the first part comes
   await discover();
 
   return {
@@ -469,6 +629,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     async close(force = false) {
       closing = true;
       clearTimeout(timer);
+      subscriber?.disconnect();
+      if (force) {
+        // Stop counting now; the parts in hand go back to the queue (see the processor).
+        // A graceful close already under way then ends as soon as they are handed back.
+        forced = true;
+        await pool.close();
+        await within(Promise.all([...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+      }
       await Promise.all([...workers.values()].map((w) => w.close(force)));
       workers.clear();
       await pool.close();

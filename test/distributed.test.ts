@@ -12,7 +12,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count } from "../src/index.js";
-import { countDistributed, countedKey, queueName, startWorker } from "../src/distributed.js";
+import { countDistributed, countedKey, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 
@@ -134,10 +134,11 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const a = await worker();
     await worker();
     const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
-    // Both workers have a part in hand while parts still wait: kill one then.
+    // Both workers have a part in hand while parts still wait: kill one then. (Each holds
+    // at most two, one counting and one taken ahead, so 3 active means both hold one.)
     await until("both workers busy", async () => {
       const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
-      return counts.active === 2 && counts.waiting >= 2;
+      return counts.active >= 3 && counts.waiting >= 2;
     });
     a.child.kill("SIGKILL");
     expect(await coordinator.exited).toBe(0);
@@ -178,6 +179,79 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(await countedTimes(name)).toEqual(Array(parts).fill(1));
     const after = await jobs(name);
     for (const job of after.completed) if (finishedOn.has(job.id)) expect(job.finishedOn).toBe(finishedOn.get(job.id));
+  });
+
+  it("a worker stopped twice (SIGTERM, SIGTERM) with parts in hand exits at once; another worker counts them, exactly", async () => {
+    const n = 16, parts = 8, name = queueName(n, parts);
+    const a = await worker();
+    await worker();
+    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    await until("both workers busy", async () => {
+      const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
+      return counts.active >= 3 && counts.waiting >= 2;
+    });
+    a.child.kill("SIGTERM");
+    await until("the graceful stop to begin", async () => a.stderr().includes("stopping:"));
+    a.child.kill("SIGTERM");
+    // It exits while its parts are still unfinished (no graceful wait), with 130.
+    expect(await a.exited).toBe(130);
+    expect(a.stderr()).toContain("stopping now");
+    expect(coordinator.child.exitCode).toBeNull();
+    expect(await coordinator.exited).toBe(0);
+    expect(JSON.parse(coordinator.stdout())).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
+    const { counts, completed } = await jobs(name);
+    expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
+    expect(completed.some((job) => job.stalledCounter > 0 || job.attemptsStarted > 1)).toBe(true);
+  });
+
+  it("an idle worker joins a new run and leaves a finished one on the coordinator's notice, not its slow poll", async () => {
+    const events: WorkerEvent[] = [];
+    const w = await startWorker({ connection: url, concurrency: 1, pollMs: 60_000, onEvent: (e) => events.push(e) });
+    try {
+      const r = await countDistributed(9, { connection: url, queue: "noticed" });
+      expect(r).toMatchObject({ total: BigInt(A000170[9]), unique: BigInt(A002562[9]) });
+      await until("the worker to leave the finished run", async () => events.some((e) => e.type === "left" && e.queue === "noticed"));
+      expect(events.filter((e) => e.type === "joined").map((e) => (e as { queue: string }).queue)).toEqual(["noticed"]);
+      expect(w.counted).toBe(r.parts);
+    } finally {
+      await w.close();
+    }
+  });
+
+  it("nqueens runs lists runs in progress and finished, and --remove deletes one", async () => {
+    // A run with no worker yet: all its parts wait.
+    const waiting = spawnCli(["count", "12", "--queue", url, "--queue-name", "pending", "--parts", "16"]);
+    await until("the run to be listed", async () => (await listRuns({ connection: url })).find((r) => r.queue === "pending" && r.waiting === 16));
+    waiting.child.kill("SIGINT");
+    expect(await waiting.exited).toBe(130);
+    const w = await startWorker({ connection: url, concurrency: 1, queue: "done" });
+    try {
+      await countDistributed(10, { connection: url, queue: "done" });
+    } finally {
+      await w.close();
+    }
+
+    const json = await runCli(["runs", "--queue", url, "--json"]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).runs).toEqual([
+      { queue: "done", n: 10, parts: 8, splitVersion: 1, done: 8, active: 0, waiting: 0, failed: 0, workers: 0, open: false, total: String(A000170[10]), unique: String(A002562[10]) },
+      { queue: "pending", n: 12, parts: 16, splitVersion: 1, done: 0, active: 0, waiting: 16, failed: 0, workers: 0, open: true },
+    ]);
+    const text = await runCli(["runs", "--queue", url]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trim().split("\n");
+    expect(lines[0]).toMatch(/^queue\s+n\s+done\s+active\s+waiting\s+failed\s+workers\s+state\s+total$/);
+    expect(lines[1]).toMatch(new RegExp(`^done\\s+10\\s+8/8\\s+0\\s+0\\s+0\\s+0\\s+finished\\s+${A000170[10]} \\(${A002562[10]} unique\\)$`));
+    expect(lines[2]).toMatch(/^pending\s+12\s+0\/16\s+0\s+16\s+0\s+0\s+counting\s+-$/);
+
+    const removed = await runCli(["runs", "--queue", url, "--remove", "pending"]);
+    expect(removed).toMatchObject({ code: 0, stdout: "removed pending (n = 12, 0/16 parts done)\n" });
+    expect((await listRuns({ connection: url })).map((r) => r.queue)).toEqual(["done"]);
+    expect(await redis.keys("bull:pending:*")).toEqual([]);
+    expect(await redis.sismember("nqueens:runs", "pending")).toBe(0);
+    const unknown = await runCli(["runs", "--queue", url, "--remove", "pending"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe(`nqueens: no run named "pending" in Redis at ${url} (runs: done)\n`);
   });
 
   it("an unreachable Redis is a clear error within a few seconds, exit code 1", async () => {
