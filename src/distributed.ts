@@ -101,6 +101,7 @@ async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis>
   const probe = new Redis({
     ...options, lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false,
     retryStrategy: () => null,
+    disconnectTimeout: 100, // else a refused socket keeps the process alive 2 s after the error
   });
   let cause: Error | undefined;
   probe.on("error", (e: Error) => { cause ??= e; }); // reported below
