@@ -1,7 +1,8 @@
 // One solve in a fresh process, so its peak memory is its own:
 //   node bench/child-solve.mjs N METHOD ENGINE SEED
 // prints one JSON line { ms, found, nodes, tries, steps, verified, maxRssMB }.
-import { solve, verify } from "../dist/index.js";
+// NQ_BENCH_DIST=/path/to/dist/index.js runs another build (an earlier one, to compare).
+const { solve, verify } = await import(process.env.NQ_BENCH_DIST ?? "../dist/index.js");
 
 const [n, method, engine, seed] = process.argv.slice(2);
 const result = await solve(Number(n), { method, engine, seed: Number(seed), timeoutMs: 600_000 });

@@ -74,24 +74,78 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false }
   return { c_available: Boolean(binary), rows };
 }
 
-/** The explicit construction on both engines and construct.c (its write time). */
-export async function benchConstruct({ sizes = [1e7, 1e8] } = {}) {
+const FILL = new URL("./child-fill.mjs", import.meta.url).pathname;
+
+function childConstruct(n, engine, dist) {
+  const env = dist ? { ...process.env, NQ_BENCH_DIST: dist } : process.env;
+  const out = execFileSync(process.execPath, [CHILD, String(n), "construct", engine, "0"], { encoding: "utf8", env });
+  const r = JSON.parse(out);
+  if (!r.verified) throw new Error(`construct ${engine} n=${n}${dist ? ` (${dist})` : ""}: not a verified solution`);
+  return r;
+}
+
+/** construct.c: its write time, and that plus making its array's pages resident (as a fresh JS array must). */
+function runConstructC(binary, n) {
+  const r = spawnSync("/usr/bin/time", ["-f", "maxrss=%M", binary, String(n)], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${binary} ${n} failed: ${r.stderr}`);
+  const touch = Number(/alloc\+touch=([\d.]+)s/.exec(r.stdout)[1]) * 1000;
+  const write = Number(/write=([\d.]+)s/.exec(r.stdout)[1]) * 1000;
+  return { write, touchWrite: touch + write };
+}
+
+/**
+ * The explicit construction: solve() on both engines (each run in a fresh process:
+ * time, peak RSS), against construct.c's write time and its allocate + touch + write
+ * time, and against the floor for any JS result (a fresh Int32Array(n) filled once).
+ * The runs of all variants are interleaved, repeat by repeat, so load from other
+ * processes falls on all of them alike. NQ_BENCH_BASELINE=/path/to/dist/index.js
+ * adds the same runs of an earlier build (before/after in one run).
+ */
+export async function benchConstruct({ sizes = [1e7, 1e8], repeats = 5, baseline = process.env.NQ_BENCH_BASELINE } = {}) {
   const binary = buildRef("construct");
   const rows = [];
+  const beforeRows = [];
   for (const n of sizes) {
-    const row = { n };
-    for (const engine of ["wasm", "ts"]) {
-      const runs = [1, 2, 3].map(() => child(n, "construct", engine, 0));
-      row[`${engine}_ms`] = round(median(runs.map((r) => r.ms)), 1);
-      row[`${engine}_rss_MB`] = Math.max(...runs.map((r) => r.maxRssMB));
+    const runs = { wasm: [], ts: [], before_wasm: [], before_ts: [], fill: [], c: [] };
+    for (let i = 0; i < repeats; i++) {
+      for (const engine of ["wasm", "ts"]) {
+        runs[engine].push(childConstruct(n, engine));
+        if (baseline) runs[`before_${engine}`].push(childConstruct(n, engine, baseline));
+      }
+      runs.fill.push(JSON.parse(execFileSync(process.execPath, [FILL, String(n)], { encoding: "utf8" })));
+      if (binary) runs.c.push(runConstructC(binary, n));
     }
+    const ms = (list) => round(median(list.map((r) => r.ms)), 1);
+    const rss = (list) => Math.max(...list.map((r) => r.maxRssMB));
+    const row = { n, wasm_ms: ms(runs.wasm), ts_ms: ms(runs.ts), wasm_rss_MB: rss(runs.wasm), ts_rss_MB: rss(runs.ts) };
+    row.js_fill_ms = ms(runs.fill);
     if (binary) {
-      const runs = [1, 2, 3].map(() => runC(binary, [String(n)], /write=([\d.]+)s/));
-      row.c_write_ms = round(median(runs.map((r) => r.ms)), 1);
+      row.c_write_ms = round(median(runs.c.map((r) => r.write)), 1);
+      row.c_touch_write_ms = round(median(runs.c.map((r) => r.touchWrite)), 1);
+      // construct.c prints milliseconds: its write time reads 0 below n = 10^7 or so.
+      row.wasm_over_c_write = row.c_write_ms > 0 ? round(row.wasm_ms / row.c_write_ms, 1) : undefined;
+      row.wasm_over_c_touch_write = round(row.wasm_ms / row.c_touch_write_ms, 2);
     }
-    row.wasm_over_c = row.c_write_ms ? round(row.wasm_ms / row.c_write_ms, 1) : undefined;
+    row.wasm_over_js_fill = round(row.wasm_ms / row.js_fill_ms, 2);
+    row.ts_over_wasm = round(row.ts_ms / row.wasm_ms, 2);
     rows.push(row);
+    if (baseline) {
+      const before = { n, before_wasm_ms: ms(runs.before_wasm), wasm_ms: row.wasm_ms, before_ts_ms: ms(runs.before_ts), ts_ms: row.ts_ms };
+      before.wasm_speedup = round(before.before_wasm_ms / row.wasm_ms, 2);
+      before.ts_speedup = round(before.before_ts_ms / row.ts_ms, 2);
+      before.before_wasm_rss_MB = rss(runs.before_wasm);
+      before.wasm_rss_MB = row.wasm_rss_MB;
+      before.before_ts_rss_MB = rss(runs.before_ts);
+      before.ts_rss_MB = row.ts_rss_MB;
+      if (row.c_write_ms > 0) before.before_wasm_over_c_write = round(before.before_wasm_ms / row.c_write_ms, 1);
+      beforeRows.push(before);
+    }
   }
-  printTable("construct: median ms of solve() (includes copying the columns out) vs construct.c's write time", rows);
-  return { c_available: Boolean(binary), rows };
+  printTable(
+    `construct: median ms of solve() over ${repeats} runs, each in its own process (rss = its peak resident MB), ` +
+      "vs construct.c's write time and its allocate+touch+write time, and vs filling a fresh Int32Array(n) in JS",
+    rows,
+  );
+  if (baseline) printTable(`construct: this build vs ${baseline}, same runs interleaved`, beforeRows);
+  return { c_available: Boolean(binary), repeats, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
 }
