@@ -76,7 +76,11 @@ export type Search = {
   work(): number;
   stats(): SearchStats;
   state(): SearchState;
-  /** A fresh copy of the current columns (a solution after FOUND). */
+  /**
+   * The current columns (a solution after FOUND) in an array the caller owns: nothing
+   * writes to it later. A copy, or once the search is done its own array handed over
+   * (construct does this, to save copying 4n bytes; a later call gets a new array).
+   */
   columns(): Int32Array;
   /**
    * Reference engine only, for the step-by-step trace (src/trace.ts): where the
