@@ -4,8 +4,8 @@ import type { EngineName } from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { splitTasks } from "./count-split.js";
 import { timeoutError } from "./errors.js";
-import { Pacer } from "./pacer.js";
-import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
+import { PACED_OPTION_NAMES, Pacer } from "./pacer.js";
+import { checkInteger, checkOptions } from "./validate.js";
 
 export const COUNT_MAX_N = 32;
 
@@ -25,8 +25,10 @@ export type CountOptions = {
   signal?: AbortSignal;
   /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
   timeoutMs?: number;
-  /** Called at most about 20 times a second, and once at the end. */
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: CountProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  progressIntervalMs?: number;
 };
 
 export type CountResult = {
@@ -41,7 +43,7 @@ export type CountResult = {
   engine: EngineName;
 };
 
-const OPTION_NAMES = ["engine", "signal", "timeoutMs", "onProgress"] as const;
+const OPTION_NAMES = ["engine", ...PACED_OPTION_NAMES] as const;
 
 /** Boards too small for the symmetry counter, answered directly: n = 1 has one queen, 2 and 3 none. */
 function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
@@ -58,10 +60,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   checkInteger("n", n, 1, COUNT_MAX_N);
   const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
   const engine = pickEngine(opts.engine);
-  const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const signal = optionalSignal(opts.signal);
-  const onProgress = optionalFunction<(p: CountProgress) => void>("onProgress", opts.onProgress);
-  const pacer = new Pacer<CountProgress>({ signal, timeoutMs, onProgress });
+  const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
 
   const small = smallBoard(n);
@@ -78,7 +77,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     for (let i = 0; i < tasks.length; i++) {
       const stop = pacer.stopReason();
       if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n})`, timeoutMs);
+      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
       const r = counter.countTask(tasks[i]);
       count8 += r.count8;
       count4 += r.count4;

@@ -6,8 +6,8 @@
 import type { EngineName } from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { timeoutError } from "./errors.js";
-import { ChunkSizer, Pacer, now } from "./pacer.js";
-import { checkInteger, checkOptions, checkSeed, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "./pacer.js";
+import { checkInteger, checkOptions, checkSeed, optionalInteger } from "./validate.js";
 
 /** Largest n for `estimate` (bitboard probes). */
 export const ESTIMATE_MAX_N = 32;
@@ -40,8 +40,10 @@ export type EstimateOptions = {
   signal?: AbortSignal;
   /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
   timeoutMs?: number;
-  /** Called at most about 20 times a second, and once at the end. */
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: EstimateProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  progressIntervalMs?: number;
 };
 
 export type EstimateProgress = { phase: "estimate"; n: number; samplesDone: number; samples: number; elapsedMs: number };
@@ -64,7 +66,7 @@ export type EstimateResult = {
   ms: number;
 };
 
-const ESTIMATE_OPTIONS = ["samples", "seed", "engine", "signal", "timeoutMs", "onProgress"] as const;
+const ESTIMATE_OPTIONS = ["samples", "seed", "engine", ...PACED_OPTION_NAMES] as const;
 
 /**
  * Knuth's estimate of the number of nodes backtracking visits on an n x n board
@@ -78,10 +80,7 @@ export async function estimate(n: number, options?: EstimateOptions): Promise<Es
   const samples = optionalInteger("samples", opts.samples, 1, Number.MAX_SAFE_INTEGER, 10_000);
   const seed = checkSeed(opts.seed);
   const engine = pickEngine(opts.engine);
-  const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const signal = optionalSignal(opts.signal);
-  const onProgress = optionalFunction<(p: EstimateProgress) => void>("onProgress", opts.onProgress);
-  const pacer = new Pacer<EstimateProgress>({ signal, timeoutMs, onProgress });
+  const pacer = Pacer.from<EstimateProgress>(opts);
   pacer.throwIfAborted();
 
   const prober = engine.openProbes(n, seed);
@@ -98,7 +97,7 @@ export async function estimate(n: number, options?: EstimateOptions): Promise<Es
       if (done === samples) break;
       const stop = pacer.stopReason();
       if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`estimate(${n})`, timeoutMs);
+      if (stop === "timeout") throw timeoutError(`estimate(${n})`, pacer.timeoutMs);
       await pacer.between(progress);
     }
     const sums = prober.sums();
@@ -129,8 +128,10 @@ export type TreeSizeOptions = {
   signal?: AbortSignal;
   /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
   timeoutMs?: number;
-  /** Called at most about 20 times a second, and once at the end. */
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: TreeSizeProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  progressIntervalMs?: number;
 };
 
 export type TreeSizeProgress = { phase: "tree"; n: number; tasksDone: number; tasksTotal: number; nodes: bigint; elapsedMs: number };
@@ -145,7 +146,7 @@ export type TreeSizeResult = {
   ms: number;
 };
 
-const TREE_OPTIONS = ["engine", "signal", "timeoutMs", "onProgress"] as const;
+const TREE_OPTIONS = ["engine", ...PACED_OPTION_NAMES] as const;
 
 type TreeTask = { columns: number[]; weight: bigint };
 
@@ -188,10 +189,7 @@ export async function treeSize(n: number, options?: TreeSizeOptions): Promise<Tr
   checkInteger("n", n, 1, TREE_SIZE_MAX_N);
   const opts = checkOptions<TreeSizeOptions>("treeSize", options, TREE_OPTIONS);
   const engine = pickEngine(opts.engine);
-  const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const signal = optionalSignal(opts.signal);
-  const onProgress = optionalFunction<(p: TreeSizeProgress) => void>("onProgress", opts.onProgress);
-  const pacer = new Pacer<TreeSizeProgress>({ signal, timeoutMs, onProgress });
+  const pacer = Pacer.from<TreeSizeProgress>(opts);
   pacer.throwIfAborted();
 
   const { tasks, shallow } = treeTasks(n);
@@ -205,7 +203,7 @@ export async function treeSize(n: number, options?: TreeSizeOptions): Promise<Tr
     for (let i = 0; i < tasks.length; i++) {
       const stop = pacer.stopReason();
       if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`treeSize(${n})`, timeoutMs);
+      if (stop === "timeout") throw timeoutError(`treeSize(${n})`, pacer.timeoutMs);
       const { columns, weight } = tasks[i];
       const counts = counter.subtree(columns);
       for (let k = 0; k <= n; k++) {

@@ -15,7 +15,7 @@ import { pickEngine } from "./engines.js";
 import { rangeError, timeoutError, typeError } from "./errors.js";
 import { standardError } from "./estimate.js";
 import { checkSeed } from "./validate.js";
-import { ChunkSizer, Pacer, now } from "./pacer.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "./pacer.js";
 import { TREE_MAX_N, defaultStopVegas } from "./solve.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 
@@ -45,8 +45,10 @@ export type LasVegasStatsOptions = {
   signal?: AbortSignal;
   /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
   timeoutMs?: number;
-  /** Called at most about 20 times a second, and once at the end. */
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: LasVegasProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  progressIntervalMs?: number;
 };
 
 export type LasVegasTableOptions = Omit<LasVegasStatsOptions, "stopVegas">;
@@ -118,7 +120,7 @@ type Run = {
   rowsTotal: number;
 };
 
-const STATS_OPTIONS = ["stopVegas", "trials", "seed", "exact", "engine", "signal", "timeoutMs", "onProgress"] as const;
+const STATS_OPTIONS = ["stopVegas", "trials", "seed", "exact", "engine", ...PACED_OPTION_NAMES] as const;
 const TABLE_OPTIONS = STATS_OPTIONS.filter((name) => name !== "stopVegas");
 
 /** The checks both functions share (after n): exact and its limit, trials, seed, and the pacing options. */
@@ -143,12 +145,9 @@ function prepare(n: number, opts: Partial<LasVegasStatsOptions>): Omit<Run, "row
     mode = { exact: false, trials, seed: checkSeed(opts.seed) };
   }
   const engine = pickEngine(opts.engine);
-  const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const signal = optionalSignal(opts.signal);
-  const onProgress = optionalFunction<(p: LasVegasProgress) => void>("onProgress", opts.onProgress);
-  const pacer = new Pacer<LasVegasProgress>({ signal, timeoutMs, onProgress });
+  const pacer = Pacer.from<LasVegasProgress>(opts);
   pacer.throwIfAborted();
-  return { engine, n, mode, pacer, timeoutMs };
+  return { engine, n, mode, pacer, timeoutMs: pacer.timeoutMs };
 }
 
 /** Stop now if asked to: abort (rejects with the signal's reason) or timeout (TimeoutError). */

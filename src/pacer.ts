@@ -1,8 +1,11 @@
 // Runs long work in bounded chunks on one thread: between chunks it checks the
-// AbortSignal and the time limit, reports progress at most 20 times a second and
-// lets the event loop run (so an abort from a button or a timer gets through).
+// AbortSignal and the time limit, reports progress (after the first chunk, then at most
+// every progressIntervalMs, 50 by default) and lets the event loop run (so an abort from a
+// button or a timer gets through).
+import { optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 
-const PROGRESS_INTERVAL_MS = 50;
+/** Default least time between two progress reports. */
+export const PROGRESS_INTERVAL_MS = 50;
 const YIELD_INTERVAL_MS = 25;
 /** How long one chunk of kernel work should take. */
 export const CHUNK_TARGET_MS = 10;
@@ -16,14 +19,50 @@ function yieldToEventLoop(): Promise<void> {
 
 export type StopReason = "timeout" | "aborted";
 
+/** The options every long-running function takes (count, solve, estimate, treeSize, lasVegasStats, lasVegasTable). */
+export type PacedOptions<P> = {
+  /** Stops the run; the promise rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** Milliseconds before the run stops (what happens then is the function's own: see its docs). */
+  timeoutMs?: number;
+  /** Called after the first chunk of work, then at most every `progressIntervalMs`, and once at the end. */
+  onProgress?: (progress: P) => void;
+  /**
+   * Least time between two progress reports, 0 to 60000 ms (default 50, about 20 a second).
+   * 0 reports after every chunk of work (about every 10 ms): dense points for a plot.
+   */
+  progressIntervalMs?: number;
+};
+
+/** The names of PacedOptions, for checkOptions. */
+export const PACED_OPTION_NAMES = ["signal", "timeoutMs", "onProgress", "progressIntervalMs"] as const;
+
 export class Pacer<P> {
   readonly start = now();
-  private lastProgress = this.start;
+  private lastProgress = -Infinity; // the first chunk is always reported: plots get the starting state
   private lastYield = this.start;
+  private readonly intervalMs: number;
 
   constructor(
-    private readonly options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (progress: P) => void },
-  ) {}
+    private readonly options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (progress: P) => void; progressIntervalMs?: number },
+  ) {
+    this.intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+  }
+
+  /** A pacer from a caller's options, each checked (the message names the option, the value and the range). */
+  static from<P>(opts: PacedOptions<P>): Pacer<P> {
+    return new Pacer<P>({
+      signal: optionalSignal(opts.signal),
+      timeoutMs: optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity),
+      onProgress: optionalFunction<(progress: P) => void>("onProgress", opts.onProgress),
+      progressIntervalMs: optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS),
+    });
+  }
+
+  /** The time limit in ms (Infinity when none). */
+  get timeoutMs(): number {
+    return this.options.timeoutMs ?? Infinity;
+  }
 
   elapsed(): number {
     return now() - this.start;
@@ -44,7 +83,7 @@ export class Pacer<P> {
   /** Between chunks: report progress if it is time, and let the event loop run. */
   async between(progress: () => P): Promise<void> {
     const t = now();
-    if (this.options.onProgress && t - this.lastProgress >= PROGRESS_INTERVAL_MS) {
+    if (this.options.onProgress && t - this.lastProgress >= this.intervalMs) {
       this.lastProgress = t;
       this.options.onProgress(progress());
     }

@@ -7,10 +7,9 @@ import {
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "./engine-ts/min-conflicts.js";
 import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
-import { ChunkSizer, Pacer, now } from "./pacer.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "./pacer.js";
 import {
-  DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalFunction, optionalInteger, optionalSignal,
-} from "./validate.js";
+  DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger, } from "./validate.js";
 
 type Limit = "maxNodes" | "maxSteps" | "maxTries";
 
@@ -122,8 +121,10 @@ export type SolveOptions = {
   timeoutMs?: number;
   /** Abort: the promise rejects with the signal's reason (unless a solution was already found). */
   signal?: AbortSignal;
-  /** Called at most about 20 times a second during the search, and once at the end. */
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: SolveProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  progressIntervalMs?: number;
 };
 
 export type StopReason = "no-solution" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
@@ -158,7 +159,7 @@ export type SolveResult = {
   reason?: StopReason;
 };
 
-const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "timeoutMs", "signal", "onProgress"] as const;
+const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", ...PACED_OPTION_NAMES] as const;
 const LIMITS: readonly Limit[] = ["maxNodes", "maxSteps", "maxTries"];
 
 /**
@@ -194,10 +195,7 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   } else if (opts.stopVegas !== undefined) {
     throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
   }
-  const timeoutMs = optionalInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const signal = optionalSignal(opts.signal);
-  const onProgress = optionalFunction<(p: SolveProgress) => void>("onProgress", opts.onProgress);
-  const pacer = new Pacer<SolveProgress>({ signal, timeoutMs, onProgress });
+  const pacer = Pacer.from<SolveProgress>(opts);
   pacer.throwIfAborted();
 
   const base = {

@@ -1,0 +1,78 @@
+// Progress pacing (src/pacer.ts): the first chunk is always reported, so a plot starts at
+// the starting state; progressIntervalMs sets the least time between reports (0: every
+// chunk), the same option on every long-running function.
+import { describe, expect, it } from "vitest";
+import { count, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
+import { isSolutionOfSize } from "./helpers.js";
+
+/** Diagonal surplus of a permutation, computed from scratch: what hill climbing calls h. */
+function surplus(columns: ArrayLike<number>): number {
+  const up = new Map<number, number>(), down = new Map<number, number>();
+  for (let r = 0; r < columns.length; r++) {
+    up.set(columns[r] - r, (up.get(columns[r] - r) ?? 0) + 1);
+    down.set(columns[r] + r, (down.get(columns[r] + r) ?? 0) + 1);
+  }
+  let h = 0;
+  for (const k of [...up.values(), ...down.values()]) h += k - 1;
+  return h;
+}
+
+describe("progress reports", () => {
+  // Hill climbing on the reference engine at n = 1500 runs for many chunks of about 10 ms.
+  const run = async (progressIntervalMs?: number) => {
+    const reports: SolveProgress[] = [];
+    const result = await solve(1500, {
+      method: "hill-climb", engine: "ts", seed: 4, onProgress: (p) => reports.push(p),
+      ...(progressIntervalMs === undefined ? {} : { progressIntervalMs }),
+    });
+    expect(result.found).toBe(true);
+    expect(isSolutionOfSize(result.columns!, 1500)).toBe(true);
+    return { reports, result };
+  };
+
+  it("the first chunk is reported, so a plot of conflicts starts near the random permutation's", async () => {
+    const { reports } = await run(60_000);
+    // With a long interval: the report after the first chunk, and the final one, nothing else.
+    expect(reports).toHaveLength(2);
+    const [first, last] = reports;
+    expect(last.conflicts).toBe(0);
+    // A random permutation of 1500 has hundreds of diagonal conflicts; one chunk of swap
+    // evaluations (at most a few thousand, a handful of swaps taken) removes only a few.
+    expect(first.conflicts).toBeGreaterThan(300);
+    expect(first.steps).toBeLessThan(first.conflicts);
+  });
+
+  it("progressIntervalMs: 0 reports after every chunk: steps rise and conflicts fall, report by report", async () => {
+    const dense = await run(0);
+    const sparse = await run();
+    // Same seed, same search: the same result whatever the pacing.
+    expect(Array.from(dense.result.columns!)).toEqual(Array.from(sparse.result.columns!));
+    expect(dense.result.steps).toBe(sparse.result.steps);
+    expect(dense.reports.length).toBeGreaterThan(sparse.reports.length);
+    for (let i = 1; i < dense.reports.length; i++) {
+      expect(dense.reports[i].steps).toBeGreaterThanOrEqual(dense.reports[i - 1].steps);
+      // Every swap taken lowers h by at least 1, within one try.
+      if (dense.reports[i].tries === dense.reports[i - 1].tries) {
+        expect(dense.reports[i].conflicts).toBeLessThanOrEqual(dense.reports[i - 1].conflicts - (dense.reports[i].steps - dense.reports[i - 1].steps));
+      }
+    }
+    expect(surplus(dense.result.columns!)).toBe(0);
+  });
+
+  it("every paced function takes progressIntervalMs and checks it", async () => {
+    const calls = [
+      (v: unknown) => count(6, { progressIntervalMs: v as number }),
+      (v: unknown) => solve(6, { progressIntervalMs: v as number }),
+      (v: unknown) => estimate(6, { samples: 10, progressIntervalMs: v as number }),
+      (v: unknown) => treeSize(6, { progressIntervalMs: v as number }),
+      (v: unknown) => lasVegasStats(6, { stopVegas: 2, trials: 10, progressIntervalMs: v as number }),
+      (v: unknown) => lasVegasTable(6, { exact: true, progressIntervalMs: v as number }),
+    ];
+    for (const call of calls) {
+      await expect(call(-1)).rejects.toThrow(/progressIntervalMs must be an integer from 0 to 60000, got -1/);
+      await expect(call(1.5)).rejects.toThrow(RangeError);
+      await expect(call("10")).rejects.toThrow(TypeError);
+      await expect(call(0)).resolves.toBeDefined();
+    }
+  });
+});
