@@ -8,10 +8,10 @@ import type { EngineName } from "./engine.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
-import { now } from "./pacer.js";
+import { PROGRESS_INTERVAL_MS, now } from "./pacer.js";
 import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./split.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
-import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "./validate.js";
+import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 
 export type ParallelProgress = {
   phase: "count";
@@ -35,7 +35,10 @@ export type ParallelOptions = {
   engine?: EngineName;
   /** Stops the workers; the promise rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
+  /** Called as parts finish, at most every progressIntervalMs, and once at the end. */
   onProgress?: (progress: ParallelProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50). */
+  progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes. */
   checkpoint?: string;
 };
@@ -138,12 +141,13 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "checkpoint"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint"]);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
+  const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
   if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
     throw rangeError(`checkpoint must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
   }
@@ -173,7 +177,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   };
   let lastProgress = -Infinity;
   const report = (final: boolean): void => {
-    if (!onProgress || (!final && now() - lastProgress < 50)) return;
+    if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
     lastProgress = now();
     const elapsedMs = now() - start;
     const countedHere = done.size - resumed;

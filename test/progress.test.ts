@@ -2,7 +2,7 @@
 // the starting state; progressIntervalMs sets the least time between reports (0: every
 // chunk), the same option on every long-running function.
 import { describe, expect, it } from "vitest";
-import { count, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
+import { count, countParallel, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
 import { isSolutionOfSize } from "./helpers.js";
 
 /** Diagonal surplus of a permutation, computed from scratch: what hill climbing calls h. */
@@ -67,6 +67,7 @@ describe("progress reports", () => {
       (v: unknown) => treeSize(6, { progressIntervalMs: v as number }),
       (v: unknown) => lasVegasStats(6, { stopVegas: 2, trials: 10, progressIntervalMs: v as number }),
       (v: unknown) => lasVegasTable(6, { exact: true, progressIntervalMs: v as number }),
+      (v: unknown) => countParallel(8, { workers: 1, progressIntervalMs: v as number }),
     ];
     for (const call of calls) {
       await expect(call(-1)).rejects.toThrow(/progressIntervalMs must be an integer from 0 to 60000, got -1/);
