@@ -1,14 +1,16 @@
 // Counting over the queue (BullMQ on Redis) against countParallel, in the same run:
 // two `nqueens worker --concurrency 1` processes (started before any timing, left warm)
 // against countParallel with 2 worker threads, at n = 16 (issue target: queue /
-// countParallel < 1.10). Runs only with `--queue redis://HOST:PORT`. Every repeat uses a
+// countParallel < 1.10). The queue runs with its own default parts (defaultQueueParts: 32
+// at n = 16) and again with countParallel's (256), which shows the cost of a part on the
+// queue. Runs only with `--queue redis://HOST:PORT`. Every repeat uses a
 // fresh queue name (removed afterwards), and the two sides are interleaved, alternating
 // which goes first, so load changes on a shared machine hit both alike; medians reported.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { countParallel } from "../dist/index.js";
-import { countDistributed, removeRun } from "../dist/distributed.js";
+import { countParallel, splitCount } from "../dist/index.js";
+import { countDistributed, defaultQueueParts, removeRun } from "../dist/distributed.js";
 import { median, printTable, round } from "./lib.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
@@ -56,43 +58,46 @@ export async function benchQueue({ url, sizes = [16], workers = 2, repeats = 5 }
     await countParallel(12, { workers });
 
     for (const n of sizes) {
-      const queueMs = [], parallelMs = [];
+      const queueMs = [], queueSamePartsMs = [], parallelMs = [];
+      const queueParts = defaultQueueParts(n), parallelParts = splitCount(n).length;
       let expected;
+      const onQueue = (parts, times, side, i) => async () => {
+        const name = `${tag}-n${n}-p${parts}-r${i}`;
+        globalThis.gc?.();
+        const t0 = performance.now();
+        const r = await countDistributed(n, { connection: url, queue: name, parts });
+        const ms = performance.now() - t0;
+        await removeRun(name, { connection: url });
+        times.push(ms);
+        runs.push({ n, side, parts: r.parts, repeat: i, ms: round(ms, 1), total: String(r.total) });
+        return r.total;
+      };
       for (let i = 0; i < repeats; i++) {
         const sides = [
-          async () => {
-            const name = `${tag}-n${n}-r${i}`;
-            globalThis.gc?.();
-            const t0 = performance.now();
-            const r = await countDistributed(n, { connection: url, queue: name });
-            const ms = performance.now() - t0;
-            await removeRun(name, { connection: url });
-            queueMs.push(ms);
-            runs.push({ n, side: "queue", repeat: i, ms: round(ms, 1), total: String(r.total) });
-            return r.total;
-          },
+          onQueue(queueParts, queueMs, "queue", i),
+          onQueue(parallelParts, queueSamePartsMs, "queue, countParallel's parts", i),
           async () => {
             globalThis.gc?.();
             const t0 = performance.now();
             const r = await countParallel(n, { workers });
             const ms = performance.now() - t0;
             parallelMs.push(ms);
-            runs.push({ n, side: "countParallel", repeat: i, ms: round(ms, 1), total: String(r.total) });
+            runs.push({ n, side: "countParallel", parts: r.parts, repeat: i, ms: round(ms, 1), total: String(r.total) });
             return r.total;
           },
         ];
-        if (i % 2 === 1) sides.reverse();
+        for (let k = 0; k < i % sides.length; k++) sides.push(sides.shift()); // rotate who goes first
         for (const side of sides) {
           const total = await side();
           expected ??= total;
-          if (total !== expected) throw new Error(`n = ${n}: the two sides disagree (${total} vs ${expected})`);
+          if (total !== expected) throw new Error(`n = ${n}: the sides disagree (${total} vs ${expected})`);
         }
       }
-      const q = median(queueMs), p = median(parallelMs);
-      const perRepeat = queueMs.map((ms, i) => ms / parallelMs[i]);
+      const q = median(queueMs), q2 = median(queueSamePartsMs), p = median(parallelMs);
       rows.push({
-        n, workers, repeats, queue_ms: round(q, 0), countParallel_ms: round(p, 0), queue_over_parallel: round(q / p),
-        median_of_ratios: round(median(perRepeat)), queue_min_ms: round(Math.min(...queueMs), 0), parallel_min_ms: round(Math.min(...parallelMs), 0),
+        n, workers, repeats, queue_parts: queueParts, queue_ms: round(q, 0), parallel_parts: parallelParts, countParallel_ms: round(p, 0),
+        queue_over_parallel: round(q / p), median_of_ratios: round(median(queueMs.map((ms, i) => ms / parallelMs[i]))),
+        queue_at_parallel_parts_ms: round(q2, 0), same_parts_ratio: round(q2 / p),
       });
     }
   } finally {

@@ -20,7 +20,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import workerSource from "../build/worker-source.js";
 import type { CountResult } from "./count.js";
 import { rangeError } from "./errors.js";
-import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./split.js";
+import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./split.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "./validate.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 
@@ -48,6 +48,15 @@ export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
 /** The queue a run uses by default: its name says n, the number of parts and the split version. */
 export function queueName(n: number, parts: number): string {
   return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;
+}
+
+/**
+ * Default number of parts of a run on the queue: splitCount's, but fewer (so longer) up to
+ * n = 17. A part costs a few milliseconds of Redis and BullMQ work however long it is, which
+ * is a tenth of a part at n = 16 with 256 parts; from n = 18 a part takes seconds.
+ */
+export function defaultQueueParts(n: number): number {
+  return Math.min(defaultParts(n), n <= 16 ? 32 : n === 17 ? 64 : 256);
 }
 
 /** Job id of a part: derived from the part, so adding it twice adds nothing. */
@@ -153,7 +162,7 @@ export type DistributedProgress = {
 export type DistributedOptions = {
   /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
   connection: Connection;
-  /** How many parts to split into (default: splitCount's). */
+  /** How many parts to split into (default: defaultQueueParts(n), fewer than splitCount's up to n = 17). */
   parts?: number;
   /** Queue name (default queueName(n, parts)); a queue that holds another run is refused. */
   queue?: string;
@@ -204,7 +213,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   signal?.throwIfAborted();
   const start = performance.now();
 
-  const parts = splitCount(n, { parts: opts.parts });
+  const parts = splitCount(n, { parts: opts.parts ?? defaultQueueParts(n) });
   const name = opts.queue ?? queueName(n, parts.length);
   if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
 
