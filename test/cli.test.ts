@@ -99,8 +99,51 @@ describe("nqueens CLI", () => {
     expect(run.stdout).toBe("");
   });
 
+  it("trace tells a search step by step and ends on solve's answer", async () => {
+    // Las Vegas, n = 6: the text, one line per event, and the JSON Lines of the same trace.
+    const text = await runCli(["trace", "6", "--method", "las-vegas", "--seed", "5"]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trim().split("\n");
+    const json = await runCli(["trace", "6", "--method", "las-vegas", "--seed", "5", "--json"]);
+    const events = json.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    expect(lines).toHaveLength(events.length);
+    const api = await solve(6, { method: "las-vegas", seed: 5 });
+    expect(api.tries).toBeGreaterThan(1); // this seed fails some tries, so the failures below are really checked
+    const last = events.at(-1);
+    expect(last).toMatchObject({ kind: "solution", columns: Array.from(api.columns!), nodes: api.nodes, tries: api.tries });
+    expect(isSolution(last.columns)).toBe(true);
+    expect(lines.at(-1)).toBe(`solution: ${Array.from(api.columns!).join(" ")} (nodes ${api.nodes}, tries ${api.tries})`);
+    // Every failed try is said, and followed by a new one.
+    const failed = lines.filter((line) => / no safe column: the try fails/.test(line)).length;
+    expect(failed).toBe(api.tries - 1);
+    expect(lines.filter((line) => /^try \d+: an empty board/.test(line))).toHaveLength(api.tries - 1);
+    // Each placement line names the row and column of its event.
+    events.forEach((e, i) => {
+      if (e.kind === "place") expect(lines[i]).toMatch(new RegExp(`^row ${e.row}: queen at column ${e.column}, drawn at random from the safe columns ${e.safe.join(" ")} `));
+    });
+
+    // Hill climbing with --moves: only the swaps taken, each lowering h; the last is solve's board.
+    const moves = await runCli(["trace", "8", "--method", "hill-climb", "--seed", "2", "--moves", "--json"]);
+    const swaps = moves.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const climb = await solve(8, { method: "hill-climb", seed: 2 });
+    expect(swaps.filter((e) => e.kind === "evaluate")).toHaveLength(climb.steps);
+    for (const e of swaps) if (e.kind === "evaluate") expect(e.taken && e.delta < 0).toBe(true);
+    expect(swaps.at(-1)).toMatchObject({ kind: "solution", columns: Array.from(climb.columns!), steps: climb.steps, tries: climb.tries });
+
+    // --board draws the partial board after each event: n = 4 backtracking ends on 1 3 0 2.
+    const board = await runCli(["trace", "4", "--board"]);
+    expect(board.stdout.trim().endsWith(". Q . .\n. . . Q\nQ . . .\n. . Q .")).toBe(true);
+    expect(board.stdout).toMatch(/row 2: no safe column left; back to row 1/);
+
+    const bad = await runCli(["trace", "40"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/n must be an integer from 1 to 32, got 40/);
+    const wrong = await runCli(["trace", "8", "--method", "min-conflicts"]);
+    expect(wrong.code).toBe(2);
+  });
+
   it("--help works on every command", async () => {
-    for (const args of [["--help"], ["count", "--help"], ["all", "--help"], ["solve", "--help"]]) {
+    for (const args of [["--help"], ["count", "--help"], ["all", "--help"], ["solve", "--help"], ["trace", "--help"]]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/Usage: nqueens/);
