@@ -518,6 +518,9 @@ function resetTrace(): void {
     return;
   }
   showEvent(advance()!); // the start event
+  if (stepN !== n) {
+    $("st-status").textContent = `The page's n = ${n} is outside ${STEP_MIN_N} .. ${STEP_MAX_N}, so this steps through n = ${stepN}. ` + $("st-status").textContent;
+  }
 }
 
 /** One event on screen; false when the trace is over. */

@@ -8,8 +8,7 @@ import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "./engin
 import { pickEngine } from "./engines.js";
 import { rangeError } from "./errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "./pacer.js";
-import {
-  DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger, } from "./validate.js";
+import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "./validate.js";
 
 type Limit = "maxNodes" | "maxSteps" | "maxTries";
 

@@ -92,8 +92,8 @@ const OPTION_NAMES = ["method", "seed", "stopVegas", "maxEvents"] as const;
  */
 export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, void, undefined> {
   const opts = checkOptions<TraceOptions>("trace", options, OPTION_NAMES);
-  const method = opts.method === undefined ? "backtrack" : checkChoice("method", opts.method, TRACE_METHODS);
   checkInteger("n", n, 1, TRACE_MAX_N);
+  const method = opts.method === undefined ? "backtrack" : checkChoice("method", opts.method, TRACE_METHODS);
   const seed = checkSeed(opts.seed);
   let stopVegas = 0;
   if (method === "hybrid") stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
