@@ -637,17 +637,26 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   return {
     get counted() { return counted; },
     async close(force = false) {
+      const first = !closing;
       closing = true;
       clearTimeout(timer);
       subscriber?.disconnect();
+      const queueWorkers = [...workers.values()];
       if (force) {
         // Stop counting now; the parts in hand go back to the queue (see the processor).
-        // A graceful close already under way then ends as soon as they are handed back.
+        // Every queue worker must stop taking parts first: a worker still fetching takes a
+        // handed-back part again at once (BullMQ fetches the next job after a WaitingError)
+        // and a forced BullMQ close drops it, still active and locked, for lockDuration; a
+        // forced close also skips storing a part finished just before it. A paused worker
+        // takes nothing more, still stores what it finishes, and its pause() (which waits
+        // for its parts in hand) ends once they are completed or back in wait. A graceful
+        // close already under way ends the same way.
         forced = true;
+        const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
-        await within(Promise.all([...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+        await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
       }
-      await Promise.all([...workers.values()].map((w) => w.close(force)));
+      await Promise.all(queueWorkers.map((w) => w.close(force)));
       workers.clear();
       await pool.close();
       client.disconnect();

@@ -65,9 +65,14 @@ function spawnCli(args: string[]): Proc {
   return proc;
 }
 
-/** A worker process that hands a dead worker's part back within about 1.5 s. */
-async function worker(): Promise<Proc> {
-  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--lock-duration", "1000", "--stalled-interval", "500"]);
+/**
+ * A worker process that hands a dead worker's part back within about 1.5 s, or, with
+ * `rescue: false`, not within any test (its stalled-job check comes every 120 s): then a
+ * part that a stopped worker left active, instead of handing it back, is never counted.
+ */
+async function worker({ rescue = true } = {}): Promise<Proc> {
+  const lock = rescue ? ["--lock-duration", "1000", "--stalled-interval", "500"] : ["--lock-duration", "120000", "--stalled-interval", "120000"];
+  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", ...lock]);
   await until("the worker to start", async () => w.stderr().includes("ready"));
   return w;
 }
@@ -146,8 +151,9 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
     const { counts, completed } = await jobs(name);
     expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
-    // The part in hand was taken back by the stalled-job check and counted by the other worker.
-    expect(completed.some((job) => job.stalledCounter > 0 || job.attemptsStarted > 1)).toBe(true);
+    // The part in hand was taken back by the stalled-job check (nothing else does it for a
+    // killed worker) and counted by the other worker.
+    expect(completed.some((job) => job.stalledCounter > 0)).toBe(true);
     expect((await countedTimes(name)).every((t) => t >= 1)).toBe(true);
   });
 
@@ -181,10 +187,11 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     for (const job of after.completed) if (finishedOn.has(job.id)) expect(job.finishedOn).toBe(finishedOn.get(job.id));
   });
 
-  it("a worker stopped twice (SIGTERM, SIGTERM) with parts in hand exits at once; another worker counts them, exactly", async () => {
+  it("a worker stopped twice (SIGTERM, SIGTERM) with parts in hand exits at once, handing them back; another worker counts them, exactly", async () => {
     const n = 16, parts = 8, name = queueName(n, parts);
-    const a = await worker();
-    await worker();
+    // No stalled-job check within the test: only a part handed back is counted again.
+    const a = await worker({ rescue: false });
+    await worker({ rescue: false });
     const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
     await until("both workers busy", async () => {
       const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
@@ -201,7 +208,42 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(JSON.parse(coordinator.stdout())).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
     const { counts, completed } = await jobs(name);
     expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
-    expect(completed.some((job) => job.stalledCounter > 0 || job.attemptsStarted > 1)).toBe(true);
+    // Handed back (started twice), not recovered as stalled, and no attempt used up.
+    expect(completed.some((job) => job.attemptsStarted > 1)).toBe(true);
+    for (const job of completed) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 1 });
+  });
+
+  it("close(true) with parts in hand and the worker still taking parts: none stays active or locked, none finished is lost, the total stays exact", async () => {
+    const n = 16, parts = 256, name = queueName(n, parts);
+    const a = await startWorker({ connection: url, concurrency: 1, prefetch: 1, pollMs: 60_000 });
+    const stop = new AbortController();
+    const coordinator = countDistributed(n, { connection: url, parts, signal: stop.signal });
+    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    let b: Awaited<ReturnType<typeof startWorker>> | undefined;
+    const queue = new Queue(name, { connection: { host: new URL(url).hostname, port: Number(new URL(url).port) } });
+    try {
+      await until("a few parts done", async () => (await queue.getCompletedCount()) >= 20);
+      await a.close(true);
+      // At once, not after a lock runs out: nothing of this worker is left active or locked.
+      expect(await queue.getJobCounts("active")).toEqual({ active: 0 });
+      expect(await redis.keys(`bull:${name}:*:lock`)).toEqual([]);
+      // Every part it counted was stored (a part finished just before the stop is not dropped).
+      const done = new Set((await queue.getCompleted(0, -1)).map((job) => job.id));
+      expect(Object.keys(await redis.hgetall(countedKey(name))).map((part) => `part-${part}`).filter((id) => !done.has(id))).toEqual([]);
+      // The parts in hand (one counting, one taken ahead) wait again, no attempt used up.
+      const handedBack = (await queue.getWaiting(0, -1)).filter((job) => job.attemptsStarted > 0);
+      expect(handedBack.length).toBeGreaterThan(0);
+      for (const job of handedBack) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 0 });
+      // A worker whose stalled-job check comes only after the test ends counts the rest.
+      b = await startWorker({ connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000, pollMs: 60_000 });
+      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      expect((await queue.getCompleted(0, -1)).filter((job) => job.stalledCounter > 0)).toEqual([]);
+    } finally {
+      stop.abort();
+      await a.close(true);
+      await b?.close();
+      await queue.close();
+    }
   });
 
   it("an idle worker joins a new run and leaves a finished one on the coordinator's notice, not its slow poll", async () => {
