@@ -502,7 +502,7 @@ program
       lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
       onEvent: (e) => {
         if (e.type === "joined") log(`working on ${e.queue}`);
-        else if (e.type === "left") log(`${e.queue} is finished`);
+        else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
         else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
       },
     });

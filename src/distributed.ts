@@ -496,7 +496,12 @@ class ThreadPool {
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
-  | { type: "left"; queue: string }
+  /**
+   * The run is no longer listed in `nqueens:runs`: `finished` (a coordinator stored its
+   * total), `removed` (removeRun, `nqueens runs --remove`) or `unlisted` (taken out of the
+   * set by hand; its parts stay).
+   */
+  | { type: "left"; queue: string; reason: "finished" | "removed" | "unlisted" }
   | { type: "counted"; queue: string; part: number; ms: number }
   | { type: "error"; queue?: string; message: string };
 
@@ -592,7 +597,10 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const worker = workers.get(name);
     workers.delete(name);
     await worker?.close();
-    onEvent({ type: "left", queue: name });
+    const stored = await client.get(metaKey(name)).catch(() => undefined);
+    let total: unknown;
+    try { total = stored ? (JSON.parse(stored) as RunMeta).total : undefined; } catch { /* unlisted */ }
+    onEvent({ type: "left", queue: name, reason: total !== undefined ? "finished" : stored === null ? "removed" : "unlisted" });
   };
 
   // One look at a time; a notice during a look makes another look right after it.
@@ -606,7 +614,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       for (const name of names) if (!workers.has(name)) join(name);
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
     } catch (error) {
-      onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
+      if (!closing) onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
     }
   };
   const discover = (): Promise<void> => {
@@ -659,6 +667,9 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       await Promise.all(queueWorkers.map((w) => w.close(force)));
       workers.clear();
       await pool.close();
+      // A look in flight (it joins nothing once closing) ends before its client goes, else
+      // its command fails and reports an error after the worker said it was stopping.
+      await within(looking ?? Promise.resolve(), connectTimeoutMs, "look").catch(() => {});
       client.disconnect();
     },
   };

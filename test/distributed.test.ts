@@ -253,11 +253,46 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       const r = await countDistributed(9, { connection: url, queue: "noticed" });
       expect(r).toMatchObject({ total: BigInt(A000170[9]), unique: BigInt(A002562[9]) });
       await until("the worker to leave the finished run", async () => events.some((e) => e.type === "left" && e.queue === "noticed"));
+      expect(events.find((e) => e.type === "left")).toEqual({ type: "left", queue: "noticed", reason: "finished" });
       expect(events.filter((e) => e.type === "joined").map((e) => (e as { queue: string }).queue)).toEqual(["noticed"]);
       expect(w.counted).toBe(r.parts);
     } finally {
       await w.close();
     }
+  });
+
+  it("a worker closed while it looks for runs reports no error (the look ends before its connection goes)", async () => {
+    const events: WorkerEvent[] = [];
+    const w = await startWorker({ connection: url, concurrency: 1, pollMs: 10, onEvent: (e) => events.push(e) });
+    // Redis holds every command for 300 ms: the worker's next look waits for its answer.
+    await redis.client("PAUSE", 300, "ALL");
+    await sleep(50);
+    await w.close();
+    await sleep(50); // an error from a command cut off by the close comes just after it
+    expect(events.filter((e) => e.type === "error")).toEqual([]);
+  });
+
+  it("nqueens worker says why it left a run: finished, removed, or no longer listed", async () => {
+    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"]);
+    await until("the worker to start", async () => w.stderr().includes("ready"));
+    const open = async (name: string) => {
+      await redis.set(`nqueens:meta:${name}`, JSON.stringify({ format: "nqueens-count-run", n: 9, parts: 8, splitVersion: 1 }));
+      await redis.sadd("nqueens:runs", name);
+      await redis.publish("nqueens:runs:changed", name);
+      await until(`the worker to join ${name}`, async () => w.stderr().includes(`working on ${name}\n`));
+    };
+    await open("gone");
+    expect(await runCli(["runs", "--queue", url, "--remove", "gone"])).toMatchObject({ code: 0 });
+    await until("the worker to leave gone", async () => w.stderr().includes("left gone (removed)\n"));
+    await open("dropped");
+    await redis.srem("nqueens:runs", "dropped");
+    await redis.publish("nqueens:runs:changed", "dropped");
+    await until("the worker to leave dropped", async () => w.stderr().includes("left dropped (no longer listed in nqueens:runs)\n"));
+    await countDistributed(9, { connection: url, queue: "done" });
+    await until("the worker to leave done", async () => w.stderr().includes("left done (finished)\n"));
+    w.child.kill("SIGTERM");
+    expect(await w.exited).toBe(0);
+    expect(w.stderr()).not.toMatch(/is finished/);
   });
 
   it("nqueens runs lists runs in progress and finished, and --remove deletes one", async () => {
