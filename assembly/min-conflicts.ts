@@ -321,21 +321,25 @@ function constructTail(workLimit: f64): i32 {
   return RUNNING;
 }
 
+/** Eight bits to eight 0/1 bytes: bit k of `bits` becomes byte k (little-endian), by halving the gaps. */
+@inline function bitsToBytes(bits: u8): u64 {
+  let x = <u64>bits;
+  x = (x | (x << 28)) & 0x0000000F_0000000F; // bits 4..7 to 32..35
+  x = (x | (x << 14)) & 0x00030003_00030003; // then 2, 3 of each half up by 14
+  return (x | (x << 7)) & 0x01010101_01010101; // then the upper bit of each pair up by 7: bit k at 8k
+}
+
 /** Step 3: bits to counters, top down, then the candidates' queens with their collisions. */
 function countDiagonals(workLimit: f64): i32 {
-  const last = 2 * size - 1;
   while (row >= 0) {
     if (work >= workLimit) return RUNNING;
     // Byte `row` of each bitset becomes counters 8 row .. 8 row + 7, which only
-    // overwrite bytes of bits already expanded (8 row >= row).
-    const sumBits = <i32>load<u8>(sumCount + <usize>row);
-    const diffBits = <i32>load<u8>(diffCount + <usize>row);
-    const low = row << 3;
-    const high = min(low + 7, last);
-    for (let k = high; k >= low; k--) {
-      store<u8>(sumCount + <usize>k, <u8>((sumBits >>> (k & 7)) & 1));
-      store<u8>(diffCount + <usize>k, <u8>((diffBits >>> (k & 7)) & 1));
-    }
+    // overwrite bytes of bits already expanded (8 row >= row). One 8-byte store per
+    // bitset (the TS twin writes the bytes one by one); the top one may write zeros
+    // past counter 2n - 1, into the allocation's padding to 16 bytes.
+    const low = <usize>row << 3;
+    store<u64>(sumCount + low, bitsToBytes(load<u8>(sumCount + <usize>row)));
+    store<u64>(diffCount + low, bitsToBytes(load<u8>(diffCount + <usize>row)));
     row--;
     work++;
   }
