@@ -551,7 +551,7 @@ program
     if (runs.length === 0) return out("no runs");
     const rows = runs.map((r) => [
       r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
-      r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
+      r.unreadable !== undefined ? "unreadable" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
       r.total !== undefined ? `${r.total} (${r.unique} unique)` : "-",
     ]);
     const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "total"];
@@ -559,6 +559,7 @@ program
     const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
     out(line(head));
     for (const row of rows) out(line(row));
+    for (const r of runs) if (r.unreadable !== undefined) process.stderr.write(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
   });
 
 function isAbort(error: unknown): boolean {

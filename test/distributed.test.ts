@@ -5,7 +5,7 @@
 // here on a free port; skipped without redis-server, except in CI, where that fails.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect as connectTcp, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue } from "bullmq";
@@ -329,6 +329,49 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const unknown = await runCli(["runs", "--queue", url, "--remove", "pending"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(`nqueens: no run named "pending" in Redis at ${url} (runs: done)\n`);
+  });
+
+  it("nqueens runs: a run whose record holds a bad total is listed as unreadable, not as a lost Redis", async () => {
+    await redis.set("nqueens:meta:bad", JSON.stringify({ format: "nqueens-count-run", n: 9, parts: 8, splitVersion: 1, total: "3.5e2", unique: "46" }));
+    const [run] = await listRuns({ connection: url });
+    expect(run).toMatchObject({ queue: "bad", n: 9, parts: 8, done: 0, unreadable: 'nqueens:meta:bad: the stored total "3.5e2" is not a count' });
+    expect(run.total).toBeUndefined();
+    const cli = await runCli(["runs", "--queue", url]);
+    expect(cli.code).toBe(0);
+    expect(cli.stdout.trim().split("\n")[1]).toMatch(/^bad\s+9\s+0\/8\s+0\s+0\s+0\s+0\s+unreadable\s+-$/);
+    expect(cli.stderr).toBe('nqueens: run bad is unreadable: nqueens:meta:bad: the stored total "3.5e2" is not a count\n');
+  });
+
+  it("nqueens runs ends with the unreachable error when Redis goes away after the first answers (no hang)", async () => {
+    await redis.set("nqueens:meta:somerun", JSON.stringify({ format: "nqueens-count-run", n: 9, parts: 8, splitVersion: 1 }));
+    // A proxy to Redis that lets the first two connections through (listRuns's probe and its
+    // client), then refuses every other: the run's queue, opened next, never connects.
+    const proxies: { close: () => void }[] = [];
+    const flaky = async (): Promise<string> => {
+      const target = new URL(url);
+      const sockets = new Set<Socket>();
+      let accepted = 0;
+      const proxy = createServer((socket) => {
+        if (++accepted === 2) proxy.close(); // refuse from now on
+        const upstream = connectTcp(Number(target.port), target.hostname);
+        for (const s of [socket, upstream]) { sockets.add(s); s.on("error", () => {}); s.on("close", () => { socket.destroy(); upstream.destroy(); }); }
+        socket.pipe(upstream).pipe(socket);
+      });
+      proxies.push({ close: () => { proxy.close(); for (const s of sockets) s.destroy(); } });
+      await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+      return `redis://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    };
+    try {
+      const error = await listRuns({ connection: await flaky(), connectTimeoutMs: 500 }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      expect((error as Error).message).toMatch(/^lost Redis at 127\.0\.0\.1:\d+: queue somerun: no answer within 500 ms$/);
+      // The command ends (its connections dropped), exit code 1.
+      const cli = await runCli(["runs", "--queue", await flaky()]);
+      expect(cli.code).toBe(1);
+      expect(cli.stderr).toMatch(/^nqueens: lost Redis at 127\.0\.0\.1:\d+: queue somerun: no answer within 3000 ms\n$/);
+    } finally {
+      for (const p of proxies) p.close();
+    }
   });
 
   it("an unreachable Redis is a clear error within a few seconds, exit code 1", async () => {
