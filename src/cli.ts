@@ -73,7 +73,7 @@ program
   .argument("<N>", "board size", number("N"))
   .addOption(engineOption())
   .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
-  .option("--parts <P>", "with --workers: how many parts to split the count into", number("--parts"))
+  .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
   .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it")
   .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
   .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")

@@ -51,9 +51,11 @@ export function queueName(n: number, parts: number): string {
 }
 
 /**
- * Default number of parts of a run on the queue: splitCount's, but fewer (so longer) up to
- * n = 17. A part costs a few milliseconds of Redis and BullMQ work however long it is, which
- * is a tenth of a part at n = 16 with 256 parts; from n = 18 a part takes seconds.
+ * Default number of parts of a run on the queue: splitCount's, but fewer (so longer) from
+ * n = 11 to 17. A part costs the queue about 2 ms of wall time however long it is (measured
+ * with 2 workers, Redis on the same machine), a fifth of a part at n = 16 with 256 parts
+ * (10 ms); from n = 18 a part takes seconds. Runs started before this default (n = 11 to 17)
+ * are on queues named after splitCount's parts: 64 up to n = 14, 256 from n = 15.
  */
 export function defaultQueueParts(n: number): number {
   return Math.min(defaultParts(n), n <= 16 ? 32 : n === 17 ? 64 : 256);
