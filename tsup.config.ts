@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+
+const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
 // ESM + CJS + .d.ts for the library, and the CLI; the Wasm bytes are embedded
 // (binary loader), so the bundle needs no fs, fetch or import.meta.url.
@@ -24,5 +27,6 @@ export default defineConfig([
     platform: "node",
     loader: { ".wasm": "binary" },
     banner: { js: "#!/usr/bin/env node" },
+    define: { __NQ_VERSION__: JSON.stringify(version) }, // nqueens --version
   },
 ]);

@@ -11,6 +11,9 @@ import { DEFAULT_METHOD } from "./solve.js";
 import { KERNEL_NAMES, crossCheck, describeReport } from "./crosscheck.js";
 import { ENGINE_NAMES } from "./engines.js";
 
+/** The package's version, put in by tsup at build time (tsup.config.ts). */
+declare const __NQ_VERSION__: string;
+
 const EXIT_USAGE = 2;
 const EXIT_INTERRUPTED = 130;
 
@@ -61,6 +64,7 @@ const engineOption = () => new Option("--engine <name>", "engine").choices(ENGIN
 
 const program = new Command("nqueens")
   .description("N-Queens solver: WebAssembly kernels with a TypeScript reference engine")
+  .version(__NQ_VERSION__, "-V, --version", "print the version")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });

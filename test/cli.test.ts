@@ -1,5 +1,6 @@
 // The `nqueens` command, run as a user runs it: a fresh Node process on dist/cli.js.
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { solve } from "../src/index.js";
 import { runCli } from "./cli-run.js";
@@ -140,6 +141,15 @@ describe("nqueens CLI", () => {
     expect(bad.stderr).toMatch(/n must be an integer from 1 to 32, got 40/);
     const wrong = await runCli(["trace", "8", "--method", "min-conflicts"]);
     expect(wrong.code).toBe(2);
+  });
+
+  it("--version prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const run = await runCli([flag]);
+      expect(run.code).toBe(0);
+      expect(run.stdout.trim()).toBe(version);
+    }
   });
 
   it("--help works on every command", async () => {
