@@ -2,9 +2,12 @@
 //   node bench/child-solve.mjs N METHOD ENGINE SEED
 // prints one JSON line { ms, found, nodes, tries, steps, verified, maxRssMB }.
 // NQ_BENCH_DIST=/path/to/dist/index.js runs another build (an earlier one, to compare).
+// NQ_BENCH_WARM=1 first solves the same n with another seed and times only the second
+// solve: code compiled and optimised, a pooled Wasm instance's memory already mapped.
 const { solve, verify } = await import(process.env.NQ_BENCH_DIST ?? "../dist/index.js");
 
 const [n, method, engine, seed] = process.argv.slice(2);
+if (process.env.NQ_BENCH_WARM) await solve(Number(n), { method, engine, seed: Number(seed) + 1000, timeoutMs: 600_000 });
 const result = await solve(Number(n), { method, engine, seed: Number(seed), timeoutMs: 600_000 });
 const verified = result.found ? verify(result.columns, { engine: "ts" }).ok : false;
 console.log(JSON.stringify({
