@@ -15,9 +15,6 @@ export default defineConfig([
     clean: true,
     target: "es2022",
     loader: { ".wasm": "binary" },
-    // Bundle the small loader too, so dist/index.js runs in a plain browser page
-    // (no bare import specifiers to resolve).
-    noExternal: ["@assemblyscript/loader"],
   },
   {
     entry: { cli: "src/cli.ts" },
