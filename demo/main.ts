@@ -91,20 +91,25 @@ let plot: uPlot | null = null;
 let xs: number[] = [], ys: number[] = [], lo: number[] = [], hi: number[] = [];
 let band = false;
 let plotDirty = false;
+/** The estimate plot's exact tree size (a flat line), when the worker has computed it. */
+let exactY: number | null = null;
 function newPlot(title: string, xLabel: string, yLabel: string, withBand = false, logY = false): void {
   plot?.destroy();
   $("lv-table").hidden = true;
-  xs = []; ys = []; lo = []; hi = []; band = withBand;
+  xs = []; ys = []; lo = []; hi = []; band = withBand; exactY = null;
   $("plot-title").textContent = title;
   $("plot").dataset.points = "0";
   const series: uPlot.Series[] = [{ label: xLabel }, { label: yLabel, stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 } }];
-  if (withBand) series.push({ label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4] }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4] });
+  if (withBand) {
+    series.push({ label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4] }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4] },
+      { label: "exact (treeSize)", stroke: "#2e8b57", width: 2, dash: [8, 4] });
+  }
   plot = new uPlot({
     width: 500, height: 240,
     scales: { x: { time: false }, y: logY ? { distr: 3 } : {} },
     axes: [{ label: xLabel }, { label: yLabel, size: 70 }],
     series,
-  }, withBand ? [[], [], [], []] : [[], []], $("plot"));
+  }, withBand ? [[], [], [], [], []] : [[], []], $("plot"));
 }
 function addPoint(x: number, y: number, low?: number, high?: number): void {
   xs.push(x); ys.push(y);
@@ -114,7 +119,9 @@ function addPoint(x: number, y: number, low?: number, high?: number): void {
 function flushPlot(): void {
   if (!plot || !plotDirty) return;
   plotDirty = false;
-  plot.setData((band ? [xs, ys, lo, hi] : [xs, ys]) as uPlot.AlignedData);
+  plot.setData((band ? [xs, ys, lo, hi, xs.map(() => exactY)] : [xs, ys]) as uPlot.AlignedData);
+  if (exactY !== null) $("plot").dataset.exact = String(exactY);
+  else delete $("plot").dataset.exact;
   $("plot").dataset.points = String(xs.length);
 }
 setInterval(flushPlot, 100); // redraw at most 10 times a second
@@ -171,15 +178,19 @@ function onWorkerMessage(m: FromWorker): void {
     if (m.phase === "construct") $("status").textContent = `Constructing (min-conflicts): ${fmtMs(m.elapsedMs)}`;
   } else if (m.type === "solved") {
     showSolved(m.result, m.columns, m.verify);
+  } else if (m.type === "estimate-exact") {
+    exactY = m.total;
+    plotDirty = true;
   } else if (m.type === "estimate-progress") {
     addPoint(m.samples, m.mean, m.mean - 1.96 * m.stderr, m.mean + 1.96 * m.stderr);
     $("f-result").textContent = `${fmt(m.mean)} ± ${fmt(m.stderr)} nodes`;
     $("f-steps").textContent = `${fmt(m.samples)} probes`;
   } else if (m.type === "estimated") {
-    const r = m.result as { mean: number; stderr: number; samples: number; ms: number; engine: string; n: number };
+    const r = m.result as { mean: number; stderr: number; samples: number; ms: number; engine: string; n: number; exact: number | null };
     setFigures({ result: `${fmt(r.mean)} ± ${fmt(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
     showJson(m.result);
-    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmt(r.mean)} ± ${fmt(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)}).`);
+    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmt(r.mean)} ± ${fmt(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)})` +
+      (r.exact === null ? "." : `; the exact size is ${fmt(r.exact)} nodes (${((r.mean / r.exact - 1) * 100).toFixed(1)} % off).`));
   } else if (m.type === "lv-row") {
     addLasVegasRow(m.row);
     $("status").textContent = `t vs stopVegas for n = ${lvN}${m.exact ? " (exact)" : ""}: stopVegas ${m.row.stopVegas} of ${lvN} done, ${fmtMs(m.elapsedMs)}`;

@@ -13,6 +13,9 @@ export type LasVegasJob = {
 };
 export type Job = SolveJob | EstimateJob | LasVegasJob;
 
+/** Up to this n the estimate plot also shows the exact tree size (treeSize: n = 14 is 27 million nodes, well under a second). */
+export const ESTIMATE_EXACT_MAX_N = 14;
+
 /** One row of the table: what one try of hybrid with this stopVegas costs (lasVegasStats). */
 export type LasVegasRow = { stopVegas: number; p: number; s: number; e: number; t: number; stderrT: number };
 
@@ -26,6 +29,7 @@ export type VerifySummary = { ok: boolean; conflicts: [number, number][]; confli
 export type FromWorker =
   | { id: number; type: "progress"; phase: string; conflicts: number; nodes: number; tries: number; steps: number; elapsedMs: number }
   | { id: number; type: "solved"; result: SolveSummary; columns: Int32Array | null; verify: VerifySummary | null }
+  | { id: number; type: "estimate-exact"; total: number; ms: number }
   | { id: number; type: "estimate-progress"; samples: number; mean: number; stderr: number; elapsedMs: number }
   | { id: number; type: "estimated"; result: Record<string, unknown> }
   | { id: number; type: "lv-row"; row: LasVegasRow; exact: boolean; elapsedMs: number }

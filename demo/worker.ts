@@ -1,7 +1,7 @@
 // The computing worker: every solve, verify and estimate of the page runs here, so the page
 // never freezes. Stop terminates this worker (the page starts a fresh one).
-import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, solve, verify } from "nqueens-wasm";
-import type { FromWorker, Job, LasVegasRow } from "./protocol";
+import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, solve, treeSize, verify } from "nqueens-wasm";
+import { ESTIMATE_EXACT_MAX_N, type FromWorker, type Job, type LasVegasRow } from "./protocol";
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as { postMessage(m: unknown, t: Transferable[]): void }).postMessage(message, transfer);
@@ -45,6 +45,14 @@ async function run(job: Job): Promise<void> {
     // Knuth's estimate in batches of probes with consecutive seeds: the running mean of all
     // probes so far, after each batch, shows the estimate converging.
     const { id, n, seed, engine, batches, batchSamples } = job;
+    // The exact tree size where it is quick to get (treeSize walks the whole tree: n = 14
+    // is 27 million nodes, a fraction of a second), so the plot shows what the probes aim at.
+    let exact: number | null = null;
+    if (n <= ESTIMATE_EXACT_MAX_N) {
+      const tree = await treeSize(n, { engine });
+      exact = Number(tree.total);
+      post({ id, type: "estimate-exact", total: exact, ms: tree.ms });
+    }
     const t0 = performance.now();
     let sum = 0, sumSq = 0, samples = 0;
     let last: Awaited<ReturnType<typeof estimate>> | null = null;
@@ -63,7 +71,7 @@ async function run(job: Job): Promise<void> {
     const mean = sum / samples;
     const sampleVar = (sumSq - samples * mean * mean) / (samples - 1);
     post({ id, type: "estimated", result: {
-      n, samples, seed, batches, engine: last?.engine ?? engine, mean, stderr: Math.sqrt(Math.max(0, sampleVar) / samples),
+      n, samples, seed, batches, engine: last?.engine ?? engine, mean, stderr: Math.sqrt(Math.max(0, sampleVar) / samples), exact,
       perLevelLastBatch: last?.perLevel, ms: performance.now() - t0,
     } });
   }

@@ -10,7 +10,7 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
-import { solve, trace, type TraceMethod } from "../src/index.js";
+import { solve, trace, treeSize, type TraceMethod } from "../src/index.js";
 import { chromiumAvailable, launchChromium } from "./chromium.js";
 import { ENGINES, isSolution } from "./helpers.js";
 
@@ -123,6 +123,14 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
     expect(Number(await page.getAttribute("#plot", "data-points"))).toBe(40);
     expect(await page.textContent("#status")).toMatch(/Knuth's estimate .* n = 14/);
+    // The exact tree size is drawn as a line and said in the status, as treeSize gives it in Node.
+    const exact = Number((await treeSize(14)).total);
+    expect(Number(await page.getAttribute("#plot", "data-exact"))).toBe(exact);
+    expect(await page.textContent("#status")).toContain(`the exact size is ${exact.toLocaleString("en-US")} nodes`);
+    // 100,000 probes land within a few percent of it (the estimate is unbiased, its standard error about 0.3 % here).
+    const json = JSON.parse(await page.inputValue("#json")) as { mean: number; exact: number };
+    expect(json.exact).toBe(exact);
+    expect(Math.abs(json.mean / exact - 1)).toBeLessThan(0.05);
   });
 
   it("counts with progress, and Stop cancels a long count within a second while the page stays responsive", async () => {
