@@ -245,7 +245,8 @@ $("count").addEventListener("click", () => {
     onProgress: (p) => {
       if (run?.id !== r.id) return;
       addPoint(p.elapsedMs / 1000, p.tasksDone);
-      setStatus(`Counting n = ${n} on ${p.workers} Web Workers: ${p.tasksDone} of ${p.tasksTotal} parts${p.etaMs !== undefined ? `, about ${fmtMs(p.etaMs)} left` : ""}`, "running");
+      setStatus(`Counting n = ${n} on ${p.workers} Web Workers: ${p.tasksDone} of ${p.tasksTotal} parts` +
+        (p.rate !== undefined ? `, ${p.rate.toFixed(1)} parts/s` : "") + (p.etaMs !== undefined ? `, about ${fmtMs(p.etaMs)} left` : ""), "running");
       $("status").dataset.parts = `${p.tasksDone}/${p.tasksTotal}`;
     },
   }).then((res) => {

@@ -22,7 +22,9 @@ export type ParallelProgress = {
   tasksResumed: number;
   workers: number;
   elapsedMs: number;
-  /** Estimated time left, from the rate of this run (undefined until a part is done). */
+  /** Parts counted per second in this run (undefined until a part is done). */
+  rate?: number;
+  /** Estimated time left, from that rate (undefined until a part is done). */
   etaMs?: number;
 };
 
@@ -184,6 +186,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     const left = parts.length - done.size;
     onProgress({
       phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+      rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
       etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
     });
   };

@@ -151,6 +151,9 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     }));
     expect(ticks).toBeGreaterThan(40);
     expect(await page.textContent("#status")).toMatch(/Counting n = 18 on \d+ Web Workers/);
+    // once a part is done the status gives the rate and the time left
+    await page.waitForFunction(() => /parts\/s/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 20_000 });
+    expect(await page.textContent("#status")).toMatch(/Counting n = 18 on \d+ Web Workers: \d+ of 256 parts, [\d.]+ parts\/s, about [\d.]+ m?s left/);
     const stopped = await page.evaluate(() => new Promise<number>((done) => {
       const t0 = performance.now();
       (document.getElementById("stop") as HTMLButtonElement).click();

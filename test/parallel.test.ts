@@ -54,12 +54,18 @@ describe("countParallel", () => {
     expect((await countParallel(3, { workers: 2 })).total).toBe(0n);
   });
 
-  it("reports progress: tasks done, total, elapsed and an ETA", async () => {
+  it("reports progress: tasks done, total, elapsed, rate and an ETA", async () => {
     const reports: ParallelProgress[] = [];
     await countParallel(14, { workers: 2, parts: 64, onProgress: (p) => reports.push(p) });
     const last = reports.at(-1)!;
-    expect(last).toMatchObject({ tasksDone: 64, tasksTotal: 64, workers: 2 });
+    expect(last).toMatchObject({ tasksDone: 64, tasksTotal: 64, workers: 2, etaMs: 0 });
     expect(reports.some((r) => r.etaMs !== undefined)).toBe(true);
+    for (const r of reports) {
+      if (r.tasksDone === 0) { expect(r.rate).toBeUndefined(); continue; }
+      // parts per second of this run: times the elapsed seconds, the parts done
+      expect(r.rate! * (r.elapsedMs / 1000)).toBeCloseTo(r.tasksDone - r.tasksResumed, 6);
+      expect(r.etaMs).toBeCloseTo(((r.tasksTotal - r.tasksDone) / r.rate!) * 1000, 3);
+    }
   });
 
   it("an abort rejects promptly with an AbortError and leaves no worker running", async () => {
