@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, lasVegasStats, lasVegasTable, solve, type LasVegasStats } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
+import { tsEngine } from "../src/engine-ts/index.js";
+import { wasmEngine } from "../src/engine-wasm/index.js";
 import { runCli } from "./cli-run.js";
 
 /** Every number as the hex of its IEEE bits, so toEqual compares bit for bit. */
@@ -320,5 +322,47 @@ describe("CLI: lv-stats", () => {
     const run = await runCli(["lv-stats", "40", "--stop-vegas", "0", "--trials", "2"], { killAfterMs: 700 });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted");
+  });
+});
+
+describe("lasVegasStats at stopVegas = 0 (no random rows: every try is the same backtracking)", () => {
+  /** Runs every one of `trials` tries through the engine itself, with no shortcut. */
+  function everyTry(engine: "wasm" | "ts", n: number, trials: number, seed: number) {
+    const runner = (engine === "wasm" ? wasmEngine : tsEngine).openLasVegasTrials(n, seed, 0, trials);
+    try {
+      while (!runner.run(runner.work() + 1e7));
+      return runner.sums();
+    } finally {
+      runner.close();
+    }
+  }
+
+  it.each(ENGINES)("one try stands for all: the figures equal those of running every try (%s)", async (engine) => {
+    for (const n of [1, 2, 3, 4, 6, 8, 11, 14]) {
+      for (const trials of [1, 2, 5, 64]) {
+        const seed = 7 * n + trials;
+        const sums = everyTry(engine, n, trials, seed);
+        const r = await lasVegasStats(n, { stopVegas: 0, trials, seed, engine });
+        const failures = sums.tries - sums.successes;
+        expect(r.successes).toBe(sums.successes);
+        expect(r.p).toBe(sums.successes / sums.tries);
+        expect(r.s).toEqual(sums.successes ? sums.successNodes / sums.successes : NaN);
+        expect(r.e).toEqual(failures ? sums.failureNodes / failures : NaN);
+        // every try the same: no spread at all
+        if (trials > 1 && sums.successes) expect(r.stderr.s).toBe(0);
+        // and they are backtracking's: solve's nodes for a solvable n, the whole tree's for n = 2, 3
+        if (n !== 2 && n !== 3) expect(r.s).toBe((await solve(n, { method: "backtrack", engine })).nodes);
+        else expect(r.p).toBe(0);
+      }
+    }
+  });
+
+  it("is quick where running every try is not: n = 20, 10,000 tries", async () => {
+    // 10,000 plain backtracking runs of 199,636 nodes each would take minutes; the figures
+    // are those of one, with the count of tries kept.
+    const progress: number[] = [];
+    const r = await lasVegasStats(20, { stopVegas: 0, trials: 10_000, onProgress: (p) => progress.push(p.done) });
+    expect(r).toMatchObject({ trials: 10_000, successes: 10_000, p: 1, s: 199_636, t: 199_636 });
+    expect(progress.at(-1)).toBe(10_000);
   });
 });
