@@ -25,13 +25,13 @@ async function run(job: Job): Promise<void> {
   } else if (job.kind === "lv-table") {
     // t against stopVegas, one row at a time so the plot grows as they come: exact (every
     // random choice walked with its probability) up to LAS_VEGAS_EXACT_MAX_N, else Monte
-    // Carlo over seeded tries (stopVegas 0 is plain backtracking, the same every try: one is enough).
+    // Carlo over seeded tries (lasVegasStats runs one try for stopVegas 0: plain backtracking, the same every try).
     const { id, n, seed, engine, trials } = job;
     const exact = n <= LAS_VEGAS_EXACT_MAX_N;
     const t0 = performance.now();
     const rows: LasVegasRow[] = [];
     for (let stopVegas = 0; stopVegas <= n; stopVegas++) {
-      const r = await lasVegasStats(n, exact ? { stopVegas, exact, engine } : { stopVegas, trials: stopVegas === 0 ? 1 : trials, seed, engine });
+      const r = await lasVegasStats(n, exact ? { stopVegas, exact, engine } : { stopVegas, trials, seed, engine });
       const row = { stopVegas, p: r.p, s: r.s, e: r.e, t: r.t, stderrT: r.stderr.t };
       rows.push(row);
       post({ id, type: "lv-row", row, exact, elapsedMs: performance.now() - t0 });
