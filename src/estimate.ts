@@ -46,7 +46,17 @@ export type EstimateOptions = {
   progressIntervalMs?: number;
 };
 
-export type EstimateProgress = { phase: "estimate"; n: number; samplesDone: number; samples: number; elapsedMs: number };
+export type EstimateProgress = {
+  phase: "estimate";
+  n: number;
+  samplesDone: number;
+  samples: number;
+  /** The estimate from the samplesDone probes so far (what the result would say if it stopped here): watch it converge. */
+  mean: number;
+  /** Its standard error (NaN before two probes). */
+  stderr: number;
+  elapsedMs: number;
+};
 
 export type EstimateResult = {
   n: number;
@@ -85,7 +95,13 @@ export async function estimate(n: number, options?: EstimateOptions): Promise<Es
 
   const prober = engine.openProbes(n, seed);
   let done = 0;
-  const progress = (): EstimateProgress => ({ phase: "estimate", n, samplesDone: done, samples, elapsedMs: pacer.elapsed() });
+  const progress = (): EstimateProgress => {
+    const sums = prober.sums();
+    return {
+      phase: "estimate", n, samplesDone: done, samples,
+      mean: done > 0 ? sums.total / done : NaN, stderr: standardError(sums.total, sums.totalSquares, done), elapsedMs: pacer.elapsed(),
+    };
+  };
   try {
     const sizer = new ChunkSizer(256);
     while (done < samples) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { tsEngine } from "../src/engine-ts/index.js";
 import { wasmEngine } from "../src/engine-wasm/index.js";
-import { ErrorCode, estimate, solve, treeSize } from "../src/index.js";
+import { ErrorCode, estimate, solve, treeSize, type EstimateProgress } from "../src/index.js";
 import { A000170 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";
 import { runCli } from "./cli-run.js";
@@ -157,6 +157,20 @@ describe("estimate", () => {
     expect(seen.at(-1)).toBe(1000);
     await expect(estimate(8, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
     await expect(estimate(30, { samples: 1e9, timeoutMs: 0 })).rejects.toMatchObject({ code: ErrorCode.timeout });
+  });
+
+  it.each(ENGINES)("progress carries the running estimate: each report is the estimate of the probes so far (%s)", async (engine) => {
+    const reports: EstimateProgress[] = [];
+    const result = await estimate(16, { samples: 200_000, seed: 5, engine, progressIntervalMs: 0, onProgress: (p) => reports.push(p) });
+    expect(reports.length).toBeGreaterThan(2);
+    // the last report is the result
+    expect(reports.at(-1)).toMatchObject({ samplesDone: 200_000, mean: result.mean, stderr: result.stderr });
+    // and an earlier one is exactly what an estimate with that many probes and the same seed says
+    for (const report of [reports[0], reports[Math.floor(reports.length / 2)]]) {
+      const shorter = await estimate(16, { samples: report.samplesDone, seed: 5, engine });
+      expect(report.mean).toBe(shorter.mean);
+      if (report.samplesDone >= 2) expect(report.stderr).toBe(shorter.stderr);
+    }
   });
 });
 
