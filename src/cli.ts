@@ -31,10 +31,13 @@ function number(name: string): (text: string) => number {
   };
 }
 
-/** JSON with bigints as decimal strings and typed arrays as plain arrays. */
+/** JSON with bigints as decimal strings, typed arrays as plain arrays and times in ms to one decimal. */
 function toJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v) =>
-    typeof v === "bigint" ? v.toString() : ArrayBuffer.isView(v) ? Array.from(v as Int32Array) : v,
+  return JSON.stringify(value, (key, v) =>
+    typeof v === "bigint" ? v.toString()
+      : ArrayBuffer.isView(v) ? Array.from(v as Int32Array)
+        : (key === "ms" || key === "elapsedMs") && typeof v === "number" ? Math.round(v * 10) / 10 // times to 0.1 ms
+          : v,
   );
 }
 
@@ -83,7 +86,7 @@ program
   .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")
   .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
   .option("--json", "print one JSON object")
-  .action(async (n: number, opts: CountCliOptions) => {
+  .action(async (n: number, opts: CountCliOptions, command: Command) => {
     const bar = progressBar("count {n} |{bar}| {percentage}% | {value}/{total} tasks | {duration_formatted} elapsed | ETA {eta_formatted}");
     let started = false;
     const tick = (p: { tasksDone: number; tasksTotal: number; elapsedMs: number }): void => {
@@ -94,6 +97,9 @@ program
     const interrupt = interruptSignal();
     if (opts.queue !== undefined) {
       if (opts.workers !== undefined || opts.checkpoint !== undefined) throw new UsageError("--queue counts on `nqueens worker` processes: it takes no --workers or --checkpoint");
+      if (command.getOptionValueSource("engine") === "cli" && opts.engine !== "wasm") {
+        throw new UsageError(`--engine ${opts.engine} does not apply with --queue: the workers count on the Wasm engine`);
+      }
       const { countDistributed } = await import("./distributed.js");
       const queueBar = progressBar("count {n} |{bar}| {value}/{total} tasks | {rate} tasks/s | {workers} workers | {duration_formatted} elapsed | ETA {left}");
       let shown = false;
@@ -457,7 +463,7 @@ program
   .command("crosscheck")
   .description("run every kernel on both engines over a sweep; exit 0 only if they agree bit for bit")
   .option("--kernels <names...>", `kernels to check (default all: ${KERNEL_NAMES.join(", ")})`)
-  .addOption(new Option("--quick", "a small sweep (about 2 s)").conflicts("thorough"))
+  .addOption(new Option("--quick", "a small sweep (under 2 s)").conflicts("thorough"))
   .option("--thorough", "a large sweep (about a minute)")
   .option("--budget <ms>", "stop starting new cases after this many milliseconds", number("--budget"))
   .option("--json", "print the report as one JSON object")
@@ -501,6 +507,17 @@ program
   .action(async (opts: WorkerCliOptions) => {
     const { startWorker } = await import("./distributed.js");
     const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
+    // Signals are taken from the start: one that comes while the worker connects stops it as
+    // soon as it is up (nothing is in hand yet), a second one exits at once.
+    let signals = 0;
+    let onSignal = (): void => {
+      signals++;
+      if (signals > 1) process.exit(EXIT_INTERRUPTED);
+      log("stopping as soon as the worker is up (signal again to exit now)");
+    };
+    const signalled = (): void => onSignal();
+    process.on("SIGINT", signalled);
+    process.on("SIGTERM", signalled);
     const worker = await startWorker({
       connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
       lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
@@ -527,8 +544,8 @@ program
         log("stopping: finishing the parts in hand (signal again to stop at once)");
         void worker.close().finally(resolve);
       };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+      onSignal = stop;
+      if (signals > 0) stop(); // a signal came while the worker was starting
     });
     log(`stopped after ${worker.counted} parts`);
   });

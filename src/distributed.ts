@@ -292,8 +292,9 @@ export async function countDistributed(n: number, options: DistributedOptions): 
 
     // Wait, watching the counts.
     let workers = 0;
+    let workersAsked = -Infinity;
     let answered = performance.now();
-    for (let round = 0; ; round++) {
+    for (;;) {
       if (signal?.aborted) throw signal.reason;
       let counts: { completed: number; failed: number };
       try {
@@ -306,7 +307,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       }
       known = counts.completed;
       seen = 0;
-      if (round % 8 === 0) workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+      // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen
+      // yet, so the count is right from the first parts on.
+      if (workers === 0 || performance.now() - workersAsked >= 1000) {
+        workersAsked = performance.now();
+        workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+      }
       if (counts.failed > 0) {
         const [job] = await queue.getFailed(0, 0);
         throw codeError(

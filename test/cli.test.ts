@@ -16,6 +16,11 @@ describe("nqueens CLI", () => {
     const result = JSON.parse(json.stdout);
     expect(result).toMatchObject({ n: 12, total: String(A000170[12]), unique: String(A002562[12]), engine: "ts" });
     expect(typeof result.nodes).toBe("string");
+    expect(Math.round(result.ms * 10) / 10).toBe(result.ms); // times to 0.1 ms, not 93.55982300000001
+    // --engine does not apply to a count on queue workers (they count on Wasm): said, not ignored
+    const queued = await runCli(["count", "10", "--queue", "redis://127.0.0.1:1", "--engine", "ts"]);
+    expect(queued.code).toBe(2);
+    expect(queued.stderr).toMatch(/--engine ts does not apply with --queue/);
   });
 
   it("all lists solutions, honours --limit, and --json is one object", async () => {

@@ -250,8 +250,11 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const events: WorkerEvent[] = [];
     const w = await startWorker({ connection: url, concurrency: 1, pollMs: 60_000, onEvent: (e) => events.push(e) });
     try {
-      const r = await countDistributed(9, { connection: url, queue: "noticed" });
+      const reports: { workers: number; tasksDone: number }[] = [];
+      const r = await countDistributed(9, { connection: url, queue: "noticed", onProgress: (p) => reports.push(p) });
       expect(r).toMatchObject({ total: BigInt(A000170[9]), unique: BigInt(A002562[9]) });
+      // the coordinator sees the worker that counted its parts (it asks again while it sees none)
+      expect(reports.at(-1)!.workers).toBe(1);
       await until("the worker to leave the finished run", async () => events.some((e) => e.type === "left" && e.queue === "noticed"));
       expect(events.find((e) => e.type === "left")).toEqual({ type: "left", queue: "noticed", reason: "finished" });
       expect(events.filter((e) => e.type === "joined").map((e) => (e as { queue: string }).queue)).toEqual(["noticed"]);
