@@ -508,7 +508,7 @@ program
     const { startWorker } = await import("./distributed.js");
     const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
     // Signals are taken from the start: one that comes while the worker connects stops it as
-    // soon as it is up (nothing is in hand yet), a second one exits at once.
+    // soon as it is up, handing back any part it took meanwhile; a second one exits at once.
     let signals = 0;
     let onSignal = (): void => {
       signals++;
@@ -545,7 +545,13 @@ program
         void worker.close().finally(resolve);
       };
       onSignal = stop;
-      if (signals > 0) stop(); // a signal came while the worker was starting
+      if (signals > 0) {
+        // A signal came while the worker was starting: it may already hold parts of open runs,
+        // which go back to the queue rather than being counted to the end.
+        stopping = true;
+        log("stopping: handing back the parts taken while starting");
+        void worker.close(true).finally(resolve);
+      }
     });
     log(`stopped after ${worker.counted} parts`);
   });

@@ -27,7 +27,7 @@ export type CountOptions = {
   timeoutMs?: number;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: CountProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after each task, for dense plots. */
   progressIntervalMs?: number;
 };
 
@@ -65,6 +65,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
 
   const small = smallBoard(n);
   if (small) {
+    pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: engine.name };
   }
   const { tasks, prefixNodes } = splitTasks(n);
@@ -83,7 +84,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
       count4 += r.count4;
       count2 += r.count2;
       nodes += r.nodes;
-      await pacer.between(() => progress(i + 1));
+      if (i + 1 < tasks.length) await pacer.between(() => progress(i + 1)); // the last is reported by finish()
     }
   } finally {
     counter.close();

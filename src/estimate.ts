@@ -42,7 +42,7 @@ export type EstimateOptions = {
   timeoutMs?: number;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: EstimateProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of probes (about 10 ms), for dense plots. */
   progressIntervalMs?: number;
 };
 
@@ -146,7 +146,7 @@ export type TreeSizeOptions = {
   timeoutMs?: number;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: TreeSizeProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every task (subtree), for dense plots. */
   progressIntervalMs?: number;
 };
 
@@ -226,7 +226,7 @@ export async function treeSize(n: number, options?: TreeSizeOptions): Promise<Tr
         perLevel[k] += weight * counts[k];
         nodes += weight * counts[k];
       }
-      await pacer.between(() => progress(i + 1));
+      if (i + 1 < tasks.length) await pacer.between(() => progress(i + 1)); // the last is reported by finish()
     }
   } finally {
     counter.close();

@@ -10,7 +10,7 @@
 // The exact walk is split here, in shared TS, into subtrees (the placements of the
 // first random rows, with their probabilities) so a long walk reports progress and
 // can be stopped; the kernels walk each subtree, which is all of the work.
-import type { Engine, EngineName, ExactSums, TrialSums } from "./engine.js";
+import type { Engine, EngineName, ExactSums } from "./engine.js";
 import { pickEngine } from "./engines.js";
 import { rangeError, timeoutError, typeError } from "./errors.js";
 import { standardError } from "./estimate.js";
@@ -47,7 +47,7 @@ export type LasVegasStatsOptions = {
   timeoutMs?: number;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: LasVegasProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of tries (about 10 ms), or every subtree when exact, for dense plots. */
   progressIntervalMs?: number;
 };
 
@@ -168,15 +168,6 @@ function finish(success: number, failure: number, successNodes: number, failureN
   return { p, s, e, t };
 }
 
-/** Every sum of `sums` times `k`: what k runs of identical tries add up to. */
-function scaled(sums: TrialSums, k: number): TrialSums {
-  return {
-    tries: sums.tries * k, successes: sums.successes * k,
-    successNodes: sums.successNodes * k, successSquares: sums.successSquares * k,
-    failureNodes: sums.failureNodes * k, failureSquares: sums.failureSquares * k,
-  };
-}
-
 async function monteCarlo(run: Run, stopVegas: number, rowsDone: number, trials: number, seed: number): Promise<LasVegasStats> {
   const { engine, n, pacer } = run;
   const start = now();
@@ -198,25 +189,33 @@ async function monteCarlo(run: Run, stopVegas: number, rowsDone: number, trials:
       await pacer.between(progress);
     }
     pacer.finish(progress());
-    const sums = scaled(runner.sums(), repeat);
-    const tries = sums.tries;
-    const successes = sums.successes;
+    const sums = runner.sums(); // the tries actually made: all of them, or the one that stands for all
+    const tries = sums.tries * repeat;
+    const successes = sums.successes * repeat;
     const failures = tries - successes;
-    const { p, s, e, t } = finish(successes, failures, sums.successNodes, sums.failureNodes);
-    let seT = NaN;
-    if (successes > 0 && tries >= 2) {
-      // sum over tries of (x - t y)^2: failed tries give x^2, successful ones (x - t)^2.
-      const spread = sums.failureSquares + sums.successSquares - 2 * t * sums.successNodes + t * t * successes;
-      seT = Math.sqrt(Math.max(0, spread) / (tries * (tries - 1))) / p;
-    }
-    return {
-      n, stopVegas, exact: false, trials, seed, p, s, e, t,
-      stderr: {
+    // Ratios from the tries made: the same whatever the scale, with no rounding from it.
+    const { p, s, e, t } = finish(sums.successes, sums.tries - sums.successes, sums.successNodes, sums.failureNodes);
+    let stderr: LasVegasStats["stderr"];
+    if (repeat > 1) {
+      // Identical tries: no spread at all (undefined, as below, where fewer than two are counted).
+      stderr = { p: 0, s: successes >= 2 ? 0 : NaN, e: failures >= 2 ? 0 : NaN, t: successes > 0 ? 0 : NaN };
+    } else {
+      let seT = NaN;
+      if (successes > 0 && tries >= 2) {
+        // sum over tries of (x - t y)^2: failed tries give x^2, successful ones (x - t)^2.
+        const spread = sums.failureSquares + sums.successSquares - 2 * t * sums.successNodes + t * t * successes;
+        seT = Math.sqrt(Math.max(0, spread) / (tries * (tries - 1))) / p;
+      }
+      stderr = {
         p: Math.sqrt((p * (1 - p)) / tries),
         s: standardError(sums.successNodes, sums.successSquares, successes),
         e: standardError(sums.failureNodes, sums.failureSquares, failures),
         t: seT,
-      },
+      };
+    }
+    return {
+      n, stopVegas, exact: false, trials, seed, p, s, e, t,
+      stderr,
       successes,
       engine: engine.name,
       ms: now() - start,
@@ -288,7 +287,7 @@ async function exactStats(run: Run, stopVegas: number, rowsDone: number): Promis
       failure += weight * sub.failure;
       successNodes += weight * sub.successNodes;
       failureNodes += weight * sub.failureNodes;
-      await pacer.between(() => progress(i + 1));
+      if (i + 1 < tasks.length) await pacer.between(() => progress(i + 1)); // the last is reported by finish()
     }
   } finally {
     walker.close();

@@ -1,7 +1,8 @@
 // Runs long work in bounded chunks on one thread: between chunks it checks the
-// AbortSignal and the time limit, reports progress (after the first chunk, then at most
-// every progressIntervalMs, 50 by default) and lets the event loop run (so an abort from a
-// button or a timer gets through).
+// AbortSignal and the time limit, reports progress (after the first chunk, so a plot
+// starts near the start, then at most every progressIntervalMs, 50 by default; the end is
+// reported once, by finish) and lets the event loop run (so an abort from a button or a
+// timer gets through).
 import { optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 
 /** Default least time between two progress reports. */
@@ -25,11 +26,12 @@ export type PacedOptions<P> = {
   signal?: AbortSignal;
   /** Milliseconds before the run stops (what happens then is the function's own: see its docs). */
   timeoutMs?: number;
-  /** Called after the first chunk of work, then at most every `progressIntervalMs`, and once at the end. */
+  /** Called after the first chunk of work (a run that ends within it gets only the last call), then at most every `progressIntervalMs`, and once at the end. */
   onProgress?: (progress: P) => void;
   /**
    * Least time between two progress reports, 0 to 60000 ms (default 50, about 20 a second).
-   * 0 reports after every chunk of work (about every 10 ms): dense points for a plot.
+   * 0 reports after every chunk of work (about 10 ms of a search or of probes; one task of a
+   * count or tree walk): dense points for a plot.
    */
   progressIntervalMs?: number;
 };
@@ -39,7 +41,7 @@ export const PACED_OPTION_NAMES = ["signal", "timeoutMs", "onProgress", "progres
 
 export class Pacer<P> {
   readonly start = now();
-  private lastProgress = -Infinity; // the first chunk is always reported: plots get the starting state
+  private lastProgress = -Infinity; // the first chunk is always reported: plots begin near the start
   private lastYield = this.start;
   private readonly intervalMs: number;
 

@@ -39,7 +39,7 @@ export type ParallelOptions = {
   signal?: AbortSignal;
   /** Called as parts finish, at most every progressIntervalMs, and once at the end. */
   onProgress?: (progress: ParallelProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50). */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every part. */
   progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes. */
   checkpoint?: string;
@@ -158,6 +158,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const start = now();
   if (n <= 3) {
     const small = await count(n, { engine });
+    onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
@@ -236,7 +237,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
             byId.delete(m.id);
             if (m.error !== undefined) return fail(new Error(`counting part ${job.part.part} failed: ${m.error}`));
             done.set(m.result!.part, m.result!);
-            report(false);
+            if (done.size < parts.length) report(false); // the last is reported once, at the end
             save(false).catch(fail);
             feed(job.worker);
           },

@@ -122,7 +122,7 @@ export type SolveOptions = {
   signal?: AbortSignal;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: SolveProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of work (about 10 ms), for dense plots. */
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of the search (about 10 ms), for dense plots. */
   progressIntervalMs?: number;
 };
 
@@ -201,6 +201,7 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     n, method, ...("stopVegas" in spec ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
   };
   if (n === 2 || n === 3) {
+    pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }
   const search = engine.openSearch(method, n, { seed, param, ...caps });

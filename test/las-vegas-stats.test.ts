@@ -6,6 +6,7 @@ import { ErrorCode, lasVegasStats, lasVegasTable, solve, type LasVegasStats } fr
 import { ENGINES } from "./helpers.js";
 import { tsEngine } from "../src/engine-ts/index.js";
 import { wasmEngine } from "../src/engine-wasm/index.js";
+import { standardError } from "../src/estimate.js";
 import { runCli } from "./cli-run.js";
 
 /** Every number as the hex of its IEEE bits, so toEqual compares bit for bit. */
@@ -348,8 +349,10 @@ describe("lasVegasStats at stopVegas = 0 (no random rows: every try is the same 
         expect(r.p).toBe(sums.successes / sums.tries);
         expect(r.s).toEqual(sums.successes ? sums.successNodes / sums.successes : NaN);
         expect(r.e).toEqual(failures ? sums.failureNodes / failures : NaN);
-        // every try the same: no spread at all
-        if (trials > 1 && sums.successes) expect(r.stderr.s).toBe(0);
+        // the standard errors are those of the tries really made (all the same: 0, or undefined below two)
+        expect(r.stderr.s).toEqual(standardError(sums.successNodes, sums.successSquares, sums.successes));
+        expect(r.stderr.e).toEqual(standardError(sums.failureNodes, sums.failureSquares, failures));
+        expect(r.stderr.p).toBe(Math.sqrt((r.p * (1 - r.p)) / trials));
         // and they are backtracking's: solve's nodes for a solvable n, the whole tree's for n = 2, 3
         if (n !== 2 && n !== 3) expect(r.s).toBe((await solve(n, { method: "backtrack", engine })).nodes);
         else expect(r.p).toBe(0);
@@ -362,7 +365,10 @@ describe("lasVegasStats at stopVegas = 0 (no random rows: every try is the same 
     // are those of one, with the count of tries kept.
     const progress: number[] = [];
     const r = await lasVegasStats(20, { stopVegas: 0, trials: 10_000, onProgress: (p) => progress.push(p.done) });
-    expect(r).toMatchObject({ trials: 10_000, successes: 10_000, p: 1, s: 199_636, t: 199_636 });
+    expect(r).toMatchObject({ trials: 10_000, successes: 10_000, p: 1, s: 199_636, t: 199_636, stderr: { p: 0, s: 0, t: 0 } });
     expect(progress.at(-1)).toBe(10_000);
+    // and stays exact where the sums of so many tries would not fit a double's 53 bits
+    const huge = await lasVegasStats(20, { stopVegas: 0, trials: 9e15 });
+    expect(huge).toMatchObject({ successes: 9e15, p: 1, s: 199_636, t: 199_636, stderr: { p: 0, s: 0, t: 0 } });
   });
 });

@@ -59,6 +59,34 @@ describe("progress reports", () => {
     expect(surplus(dense.result.columns!)).toBe(0);
   });
 
+  it("the end is reported once: no report repeats the last one, even at progressIntervalMs 0", async () => {
+    const runs: [string, (on: (p: { tasksDone: number }) => void) => Promise<unknown>][] = [
+      ["count(12)", (on) => count(12, { progressIntervalMs: 0, onProgress: on })],
+      ["treeSize(10)", (on) => treeSize(10, { progressIntervalMs: 0, onProgress: on })],
+      ["treeSize(2)", (on) => treeSize(2, { onProgress: on })],
+      ["countParallel(9)", (on) => countParallel(9, { workers: 1, progressIntervalMs: 0, onProgress: on })],
+    ];
+    for (const [name, run] of runs) {
+      const done: number[] = [];
+      await run((p) => done.push(p.tasksDone));
+      for (let i = 1; i < done.length; i++) expect(done[i], `${name}: ${done.join(",")}`).toBeGreaterThan(done[i - 1]);
+    }
+    const exact: number[] = [];
+    await lasVegasStats(8, { stopVegas: 3, exact: true, progressIntervalMs: 0, onProgress: (p) => exact.push(p.done) });
+    for (let i = 1; i < exact.length; i++) expect(exact[i]).toBeGreaterThan(exact[i - 1]);
+  });
+
+  it("boards answered without a search (n <= 3) still report once, at the end", async () => {
+    const calls: unknown[] = [];
+    await count(2, { onProgress: (p) => calls.push(p) });
+    await solve(3, { onProgress: (p) => calls.push(p) });
+    await countParallel(3, { onProgress: (p) => calls.push(p) });
+    expect(calls).toHaveLength(3);
+    expect(calls[0]).toMatchObject({ n: 2, tasksDone: 0, tasksTotal: 0 });
+    expect(calls[1]).toMatchObject({ n: 3, nodes: 0, tries: 0, steps: 0 });
+    expect(calls[2]).toMatchObject({ n: 3, tasksDone: 0, tasksTotal: 0, workers: 0 });
+  });
+
   it("every paced function takes progressIntervalMs and checks it", async () => {
     const calls = [
       (v: unknown) => count(6, { progressIntervalMs: v as number }),
