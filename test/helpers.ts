@@ -52,3 +52,15 @@ export function attackingPairs(columns: ArrayLike<number>): [number, number][] {
 export function isSolutionOfSize(columns: ArrayLike<number> | null, n: number): boolean {
   return columns !== null && columns.length === n && isSolutionLarge(columns);
 }
+
+/** Hill climbing's h by definition: for each diagonal of either direction holding k >= 2 queens, k - 1. */
+export function diagonalSurplus(columns: ArrayLike<number>): number {
+  const up = new Map<number, number>(), down = new Map<number, number>();
+  for (let r = 0; r < columns.length; r++) {
+    up.set(columns[r] - r, (up.get(columns[r] - r) ?? 0) + 1);
+    down.set(columns[r] + r, (down.get(columns[r] + r) ?? 0) + 1);
+  }
+  let h = 0;
+  for (const k of [...up.values(), ...down.values()]) if (k > 1) h += k - 1;
+  return h;
+}

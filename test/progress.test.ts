@@ -3,19 +3,7 @@
 // chunk), the same option on every long-running function.
 import { describe, expect, it } from "vitest";
 import { count, countParallel, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
-import { isSolutionOfSize } from "./helpers.js";
-
-/** Diagonal surplus of a permutation, computed from scratch: what hill climbing calls h. */
-function surplus(columns: ArrayLike<number>): number {
-  const up = new Map<number, number>(), down = new Map<number, number>();
-  for (let r = 0; r < columns.length; r++) {
-    up.set(columns[r] - r, (up.get(columns[r] - r) ?? 0) + 1);
-    down.set(columns[r] + r, (down.get(columns[r] + r) ?? 0) + 1);
-  }
-  let h = 0;
-  for (const k of [...up.values(), ...down.values()]) h += k - 1;
-  return h;
-}
+import { diagonalSurplus, isSolutionOfSize } from "./helpers.js";
 
 describe("progress reports", () => {
   // Hill climbing on the reference engine at n = 1500 runs for many chunks of about 10 ms.
@@ -56,7 +44,7 @@ describe("progress reports", () => {
         expect(dense.reports[i].conflicts).toBeLessThanOrEqual(dense.reports[i - 1].conflicts - (dense.reports[i].steps - dense.reports[i - 1].steps));
       }
     }
-    expect(surplus(dense.result.columns!)).toBe(0);
+    expect(diagonalSurplus(dense.result.columns!)).toBe(0);
   });
 
   it("the end is reported once: no report repeats the last one, even at progressIntervalMs 0", async () => {

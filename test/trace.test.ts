@@ -3,7 +3,7 @@
 // change that the algorithm allows, checked here by brute force, independently of the package.
 import { describe, expect, it } from "vitest";
 import { ErrorCode, solve, trace, TRACE_MAX_N, type TraceEvent, type TraceMethod } from "../src/index.js";
-import { attackingPairs, ENGINES, isSolution } from "./helpers.js";
+import { attackingPairs, diagonalSurplus, ENGINES, isSolution } from "./helpers.js";
 
 const METHODS: TraceMethod[] = ["backtrack", "las-vegas", "hybrid", "hill-climb"];
 const SEEDS = Array.from({ length: 12 }, (_, i) => i * 7919 + 1);
@@ -24,18 +24,6 @@ function freeColumns(columns: ArrayLike<number>, row: number): number[] {
     if (!attacked) free.push(c);
   }
   return free;
-}
-
-/** h by definition: for each diagonal of either direction holding k >= 2 queens, k - 1. */
-function surplus(columns: ArrayLike<number>): number {
-  const up = new Map<number, number>(), down = new Map<number, number>();
-  for (let r = 0; r < columns.length; r++) {
-    up.set(columns[r] - r, (up.get(columns[r] - r) ?? 0) + 1);
-    down.set(columns[r] + r, (down.get(columns[r] + r) ?? 0) + 1);
-  }
-  let h = 0;
-  for (const k of [...up.values(), ...down.values()]) if (k > 1) h += k - 1;
-  return h;
 }
 
 /** The number of queens, after checking that they fill rows 0..k-1 and the rest is empty. */
@@ -124,7 +112,7 @@ function checkHillClimbTrace(events: TraceEvent[]): void {
   for (let k = 0; k < events.length; k++) {
     const prev = events[Math.max(0, k - 1)], e = events[k];
     expect([...e.columns].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i)); // a permutation
-    expect(e.conflicts).toBe(surplus(e.columns));
+    expect(e.conflicts).toBe(diagonalSurplus(e.columns));
     expect(e.nodes).toBe(0);
     switch (e.kind) {
       case "start":
@@ -132,7 +120,7 @@ function checkHillClimbTrace(events: TraceEvent[]): void {
         break;
       case "evaluate": {
         expect({ i: e.i, j: e.j }).toEqual(next);
-        expect(e.delta).toBe(surplus(swap(prev.columns, e.i, e.j)) - prev.conflicts);
+        expect(e.delta).toBe(diagonalSurplus(swap(prev.columns, e.i, e.j)) - prev.conflicts);
         expect(e.taken).toBe(e.delta < 0);
         expect(Array.from(e.columns)).toEqual(e.taken ? swap(prev.columns, e.i, e.j) : Array.from(prev.columns));
         expect(e.steps).toBe(prev.steps + (e.taken ? 1 : 0));
@@ -142,7 +130,7 @@ function checkHillClimbTrace(events: TraceEvent[]): void {
       case "stuck": {
         expect(e.columns).toEqual(prev.columns);
         // a local minimum: no swap lowers h
-        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) expect(surplus(swap(e.columns, i, j))).toBeGreaterThanOrEqual(e.conflicts);
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) expect(diagonalSurplus(swap(e.columns, i, j))).toBeGreaterThanOrEqual(e.conflicts);
         expect(next.i).toBe(n - 1); // the whole scan was evaluated
         expect(events[k + 1].kind).toBe("restart");
         break;
