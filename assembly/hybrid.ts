@@ -1,6 +1,7 @@
 // Las Vegas then backtracking (seed 000's QueensLV(stopVegas) + Backtrack, seed
-// 001's improved queen_lv): each try places rows 0..k-1 (k = stopVegas = param)
-// exactly as assembly/las-vegas.ts does (same safe-column lists, same draws), then
+// 001's improved queen_lv): each try places rows 0..k-1 (k = stopVegas = param) at
+// random, a column drawn by below(count) among the row's safe columns listed in
+// increasing order (assembly/las-vegas.ts is this with k = n), then
 // backtracks over rows k..n-1 as assembly/backtrack.ts does (columns in increasing
 // order), never moving the random queens. A dead end in the random rows, or a
 // backtrack that exhausts rows k..n-1, fails the try; the next starts from an
@@ -81,7 +82,7 @@ export function hybridRun(workLimit: f64): i32 {
     const sum = sumUsed + <usize>row;
     const diff = diffUsed + <usize>(row + size - 1);
     if (row < stopVegas) {
-      // A random row, as in las-vegas.ts.
+      // A random row (Las Vegas; las-vegas.ts has only these).
       let count = 0;
       for (let c = 0; c < size; c++) {
         if ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) == 0) {

@@ -1,7 +1,7 @@
-// Twin of assembly/hybrid.ts: Las Vegas for rows 0..k-1 (k = stopVegas, same
-// draws as las-vegas.ts), then backtracking over rows k..n-1 as backtrack.ts does,
+// Twin of assembly/hybrid.ts: Las Vegas for rows 0..k-1 (k = stopVegas; a column
+// drawn among the row's safe columns), then backtracking over rows k..n-1 as backtrack.ts does,
 // never moving the random queens; an exhausted backtrack fails the try (and is
-// final when k = 0). k = 0 equals backtrack, k = n equals las-vegas.
+// final when k = 0). k = 0 equals backtrack; las-vegas.ts is this with k = n.
 import {
   EXHAUSTED, FOUND, MAX_NODES, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus,
 } from "../engine.js";
@@ -49,7 +49,7 @@ export function openHybrid(n: number, params: SearchParams): Search {
       if (nodes >= workLimit) return RUNNING;
       const diff = row + size - 1;
       if (row < stopVegas) {
-        // A random row, as in las-vegas.ts.
+        // A random row (Las Vegas; las-vegas.ts has only these).
         let count = 0;
         for (let c = 0; c < size; c++) {
           if ((colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) === 0) {
