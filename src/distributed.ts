@@ -19,6 +19,7 @@ import { Queue, QueueEvents, WaitingError, Worker as QueueWorker, type Connectio
 import { Redis, type RedisOptions } from "ioredis";
 import workerSource from "../build/worker-source.js";
 import type { CountResult } from "./count.js";
+import type { ParallelProgress } from "./parallel.js";
 import { rangeError } from "./errors.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./split.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "./validate.js";
@@ -145,21 +146,12 @@ function lost(options: RedisOptions, error: unknown): Error {
   );
 }
 
-export type DistributedProgress = {
-  phase: "count";
-  n: number;
-  tasksDone: number;
-  tasksTotal: number;
-  /** Parts already finished when this coordinator started (results reused, not recounted). */
-  tasksResumed: number;
-  /** Workers connected to the queue (as Redis sees them). */
-  workers: number;
-  elapsedMs: number;
-  /** Parts finished per second in this run (undefined until one is). */
-  rate?: number;
-  /** Estimated time left, from that rate. */
-  etaMs?: number;
-};
+/**
+ * The coordinator's progress: the same fields as countParallel's, where `workers` is the
+ * number of workers connected to the queue (as Redis sees them) and `tasksResumed` the parts
+ * already finished when this coordinator started (results reused, not recounted).
+ */
+export type DistributedProgress = ParallelProgress;
 
 export type DistributedOptions = {
   /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
