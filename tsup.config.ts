@@ -7,7 +7,7 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 // (binary loader), so the bundle needs no fs, fetch or import.meta.url.
 export default defineConfig([
   {
-    entry: { index: "src/index.ts", distributed: "src/distributed.ts" },
+    entry: { index: "src/index.ts", distributed: "src/distributed/index.ts" },
     format: ["esm", "cjs"],
     splitting: false, // each entry self-contained: dist/index.js stays one file for browsers
     dts: true,
@@ -17,7 +17,7 @@ export default defineConfig([
     loader: { ".wasm": "binary" },
   },
   {
-    entry: { cli: "src/cli.ts" },
+    entry: { cli: "src/cli/index.ts" },
     format: ["esm"],
     sourcemap: true,
     target: "node20",

@@ -3,7 +3,7 @@ import { defineConfig } from "tsup";
 // The counting worker as one self-contained script (Wasm bytes included), built before
 // the library so scripts/embed-worker.mjs can embed its text in the main bundle.
 export default defineConfig({
-  entry: { worker: "src/worker.ts" },
+  entry: { worker: "src/workers/worker.ts" },
   outDir: "build",
   format: ["iife"],
   platform: "neutral",

@@ -2,9 +2,9 @@
 // node convention): rows from 0, columns tried in increasing order; the empty
 // board is one node and every queen placed is one node. Arrays, not bitboards,
 // so any n works. Runs in bounded chunks: backtrackRun stops at a work limit and
-// resumes where it stopped. Twin: src/engine-ts/backtrack.ts.
+// resumes where it stopped. Twin: src/engine/ts/backtrack.ts.
 //
-// Every search kernel has the same exports (see src/engine-wasm/index.ts):
+// Every search kernel has the same exports (see src/engine/wasm/index.ts):
 //   <name>Init(n, seed, param, maxNodes, maxSteps, maxTries): columns pointer, 0 if out of memory
 //   <name>Run(workLimit): status (status.ts)      <name>Stat(slot): a figure (status.ts)
 

@@ -10,10 +10,10 @@
 //
 // The rows go through a small window, not an n-row array: each call writes the next
 // rows (at most WINDOW_ROWS) into it and the TS side copies them into the result
-// (src/engine-wasm/index.ts). So Wasm memory stays at a few hundred KB for any n, and
+// (src/engine/wasm/index.ts). So Wasm memory stays at a few hundred KB for any n, and
 // the 4n bytes of the answer are touched once, in the caller's array, instead of
 // once in Wasm memory and again in a copy.
-// Twin: src/engine-ts/construct.ts (same runs, written straight into the result).
+// Twin: src/engine/ts/construct.ts (same runs, written straight into the result).
 
 import { allocate } from "./memory";
 import {

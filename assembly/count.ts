@@ -5,8 +5,8 @@
 // solutions is met once, then a rotation check tells classes of 2, 4 or 8).
 // total = 8*COUNT8 + 4*COUNT4 + 2*COUNT2, unique = COUNT8 + COUNT4 + COUNT2.
 // The search runs over tasks (fixed prefixes of rows 0..depth-1) made by
-// src/count-split.ts; this file counts one task at a time.
-// Twin: src/engine-ts/count.ts. Bit i of a mask is column i.
+// src/count/tasks.ts; this file counts one task at a time.
+// Twin: src/engine/ts/count.ts. Bit i of a mask is column i.
 //
 // Speed (the search tree and its node count are takaken's, unchanged):
 // - one loop with an explicit stack (no recursion); a row is pushed only while

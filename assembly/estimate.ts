@@ -10,7 +10,7 @@
 // 1 + d1 + d1*d2 + ... its estimate of the whole tree; both are unbiased.
 // Sums are f64 added in a fixed order (probe by probe, depth by depth), so both
 // engines give the same bits however the probes are split into calls.
-// Bitboards (bit c = column c): 1 <= n <= 32. Twin: src/engine-ts/estimate.ts.
+// Bitboards (bit c = column c): 1 <= n <= 32. Twin: src/engine/ts/estimate.ts.
 
 import { allocate } from "./memory";
 import { below, seedRandom } from "./rng";

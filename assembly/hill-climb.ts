@@ -8,7 +8,7 @@
 // scan restarts from i = 0, as the seed's `goto label` does. A full scan with no
 // improving swap and h > 0 ends the try, and a fresh permutation starts the next.
 // Nodes: 0. Work unit = swap evaluations (a chunk stays bounded at any n). Caps
-// maxSteps and maxTries are exact. Twin: src/engine-ts/hill-climb.ts.
+// maxSteps and maxTries are exact. Twin: src/engine/ts/hill-climb.ts.
 
 import { allocate } from "./memory";
 import { below, seedRandom } from "./rng";

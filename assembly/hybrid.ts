@@ -9,7 +9,7 @@
 // more. So k = 0 is backtrack (same columns and nodes; exhausting is final, as
 // there is nothing random to retry) and k = n is las-vegas (same columns, nodes
 // and tries for a seed). Work unit = nodes; caps maxNodes and maxTries are exact.
-// Twin: src/engine-ts/hybrid.ts.
+// Twin: src/engine/ts/hybrid.ts.
 
 import { allocate } from "./memory";
 import { below, seedRandom } from "./rng";

@@ -16,7 +16,7 @@
 // first order with columns increasing, the probability of success and of failure
 // and the probability-weighted nodes of each. Bitboards: n <= 32 (src/ limits it far
 // lower: the walk visits every node of the tree down to depth k).
-// Twin: src/engine-ts/las-vegas-stats.ts.
+// Twin: src/engine/ts/las-vegas-stats.ts.
 
 import { allocate } from "./memory";
 import { below, seedRandom } from "./rng";

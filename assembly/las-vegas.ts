@@ -9,7 +9,7 @@
 //
 // That is the hybrid method with every row random (stopVegas = n): the random rows
 // of assembly/hybrid.ts are this algorithm, so Las Vegas runs that code with k = n
-// rather than a copy of it that could drift. Twin: src/engine-ts/las-vegas.ts.
+// rather than a copy of it that could drift. Twin: src/engine/ts/las-vegas.ts.
 
 import { hybridInit, hybridRun, hybridStat } from "./hybrid";
 

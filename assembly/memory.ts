@@ -1,5 +1,5 @@
 // A bump allocator over linear memory. Every job runs in an instance of its own
-// (reused for later jobs when small, see src/engine-wasm/index.ts), so memory is
+// (reused for later jobs when small, see src/engine/wasm/index.ts), so memory is
 // never freed piecemeal: `resetMemory` releases everything at once between jobs.
 // `allocate` returns 0 instead of trapping when memory cannot grow, so the TS side
 // can report a clear error.

@@ -1,7 +1,7 @@
 // Min-conflicts local search for very large n, after Sosic & Gu's QS4:
 // R. Sosic and J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin
 // 2(2), 1991, and "Efficient Local Search with Conflict Minimization: A Case Study
-// of the n-Queens Problem", IEEE TKDE 6(5), 1994. Twin: src/engine-ts/min-conflicts.ts.
+// of the n-Queens Problem", IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts.
 //
 // The board is a permutation cols[row] (rows and columns never clash); a queen is
 // on sum diagonal row + col and difference diagonal row - col + n - 1 (0 .. 2n-2).
@@ -31,7 +31,7 @@
 // Memory, exactly: 4n (cols, i32) + 2n + 2n (u8 counters, bits first) + 64 KiB
 // (candidate list) + 64 (the ring), each rounded up to 16 bytes: 8 bytes per queen
 // and 64 KiB more. So n = 10^8 takes 0.8 GB, and the 4 GiB of Wasm memory hold n <= 536,846,328
-// (minConflictsBytes in src/engine-ts/min-conflicts.ts). u8 counters suffice: a
+// (minConflictsBytes in src/engine/ts/min-conflicts.ts). u8 counters suffice: a
 // diagonal fills only through candidates and kicks, and a try restarts when a queen
 // at rest stands on a diagonal holding more than CROWDED (a trial swap adds at most
 // 2 to a counter before it is undone).

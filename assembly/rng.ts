@@ -1,4 +1,4 @@
-// The package's one random generator, bit for bit the same as src/engine-ts/rng.ts.
+// The package's one random generator, bit for bit the same as src/engine/ts/rng.ts.
 // xoshiro128** (Blackman & Vigna, https://prng.di.unimi.it/xoshiro128starstar.c),
 // its four words seeded from a u32 seed by four splitmix32 outputs.
 // A draw in [0, k) masks a 32-bit output down to the smallest power of two above

@@ -1,6 +1,6 @@
 // Every solution in lexicographic order (columns of row 0, then row 1, ...), by
 // bitboard backtracking with an explicit stack so the enumeration can stop after
-// any solution and resume on the next call. Twin: src/engine-ts/solutions.ts.
+// any solution and resume on the next call. Twin: src/engine/ts/solutions.ts.
 // State per row y: the candidate columns not yet tried (avail), and the masks of
 // attacked columns/diagonals seen by row y (down, left, right).
 

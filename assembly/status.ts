@@ -1,4 +1,4 @@
-// Status codes shared by every resumable search (mirrored in src/engine.ts), and
+// Status codes shared by every resumable search (mirrored in src/engine/contract.ts), and
 // the slots of the figures a search reports through its `<name>Stat` export.
 export const RUNNING: i32 = 0;
 export const FOUND: i32 = 1;

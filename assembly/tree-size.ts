@@ -1,11 +1,11 @@
 // The exact size of the backtracking tree, level by level: the empty board and
 // every consistent placement of rows 0..k-1 (the nodes exhaustive backtracking
 // visits). One call counts the subtree under a fixed placement of rows 0..d-1 (a
-// task, made by src/estimate.ts, which also uses the board's mirror symmetry):
+// task, made by src/analysis/estimate.ts, which also uses the board's mirror symmetry):
 // the task's node itself at depth d and everything below it. A node's children
 // are counted with popcnt, so only nodes above depth n - 1 are visited.
 // Bitboards (bit c = column c), u64 counts: 1 <= n <= 32, though the count is
-// only feasible to about n = 17. Twin: src/engine-ts/tree-size.ts.
+// only feasible to about n = 17. Twin: src/engine/ts/tree-size.ts.
 
 import { allocate } from "./memory";
 

@@ -1,5 +1,5 @@
 // O(n) solution check with bitsets: one bit per column, per row+col diagonal and
-// per row-col diagonal (5n bits in all). Twin: src/engine-ts/verify.ts.
+// per row-col diagonal (5n bits in all). Twin: src/engine/ts/verify.ts.
 
 import { allocate } from "./memory";
 

@@ -4,37 +4,37 @@
  * Every function takes `{ engine: 'wasm' | 'ts' }` (default 'wasm'; 'ts' by itself
  * where WebAssembly is missing).
  */
-export { init } from "./engines.js";
-export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count.js";
-export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./solutions.js";
+export { init } from "./engine/select.js";
+export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count/count.js";
+export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./count/solutions.js";
 export {
   solve, autoMethod, defaultStopVegas, METHOD_NAMES, DEFAULT_METHOD, DEFAULT_SEED,
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
-} from "./solve.js";
+} from "./search/solve.js";
 export {
   splitCount, countTask, mergeCounts, SPLIT_VERSION,
   type CountPart, type PartCount, type MergedCount,
-} from "./split.js";
-export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./parallel.js";
+} from "./count/parts.js";
+export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./count/parallel.js";
 export {
   crossCheck, describeReport, KERNEL_NAMES,
   type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,
-} from "./crosscheck.js";
-export { verify, type VerifyOptions, type VerifyResult } from "./verify.js";
-export { render, type RenderOptions } from "./render.js";
-export { randomSequence, type RandomSequenceOptions } from "./random.js";
+} from "./analysis/crosscheck.js";
+export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
+export { render, type RenderOptions } from "./board/render.js";
+export { randomSequence, type RandomSequenceOptions } from "./core/random.js";
 export {
   estimate, treeSize, ESTIMATE_MAX_N, TREE_SIZE_MAX_N,
   type EstimateOptions, type EstimateProgress, type EstimateResult,
   type TreeSizeOptions, type TreeSizeProgress, type TreeSizeResult,
-} from "./estimate.js";
+} from "./analysis/estimate.js";
 export {
   lasVegasStats, lasVegasTable, LAS_VEGAS_EXACT_MAX_N, DEFAULT_TRIALS,
   type LasVegasStatsOptions, type LasVegasTableOptions, type LasVegasProgress, type LasVegasStats, type LasVegasTable,
-} from "./las-vegas-stats.js";
+} from "./analysis/las-vegas-stats.js";
 export {
   trace, TRACE_METHODS, TRACE_MAX_N, DEFAULT_TRACE_MAX_EVENTS,
   type TraceMethod, type TraceOptions, type TraceEvent, type TraceFigures,
-} from "./trace.js";
-export { ErrorCode, type ErrorCodeValue } from "./errors.js";
-export type { EngineName, SearchMethod, SearchPhase } from "./engine.js";
+} from "./search/trace.js";
+export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
+export type { EngineName, SearchMethod, SearchPhase } from "./engine/contract.js";

@@ -4,11 +4,11 @@
 // when a search is run in odd-sized chunks; and the columns returned belong to the
 // caller: a plain array of its own that no later call writes to.
 import { describe, expect, test } from "vitest";
-import type { Engine, SearchParams } from "../src/engine.js";
-import { FOUND, RUNNING } from "../src/engine.js";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { wasmEngine } from "../src/engine-wasm/index.js";
-import { solve } from "../src/solve.js";
+import type { Engine, SearchParams } from "../src/engine/contract.js";
+import { FOUND, RUNNING } from "../src/engine/contract.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
+import { solve } from "../src/search/solve.js";
 import { ENGINES, isSolutionLarge } from "./helpers.js";
 
 /** construct.c's lists (1-based columns pushed one by one), returned 0-based. */

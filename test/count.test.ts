@@ -1,8 +1,8 @@
 // Counting: the task split, progress, abort and timeout.
 import { describe, expect, it } from "vitest";
-import { splitTasks } from "../src/count-split.js";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { wasmEngine } from "../src/engine-wasm/index.js";
+import { splitTasks } from "../src/count/tasks.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
 import { count, type CountProgress } from "../src/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";

@@ -1,7 +1,7 @@
 // crossCheck: right when the engines agree (a real sweep) and when they do not (a
 // deliberately wrong engine), never hiding an error on one side or a timeout.
 import { describe, expect, it } from "vitest";
-import { crossCheck, defaultRunner, describeReport, type Runner } from "../src/crosscheck.js";
+import { crossCheck, defaultRunner, describeReport, type Runner } from "../src/analysis/crosscheck.js";
 import { runCli } from "./cli-run.js";
 
 describe("crossCheck", () => {

@@ -12,7 +12,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count } from "../src/index.js";
-import { countDistributed, countedKey, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed.js";
+import { countDistributed, countedKey, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 

@@ -1,9 +1,9 @@
 // One suite, called once per engine (test/engines.test.ts): known answers and
 // properties every engine must have. Engine agreement is tested in test/parity.test.ts.
 import { describe, expect, it } from "vitest";
-import type { EngineName } from "../src/engine.js";
+import type { EngineName } from "../src/engine/contract.js";
 import { count, render, solutions, solve, verify } from "../src/index.js";
-import { openSolutionStreams } from "../src/solutions.js";
+import { openSolutionStreams } from "../src/count/solutions.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { attackingPairs, compareBoards, isSolution } from "./helpers.js";
 

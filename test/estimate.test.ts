@@ -1,8 +1,8 @@
 // estimate (Knuth's random probes) and treeSize (the exact tree), on both engines:
 // known answers, an independent DFS, unbiasedness, parity to the bit, bad input, CLI.
 import { describe, expect, it } from "vitest";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { wasmEngine } from "../src/engine-wasm/index.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
 import { ErrorCode, estimate, solve, treeSize, type EstimateProgress } from "../src/index.js";
 import { A000170 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";

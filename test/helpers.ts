@@ -1,6 +1,6 @@
 // Test helpers written independently of the package: a checker that knows
 // nothing of bitsets or engines, and the list of engines to run suites on.
-import type { EngineName } from "../src/engine.js";
+import type { EngineName } from "../src/engine/contract.js";
 
 export const ENGINES: EngineName[] = ["wasm", "ts"];
 

@@ -4,9 +4,9 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode, lasVegasStats, lasVegasTable, solve, type LasVegasStats } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { wasmEngine } from "../src/engine-wasm/index.js";
-import { standardError } from "../src/estimate.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
+import { standardError } from "../src/analysis/estimate.js";
 import { runCli } from "./cli-run.js";
 
 /** Every number as the hex of its IEEE bits, so toEqual compares bit for bit. */

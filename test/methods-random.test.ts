@@ -3,7 +3,7 @@
 // independent check written here, hybrid's two identities hold, caps are exact, and
 // a timeout stops a long run.
 import { describe, expect, test } from "vitest";
-import { solve, type SolveOptions, type SolveResult } from "../src/solve.js";
+import { solve, type SolveOptions, type SolveResult } from "../src/search/solve.js";
 import { isSolutionOfSize } from "./helpers.js";
 
 const ENGINES = ["wasm", "ts"] as const;

@@ -3,10 +3,10 @@
 // independent O(n) check written here; maxSteps and maxTries are exact; an n too
 // large for Wasm memory is refused before anything is opened; abort and progress work.
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine-ts/min-conflicts.js";
-import { newInstance, wasmEngine } from "../src/engine-wasm/index.js";
-import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/solve.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine/ts/min-conflicts.js";
+import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
+import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/search/solve.js";
 import { isSolutionOfSize } from "./helpers.js";
 
 const ENGINES = ["wasm", "ts"] as const;

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { count, countParallel, countTask, mergeCounts, splitCount, type ParallelProgress } from "../src/index.js";
-import { workerHooks } from "../src/parallel.js";
+import { workerHooks } from "../src/count/parallel.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 import { ENGINES } from "./helpers.js";
@@ -110,7 +110,7 @@ describe("countParallel", () => {
     const controller = new AbortController();
     let seen = 0;
     const first = await countParallel(14, {
-      workers: 1, parts: 64, checkpoint: file, signal: controller.signal,
+      workers: 1, parts: 64, checkpoint: file, signal: controller.signal, progressIntervalMs: 0,
       onProgress: (p) => { seen = p.tasksDone; if (p.tasksDone >= 10) controller.abort(); },
     }).catch((e: unknown) => e);
     expect((first as Error).name).toBe("AbortError");

@@ -1,8 +1,8 @@
 // The engines agree, kernel by kernel: same outputs, same statistics.
 import { describe, expect, it } from "vitest";
-import { tsEngine } from "../src/engine-ts/index.js";
-import { wasmEngine } from "../src/engine-wasm/index.js";
-import { splitTasks } from "../src/count-split.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
+import { splitTasks } from "../src/count/tasks.js";
 import { count, randomSequence, solutions, solve } from "../src/index.js";
 import { isSolution } from "./helpers.js";
 

@@ -1,4 +1,4 @@
-// Progress pacing (src/pacer.ts): the first chunk is always reported, so a plot starts at
+// Progress pacing (src/core/pacer.ts): the first chunk is always reported, so a plot starts at
 // the starting state; progressIntervalMs sets the least time between reports (0: every
 // chunk), the same option on every long-running function.
 import { describe, expect, it } from "vitest";

@@ -1,0 +1,270 @@
+// crossCheck(): every kernel on both engines over a sweep of sizes and seeds. Says
+// whether every output field agrees bit for bit, verifies every solution with a check
+// of its own (not the engines' verify kernel), times both engines, and reports the
+// first divergence in full. An error on one engine only, or a timeout, is never
+// counted as agreement.
+import type { EngineName } from "../engine/contract.js";
+import { count } from "../count/count.js";
+import { estimate } from "./estimate.js";
+import { lasVegasStats } from "./las-vegas-stats.js";
+import { solutions } from "../count/solutions.js";
+import { METHODS, solve } from "../search/solve.js";
+import type { SearchMethod } from "../engine/contract.js";
+import { now } from "../core/pacer.js";
+import { checkInteger, checkOptions, optionalFunction } from "../core/validate.js";
+import { typeError } from "../core/errors.js";
+
+/** One input of a kernel: the arguments of the public call, minus the engine. */
+export type CrossCheckCase = { n: number; options: Record<string, unknown> };
+
+type Kernel = {
+  /** The cases of a sweep. */
+  cases(sweep: Sweep): CrossCheckCase[];
+  /** Runs the public function on one engine. */
+  run(input: CrossCheckCase, engine: EngineName, timeoutMs: number): Promise<unknown>;
+  /** The `nqueens` command that reproduces a case. */
+  command(input: CrossCheckCase): string;
+};
+
+type Sweep = { sizes: number[]; seeds: number[]; thorough: boolean };
+
+const flag = (name: string, value: unknown): string => (value === undefined ? "" : ` --${name} ${value}`);
+
+/** columns form a solution: n distinct columns, no shared diagonal (plain O(n) sets). */
+function independentlyValid(columns: ArrayLike<number>): boolean {
+  const n = columns.length;
+  const cols = new Uint8Array(n), sums = new Uint8Array(2 * n), diffs = new Uint8Array(2 * n);
+  for (let r = 0; r < n; r++) {
+    const c = columns[r];
+    if (!Number.isInteger(c) || c < 0 || c >= n || cols[c] || sums[r + c] || diffs[r - c + n]) return false;
+    cols[c] = sums[r + c] = diffs[r - c + n] = 1;
+  }
+  return true;
+}
+
+/** What is compared: the result without its timing and engine name. */
+function comparable(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  if (Array.isArray(value)) return value.map(comparable);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (k !== "ms" && k !== "engine") out[k] = comparable(v);
+  return out;
+}
+
+/** The path of the first field where a and b differ ("" when they agree). */
+export function firstDifference(a: unknown, b: unknown, path = ""): string | undefined {
+  if (Object.is(a, b)) return undefined;
+  if (typeof a === "bigint" || typeof b === "bigint" || typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
+    return path || "(value)";
+  }
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const d = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
+    if (d !== undefined) return d;
+  }
+  return undefined;
+}
+
+const SEARCH_METHODS = Object.keys(METHODS) as SearchMethod[];
+
+export const KERNELS: Record<string, Kernel> = {
+  count: {
+    cases: ({ sizes }) => sizes.filter((n) => n <= (12)).map((n) => ({ n, options: {} })),
+    run: ({ n }, engine, timeoutMs) => count(n, { engine, timeoutMs }),
+    command: ({ n }) => `nqueens count ${n}`,
+  },
+  solutions: {
+    cases: ({ sizes }) => sizes.filter((n) => n <= 9).map((n) => ({ n, options: {} })),
+    run: async ({ n }, engine) => {
+      const all = [...solutions(n, { engine })];
+      if (!all.every(independentlyValid)) throw new Error("an enumerated board is not a solution");
+      return all;
+    },
+    command: ({ n }) => `nqueens all ${n}`,
+  },
+  ...Object.fromEntries(
+    SEARCH_METHODS.map((method): [string, Kernel] => [
+      `solve:${method}`,
+      {
+        cases: ({ sizes, seeds }) => {
+          // sizes each method handles in milliseconds (pure Las Vegas at n = 1000 practically never succeeds)
+          const largest = { backtrack: 24, "las-vegas": 100, hybrid: 200, "hill-climb": 200, "min-conflicts": Infinity, construct: Infinity }[method];
+          const usable = sizes.filter((n) => n <= largest);
+          return METHODS[method].seeded
+            ? usable.flatMap((n) => seeds.map((seed) => ({ n, options: { method, seed } })))
+            : usable.map((n) => ({ n, options: { method } }));
+        },
+        run: async ({ n, options }, engine, timeoutMs) => {
+          const result = await solve(n, { ...options, engine, timeoutMs });
+          if (result.reason === "timeout") throw new Error(`timed out after ${timeoutMs} ms`);
+          if (result.found && !independentlyValid(result.columns!)) throw new Error("the columns found are not a solution");
+          return result;
+        },
+        command: ({ n, options }) => `nqueens solve ${n} --method ${method}${flag("seed", options.seed)} --json`,
+      },
+    ]),
+  ),
+  estimate: {
+    cases: ({ sizes, seeds, thorough }) =>
+      sizes.filter((n) => n >= 4 && n <= 32).flatMap((n) => seeds.map((seed) => ({ n, options: { seed, samples: thorough ? 2000 : 200 } }))),
+    run: ({ n, options }, engine, timeoutMs) => estimate(n, { ...options, engine, timeoutMs }),
+    command: ({ n, options }) => `nqueens estimate ${n}${flag("samples", options.samples)}${flag("seed", options.seed)} --json`,
+  },
+  lasVegasStats: {
+    cases: ({ sizes, seeds, thorough }) =>
+      sizes.filter((n) => n >= 4 && n <= 20).flatMap((n) =>
+        seeds.map((seed) => ({ n, options: { seed, stopVegas: Math.min(n, 3 + (seed % n)), trials: thorough ? 2000 : 200 } })),
+      ),
+    run: ({ n, options }, engine, timeoutMs) => lasVegasStats(n, { ...options, engine, timeoutMs }),
+    command: ({ n, options }) =>
+      `nqueens lv-stats ${n}${flag("stop-vegas", options.stopVegas)}${flag("trials", options.trials)}${flag("seed", options.seed)} --json`,
+  },
+};
+
+export const KERNEL_NAMES = Object.keys(KERNELS);
+
+export type Divergence = {
+  kernel: string;
+  input: CrossCheckCase;
+  /** The first differing field ('error' when one engine threw and the other did not). */
+  field: string;
+  wasm: unknown;
+  ts: unknown;
+  /** The `nqueens` commands that show the case, on each engine. */
+  reproduce: [string, string];
+};
+
+export type KernelReport = {
+  kernel: string;
+  cases: number;
+  agree: number;
+  /** Cases where an engine ran past the per-case time limit (not counted as agreement). */
+  timedOut: number;
+  /** Cases not run because the budget ran out. */
+  skipped: number;
+  wasmMs: number;
+  tsMs: number;
+  /** tsMs / wasmMs over the cases run (how much faster Wasm is here). */
+  tsOverWasm: number;
+  divergence?: Divergence;
+};
+
+export type CrossCheckReport = { ok: boolean; kernels: KernelReport[]; ms: number };
+
+export type CrossCheckProgress = { kernel: string; casesDone: number; casesTotal: number; elapsedMs: number };
+
+/** Runs one engine of one case: its output, or the error it threw, and the time it took. */
+export type Runner = (kernel: string, input: CrossCheckCase, engine: EngineName, timeoutMs: number) => Promise<unknown>;
+
+export const defaultRunner: Runner = (kernel, input, engine, timeoutMs) => KERNELS[kernel].run(input, engine, timeoutMs);
+
+export type CrossCheckOptions = {
+  /** Which kernels (default all: see KERNEL_NAMES). */
+  kernels?: string[];
+  /** Board sizes of the sweep (each kernel keeps those it can run quickly). */
+  sizes?: number[];
+  seeds?: number[];
+  /** Stop starting new cases after this many milliseconds (default 10000). */
+  budgetMs?: number;
+  /** Bigger sample counts for the statistical kernels. */
+  thorough?: boolean;
+  onProgress?: (progress: CrossCheckProgress) => void;
+  /** Runs one case on one engine (default: the public functions). For tests and custom engines. */
+  runner?: Runner;
+};
+
+export const DEFAULT_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 20, 24, 32, 50, 100, 200, 1000, 10_000, 100_000];
+export const DEFAULT_SEEDS = [1, 2, 3, 4, 5];
+
+async function attempt(run: () => Promise<unknown>): Promise<{ value?: unknown; error?: string; ms: number }> {
+  const t0 = now();
+  try {
+    const value = await run();
+    return { value, ms: now() - t0 };
+  } catch (error) {
+    return { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error), ms: now() - t0 };
+  }
+}
+
+/**
+ * Runs every kernel on the 'wasm' and 'ts' engines over a sweep and compares them.
+ * @example const report = await crossCheck({ budgetMs: 5000 }); report.ok // true when all agree
+ */
+export async function crossCheck(options?: CrossCheckOptions): Promise<CrossCheckReport> {
+  const opts = checkOptions<CrossCheckOptions>("crossCheck", options, ["kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner"]);
+  const kernels = opts.kernels ?? KERNEL_NAMES;
+  if (!Array.isArray(kernels)) throw typeError(`kernels must be an array of names (${KERNEL_NAMES.join(", ")})`);
+  for (const k of kernels) {
+    if (!KERNEL_NAMES.includes(k)) throw typeError(`kernels: unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
+  }
+  const sizes = (opts.sizes ?? DEFAULT_SIZES).map((n, i) => checkInteger(`sizes[${i}]`, n, 1, 100_000_000));
+  const seeds = (opts.seeds ?? DEFAULT_SEEDS).map((s, i) => checkInteger(`seeds[${i}]`, s, 0, 0xffffffff));
+  const budgetMs = opts.budgetMs === undefined ? 10_000 : checkInteger("budgetMs", opts.budgetMs, 1, Number.MAX_SAFE_INTEGER);
+  const onProgress = optionalFunction<(p: CrossCheckProgress) => void>("onProgress", opts.onProgress);
+  const runner = optionalFunction<Runner>("runner", opts.runner) ?? defaultRunner;
+  const sweep: Sweep = { sizes, seeds, thorough: opts.thorough === true };
+  const start = now();
+  const caseTimeoutMs = Math.max(1000, Math.min(budgetMs / 2, 20_000));
+  const reports: KernelReport[] = [];
+
+  // Each kernel gets an equal share of the budget, so every kernel is covered.
+  const share = budgetMs / kernels.length;
+  for (const [index, kernel] of kernels.entries()) {
+    const cases = KERNELS[kernel].cases(sweep);
+    const deadline = start + share * (index + 1);
+    const report: KernelReport = { kernel, cases: cases.length, agree: 0, timedOut: 0, skipped: 0, wasmMs: 0, tsMs: 0, tsOverWasm: NaN };
+    for (const [i, input] of cases.entries()) {
+      if (now() > deadline) { report.skipped = cases.length - i; break; }
+      const wasm = await attempt(() => runner(kernel, input, "wasm", caseTimeoutMs));
+      const ts = await attempt(() => runner(kernel, input, "ts", caseTimeoutMs));
+      report.wasmMs += wasm.ms;
+      report.tsMs += ts.ms;
+      onProgress?.({ kernel, casesDone: i + 1, casesTotal: cases.length, elapsedMs: now() - start });
+      const timedOut = [wasm.error, ts.error].some((e) => e !== undefined && /TimeoutError|timed out/.test(e));
+      if (timedOut) { report.timedOut++; continue; }
+      let field: string | undefined;
+      if (wasm.error !== undefined || ts.error !== undefined) field = wasm.error === ts.error ? undefined : "error";
+      else field = firstDifference(comparable(wasm.value), comparable(ts.value));
+      if (field === undefined) { report.agree++; continue; }
+      report.divergence ??= {
+        kernel, input, field,
+        wasm: wasm.error !== undefined ? { error: wasm.error } : wasm.value,
+        ts: ts.error !== undefined ? { error: ts.error } : ts.value,
+        reproduce: [`${KERNELS[kernel].command(input)} --engine wasm`, `${KERNELS[kernel].command(input)} --engine ts`],
+      };
+    }
+    report.tsOverWasm = report.wasmMs > 0 ? report.tsMs / report.wasmMs : NaN;
+    reports.push(report);
+  }
+  // Cases skipped for the budget are reported, not failed; a timeout or a divergence fails.
+  const ok = reports.every((r) => r.timedOut === 0 && !r.divergence);
+  return { ok, kernels: reports, ms: now() - start };
+}
+
+/**
+ * The report as the CLI prints it: a table (kernel, cases, agree, timeouts, skipped,
+ * ts/wasm), the lines for stderr (each divergence with its reproducer), and the exit
+ * code: 0 when everything run agrees, 1 on any divergence or timeout.
+ */
+export function describeReport(report: CrossCheckReport): { table: string; problems: string[]; exitCode: 0 | 1 } {
+  const head = ["kernel", "cases", "agree", "timeouts", "skipped", "ts/wasm", "result"];
+  const rows = report.kernels.map((k) => [
+    k.kernel, String(k.cases), String(k.agree), String(k.timedOut), String(k.skipped),
+    Number.isFinite(k.tsOverWasm) ? k.tsOverWasm.toFixed(2) : "-",
+    k.divergence ? `DIVERGES at ${k.divergence.field}` : k.timedOut ? "TIMED OUT" : "ok",
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]): string =>
+    cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+  const summary = report.ok ? `engines agree (${(report.ms / 1000).toFixed(1)} s)` : "ENGINES DISAGREE";
+  const problems: string[] = [];
+  for (const k of report.kernels) {
+    if (k.timedOut) problems.push(`${k.kernel}: ${k.timedOut} case(s) timed out (not counted as agreement)`);
+    if (!k.divergence) continue;
+    problems.push(`${k.kernel} diverges at field ${k.divergence.field} for n = ${k.divergence.input.n} ${JSON.stringify(k.divergence.input.options)}`);
+    problems.push(`reproduce: ${k.divergence.reproduce[0]}`);
+    problems.push(`      and: ${k.divergence.reproduce[1]}`);
+  }
+  return { table: [line(head), ...rows.map(line), summary].join("\n"), problems, exitCode: report.ok ? 0 : 1 };
+}

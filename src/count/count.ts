@@ -1,0 +1,101 @@
+// count(n): every solution and every solution up to symmetry, by the full-symmetry
+// counter over tasks (src/count/tasks.ts), in chunks that honour signal/timeout/progress.
+import type { EngineName } from "../engine/contract.js";
+import { pickEngine } from "../engine/select.js";
+import { splitTasks } from "./tasks.js";
+import { timeoutError } from "../core/errors.js";
+import { PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
+import { checkInteger, checkOptions } from "../core/validate.js";
+
+export const COUNT_MAX_N = 32;
+
+export type CountProgress = {
+  phase: "count";
+  n: number;
+  tasksDone: number;
+  tasksTotal: number;
+  nodes: bigint;
+  elapsedMs: number;
+};
+
+export type CountOptions = {
+  /** 'wasm' (default) or 'ts'. */
+  engine?: EngineName;
+  /** Stops the count; the promise rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
+  timeoutMs?: number;
+  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
+  onProgress?: (progress: CountProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after each task, for dense plots. */
+  progressIntervalMs?: number;
+};
+
+export type CountResult = {
+  n: number;
+  /** All solutions (OEIS A000170). */
+  total: bigint;
+  /** Solutions distinct under the 8 rotations and reflections (OEIS A002562). */
+  unique: bigint;
+  /** Queens placed by the search. */
+  nodes: bigint;
+  ms: number;
+  engine: EngineName;
+};
+
+const OPTION_NAMES = ["engine", ...PACED_OPTION_NAMES] as const;
+
+/** Boards too small for the symmetry counter, answered directly: n = 1 has one queen, 2 and 3 none. */
+function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
+  if (n === 1) return { total: 1n, unique: 1n, nodes: 1n };
+  if (n <= 3) return { total: 0n, unique: 0n, nodes: 0n };
+  return undefined;
+}
+
+/**
+ * Counts the solutions of the n-queens problem, 1 <= n <= 32.
+ * @example const { total, unique } = await count(8); // 92n, 12n
+ */
+export async function count(n: number, options?: CountOptions): Promise<CountResult> {
+  checkInteger("n", n, 1, COUNT_MAX_N);
+  const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
+  const engine = pickEngine(opts.engine);
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+
+  const small = smallBoard(n);
+  if (small) {
+    pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
+    return { n, ...small, ms: pacer.elapsed(), engine: engine.name };
+  }
+  const { tasks, prefixNodes } = splitTasks(n);
+  const counter = engine.openCounter(n);
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
+  const progress = (done: number): CountProgress => ({
+    phase: "count", n, tasksDone: done, tasksTotal: tasks.length, nodes, elapsedMs: pacer.elapsed(),
+  });
+  try {
+    for (let i = 0; i < tasks.length; i++) {
+      const stop = pacer.stopReason();
+      if (stop === "aborted") pacer.throwIfAborted();
+      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+      const r = counter.countTask(tasks[i]);
+      count8 += r.count8;
+      count4 += r.count4;
+      count2 += r.count2;
+      nodes += r.nodes;
+      if (i + 1 < tasks.length) await pacer.between(() => progress(i + 1)); // the last is reported by finish()
+    }
+  } finally {
+    counter.close();
+  }
+  pacer.finish(progress(tasks.length));
+  return {
+    n,
+    total: 8n * count8 + 4n * count4 + 2n * count2,
+    unique: count8 + count4 + count2,
+    nodes,
+    ms: pacer.elapsed(),
+    engine: engine.name,
+  };
+}

@@ -1,0 +1,267 @@
+// countParallel(n): the parts of splitCount(n) counted on worker threads (Node) or
+// Web Workers (browsers), with progress, abort, a worker that dies having its part
+// rerun on a fresh worker, and an optional checkpoint file (Node) to resume from.
+// A small hand-written pool: workers start from embedded source text (no file path
+// or URL to resolve), and rerunning a lost part is the pool's job here.
+import workerSource from "../../build/worker-source.js";
+import type { EngineName } from "../engine/contract.js";
+import { COUNT_MAX_N, count, type CountResult } from "./count.js";
+import { pickEngine } from "../engine/select.js";
+import { rangeError } from "../core/errors.js";
+import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
+import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
+import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
+import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
+
+export type ParallelProgress = {
+  phase: "count";
+  n: number;
+  tasksDone: number;
+  tasksTotal: number;
+  /** Parts taken from the checkpoint rather than counted in this run. */
+  tasksResumed: number;
+  workers: number;
+  elapsedMs: number;
+  /** Parts counted per second in this run (undefined until a part is done). */
+  rate?: number;
+  /** Estimated time left, from that rate (undefined until a part is done). */
+  etaMs?: number;
+};
+
+export type ParallelOptions = {
+  /** Worker threads (default: the cores available). */
+  workers?: number;
+  /** How many parts to split into (default: splitCount's). */
+  parts?: number;
+  /** Engine the workers count with (default 'wasm'). */
+  engine?: EngineName;
+  /** Stops the workers; the promise rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  /** Called as parts finish, at most every progressIntervalMs, and once at the end. */
+  onProgress?: (progress: ParallelProgress) => void;
+  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every part. */
+  progressIntervalMs?: number;
+  /** Node only: a file recording finished parts, so an interrupted count resumes. */
+  checkpoint?: string;
+};
+
+export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
+
+/** Test hook: called with each worker as it starts (tests kill one to prove a part is rerun). */
+export const workerHooks: { onStart?: (worker: PoolWorker, index: number) => void } = {};
+
+/** A worker of the pool, whichever kind of platform it runs on. */
+export type PoolWorker = {
+  post(message: WorkerRequest): void;
+  /** The pool's own stop: no death is reported. */
+  terminate(): void;
+  /** An unexpected death, as when the thread crashes (for tests): reported like one. */
+  kill(): void;
+};
+
+const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
+
+/** Specifiers kept in variables so browser bundlers do not try to resolve Node built-ins. */
+const NODE_WORKER_THREADS = "node:worker_threads";
+const NODE_FS = "node:fs/promises";
+const NODE_OS = "node:os";
+
+async function availableCores(): Promise<number> {
+  if (isNode) {
+    const os = (await import(/* @vite-ignore */ NODE_OS)) as typeof import("node:os");
+    return os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+}
+
+type Events = { message(m: WorkerResponse): void; died(reason: string): void };
+
+async function startWorker(events: Events): Promise<PoolWorker> {
+  if (isNode) {
+    const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
+    const worker = new Worker(workerSource, { eval: true });
+    let ended = false;
+    worker.on("message", (m: WorkerResponse) => events.message(m));
+    worker.on("error", (e) => { if (!ended) { ended = true; events.died(String(e)); } });
+    worker.on("exit", (code) => { if (!ended) { ended = true; events.died(`exit code ${code}`); } });
+    return {
+      post: (m) => worker.postMessage(m),
+      terminate: () => { ended = true; void worker.terminate(); },
+      kill: () => void worker.terminate(), // the exit event reports it
+    };
+  }
+  const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+  const worker = new Worker(url);
+  URL.revokeObjectURL(url);
+  let ended = false;
+  worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
+  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });
+  return {
+    post: (m) => worker.postMessage(m),
+    terminate: () => { ended = true; worker.terminate(); },
+    kill: () => { worker.terminate(); if (!ended) { ended = true; events.died("killed"); } },
+  };
+}
+
+type Checkpoint = { format: "nqueens-count-checkpoint"; splitVersion: number; n: number; parts: number; done: PartCount[] };
+
+async function readCheckpoint(path: string, n: number, parts: number | undefined): Promise<Checkpoint | undefined> {
+  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
+  let text: string;
+  try {
+    text = await fs.readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  let data: Checkpoint;
+  try {
+    data = JSON.parse(text) as Checkpoint;
+  } catch {
+    throw rangeError(`checkpoint ${path} is not a checkpoint file (not JSON)`);
+  }
+  if (data.format !== "nqueens-count-checkpoint") throw rangeError(`checkpoint ${path} is not a count checkpoint`);
+  if (data.splitVersion !== SPLIT_VERSION) {
+    throw rangeError(`checkpoint ${path} was made by task split version ${data.splitVersion}; this package uses version ${SPLIT_VERSION}`);
+  }
+  if (data.n !== n) throw rangeError(`checkpoint ${path} belongs to n = ${data.n}, not n = ${n}`);
+  if (parts !== undefined && data.parts !== parts) throw rangeError(`checkpoint ${path} has ${data.parts} parts, not ${parts}`);
+  return data;
+}
+
+/** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
+async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
+  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
+  const temporary = `${path}.${process.pid}.tmp`;
+  await fs.writeFile(temporary, JSON.stringify(data));
+  await fs.rename(temporary, path);
+}
+
+/**
+ * Counts the solutions of the n-queens problem on several workers (1 <= n <= 32).
+ * @example const { total } = await countParallel(16, { workers: 2 }); // 14772512n
+ */
+export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
+  checkInteger("n", n, 1, COUNT_MAX_N);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint"]);
+  const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
+  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
+  const engine = pickEngine(opts.engine).name;
+  const signal = optionalSignal(opts.signal);
+  const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
+  const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
+  if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
+    throw rangeError(`checkpoint must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
+  }
+  if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
+  signal?.throwIfAborted();
+  const start = now();
+  if (n <= 3) {
+    const small = await count(n, { engine });
+    onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
+    return { ...small, workers: 0, parts: 0, resumed: 0 };
+  }
+
+  const saved = opts.checkpoint ? await readCheckpoint(opts.checkpoint, n, opts.parts) : undefined;
+  const parts = splitCount(n, { parts: saved?.parts ?? opts.parts });
+  const done = new Map<number, PartCount>();
+  for (const r of saved?.done ?? []) done.set(r.part, r);
+  const resumed = done.size;
+  const queue: CountPart[] = parts.filter((p) => !done.has(p.part));
+  const poolSize = Math.max(1, Math.min(workers, queue.length));
+
+  let lastSave = 0;
+  const save = async (force: boolean): Promise<void> => {
+    if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
+    lastSave = now();
+    await writeCheckpoint(opts.checkpoint, {
+      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, done: [...done.values()],
+    });
+  };
+  let lastProgress = -Infinity;
+  const report = (final: boolean): void => {
+    if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
+    lastProgress = now();
+    const elapsedMs = now() - start;
+    const countedHere = done.size - resumed;
+    const left = parts.length - done.size;
+    onProgress({
+      phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+      rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
+      etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
+    });
+  };
+
+  if (queue.length > 0) {
+    await new Promise<void>((resolve, reject) => {
+      const running = new Map<PoolWorker, CountPart | undefined>();
+      let nextId = 0;
+      let restarts = 0;
+      let finished = false;
+      const byId = new Map<number, { worker: PoolWorker; part: CountPart }>();
+      const stopAll = (): void => {
+        finished = true;
+        for (const w of running.keys()) w.terminate();
+        running.clear();
+      };
+      const fail = (error: unknown): void => {
+        if (finished) return;
+        stopAll();
+        save(true).then(() => reject(error), () => reject(error));
+      };
+      const onAbort = (): void => fail(signal!.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+
+      const feed = (worker: PoolWorker): void => {
+        const part = queue.shift();
+        running.set(worker, part);
+        if (!part) {
+          if ([...running.values()].every((p) => p === undefined)) {
+            stopAll();
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          }
+          return;
+        }
+        const id = nextId++;
+        byId.set(id, { worker, part });
+        worker.post({ id, part, engine });
+      };
+
+      const spawn = async (index: number): Promise<void> => {
+        let self: PoolWorker | undefined;
+        const worker = await startWorker({
+          message: (m) => {
+            const job = byId.get(m.id);
+            if (finished || !job) return;
+            byId.delete(m.id);
+            if (m.error !== undefined) return fail(new Error(`counting part ${job.part.part} failed: ${m.error}`));
+            done.set(m.result!.part, m.result!);
+            if (done.size < parts.length) report(false); // the last is reported once, at the end
+            save(false).catch(fail);
+            feed(job.worker);
+          },
+          died: (reason) => {
+            if (finished || !self) return;
+            const lost = running.get(self);
+            running.delete(self);
+            for (const [id, job] of byId) if (job.worker === self) byId.delete(id);
+            if (lost) queue.unshift(lost); // rerun the lost part on a fresh worker
+            if (++restarts > parts.length + poolSize) return fail(new Error(`counting workers keep dying (last: ${reason})`));
+            spawn(index).catch(fail);
+          },
+        });
+        self = worker;
+        if (finished) return worker.terminate();
+        running.set(worker, undefined);
+        workerHooks.onStart?.(worker, index);
+        feed(worker);
+      };
+      for (let i = 0; i < poolSize; i++) spawn(i).catch(fail);
+    });
+  }
+  await save(true);
+  report(true);
+  const merged = mergeCounts(parts.map((p) => done.get(p.part)!));
+  return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+}

@@ -1,0 +1,174 @@
+/**
+ * The contract both engines implement, kernel for kernel. `src/engine/wasm/` runs
+ * the AssemblyScript kernels in `assembly/`; `src/engine/ts/` is the plain
+ * TypeScript reference. Same inputs, bit-identical outputs: a parity test is a
+ * loop over engines. Inputs here are already checked by `src/core/validate.ts`.
+ */
+
+export type EngineName = "wasm" | "ts";
+
+/** Status of a resumable search after a `run` call (same codes as assembly/status.ts). */
+export const RUNNING = 0;
+export const FOUND = 1;
+export const EXHAUSTED = 2;
+/** A cap given when the search was opened ran out. */
+export const MAX_NODES = 3;
+export const MAX_STEPS = 4;
+export const MAX_TRIES = 5;
+export type SearchStatus = 0 | 1 | 2 | 3 | 4 | 5;
+
+/**
+ * One unit of counting work: the queens of rows 0..depth-1 are fixed (`rows`,
+ * 0-based columns), the rest is searched. `kind` 1: the row-0 queen is in the
+ * corner; 2: it is not. See src/count/tasks.ts.
+ */
+export type CountTask = { kind: 1 | 2; bound1: number; rows: number[] };
+
+/** What counting one task finds: solutions by symmetry class size, and queens placed. */
+export type TaskCount = { count8: bigint; count4: bigint; count2: bigint; nodes: bigint };
+
+/** A counter for one board size; `close` frees what it holds. */
+export type Counter = { countTask(task: CountTask): TaskCount; close(): void };
+
+/** Lexicographic enumeration of all solutions, a chunk at a time. */
+export type SolutionStream = {
+  /** Up to `max` further solutions; fewer means the enumeration is over. */
+  next(max: number): Int32Array[];
+  /** Queens placed so far. */
+  nodes(): number;
+  close(): void;
+};
+
+/** Figures a search reports; the same on both engines for the same inputs. */
+export type SearchStats = { nodes: number; tries: number; steps: number };
+
+/** What a search is doing (phase codes of assembly/status.ts, in order). */
+export const PHASES = ["search", "construct", "repair"] as const;
+export type SearchPhase = (typeof PHASES)[number];
+
+/** For progress reports: the phase, and the diagonal conflicts left (local search only, else -1). */
+export type SearchState = { phase: SearchPhase; conflicts: number };
+
+/** The single-solution search methods; each has one kernel file in assembly/ and its twin in src/engine/ts/. */
+export type SearchMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb" | "construct" | "min-conflicts";
+
+/**
+ * What a search is opened with. The caps are exact (both engines stop at the same
+ * node, step or try); Infinity means none. `seed` is ignored by methods without randomness.
+ */
+export type SearchParams = {
+  seed: number;
+  /** Method-specific parameter (stopVegas for 'hybrid'); 0 where unused. */
+  param: number;
+  maxNodes: number;
+  maxSteps: number;
+  maxTries: number;
+};
+
+/** A resumable search for one solution. */
+export type Search = {
+  /**
+   * Work until a solution, exhaustion, a cap, or `workLimit` units of work in all
+   * (RUNNING). The unit is the kernel's own fine-grained measure, used only to bound a chunk.
+   */
+  run(workLimit: number): SearchStatus;
+  /** The work counter `workLimit` is compared with. */
+  work(): number;
+  stats(): SearchStats;
+  state(): SearchState;
+  /**
+   * The current columns (a solution after FOUND) in an array the caller owns: nothing
+   * writes to it later. A copy, or once the search is done its own array handed over
+   * (construct does this, to save copying 4n bytes; a later call gets a new array).
+   */
+  columns(): Int32Array;
+  /**
+   * Reference engine only, for the step-by-step trace (src/search/trace.ts): where the
+   * search stands inside its loop, read without touching it. Hill climbing gives the
+   * next pair (i, j) its scan evaluates. The Wasm engine does not implement it.
+   */
+  cursor?(): SearchCursor;
+  close(): void;
+};
+
+/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates. */
+export type SearchCursor = { i: number; j: number };
+
+/**
+ * Sums over Knuth's random probes (src/analysis/estimate.ts), added probe by probe in a fixed
+ * order. A probe's product d1*...*dk (the safe-column counts of rows 0..k-1 on its
+ * path; 0 past a dead end) is its estimate of the nodes at depth k.
+ */
+export type ProbeSums = {
+  probes: number;
+  /** Per depth k = 0..n: the sum of the products, and of their squares. */
+  level: Float64Array;
+  levelSquares: Float64Array;
+  /** The sum of the probes' whole-tree estimates 1 + d1 + d1*d2 + ..., and of their squares. */
+  total: number;
+  totalSquares: number;
+};
+
+/** Random probes for an n x n board from one seeded generator. */
+export type Prober = { run(probes: number): void; sums(): ProbeSums; close(): void };
+
+/** Exhaustive node counts of the backtracking tree (src/analysis/estimate.ts splits it into subtrees). */
+export type TreeCounter = {
+  /** Per depth 0..n, the nodes of the subtree under the consistent placement `columns` of rows 0..d-1 (1 at d). */
+  subtree(columns: readonly number[]): bigint[];
+  close(): void;
+};
+
+/** What a run of 'hybrid' tries adds up, per outcome (src/analysis/las-vegas-stats.ts). */
+export type TrialSums = {
+  tries: number;
+  successes: number;
+  /** Sums of the nodes of the successful tries, and of their squares. */
+  successNodes: number;
+  successSquares: number;
+  /** The same over the failed tries. */
+  failureNodes: number;
+  failureSquares: number;
+};
+
+/** `trials` hybrid tries in a row, each exactly one try of the 'hybrid' search for the same seed. */
+export type LasVegasTrials = {
+  /** Make tries until all are done (true) or `workLimit` nodes in all (false). */
+  run(workLimit: number): boolean;
+  /** Nodes of all tries so far (what `workLimit` is compared with). */
+  work(): number;
+  sums(): TrialSums;
+  close(): void;
+};
+
+/** Probability-weighted sums over the tries that start with a given placement of random rows. */
+export type ExactSums = { success: number; failure: number; successNodes: number; failureNodes: number };
+
+/** The exact walk over every random choice of the 'hybrid' tries (n <= 32, bitboards). */
+export type LasVegasExactWalker = {
+  /** The tries beginning with random rows `columns` (consistent, at most stopVegas of them), that start taken as certain. */
+  walk(columns: readonly number[]): ExactSums;
+  close(): void;
+};
+
+export type Engine = {
+  readonly name: EngineName;
+  /** Counter for n x n boards, 5 <= n <= 32 (smaller n are answered in src/count/count.ts). */
+  openCounter(n: number): Counter;
+  /** All solutions of an n x n board, 1 <= n <= 32, in lexicographic order. */
+  openSolutions(n: number): SolutionStream;
+  /** A single-solution search (n >= 4 and within the method's range, checked by src/search/solve.ts). */
+  openSearch(method: SearchMethod, n: number, params: SearchParams): Search;
+  /** How many times a queen lands on a line an earlier row holds (0: a solution). */
+  verifyRepeats(columns: Int32Array): number;
+  /** `count` draws in [0, bound) from the seeded generator (bound 0: raw u32 outputs). */
+  randomSequence(seed: number, bound: number, count: number): Uint32Array;
+  /** Knuth's probes, 1 <= n <= 32 (assembly/estimate.ts). */
+  openProbes(n: number, seed: number): Prober;
+  /** Backtracking-tree node counts, 1 <= n <= 32 (assembly/tree-size.ts). */
+  openTreeCounter(n: number): TreeCounter;
+  /** Monte Carlo 'hybrid' tries, 0 <= stopVegas <= n (assembly/las-vegas-stats.ts). */
+  openLasVegasTrials(n: number, seed: number, stopVegas: number, trials: number): LasVegasTrials;
+  /** The exact walk over the 'hybrid' tries' random choices, 1 <= n <= 32 (assembly/las-vegas-stats.ts). */
+  openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker;
+};

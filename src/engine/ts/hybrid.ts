@@ -1,0 +1,102 @@
+// Twin of assembly/hybrid.ts: Las Vegas for rows 0..k-1 (k = stopVegas; a column
+// drawn among the row's safe columns), then backtracking over rows k..n-1 as backtrack.ts does,
+// never moving the random queens; an exhausted backtrack fails the try (and is
+// final when k = 0). k = 0 equals backtrack; las-vegas.ts is this with k = n.
+import {
+  EXHAUSTED, FOUND, MAX_NODES, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus,
+} from "../contract.js";
+import { Random } from "./rng.js";
+
+export function openHybrid(n: number, params: SearchParams): Search {
+  const size = n;
+  const stopVegas = params.param;
+  const maxNodes = params.maxNodes;
+  const maxTries = params.maxTries;
+  const cols = new Int32Array(n).fill(-1);
+  const safe = new Int32Array(n);
+  const colUsed = new Uint8Array(n);
+  const sumUsed = new Uint8Array(2 * n);
+  const diffUsed = new Uint8Array(2 * n);
+  const random = new Random(params.seed);
+  let row = 0;
+  let nodes = 1; // the empty board of the first try
+  let tries = 1;
+
+  function mark(r: number, c: number, v: number): void {
+    colUsed[c] = v;
+    sumUsed[r + c] = v;
+    diffUsed[r - c + size - 1] = v;
+  }
+
+  /** The try failed: final without random rows, stop at maxTries, else lift every queen and start a new try (RUNNING). */
+  function newTry(): SearchStatus {
+    if (stopVegas === 0) return EXHAUSTED;
+    if (tries >= maxTries) return MAX_TRIES;
+    for (let r = 0; r < row; r++) {
+      mark(r, cols[r], 0);
+      cols[r] = -1;
+    }
+    row = 0;
+    tries++;
+    nodes++; // the new try's empty board
+    return RUNNING;
+  }
+
+  function run(workLimit: number): SearchStatus {
+    for (;;) {
+      if (row === size) return FOUND;
+      if (nodes >= maxNodes) return MAX_NODES;
+      if (nodes >= workLimit) return RUNNING;
+      const diff = row + size - 1;
+      if (row < stopVegas) {
+        // A random row (Las Vegas; las-vegas.ts has only these).
+        let count = 0;
+        for (let c = 0; c < size; c++) {
+          if ((colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) === 0) {
+            safe[count] = c;
+            count++;
+          }
+        }
+        if (count === 0) {
+          const status = newTry();
+          if (status !== RUNNING) return status;
+          continue;
+        }
+        const c = safe[random.below(count)];
+        cols[row] = c;
+        mark(row, c, 1);
+        nodes++;
+        row++;
+        continue;
+      }
+      // A backtracking row, as in backtrack.ts (rows below stopVegas are never revisited).
+      let c = cols[row];
+      if (c >= 0) mark(row, c, 0); // lift the queen we come back to
+      c++;
+      while (c < size && (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0) c++;
+      if (c === size) {
+        cols[row] = -1;
+        if (row === stopVegas) {
+          const status = newTry();
+          if (status !== RUNNING) return status;
+          continue;
+        }
+        row--;
+        continue;
+      }
+      cols[row] = c;
+      mark(row, c, 1);
+      nodes++;
+      row++;
+    }
+  }
+
+  return {
+    run,
+    work: () => nodes,
+    stats: () => ({ nodes, tries, steps: 0 }),
+    state: () => ({ phase: "search", conflicts: -1 }),
+    columns: () => cols.slice(),
+    close() {},
+  };
+}

@@ -1,0 +1,41 @@
+// The body of a counting worker: one module for Node's worker_threads and for browser
+// Web Workers. It is bundled on its own (tsup.worker.config.ts) and embedded in the main
+// bundle as source text, so starting a worker needs no file path or URL.
+// Protocol: receives { id, part, engine }, answers { id, result } or { id, error }.
+import type { EngineName } from "../engine/contract.js";
+import { countTask, type CountPart, type PartCount } from "../count/parts.js";
+
+export type WorkerRequest = { id: number; part: CountPart; engine: EngineName };
+export type WorkerResponse = { id: number; result?: PartCount; error?: string };
+
+type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
+
+declare const require: ((id: string) => unknown) | undefined;
+
+function port(): Port {
+  const scope = globalThis as unknown as {
+    postMessage?: (m: unknown) => void;
+    addEventListener?: (type: string, listener: (event: { data: unknown }) => void) => void;
+    WorkerGlobalScope?: unknown;
+  };
+  if (scope.WorkerGlobalScope !== undefined && scope.postMessage && scope.addEventListener) {
+    return {
+      post: (m) => scope.postMessage!(m),
+      listen: (handler) => scope.addEventListener!("message", (event) => handler(event.data as WorkerRequest)),
+    };
+  }
+  // Node: the main thread starts this code with new Worker(source, { eval: true }), where require exists.
+  const { parentPort } = require!("node:worker_threads") as {
+    parentPort: { postMessage(m: unknown): void; on(type: "message", handler: (m: WorkerRequest) => void): void };
+  };
+  return { post: (m) => parentPort.postMessage(m), listen: (handler) => parentPort.on("message", handler) };
+}
+
+const channel = port();
+channel.listen(({ id, part, engine }) => {
+  try {
+    channel.post({ id, result: countTask(part, { engine }) });
+  } catch (error) {
+    channel.post({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+  }
+});
