@@ -4,12 +4,35 @@ export const ErrorCode = {
   invalidArgument: "NQ_INVALID_ARGUMENT",
   /** `timeoutMs` ran out on an operation that has no partial answer (count). */
   timeout: "NQ_TIMEOUT",
-  /** The engine was asked for but cannot run here (no WebAssembly). */
+  /** The engine was asked for but cannot run here (no WebAssembly, no WebGPU adapter, a missing optional package). */
   engineUnavailable: "NQ_ENGINE_UNAVAILABLE",
+  /** Memory for the job could not be had (Wasm memory could not grow, an allocation failed). */
+  outOfMemory: "NQ_OUT_OF_MEMORY",
+  /** A count part or its result does not match what it claims to be (identity, digest, ranges); never summed. */
+  partMismatch: "NQ_PART_MISMATCH",
+  /** A set of part results is not exactly one per part (missing, duplicated or foreign parts). */
+  partsIncomplete: "NQ_PARTS_INCOMPLETE",
+  /** A checkpoint file is unreadable, malformed, or its checksum does not match its content. */
+  checkpointCorrupt: "NQ_CHECKPOINT_CORRUPT",
+  /** A file could not be read or written (missing directory, not writable, a directory, disk full). */
+  io: "NQ_IO",
+  /** The GPU device was lost during the job; no count is reported from it. */
+  deviceLost: "NQ_DEVICE_LOST",
+  /** A kernel aborted (a bug: the message names the kernel file and line). */
+  kernelAbort: "NQ_KERNEL_ABORT",
+  /** Redis could not be reached (or was lost) within the time allowed. */
+  queueUnreachable: "NQ_QUEUE_UNREACHABLE",
+  /** The queue holds another run (another n, number of parts or split version) or foreign jobs. */
+  queueMismatch: "NQ_QUEUE_MISMATCH",
+  /** A part failed on the workers more times than allowed. */
+  queuePartFailed: "NQ_QUEUE_PART_FAILED",
+  /** The run's keys vanished from Redis mid-run (Redis restarted empty, or someone removed them). */
+  queueLost: "NQ_QUEUE_LOST",
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-function withCode<E extends Error>(error: E, code: ErrorCodeValue): E & { code: ErrorCodeValue } {
+/** Sets `.code` on an error (the one way every module of this package tags its errors). */
+export function withCode<E extends Error>(error: E, code: ErrorCodeValue): E & { code: ErrorCodeValue } {
   return Object.assign(error, { code });
 }
 

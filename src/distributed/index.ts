@@ -20,7 +20,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import workerSource from "../../build/worker-source.js";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
-import { rangeError } from "../core/errors.js";
+import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
@@ -29,13 +29,12 @@ import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
 export type Connection = string | RedisOptions;
 
 /** Error codes of this module (set as `.code`). */
+/** The queue's error codes (also in `ErrorCode`, which lists every code of the package). */
 export const DistributedErrorCode = {
-  /** Redis could not be reached (or was lost) within the time allowed. */
-  unreachable: "NQ_QUEUE_UNREACHABLE",
-  /** The queue holds another run (another n, number of parts or split version) or foreign jobs. */
-  mismatch: "NQ_QUEUE_MISMATCH",
-  /** A part failed on the workers more times than allowed. */
-  failed: "NQ_QUEUE_PART_FAILED",
+  unreachable: ErrorCode.queueUnreachable,
+  mismatch: ErrorCode.queueMismatch,
+  failed: ErrorCode.queuePartFailed,
+  lost: ErrorCode.queueLost,
 } as const;
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
@@ -67,9 +66,6 @@ const jobId = (part: number): string => `part-${part}`;
 
 type RunMeta = { format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string };
 
-function codeError<E extends Error>(error: E, code: string): E & { code: string } {
-  return Object.assign(error, { code });
-}
 
 /** ioredis options from a URL or options object. */
 export function redisOptions(connection: Connection): RedisOptions {
@@ -124,7 +120,7 @@ async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis>
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
     ]);
   } catch (error) {
-    throw codeError(
+    throw withCode(
       new Error(`cannot reach Redis at ${describeConnection(options)} (${(cause ?? error as Error)?.message ?? String(error)}); is redis-server running there?`),
       DistributedErrorCode.unreachable,
     );
@@ -140,7 +136,7 @@ async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis>
 /** Reads a Redis command's failure as "the connection is gone". */
 function lost(options: RedisOptions, error: unknown): Error {
   if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
-  return codeError(
+  return withCode(
     new Error(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`),
     DistributedErrorCode.unreachable,
   );
@@ -225,7 +221,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       let meta: RunMeta | undefined;
       try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
       if (!meta || meta.format !== want.format || meta.n !== n || meta.parts !== parts.length || meta.splitVersion !== SPLIT_VERSION) {
-        throw codeError(rangeError(
+        throw withCode(rangeError(
           `queue ${name} holds another count (${meta ? `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}` : "unreadable"}), ` +
           `not n = ${n}, ${parts.length} parts, split version ${SPLIT_VERSION}: use another queue name or remove that run`,
         ), DistributedErrorCode.mismatch);
@@ -234,7 +230,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       const counts = await queue.getJobCounts();
       const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
       if (jobs > 0) {
-        throw codeError(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), DistributedErrorCode.mismatch);
+        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), DistributedErrorCode.mismatch);
       }
       await client.set(metaKey(name), JSON.stringify(want));
     }
@@ -307,7 +303,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       }
       if (counts.failed > 0) {
         const [job] = await queue.getFailed(0, 0);
-        throw codeError(
+        throw withCode(
           new Error(`part ${job?.data?.part ?? "?"} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
           DistributedErrorCode.failed,
         );
@@ -325,7 +321,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     }
     const merged = mergeCounts(parts.map((p) => {
       const r = results.get(p.part);
-      if (!r) throw codeError(new Error(`queue ${name} has no result for part ${p.part}`), DistributedErrorCode.failed);
+      if (!r) throw withCode(new Error(`queue ${name} has no result for part ${p.part}`), DistributedErrorCode.failed);
       return r;
     }));
     report(parts.length, workers, true);
