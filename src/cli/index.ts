@@ -1,8 +1,9 @@
 // The `nqueens` command line: a thin layer over the public API (src/index.ts), one file per
 // command in commands/. Exit codes: 0 success (also when no solution exists), 1 runtime
-// failure, 2 bad input, 130 Ctrl-C.
+// failure, 2 bad input, 130 Ctrl-C. Errors: one line each (errors.ts), NQUEENS_DEBUG=1
+// adds the stack.
 import { Command, CommanderError } from "commander";
-import { EXIT_INTERRUPTED, EXIT_USAGE, UsageError } from "./errors.js";
+import { EXIT_RUNTIME, EXIT_USAGE, describeFailure } from "./errors.js";
 import { countCommand } from "./commands/count.js";
 import { allCommand } from "./commands/all.js";
 import { solveCommand } from "./commands/solve.js";
@@ -20,20 +21,20 @@ declare const __NQ_VERSION__: string;
 const program = new Command("nqueens")
   .description("N-Queens solver: WebAssembly kernels with a TypeScript reference engine")
   .version(__NQ_VERSION__, "-V, --version", "print the version")
-  .showHelpAfterError("(run with --help for usage)")
   .exitOverride()
-  .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // Commander's own errors in the CLI's one style: one line, `nqueens: ...`, a pointer to --help.
+  .configureOutput({
+    writeErr: (s) => process.stderr.write(s),
+    outputError: (s, write) => write(`nqueens: ${s.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim()} (see --help)\n`),
+  });
 
 for (const add of [countCommand, allCommand, solveCommand, traceCommand, estimateCommand, treeCommand, lvStatsCommand, crossCheckCommand, workerCommand, runsCommand]) add(program);
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === "AbortError";
-}
 
 async function main(): Promise<number> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // the reader (e.g. head) has gone
-    throw error;
+    process.stderr.write(`nqueens: cannot write to stdout (${error.code ?? error.message})\n`);
+    process.exit(EXIT_RUNTIME);
   });
   try {
     await program.parseAsync(process.argv);
@@ -42,23 +43,10 @@ async function main(): Promise<number> {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : EXIT_USAGE;
     }
-    if (error instanceof Error && error.name === "TimeoutError") {
-      process.stderr.write(`nqueens: ${error.message}\n`);
-      return 1;
-    }
-    if (isAbort(error)) {
-      process.stderr.write("nqueens: interrupted\n");
-      return EXIT_INTERRUPTED;
-    }
-    if (error instanceof UsageError || error instanceof RangeError || error instanceof TypeError) {
-      process.stderr.write(`nqueens: ${error.message}\n`);
-      return EXIT_USAGE;
-    }
-    if (error instanceof Error && ["NQ_TIMEOUT", "NQ_QUEUE_UNREACHABLE", "NQ_QUEUE_PART_FAILED"].includes((error as { code?: string }).code ?? "")) {
-      process.stderr.write(`nqueens: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    const { line, exitCode } = describeFailure(error);
+    process.stderr.write(`${line}\n`);
+    if (process.env.NQUEENS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    return exitCode;
   }
 }
 

@@ -3,14 +3,19 @@
 // for them, and merges the results stored as the jobs' return values by part index (a part
 // counted twice is still added once). Finished jobs stay in Redis, so a coordinator started
 // again after a stop reuses their results instead of recounting.
-import { Queue, QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
 import { rangeError, withCode } from "../core/errors.js";
-import { SPLIT_VERSION, mergeCounts, splitCount, type PartCount } from "../count/parts.js";
+import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import { DistributedErrorCode, bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
-import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName, type RunMeta } from "./keys.js";
+import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName, type PartJob, type RunMeta } from "./keys.js";
+import { queueLibraries } from "./deps.js";
+import { redact } from "./redact.js";
+
+/** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
+const MAX_RECREATE = 3;
 
 /**
  * The coordinator's progress: the same fields as countParallel's, where `workers` is the
@@ -35,6 +40,8 @@ export type DistributedOptions = {
   pollMs?: number;
   /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
   lostAfterMs?: number;
+  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back). */
+  onNotice?: (message: string) => void;
 };
 
 export type DistributedResult = CountResult & { parts: number; resumed: number; queue: string };
@@ -46,11 +53,13 @@ export type DistributedResult = CountResult & { parts: number; resumed: number; 
  */
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   checkInteger("n", n, 4, 32);
-  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs"]);
+  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice"]);
   const redis = redisOptions(opts.connection as Connection);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 100_000);
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
+  const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
+  const notice = (message: string): void => onNotice?.(redact(message));
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
@@ -61,6 +70,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const name = opts.queue ?? queueName(n, parts.length);
   if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
 
+  const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
   const client = await connect(redis, connectTimeoutMs);
   const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
   queue.on("error", () => {}); // polling reports failures
@@ -108,17 +118,23 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       });
     };
 
-    // Enqueue every part (idempotent: existing job ids are kept as they are), retry failed ones.
-    await queue.addBulk(parts.map((part) => ({
+    // A job carries only its part's identity; workers re-derive the part and check the digest.
+    const byId = new Map(parts.map((part) => [jobId(part.part), part]));
+    const enqueue = (list: readonly CountPart[]) => queue.addBulk(list.map((part) => ({
       name: "part",
-      data: part,
+      data: { n, parts: parts.length, index: part.part, splitVersion: SPLIT_VERSION, digest: part.digest } satisfies PartJob,
       opts: { jobId: jobId(part.part), attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
     })));
-    for (const job of await queue.getFailed(0, -1)) await job.retry("failed").catch(() => {});
-    await client.sadd(ACTIVE_RUNS_KEY, name);
-    await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
+    const announce = async (): Promise<void> => {
+      await client.sadd(ACTIVE_RUNS_KEY, name);
+      await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
+    };
+    // Enqueue every part (idempotent: existing job ids are kept as they are), retry failed ones.
+    await enqueue(parts);
+    for (const job of await queue.getFailed(0, -1)) if (job.id && byId.has(job.id)) await job.retry("failed").catch(() => {});
+    await announce();
 
-    const completedAtStart = await queue.getCompletedCount();
+    const completedAtStart = Math.min(parts.length, await queue.getCompletedCount());
     let lastReport = -Infinity;
     const report = (done: number, workers: number, final: boolean): void => {
       if (!onProgress || (!final && performance.now() - lastReport < 200)) return;
@@ -132,22 +148,66 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       });
     };
 
+    /** The run's keys are gone (Redis restarted empty, or removed): put the run back from what this coordinator knows. */
+    let recreated = 0;
+    const recreate = async (what: string): Promise<void> => {
+      if (++recreated > MAX_RECREATE) {
+        throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), DistributedErrorCode.lost);
+      }
+      notice(`queue ${name}: ${what}; putting the run back (${parts.length} parts, the lost results are counted again)`);
+      await client.set(metaKey(name), JSON.stringify(want));
+      await enqueue(parts);
+      await announce();
+    };
+
+    /**
+     * This run's own jobs (by id, so foreign jobs in the queue count for nothing): puts back
+     * any that vanished, fails on one failed for good, true when every part is completed.
+     */
+    const ownJobsDone = async (): Promise<boolean> => {
+      const ids = [...byId.keys()];
+      const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
+      const missing = ids.filter((_, i) => states[i] === "unknown");
+      if (missing.length > 0) {
+        await recreate(`${missing.length} of its parts vanished from Redis (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})`);
+        return false;
+      }
+      const failed = ids.find((_, i) => states[i] === "failed");
+      if (failed !== undefined) {
+        const job = await queue.getJob(failed);
+        throw withCode(
+          new Error(`part ${byId.get(failed)!.part} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
+          DistributedErrorCode.failed,
+        );
+      }
+      return states.every((state) => state === "completed");
+    };
+
     // Wait, watching the counts.
     let workers = 0;
     let workersAsked = -Infinity;
+    let scanned = -Infinity;
     let answered = performance.now();
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       let counts: { completed: number; failed: number };
+      let runThere: number;
       try {
-        counts = await within(queue.getJobCounts("completed", "failed"), lostAfterMs, "queue") as typeof counts;
+        [counts, runThere] = await within(
+          Promise.all([queue.getJobCounts("completed", "failed") as Promise<typeof counts>, client.exists(metaKey(name))]),
+          lostAfterMs, "queue",
+        );
         answered = performance.now();
       } catch (error) {
         if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
         await sleep(pollMs, signal);
         continue;
       }
-      known = counts.completed;
+      if (runThere === 0) {
+        await recreate("Redis no longer holds this run (restarted empty, or the run was removed)");
+        continue;
+      }
+      known = Math.min(parts.length, counts.completed);
       seen = 0;
       // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen
       // yet, so the count is right from the first parts on.
@@ -155,29 +215,37 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         workersAsked = performance.now();
         workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
       }
-      if (counts.failed > 0) {
-        const [job] = await queue.getFailed(0, 0);
-        throw withCode(
-          new Error(`part ${job?.data?.part ?? "?"} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
-          DistributedErrorCode.failed,
-        );
+      report(known, workers, false);
+      // The parts themselves, by id: when the counts say done or failed, and every 2 s (a part
+      // that vanished is put back).
+      if (counts.completed >= parts.length || counts.failed > 0 || performance.now() - scanned >= 2000) {
+        scanned = performance.now();
+        const done = await within(ownJobsDone(), lostAfterMs, "queue").catch((e) => {
+          if ((e as { code?: string }).code?.startsWith("NQ_")) throw e;
+          return false; // Redis slow or gone: the next round's counts say so
+        });
+        if (done) break;
       }
-      report(counts.completed, workers, false);
-      if (counts.completed >= parts.length) break;
       await nap(pollMs);
     }
 
-    // Merge by part index: each part once, whichever job run produced it.
-    const results = new Map<number, PartCount>();
-    for (const job of await queue.getCompleted(0, -1)) {
-      const r = (typeof job.returnvalue === "string" ? JSON.parse(job.returnvalue) : job.returnvalue) as PartCount;
-      if (r && r.n === n && r.parts === parts.length && r.splitVersion === SPLIT_VERSION && !results.has(r.part)) results.set(r.part, r);
+    // Each result is checked against the coordinator's own part (identity, digest, ranges),
+    // then merged: exactly one result per part. A result that is not its part's count is
+    // refused, never summed.
+    const results: PartCount[] = [];
+    for (const [id, part] of byId) {
+      const job = await queue.getJob(id);
+      let value: unknown = job?.returnvalue;
+      if (typeof value === "string") { try { value = JSON.parse(value); } catch { /* refused by checkPartCount */ } }
+      try {
+        results.push(checkPartCount(part, value));
+      } catch (error) {
+        const e = error as Error;
+        e.message = `queue ${name}: ${e.message} (refused; remove the run with \`nqueens runs --remove ${name}\` and count again)`;
+        throw e;
+      }
     }
-    const merged = mergeCounts(parts.map((p) => {
-      const r = results.get(p.part);
-      if (!r) throw withCode(new Error(`queue ${name} has no result for part ${p.part}`), DistributedErrorCode.failed);
-      return r;
-    }));
+    const merged = mergeCounts(results, { n, parts: parts.length });
     report(parts.length, workers, true);
     await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), unique: String(merged.unique) }));
     await client.srem(ACTIVE_RUNS_KEY, name);

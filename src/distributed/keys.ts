@@ -29,3 +29,6 @@ export function defaultQueueParts(n: number): number {
 export const jobId = (part: number): string => `part-${part}`;
 
 export type RunMeta = { format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string };
+
+/** A job's data: only the identity of its part (workers re-derive the part and check the digest). */
+export type PartJob = { n: number; parts: number; index: number; splitVersion: number; digest: string };

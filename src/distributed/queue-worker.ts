@@ -6,13 +6,15 @@
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
 import { availableParallelism } from "node:os";
-import { WaitingError, Worker as QueueWorker, type Job } from "bullmq";
-import { Redis } from "ioredis";
-import type { CountPart, PartCount } from "../count/parts.js";
-import { checkInteger, checkOptions, optionalFunction } from "../core/validate.js";
+import type { Worker as QueueWorker, Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
+import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
-import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
+import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type PartJob, type RunMeta } from "./keys.js";
 import { ThreadPool } from "./thread-pool.js";
+import { queueLibraries } from "./deps.js";
+import { redact } from "./redact.js";
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -43,6 +45,11 @@ export type WorkerOptions = {
   stalledInterval?: number;
   /** How often to look for new and finished runs besides the coordinators' notices (default 5000 ms). */
   pollMs?: number;
+  /**
+   * close() without force: how long the parts in hand may take to finish before they are
+   * handed back to the queue instead (default 1000 ms), so a stop never waits on a long part.
+   */
+  graceMs?: number;
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
 };
@@ -51,8 +58,9 @@ export type DistributedWorker = {
   /** Parts this worker finished counting. */
   readonly counted: number;
   /**
-   * Stops taking parts and finishes the parts in hand; with force, stops counting at once and
-   * hands them back to the queue (or, Redis being gone, leaves them to the stalled-job check).
+   * Stops taking parts and finishes the parts in hand, handing back to the queue those not
+   * finished within graceMs; with force, stops counting at once and hands them back (or,
+   * Redis being gone, leaves them to the stalled-job check).
    */
   close(force?: boolean): Promise<void>;
 };
@@ -63,7 +71,7 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs"]);
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
@@ -71,7 +79,11 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
   const pollMs = opts.pollMs === undefined ? 5000 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
-  const onEvent = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
+  const graceMs = opts.graceMs === undefined ? 1000 : checkInteger("graceMs", opts.graceMs, 0, 3_600_000);
+  const given = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
+  const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
+
+  const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError }, ioredis: { Redis } } = await queueLibraries();
 
   const client = await connect(redis, connectTimeoutMs);
   const pool = new ThreadPool(concurrency);
@@ -87,7 +99,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
 
   const join = (name: string): void => {
-    const worker = new QueueWorker(name, (job: Job<CountPart>, token?: string) => track(countPart(name, job, token)), {
+    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track(countPart(name, job, token)), {
       connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
     });
     worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
@@ -95,11 +107,52 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     onEvent({ type: "joined", queue: name });
   };
 
-  const countPart = async (name: string, job: Job<CountPart>, token?: string): Promise<PartCount> => {
+  /**
+   * The part a job names, re-derived from its identity (n, parts, index, split version) and
+   * checked against its digest and the run's record: a job written by someone else cannot
+   * change what is counted. Anything else fails the job at once (no retries), saying why.
+   */
+  const partOfJob = async (name: string, job: Job<unknown>): Promise<CountPart> => {
+    const refuse = (why: string): never => {
+      throw new UnrecoverableError(`refused job ${job.id ?? "?"} of queue ${name}: ${why}`);
+    };
+    const data = job.data as Partial<PartJob> | null;
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return refuse(`its data is ${describe(data)}, not a part's identity`);
+    for (const key of ["n", "parts", "index", "splitVersion"] as const) {
+      if (!Number.isSafeInteger(data[key])) refuse(`its ${key} is ${describe(data[key])}, not an integer`);
+    }
+    if (typeof data.digest !== "string") refuse(`its digest is ${describe(data.digest)}, not a string`);
+    const id = data as PartJob;
+    const stored = await client.get(metaKey(name));
+    let meta: RunMeta | undefined;
+    try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
+    if (!meta || meta.format !== "nqueens-count-run") return refuse("no coordinator started a run on this queue (no readable nqueens:meta record)");
+    if (id.n !== meta.n || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
+      refuse(`it is a part of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}`);
+    }
+    if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
+    let part: CountPart;
+    try {
+      part = derivePart(id.n, id.parts, id.index);
+    } catch (error) {
+      return refuse(error instanceof Error ? error.message : String(error));
+    }
+    if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of part ${id.index} of ${id.parts} (n = ${id.n})`);
+    return part;
+  };
+
+  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount> => {
     const t0 = performance.now();
+    let part: CountPart;
+    try {
+      part = await partOfJob(name, job);
+    } catch (error) {
+      if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
+      throw error;
+    }
     let result: PartCount;
     try {
-      result = await pool.run(job.data);
+      result = await pool.run(part);
     } catch (error) {
       // Stopped at once (close(true)): hand the part back to the queue, without using up
       // one of its attempts, for another worker to take now rather than after its lock.
@@ -183,6 +236,21 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
         await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+      } else {
+        // Graceful: take no more parts, let those in hand finish for up to graceMs, then hand
+        // the rest back as a forced stop does (a part at a large n may take hours).
+        const closed = Promise.all(queueWorkers.map((w) => w.close().catch(() => {})));
+        let timer: NodeJS.Timeout | undefined;
+        const inTime = await Promise.race([
+          closed.then(() => true),
+          new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); }),
+        ]);
+        clearTimeout(timer);
+        if (!inTime) {
+          forced = true;
+          await pool.close();
+          await within(Promise.all([closed, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+        }
       }
       await Promise.all(queueWorkers.map((w) => w.close(force)));
       workers.clear();

@@ -1,7 +1,8 @@
 // Run administration: listRuns (every run Redis holds) and removeRun.
-import { Queue } from "bullmq";
-import { checkInteger, checkOptions } from "../core/validate.js";
+import { rangeError } from "../core/errors.js";
+import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
+import { queueLibraries } from "./deps.js";
 import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
 
 /** One run as Redis holds it (listRuns). */
@@ -42,6 +43,7 @@ export async function listRuns(options: { connection: Connection; connectTimeout
   const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("listRuns", options, ["connection", "connectTimeoutMs"]);
   const redis = redisOptions(opts.connection as Connection);
   const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const { bullmq: { Queue } } = await queueLibraries();
   const client = await connect(redis, timeoutMs);
   // Only Redis's answers can fail for want of Redis; reading what it holds is checked apart.
   // Each waits at most timeoutMs: BullMQ's connection retries forever when Redis is gone.
@@ -93,8 +95,12 @@ export async function listRuns(options: { connection: Connection; connectTimeout
 
 /** Removes a run from Redis: its queue, its jobs and results, its meta keys. */
 export async function removeRun(queue: string, options: { connection: Connection; connectTimeoutMs?: number }): Promise<void> {
-  const redis = redisOptions(options.connection);
-  const client = await connect(redis, options.connectTimeoutMs ?? 3000);
+  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("removeRun", options, ["connection", "connectTimeoutMs"]);
+  if (typeof queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(queue)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
+  const redis = redisOptions(opts.connection as Connection);
+  const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const { bullmq: { Queue } } = await queueLibraries();
+  const client = await connect(redis, timeoutMs);
   const q = new Queue(queue, { connection: bull(redis) });
   try {
     await q.obliterate({ force: true });

@@ -1,6 +1,7 @@
 // nqueens all N: every solution in lexicographic order.
 import type { Command } from "commander";
 import { render, solutions } from "../../index.js";
+import { UsageError } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out } from "../output.js";
 
@@ -14,6 +15,7 @@ export function allCommand(program: Command): void {
     .addOption(engineOption())
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { limit?: number; board?: boolean; engine: "wasm" | "ts"; json?: boolean }) => {
+      if (opts.limit === 0) throw new UsageError("--limit must be an integer >= 1 (leave it out to list every solution), got 0");
       const signal = interruptSignal();
       const iterable = solutions(n, { limit: opts.limit, engine: opts.engine });
       let listed = 0;

@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { KERNEL_NAMES, crossCheck, describeReport } from "../../analysis/crosscheck.js";
 import { UsageError } from "../errors.js";
-import { number } from "../options.js";
+import { notAChoice, number } from "../options.js";
 import { out, toJson } from "../output.js";
 import { progressBar } from "../progress.js";
 
@@ -19,7 +19,7 @@ export function crossCheckCommand(program: Command): void {
     .option("--json", "print the report as one JSON object")
     .action(async (opts: CrossCheckCliOptions) => {
       for (const k of opts.kernels ?? []) {
-        if (!KERNEL_NAMES.includes(k)) throw new UsageError(`unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
+        if (!KERNEL_NAMES.includes(k)) throw new UsageError(`--kernels: unknown kernel ${JSON.stringify(k)}. ${notAChoice(k, KERNEL_NAMES)}`);
       }
       const budgetMs = opts.budget ?? (opts.quick ? 2_000 : opts.thorough ? 60_000 : 10_000);
       const bar = progressBar("crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}");

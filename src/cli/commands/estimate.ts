@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { estimate } from "../../index.js";
 import { engineOption, interruptSignal, number, seedOption } from "../options.js";
 import { cell, out, toJson } from "../output.js";
-import { progressBar } from "../progress.js";
+import { etaText, progressBar } from "../progress.js";
 
 export function estimateCommand(program: Command): void {
   program
@@ -16,7 +16,7 @@ export function estimateCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { samples?: number; seed?: string; engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("estimate {n} |{bar}| {percentage}% | {value}/{total} probes | ETA {eta_formatted}");
+      const bar = progressBar("estimate {n} |{bar}| {percentage}% | {value}/{total} probes {eta}");
       let started = false;
       const result = await estimate(n, {
         samples: opts.samples,
@@ -26,8 +26,9 @@ export function estimateCommand(program: Command): void {
         signal: interruptSignal(),
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
-          if (!started) { bar.start(p.samples, 0, { n }); started = true; }
-          bar.update(p.samplesDone);
+          const eta = etaText(p.samplesDone, p.samples, p.elapsedMs);
+          if (!started) { bar.start(p.samples, 0, { n, eta }); started = true; }
+          bar.update(p.samplesDone, { eta });
         },
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));

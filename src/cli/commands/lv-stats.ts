@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { lasVegasStats, lasVegasTable, type LasVegasProgress, type LasVegasStats } from "../../index.js";
 import { engineOption, interruptSignal, number, seedOption } from "../options.js";
 import { cell, out, toJson } from "../output.js";
-import { progressBar } from "../progress.js";
+import { etaText, progressBar } from "../progress.js";
 
 type LvStatsCliOptions = {
   stopVegas?: number;
@@ -48,7 +48,7 @@ export function lvStatsCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: LvStatsCliOptions) => {
-      const bar = progressBar("lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas} | ETA {eta_formatted}");
+      const bar = progressBar("lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas} {eta}");
       let started = false;
       const common = {
         ...(opts.exact ? { exact: true } : { trials: opts.trials, seed: seedOption(opts.seed) }),
@@ -57,9 +57,10 @@ export function lvStatsCommand(program: Command): void {
         signal: interruptSignal(),
         onProgress: (p: LasVegasProgress) => {
           if (!bar || p.elapsedMs < 500) return;
-          if (!started) { bar.start(1000, 0, { n, stopVegas: p.stopVegas }); started = true; }
           const fraction = (p.rowsDone + (p.total > 0 ? p.done / p.total : 1)) / p.rowsTotal;
-          bar.update(Math.min(1000, Math.round(1000 * fraction)), { stopVegas: p.stopVegas });
+          const eta = etaText(Math.round(1000 * fraction), 1000, p.elapsedMs);
+          if (!started) { bar.start(1000, 0, { n, stopVegas: p.stopVegas, eta }); started = true; }
+          bar.update(Math.min(1000, Math.round(1000 * fraction)), { stopVegas: p.stopVegas, eta });
         },
       };
       const source = (exact: boolean, trials: number | null, seed: number | null) =>

@@ -1,14 +1,38 @@
 // nqueens solve N: one solution by any method.
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { render, solve, METHOD_NAMES, type SolveResult } from "../../index.js";
 import { DEFAULT_METHOD } from "../../search/solve.js";
-import { engineOption, interruptSignal, number } from "../options.js";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { checkWritableFile, choiceOption, engineOption, interruptSignal, number } from "../options.js";
 import { out, toJson } from "../output.js";
-import { progressBar } from "../progress.js";
+import { plural, progressBar } from "../progress.js";
+
+/**
+ * Writes the columns to `path`; when that fails after the work (disk full, /dev/full, the
+ * directory gone), keeps them in a file beside it, or in the temporary directory, or on
+ * stdout, and returns where they are and why.
+ */
+function keepColumns(path: string, columns: Int32Array, n: number): { where: string; failure?: string } {
+  try {
+    writeColumns(path, columns);
+    return { where: path };
+  } catch (error) {
+    const failure = `could not write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    for (const fallback of [`${path}.nqueens-${process.pid}.txt`, join(tmpdir(), `nqueens-solve-${n}-${process.pid}.txt`)]) {
+      try {
+        writeColumns(fallback, columns);
+        return { where: fallback, failure };
+      } catch { /* try the next place */ }
+    }
+    return { where: "stdout", failure };
+  }
+}
 
 /** Writes columns (0-based, one per line) to a file, a million rows at a time. */
-function writeColumns(path: string, columns: Int32Array): void {
+export function writeColumns(path: string, columns: Int32Array): void {
   const fd = openSync(path, "w");
   try {
     const rows = 1 << 20;
@@ -38,7 +62,7 @@ export function solveCommand(program: Command): void {
     .command("solve")
     .description("find one solution")
     .argument("<N>", "board size", number("N"))
-    .addOption(new Option("--method <M>", "algorithm").choices(METHOD_NAMES).default(DEFAULT_METHOD))
+    .addOption(choiceOption("--method <M>", "algorithm", METHOD_NAMES).default(DEFAULT_METHOD))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking (default 8, or N - 15 when N > 15)", number("--stop-vegas"))
     .addOption(engineOption())
@@ -50,7 +74,8 @@ export function solveCommand(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: SolveCliOptions) => {
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
-      const bar = progressBar("solve {n} | {phase} | {nodes} nodes | {tries} tries | {steps} steps | {conflicts} conflicts | {duration_formatted}");
+      if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
+      const bar = progressBar("solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}");
       let started = false;
       const result: SolveResult = await solve(n, {
         method: opts.method,
@@ -65,20 +90,26 @@ export function solveCommand(program: Command): void {
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
           if (!started) { bar.start(1, 0); started = true; }
-          const conflicts = p.conflicts < 0 ? "-" : p.conflicts;
-          bar.update(0, { n, phase: p.phase, nodes: p.nodes, tries: p.tries, steps: p.steps, conflicts });
+          const conflicts = p.conflicts < 0 ? "- conflicts" : plural(p.conflicts, "conflict");
+          bar.update(0, { n, phase: p.phase, nodes: plural(p.nodes, "node"), tries: plural(p.tries, "try"), steps: plural(p.steps, "step"), conflicts });
         },
       }).finally(() => bar?.stop());
-      if (opts.out && result.columns) writeColumns(opts.out, result.columns);
+      // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
+      const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;
+      const lost = kept?.failure !== undefined;
       if (opts.json) {
-        return out(toJson(opts.out ? { ...result, columns: undefined, out: opts.out } : result));
-      }
-      if (!result.found || !result.columns) {
-        out(`n = ${n}: no solution found (${result.reason}); ${result.nodes} nodes, ${result.tries} tries, ${result.steps} steps, ${result.ms.toFixed(1)} ms`);
+        out(toJson(kept && kept.where !== "stdout" ? { ...result, columns: undefined, out: kept.where } : result));
+      } else if (!result.found || !result.columns) {
+        out(`n = ${n}: no solution found (${result.reason}); ${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
         return;
+      } else {
+        if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
+        else out(kept ? `${n} columns written to ${kept.where}` : render(result.columns));
+        out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
+          `${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
       }
-      out(opts.out ? `${n} columns written to ${opts.out}` : render(result.columns));
-      out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
-        `${result.nodes} nodes, ${result.tries} tries, ${result.steps} steps, ${result.ms.toFixed(1)} ms`);
+      if (lost) {
+        throw new RuntimeError(`${kept!.failure}; the solution is kept ${kept!.where === "stdout" ? "on stdout above" : `in ${kept!.where}`}`);
+      }
     });
 }

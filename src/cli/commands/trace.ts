@@ -1,7 +1,7 @@
 // nqueens trace N: one search told step by step.
-import { Option, type Command } from "commander";
+import type { Command } from "commander";
 import { trace, TRACE_METHODS, type TraceEvent, type TraceMethod } from "../../index.js";
-import { number, seedOption } from "../options.js";
+import { choiceOption, number, seedOption } from "../options.js";
 import { out, toJson } from "../output.js";
 
 /** One trace event as a line of English, the way a teacher would say it. */
@@ -57,7 +57,7 @@ export function traceCommand(program: Command): void {
     .command("trace")
     .description("follow one search step by step (backtrack, las-vegas, hybrid, hill-climb): every queen placed, backtrack, failed try and swap")
     .argument("<N>", "board size (1 to 32)", number("N"))
-    .addOption(new Option("--method <M>", "the search to follow").choices(TRACE_METHODS).default("backtrack"))
+    .addOption(choiceOption("--method <M>", "the search to follow", TRACE_METHODS).default("backtrack"))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking", number("--stop-vegas"))
     .option("--max-events <E>", "stop after E events", number("--max-events"))

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { treeSize } from "../../index.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out, toJson } from "../output.js";
-import { progressBar } from "../progress.js";
+import { etaText, progressBar } from "../progress.js";
 
 export function treeCommand(program: Command): void {
   program
@@ -14,7 +14,7 @@ export function treeCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("tree {n} |{bar}| {percentage}% | {value}/{total} subtrees | ETA {eta_formatted}");
+      const bar = progressBar("tree {n} |{bar}| {percentage}% | {value}/{total} subtrees {eta}");
       let started = false;
       const result = await treeSize(n, {
         engine: opts.engine,
@@ -22,8 +22,9 @@ export function treeCommand(program: Command): void {
         signal: interruptSignal(),
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
-          if (!started) { bar.start(p.tasksTotal, 0, { n }); started = true; }
-          bar.update(p.tasksDone);
+          const eta = etaText(p.tasksDone, p.tasksTotal, p.elapsedMs);
+          if (!started) { bar.start(p.tasksTotal, 0, { n, eta }); started = true; }
+          bar.update(p.tasksDone, { eta });
         },
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));

@@ -2,19 +2,21 @@
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../errors.js";
 import { number } from "../options.js";
+import { plural } from "../progress.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean };
 
 export function workerCommand(program: Command): void {
   program
     .command("worker")
-    .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand; a second one hands them back and exits 130)")
+    .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand, handing back within --grace ms those not done; a second one hands them back at once and exits 130)")
     .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
     .option("--queue-name <NAME>", "work on this queue only (default: every unfinished run)")
     .option("--concurrency <C>", "parts counted at once, each on a thread (default: the cores available)", number("--concurrency"))
     .option("--prefetch <P>", "parts taken ahead of the threads, so a thread never waits for Redis (default 1)", number("--prefetch"))
     .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
     .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
+    .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
     .option("--quiet", "print nothing but errors")
     .action(async (opts: WorkerCliOptions) => {
       const { startWorker } = await import("../../distributed/index.js");
@@ -32,7 +34,7 @@ export function workerCommand(program: Command): void {
       process.on("SIGTERM", signalled);
       const worker = await startWorker({
         connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
-        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
+        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace,
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
@@ -53,7 +55,7 @@ export function workerCommand(program: Command): void {
             return;
           }
           stopping = true;
-          log("stopping: finishing the parts in hand (signal again to stop at once)");
+          log("stopping: finishing the parts in hand, handing back those not done within the grace time (signal again to stop at once)");
           void worker.close().finally(resolve);
         };
         onSignal = stop;
@@ -65,6 +67,6 @@ export function workerCommand(program: Command): void {
           void worker.close(true).finally(resolve);
         }
       });
-      log(`stopped after ${worker.counted} parts`);
+      log(`stopped after ${plural(worker.counted, "part")}`);
     });
 }
