@@ -91,10 +91,10 @@ describe("nqueens CLI", () => {
     [["all", "8", "--limit", "x"], /--limit must be a number, got "x"/],
     [["solve", "8", "--method", "magic"], /Allowed choices are/],
     [["solve", "8", "--seed", "-3"], /seed must be an integer from 0 to 4294967295, got -3/],
-    [["solve", "8", "--max-nodes", "0"], /maxNodes must be an integer >= 1, got 0/],
+    [["solve", "8", "--max-nodes", "0"], /--max-nodes must be an integer >= 1, got 0/],
     [["count"], /missing required argument 'N'/],
-    [["solve", "8", "--method", "hybrid", "--stop-vegas", "9"], /stopVegas must be an integer from 0 to 8, got 9/],
-    [["solve", "8", "--method", "backtrack", "--max-steps", "5"], /maxSteps does not apply to method "backtrack"/],
+    [["solve", "8", "--method", "hybrid", "--stop-vegas", "9"], /--stop-vegas must be an integer from 0 to 8, got 9/],
+    [["solve", "8", "--method", "backtrack", "--max-steps", "5"], /--max-steps does not apply to method "backtrack"/],
     [["frobnicate"], /unknown command 'frobnicate'/],
   ];
   it.each(badInput)("bad input %j exits 2 with a one-line message", async (args, message) => {

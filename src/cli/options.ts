@@ -98,14 +98,23 @@ export function withTimeout(interrupt: AbortSignal, timeout: number | undefined)
 export function checkWritableFile(flag: string, path: string): void {
   if (path.trim() === "") throw new UsageError(`${flag} needs a file name, got ""`);
   const full = resolve(path);
-  const existing = statSync(full, { throwIfNoEntry: false });
+  const look = (where: string) => {
+    try {
+      return statSync(where, { throwIfNoEntry: false });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOTDIR") return undefined; // a parent is a file: said below
+      throw new UsageError(`${flag} ${path}: ${where} cannot be reached (${code === "EACCES" ? "no permission" : code ?? (error as Error).message})`);
+    }
+  };
+  const existing = look(full);
   if (existing?.isDirectory()) throw new UsageError(`${flag} ${path} is a directory; give a file name in it`);
   if (existing) {
     try { accessSync(full, constants.W_OK); } catch { throw new UsageError(`${flag} ${path} cannot be written (no permission)`); }
     return;
   }
   const dir = dirname(full);
-  const parent = statSync(dir, { throwIfNoEntry: false });
+  const parent = look(dir);
   if (!parent) throw new UsageError(`${flag} ${path}: the directory ${dir} does not exist`);
   if (!parent.isDirectory()) throw new UsageError(`${flag} ${path}: ${dir} is not a directory`);
   try { accessSync(dir, constants.W_OK); } catch { throw new UsageError(`${flag} ${path}: the directory ${dir} cannot be written (no permission)`); }

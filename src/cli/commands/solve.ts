@@ -1,6 +1,6 @@
 // nqueens solve N: one solution by any method.
 import type { Command } from "commander";
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { render, solve, METHOD_NAMES, type SolveResult } from "../../index.js";
 import { DEFAULT_METHOD } from "../../search/solve.js";
 import { tmpdir } from "node:os";
@@ -21,7 +21,10 @@ function keepColumns(path: string, columns: Int32Array, n: number): { where: str
     return { where: path };
   } catch (error) {
     const failure = `could not write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
-    for (const fallback of [`${path}.nqueens-${process.pid}.txt`, join(tmpdir(), `nqueens-solve-${n}-${process.pid}.txt`)]) {
+    // Beside the file when it is (or was to be) a plain file; else (a device such as /dev/full) in the temporary directory.
+    const plain = statSync(path, { throwIfNoEntry: false })?.isFile() ?? true;
+    const places = [...(plain ? [`${path}.nqueens-${process.pid}.txt`] : []), join(tmpdir(), `nqueens-solve-${n}-${process.pid}.txt`)];
+    for (const fallback of places) {
       try {
         writeColumns(fallback, columns);
         return { where: fallback, failure };

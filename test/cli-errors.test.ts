@@ -1,0 +1,202 @@
+// The CLI as a careful user meets it: every error one line in the CLI's words (flag names,
+// `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
+// the work, an answer never lost to a failed write, and the rough edges of issue 13.
+import { spawn } from "node:child_process";
+import { chmodSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
+import { isSolution } from "./helpers.js";
+import { describeFailure, inFlagNames } from "../src/cli/errors.js";
+import { closest } from "../src/cli/options.js";
+import { etaText, plural } from "../src/cli/progress.js";
+import { ErrorCode, withCode } from "../src/core/errors.js";
+
+const dir = mkdtempSync(join(tmpdir(), "nqueens-cli-errors-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One line on stderr, `nqueens: ...`, no stack trace, nothing on stdout. */
+function oneLine(run: { stderr: string; stdout?: string }): string {
+  const lines = run.stderr.split("\n").filter((l) => l !== "");
+  expect(lines, run.stderr).toHaveLength(1);
+  expect(lines[0]).toMatch(/^nqueens: /);
+  expect(run.stderr).not.toMatch(/\n\s+at /);
+  return lines[0];
+}
+
+describe("nqueens CLI errors", () => {
+  const badInput: [string[], RegExp][] = [
+    // --timeout checked as the flag, never Node's message about a "delay"
+    [["count", "8", "--workers", "2", "--timeout", "-1"], /--timeout must be an integer >= 0 \(milliseconds\), got -1/],
+    [["count", "8", "--timeout", "-1"], /--timeout must be an integer >= 0 \(milliseconds\), got -1/],
+    [["solve", "8", "--timeout", "1.5"], /--timeout must be an integer >= 0, got 1\.5/],
+    // numbers in decimal only: 0x10 is not 16
+    [["count", "0x10"], /N must be a decimal number \(no 0x, 0b or 0o prefix\), got "0x10"/],
+    [["count", "0b101"], /N must be a decimal number/],
+    [["count", " 8"], /N must be a number, got " 8"/],
+    [["all", "8", "--limit", "0"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got 0/],
+    // --parts and --checkpoint belong to a count on workers: refused, not a silent switch
+    [["count", "10", "--parts", "4"], /--parts applies to a count on workers: add --workers W/],
+    [["count", "10", "--checkpoint", "x.json"], /--checkpoint applies to a count on workers: add --workers W/],
+    // "did you mean"
+    [["solve", "8", "--method", "hill-climbing"], /Allowed choices are .*\. Did you mean hill-climb\?/],
+    [["solve", "8", "--method", "minconflicts"], /Did you mean min-conflicts\?/],
+    [["count", "8", "--engine", "wsam"], /Did you mean wasm\?/],
+    [["trace", "8", "--method", "backtrak"], /Did you mean backtrack\?/],
+    [["crosscheck", "--kernels", "solve:backtrak"], /unknown kernel "solve:backtrak"\. Allowed choices are .*Did you mean solve:backtrack\?/],
+    // a password in a queue URL is never printed
+    [["count", "8", "--queue", "redis://u:secret@[::1"], /--queue must be a redis:\/\/ URL such as redis:\/\/127\.0\.0\.1:6379, got "redis:\/\/u:\*\*\*@\[::1"/],
+    [["count", "8", "--queue", "redis://127.0.0.1:6379/abc"], /--queue's database must be a number such as \/0 after the port, got \/abc/],
+    [["runs", "--queue", "http://u:secret@host"], /--queue must be a redis:\/\/ or rediss:\/\/ URL, got "http:\/\/u:\*\*\*@host"/],
+    // files checked before the work starts
+    [["solve", "8", "--out", "/nonexistent-dir/x.txt"], /--out \/nonexistent-dir\/x\.txt: the directory \/nonexistent-dir does not exist/],
+    [["solve", "8", "--out", tmpdir()], /--out .* is a directory; give a file name in it/],
+    [["count", "10", "--workers", "1", "--checkpoint", "/nonexistent-dir/c.json"], /--checkpoint \/nonexistent-dir\/c\.json: the directory \/nonexistent-dir does not exist/],
+    [["count", "10", "--workers", "1", "--checkpoint", tmpdir()], /--checkpoint .* is a directory/],
+  ];
+  it.each(badInput)("bad input %j: one line, exit 2", async (args, message) => {
+    const run = await runCli(args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(oneLine(run)).toMatch(message);
+    expect(run.stderr).not.toMatch(/delay|secret|timeoutMs|\n.*\n/);
+    expect(run.stdout).toBe("");
+  });
+
+  it("an --out in a directory that cannot be written is refused before the search", async () => {
+    // Run as an unprivileged user when the tests run as root (root may write anywhere).
+    const locked = mkdtempSync(join(tmpdir(), "nqueens-locked-"));
+    chmodSync(locked, 0o555);
+    try {
+      const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+      const child = spawn(process.execPath, ["dist/cli.js", "solve", "8", "--out", join(locked, "x.txt")], { stdio: ["ignore", "pipe", "pipe"], ...asUser });
+      let stderr = "";
+      child.stderr!.on("data", (d) => (stderr += d));
+      expect(await new Promise((resolve) => child.on("close", resolve))).toBe(2);
+      expect(oneLine({ stderr })).toBe(`nqueens: --out ${join(locked, "x.txt")}: the directory ${locked} cannot be written (no permission)`);
+    } finally {
+      rmSync(locked, { recursive: true, force: true });
+    }
+  });
+
+  it("a write that fails after the search (/dev/full) keeps the solution elsewhere and says where, exit 1", async () => {
+    const run = await runCli(["solve", "200", "--method", "construct", "--out", "/dev/full"]);
+    expect(run.code).toBe(1);
+    const line = oneLine(run);
+    const where = /^nqueens: could not write \/dev\/full \(ENOSPC\); the solution is kept in (\S+)$/.exec(line);
+    expect(where, line).not.toBeNull();
+    const columns = readFileSync(where![1], "utf8").trim().split("\n").map(Number);
+    rmSync(where![1]);
+    expect(columns).toHaveLength(200);
+    expect(isSolution(columns)).toBe(true);
+    expect(run.stdout).toMatch(new RegExp(`^200 columns written to ${where![1]}\nmethod construct, engine wasm: 0 nodes, 1 try, 0 steps, [\\d.]+ ms\n$`));
+  });
+
+  it("stdout that cannot be written (> /dev/full) is one line and exit 1, not a stack trace", async () => {
+    const child = spawn(process.execPath, ["dist/cli.js", "count", "8"], { stdio: ["ignore", openSync("/dev/full", "w"), "pipe"] });
+    let stderr = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(oneLine({ stderr })).toBe("nqueens: cannot write to stdout (ENOSPC)");
+  });
+
+  it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
+    const file = join(dir, "interrupted.json");
+    const run = await runCli(["count", "16", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 1500 });
+    expect(run.code).toBe(130);
+    const line = oneLine(run);
+    const saved = new RegExp(`^nqueens: interrupted; (\\d+) of (\\d+|\\?) parts are saved in the checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: run the same command again to resume$`).exec(line);
+    expect(saved, line).not.toBeNull();
+    const resumed = await runCli(["count", "16", "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[16]), unique: String(A002562[16]), parts: 64 });
+    expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(Number(saved![1]));
+  });
+
+  it("count prints plurals: 1 worker, 1 part", async () => {
+    const run = await runCli(["count", "8", "--workers", "1", "--parts", "1"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/, 1 worker, 1 part \(0 from the checkpoint\)\n$/);
+  });
+
+  it("a missing optional queue package (bullmq) is one line naming what to install, exit 1", async () => {
+    // The package is hidden by a module-resolution hook, as if it were not installed.
+    const hook = join(dir, "hide-bullmq.mjs");
+    writeFileSync(hook, `import { register } from "node:module";
+register("data:text/javascript," + encodeURIComponent(\`
+export async function resolve(specifier, context, next) {
+  if (specifier === "bullmq") { const e = new Error("Cannot find package 'bullmq'"); e.code = "ERR_MODULE_NOT_FOUND"; throw e; }
+  return next(specifier, context);
+}\`));
+`);
+    const child = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8", "--queue", "redis://127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "", stdout = "";
+    child.stderr!.on("data", (d) => (stderr += d));
+    child.stdout!.on("data", (d) => (stdout += d));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(oneLine({ stderr })).toBe("nqueens: the Redis queue needs the optional package bullmq: npm install bullmq ioredis");
+    expect(stdout).toBe("");
+    // The rest of the CLI works without it.
+    const plain = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8"], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    plain.stdout!.on("data", (d) => (out += d));
+    expect(await new Promise((resolve) => plain.on("close", resolve))).toBe(0);
+    expect(out).toContain("92 solutions, 12 unique");
+  });
+});
+
+describe("the CLI's error table branches on codes, not classes", () => {
+  it("bad input (NQ_INVALID_ARGUMENT, NQ_QUEUE_MISMATCH) exits 2, in flag names", () => {
+    const bad = withCode(new RangeError("timeoutMs must be an integer >= 0, got -1"), ErrorCode.invalidArgument);
+    expect(describeFailure(bad)).toEqual({ line: "nqueens: --timeout must be an integer >= 0, got -1", exitCode: 2 });
+    expect(describeFailure(withCode(new RangeError("queue q holds another count (n = 8, 8 parts)"), ErrorCode.queueMismatch)))
+      .toEqual({ line: "nqueens: queue q holds another count (n = 8, 8 parts)", exitCode: 2 });
+  });
+
+  it("runtime failures exit 1, whatever their class: out of memory, a part mismatch (a RangeError), a lost queue", () => {
+    expect(describeFailure(new RangeError("Array buffer allocation failed"))).toEqual({ line: "nqueens: out of memory: Array buffer allocation failed", exitCode: 1 });
+    expect(describeFailure(withCode(new RangeError("Wasm memory could not grow"), ErrorCode.outOfMemory)).exitCode).toBe(1);
+    expect(describeFailure(withCode(new RangeError("the result for part 3 of 16 (n = 12) has count8 ..."), ErrorCode.partMismatch)).exitCode).toBe(1);
+    expect(describeFailure(withCode(new Error("queue q: lost"), ErrorCode.queueLost)).exitCode).toBe(1);
+    expect(describeFailure(withCode(new Error("needs bullmq"), ErrorCode.missingDependency)).exitCode).toBe(1);
+    // an uncoded TypeError is a fault of the program, not of the input
+    expect(describeFailure(new TypeError("x is not a function")).exitCode).toBe(1);
+  });
+
+  it("every line is one line, credentials redacted", () => {
+    const { line } = describeFailure(withCode(new Error("cannot reach redis://bob:hunter2@h:1\n(refused)"), ErrorCode.queueUnreachable));
+    expect(line).toBe("nqueens: cannot reach redis://bob:***@h:1; (refused)");
+  });
+
+  it("API option names become the CLI's flags only where they name an option", () => {
+    expect(inFlagNames("maxSteps does not apply to method \"backtrack\"")).toBe("--max-steps does not apply to method \"backtrack\"");
+    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout = 500");
+    expect(inFlagNames("results hold 3 of 16 parts")).toBe("results hold 3 of 16 parts");
+  });
+});
+
+describe("the CLI's small helpers", () => {
+  it("did you mean: close spellings and prefixes, nothing for a wild guess", () => {
+    const methods = ["backtrack", "las-vegas", "hybrid", "min-conflicts", "hill-climb", "construct", "auto"];
+    expect(closest("hill-climbing", methods)).toBe("hill-climb");
+    expect(closest("hillclimb", methods)).toBe("hill-climb");
+    expect(closest("lasvegas", methods)).toBe("las-vegas");
+    expect(closest("hybird", methods)).toBe("hybrid");
+    expect(closest("quantum", methods)).toBeUndefined();
+  });
+
+  it("progress text: plurals, and no ETA until one part is done", () => {
+    expect(plural(1, "worker")).toBe("1 worker");
+    expect(plural(2, "worker")).toBe("2 workers");
+    expect(plural(1, "try")).toBe("1 try");
+    expect(plural(0, "try")).toBe("0 tries");
+    expect(plural(1n, "node")).toBe("1 node");
+    expect(etaText(0, 64, 900)).toBe("");
+    expect(etaText(5, 5, 900, undefined, 5)).toBe(""); // all resumed: nothing measured in this run
+    expect(etaText(16, 64, 4000)).toBe(" | ETA 12s");
+    expect(etaText(1, 64, 5000, 3_723_000)).toBe(" | ETA 1h 02m");
+  });
+});
