@@ -129,9 +129,11 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       await client.sadd(ACTIVE_RUNS_KEY, name);
       await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
     };
-    // Enqueue every part (idempotent: existing job ids are kept as they are), retry failed ones.
+    // Parts that failed for good in an earlier run are written afresh (from this coordinator's
+    // own split, so a job someone rewrote is put right), then every part is enqueued
+    // (idempotent: existing job ids are kept as they are).
+    for (const job of await queue.getFailed(0, -1)) if (job.id && byId.has(job.id)) await job.remove().catch(() => {});
     await enqueue(parts);
-    for (const job of await queue.getFailed(0, -1)) if (job.id && byId.has(job.id)) await job.retry("failed").catch(() => {});
     await announce();
 
     const completedAtStart = Math.min(parts.length, await queue.getCompletedCount());

@@ -169,7 +169,9 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const leave = async (name: string): Promise<void> => {
     const worker = workers.get(name);
     workers.delete(name);
-    await worker?.close();
+    // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
+    // can never be stored; waiting for it would stop this worker from looking for runs.
+    if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
     const stored = await client.get(metaKey(name)).catch(() => undefined);
     let total: unknown;
     try { total = stored ? (JSON.parse(stored) as RunMeta).total : undefined; } catch { /* unlisted */ }
@@ -180,8 +182,25 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   let timer: NodeJS.Timeout | undefined;
   let looking: Promise<void> | undefined;
   let lookAgain = false;
+  // Redis's run_id changes when the server restarts: the queue workers of before may hold
+  // parts that no longer exist and may not take new ones (BullMQ does not always recover
+  // from that), so they are dropped and the runs joined afresh.
+  let serverRun: string | undefined;
+  const restarted = async (): Promise<boolean> => {
+    const id = /run_id:(\w+)/.exec(await client.info("server"))?.[1];
+    const changed = serverRun !== undefined && id !== undefined && id !== serverRun;
+    serverRun = id ?? serverRun;
+    return changed;
+  };
   const look = async (): Promise<void> => {
     try {
+      if (await restarted() && !closing) {
+        onEvent({ type: "error", message: "Redis restarted: the parts in hand are dropped (their runs put them back) and the runs joined afresh" });
+        for (const [name, worker] of [...workers]) {
+          workers.delete(name);
+          void worker.close(true).catch(() => {});
+        }
+      }
       const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
       if (closing) return;
       for (const name of names) if (!workers.has(name)) join(name);

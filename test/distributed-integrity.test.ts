@@ -1,0 +1,415 @@
+// The queue as an attacker or a bad day meets it, against a real redis-server started here
+// (restartable, so "Redis restarted empty mid-run" is real): tampered jobs (emptied or
+// duplicated prefixes, a foreign n, n = 32, a job of no run), a tampered result, Redis lost
+// and back empty, a bad database index, a bad URL, TLS to a plain server, a password in a
+// URL, a missing optional package, and a graceful SIGTERM on a long part. The answer is the
+// right total or a coded error; never a wrong total.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Job, Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SPLIT_VERSION, splitCount } from "../src/index.js";
+import { countDistributed, listRuns, removeRun, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { setQueueImporter } from "../src/distributed/deps.js";
+import { redact } from "../src/distributed/redact.js";
+import { jobId, metaKey } from "../src/distributed/keys.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
+
+const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+if (!haveRedisServer && process.env.CI) throw new Error("distributed tests need redis-server (.ci/run installs it)");
+if (!haveRedisServer) console.warn("test/distributed-integrity.test.ts skipped: no redis-server (apt-get install -y redis-server)");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let port = 0;
+let url = "";
+let serverDir = "";
+let server: ChildProcess | undefined;
+let redis: Redis;
+
+/** Starts redis-server on `port`, empty (no save, no append-only file), and waits for it. */
+async function startRedis(): Promise<void> {
+  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+  const probe = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => 50 });
+  probe.on("error", () => {});
+  try {
+    await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
+  } finally {
+    probe.disconnect();
+  }
+}
+
+async function stopRedis(): Promise<void> {
+  const s = server;
+  server = undefined;
+  if (!s || s.exitCode !== null) return;
+  const exited = new Promise((r) => s.once("exit", r));
+  s.kill("SIGKILL");
+  await exited;
+}
+
+type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
+const children: Proc[] = [];
+
+function spawnCli(args: string[]): Proc {
+  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "", out = "";
+  child.stderr!.on("data", (d) => (err += d));
+  child.stdout!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const proc = { child, stderr: () => err, stdout: () => out, exited };
+  children.push(proc);
+  return proc;
+}
+
+const connection = () => ({ host: "127.0.0.1", port });
+
+/** The jobs of a queue, read straight from Redis. */
+async function withQueue<T>(name: string, use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(name, { connection: connection() });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Starts a coordinator with no worker, and waits until its parts are on the queue. */
+async function enqueued(n: number, parts: number, name: string) {
+  const controller = new AbortController();
+  const notices: string[] = [];
+  const run = countDistributed(n, { connection: url, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
+  run.catch(() => {}); // looked at by the test
+  await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === parts));
+  return { run, controller, notices };
+}
+
+describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tampering and faults", () => {
+  beforeAll(async () => {
+    port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-integrity-"));
+    await startRedis();
+    redis = new Redis(url, { maxRetriesPerRequest: 1 });
+    redis.on("error", () => {}); // while the server restarts
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await stopRedis();
+    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    setQueueImporter(undefined);
+    for (const p of children.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+      await p.exited;
+    }
+    if (!server) await startRedis();
+    await until("Redis back", async () => (await redis.ping().catch(() => "")) === "PONG");
+    await redis.flushdb();
+  });
+
+  it("a job carries only its part's identity (n, parts, index, split version, digest)", async () => {
+    const { controller } = await enqueued(12, 16, "identity");
+    const parts = splitCount(12, { parts: 16 });
+    const data = await withQueue("identity", async (q) => (await q.getJob(jobId(3)))!.data);
+    expect(data).toEqual({ n: 12, parts: 16, index: 3, splitVersion: SPLIT_VERSION, digest: parts[3].digest });
+    controller.abort();
+  });
+
+  it("emptied or duplicated prefixes in a job, and a duplicated job, do not change the total", async () => {
+    const { run } = await enqueued(12, 16, "tampered-prefixes");
+    await withQueue("tampered-prefixes", async (q) => {
+      const parts = splitCount(12, { parts: 16 });
+      // Emptied prefixes, and another part's prefixes twice: the worker re-derives the part from its identity.
+      const three = (await q.getJob(jobId(3)))!;
+      await three.updateData({ ...(three.data as object), prefixes: [] });
+      const five = (await q.getJob(jobId(5)))!;
+      await five.updateData({ ...(five.data as object), prefixes: [...parts[6].prefixes, ...parts[6].prefixes] });
+      // The same part again under another job id: counted twice, added once (by the coordinator's own job ids).
+      await q.add("part", (await q.getJob(jobId(7)))!.data, { jobId: "part-7-again" });
+    });
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "tampered-prefixes" });
+    try {
+      const result = await run;
+      expect(result).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]), parts: 16 });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("a job for a foreign n (32 in an n = 12 run) is refused at once, never pins a worker; the coordinator stops with a coded error naming it", async () => {
+    const { run } = await enqueued(12, 16, "foreign");
+    const parts32 = splitCount(32, { parts: 16 });
+    await withQueue("foreign", async (q) => {
+      await (await q.getJob(jobId(3)))!.updateData({ n: 32, parts: 16, index: 3, splitVersion: SPLIT_VERSION, digest: parts32[3].digest });
+    });
+    const events: WorkerEvent[] = [];
+    const t0 = Date.now();
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "foreign", onEvent: (e) => events.push(e) });
+    try {
+      const error = await run.then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
+      expect((error as Error).message).toMatch(/^part 3 of queue foreign failed 1 times: refused job part-3 of queue foreign: it is a part of n = 32, 16 parts, split version \d+; the run is n = 12, 16 parts/);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(events.some((e) => e.type === "error" && /refused job part-3/.test(e.message))).toBe(true);
+    } finally {
+      const c0 = Date.now();
+      await worker.close();
+      expect(Date.now() - c0).toBeLessThan(3000); // nothing pinned
+    }
+    // Run again, the coordinator writes the failed part afresh from its own split: the total is right.
+    const again = await startWorker({ connection: url, concurrency: 1, queue: "foreign" });
+    try {
+      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "foreign", "--json"]);
+      expect(cli.code, cli.stderr).toBe(0);
+      expect(JSON.parse(cli.stdout)).toMatchObject({ total: String(A000170[12]), unique: String(A002562[12]) });
+    } finally {
+      await again.close();
+    }
+  }, 30_000);
+
+  it("a foreign job added to the queue (n = 32, a job id of its own) is refused and ignored: the run's total is right", async () => {
+    const { run } = await enqueued(12, 16, "intruder");
+    const parts32 = splitCount(32, { parts: 16 });
+    await withQueue("intruder", (q) => q.add("part", { n: 32, parts: 16, index: 0, splitVersion: SPLIT_VERSION, digest: parts32[0].digest }, { jobId: "evil" }));
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "intruder", onEvent: (e) => events.push(e) });
+    try {
+      expect(await run).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]) });
+      expect(events.some((e) => e.type === "error" && /refused job evil of queue intruder: it is a part of n = 32/.test(e.message))).toBe(true);
+      expect(await withQueue("intruder", async (q) => (await q.getJob("evil"))!.getState())).toBe("failed");
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("a job with a wrong digest, or on a queue no coordinator started, is refused", async () => {
+    const { run, controller } = await enqueued(10, 8, "digest");
+    await withQueue("digest", async (q) => {
+      const job = (await q.getJob(jobId(2)))!;
+      await job.updateData({ ...(job.data as object), digest: "0000000000000000" });
+      await withQueue("nobody", (other) => other.add("part", job.data, { jobId: "lonely" }));
+    });
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "digest", onEvent: (e) => events.push(e) });
+    const stray = await startWorker({ connection: url, concurrency: 1, queue: "nobody", onEvent: (e) => events.push(e) });
+    try {
+      const error = await run.then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
+      expect((error as Error).message).toMatch(/refused job part-2 of queue digest: its digest "0000000000000000" is not that of part 2 of 8 \(n = 10\)/);
+      await until("the stray job to be refused", async () => events.some((e) => e.type === "error" && /refused job lonely of queue nobody: no coordinator started a run on this queue/.test(e.message)));
+    } finally {
+      controller.abort();
+      await Promise.all([worker.close(), stray.close()]);
+    }
+  });
+
+  it("a tampered result is refused with NQ_PART_MISMATCH naming the part, never summed (library and CLI, exit 1)", async () => {
+    // Count every part, stop the coordinator before it merges, then raise one stored count.
+    const { run, controller } = await enqueued(12, 16, "raised");
+    controller.abort();
+    await run.catch(() => {});
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "raised" });
+    await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === 16));
+    await worker.close();
+    const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
+    // Raised past what the part's prefixes can hold (a change within that range cannot be
+    // told from a true count without counting again: range checks bound the damage, the
+    // identity and digest checks catch a result of another part).
+    await redis.hset("bull:raised:part-4", "returnvalue", JSON.stringify({ ...stored, count8: String(BigInt(stored.count8) + 10n ** 12n) }));
+    const error = await countDistributed(12, { connection: url, parts: 16, queue: "raised" }).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
+    expect((error as Error).message).toMatch(/^queue raised: the result for part 4 of 16 \(n = 12\) has .*\(refused; remove the run with `nqueens runs --remove raised` and count again\)$/);
+    const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "raised"]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toBe("");
+    expect(cli.stderr).toMatch(/^nqueens: queue raised: the result for part 4 of 16 \(n = 12\)[^\n]*\n$/);
+    // Negative, hexadecimal, another part's result, another digest, not JSON at all: the same.
+    const other = JSON.parse((await redis.hget("bull:raised:part-5", "returnvalue"))!);
+    for (const bad of [
+      JSON.stringify({ ...stored, count4: "-1" }),
+      JSON.stringify({ ...stored, count8: "0x10" }),
+      JSON.stringify(other),
+      JSON.stringify({ ...stored, digest: other.digest }),
+      "not json",
+    ]) {
+      await redis.hset("bull:raised:part-4", "returnvalue", bad);
+      const refused = await countDistributed(12, { connection: url, parts: 16, queue: "raised" }).then(() => undefined, (e: unknown) => e);
+      expect(refused, bad).toMatchObject({ code: "NQ_PART_MISMATCH" });
+      expect((refused as Error).message).toMatch(/^queue raised: the result for part 4 of 16 \(n = 12\)/);
+    }
+    // Put right, the run merges to the published total.
+    await redis.hset("bull:raised:part-4", "returnvalue", JSON.stringify(stored));
+    expect(await countDistributed(12, { connection: url, parts: 16, queue: "raised" })).toMatchObject({ total: BigInt(A000170[12]) });
+  });
+
+  it("Redis restarted empty mid-run: the coordinator says so within seconds, puts the run back and ends with the right total", async () => {
+    const coordinator = spawnCli(["count", "12", "--queue", url, "--parts", "16", "--json"]);
+    await until("the parts to be queued", async () => withQueue("nqueens-count-n12-p16-v" + SPLIT_VERSION, async (q) => (await q.getWaitingCount()) === 16));
+    await stopRedis();
+    await sleep(300);
+    await startRedis(); // empty
+    const t0 = Date.now();
+    await until("the coordinator to notice", async () => coordinator.stderr().includes("Redis no longer holds this run"), 10_000);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(coordinator.stderr()).toMatch(/^nqueens: queue nqueens-count-n12-p16-v\d+: Redis no longer holds this run \(restarted empty, or the run was removed\); putting the run back \(16 parts, the lost results are counted again\)\n/);
+    const worker = await startWorker({ connection: url, concurrency: 1 });
+    try {
+      expect(await coordinator.exited).toBe(0);
+      expect(JSON.parse(coordinator.stdout())).toMatchObject({ total: String(A000170[12]), unique: String(A002562[12]), parts: 16 });
+    } finally {
+      await worker.close();
+    }
+  }, 40_000);
+
+  it("Redis restarted empty while workers count: they rejoin the run put back, the total is right", async () => {
+    const worker = await startWorker({ connection: url, concurrency: 1, pollMs: 200 });
+    try {
+      const notices: string[] = [];
+      const run = countDistributed(15, { connection: url, parts: 64, pollMs: 50, onNotice: (m) => notices.push(m) });
+      run.catch(() => {});
+      const name = `nqueens-count-n15-p64-v${SPLIT_VERSION}`;
+      await until("some parts counted", async () => withQueue(name, async (q) => (await q.getCompletedCount()) >= 2));
+      await stopRedis();
+      await startRedis();
+      const result = await run;
+      expect(result).toMatchObject({ total: BigInt(A000170[15]), unique: BigInt(A002562[15]) });
+      expect(notices.some((m) => /Redis no longer holds this run/.test(m))).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it("parts that vanish from a run (deleted jobs) are put back", async () => {
+    const { run, notices } = await enqueued(11, 8, "vanish");
+    await withQueue("vanish", async (q) => { await (await q.getJob(jobId(1)))!.remove(); await (await q.getJob(jobId(6)))!.remove(); });
+    await until("the coordinator to put them back", async () => notices.some((m) => /2 of its parts vanished from Redis \(part-1, part-6\)/.test(m)), 10_000);
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "vanish" });
+    try {
+      expect(await run).toMatchObject({ total: BigInt(A000170[11]) });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("a run removed again and again is given up with NQ_QUEUE_LOST, not fought for ever", async () => {
+    const { run } = await enqueued(10, 8, "fought");
+    for (let i = 0; i < 5; i++) {
+      await redis.del(metaKey("fought"));
+      await sleep(300);
+    }
+    const error = await run.then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ code: "NQ_QUEUE_LOST" });
+    expect((error as Error).message).toMatch(/^queue fought: Redis no longer holds this run .* again \(3 times already\); stopping/);
+  });
+
+  it("a bad database index, a bad URL, TLS to a plain server: one line, exit 2 or 1, within seconds", async () => {
+    const db = await runCli(["count", "10", "--queue", `${url}/99`]);
+    expect(db.code).toBe(2);
+    expect(db.stderr).toMatch(/^nqueens: --queue's database 99 does not exist on Redis at 127\.0\.0\.1:\d+ \(ERR DB index is out of range\); use one from \/0 to the server's 'databases' - 1\n$/);
+    const error = await listRuns({ connection: `${url}/99` }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+    const bad = await runCli(["worker", "--queue", `${url}/abc`]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^nqueens: --queue's database must be a number such as \/0 after the port, got \/abc in "redis:\/\/127\.0\.0\.1:\d+\/abc"\n$/);
+    const t0 = Date.now();
+    const tls = await runCli(["count", "10", "--queue", `rediss://127.0.0.1:${port}`]);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(tls.code).toBe(1);
+    expect(tls.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \([^\n]*\); is redis-server running there\?\n$/);
+  });
+
+  it("a password is never printed: bad URLs, unreachable or refusing servers, every message", async () => {
+    expect(redact("got \"redis://u:secret@[::1\"")).toBe("got \"redis://u:***@[::1\"");
+    expect(redact("rediss://:secret@host:1/0 and redis://only-secret@host")).toBe("rediss://***@host:1/0 and redis://***@host");
+    expect(redact("redis://u:se@cr@et@host:1")).toBe("redis://u:***@host:1");
+    for (const args of [
+      ["count", "8", "--queue", "redis://u:secret@[::1"],
+      ["count", "8", "--queue", "redis://u:secret@127.0.0.1:1"], // refused
+      ["count", "8", "--queue", `redis://u:secret@127.0.0.1:${port}`], // wrong password (none set)
+      ["runs", "--queue", "redis://u:secret@127.0.0.1:1/x"],
+      ["worker", "--queue", "redis://u:secret@[::1"],
+    ]) {
+      const run = await runCli(args);
+      expect(run.code, run.stderr).not.toBe(0);
+      expect(run.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      expect(run.stderr + run.stdout).not.toContain("secret");
+    }
+    const error = await countDistributed(8, { connection: "redis://u:secret@[::1" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+    expect((error as Error).message).not.toContain("secret");
+    const refused = await countDistributed(8, { connection: { host: "127.0.0.1", port: 1, password: "secret" } as never }).catch((e: unknown) => e);
+    expect((refused as Error).message).not.toContain("secret");
+  });
+
+  it("without bullmq or ioredis installed, every entry point says which packages to install (NQ_MISSING_DEPENDENCY)", async () => {
+    const missing = (name: string) => () => Promise.reject(Object.assign(new Error(`Cannot find package '${name}'`), { code: "ERR_MODULE_NOT_FOUND" }));
+    setQueueImporter({ bullmq: missing("bullmq"), ioredis: missing("ioredis") });
+    for (const call of [
+      () => countDistributed(8, { connection: url }),
+      () => startWorker({ connection: url }),
+      () => listRuns({ connection: url }),
+      () => removeRun("x", { connection: url }),
+    ]) {
+      const error = await call().then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_MISSING_DEPENDENCY", message: "the Redis queue needs the optional packages bullmq and ioredis: npm install bullmq ioredis" });
+    }
+    setQueueImporter({ bullmq: () => import("bullmq"), ioredis: missing("ioredis") });
+    expect(await listRuns({ connection: url }).catch((e: unknown) => e)).toMatchObject({ message: "the Redis queue needs the optional package ioredis: npm install bullmq ioredis" });
+    // Another failure while loading is not called a missing package.
+    setQueueImporter({ bullmq: () => Promise.reject(new Error("boom")), ioredis: () => import("ioredis") });
+    expect(await listRuns({ connection: url }).catch((e: unknown) => e)).toMatchObject({ message: "boom" });
+    setQueueImporter(undefined);
+    expect(await listRuns({ connection: url })).toEqual([]);
+  });
+
+  it("a graceful SIGTERM hands a long part back to the queue within about a second (measured), none left active", async () => {
+    const name = "long";
+    const controller = new AbortController();
+    const run = countDistributed(17, { connection: url, parts: 4, queue: name, signal: controller.signal, pollMs: 50 });
+    run.catch(() => {});
+    const w = spawnCli(["worker", "--queue", url, "--queue-name", name, "--concurrency", "1", "--prefetch", "0"]);
+    await until("the worker to take a part", async () => withQueue(name, async (q) => (await q.getActiveCount()) === 1));
+    await sleep(300); // counting, well inside the part (a part of n = 17 in 4 takes seconds)
+    const t0 = Date.now();
+    w.child.kill("SIGTERM");
+    const code = await w.exited;
+    const took = Date.now() - t0;
+    expect(code).toBe(0);
+    expect(took).toBeLessThan(2500); // graceMs 1000 plus the hand-back, measured
+    expect(w.stderr()).toMatch(/stopping: finishing the parts in hand, handing back those not done within the grace time/);
+    const counts = await withQueue(name, (q) => q.getJobCounts("active", "waiting", "completed"));
+    expect(counts.active).toBe(0);
+    expect(counts.waiting + counts.completed).toBe(4);
+    controller.abort();
+  }, 30_000);
+});
