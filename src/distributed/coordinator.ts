@@ -16,6 +16,7 @@ import { redact } from "./redact.js";
 
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
 const MAX_RECREATE = 3;
+const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run was removed)";
 
 /**
  * The coordinator's progress: the same fields as countParallel's, where `workers` is the
@@ -171,6 +172,10 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
       const missing = ids.filter((_, i) => states[i] === "unknown");
       if (missing.length > 0) {
+        if (await client.exists(metaKey(name)) === 0) {
+          await recreate(RUN_GONE);
+          return false;
+        }
         await recreate(`${missing.length} of its parts vanished from Redis (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})`);
         return false;
       }
@@ -206,7 +211,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         continue;
       }
       if (runThere === 0) {
-        await recreate("Redis no longer holds this run (restarted empty, or the run was removed)");
+        await recreate(RUN_GONE);
         continue;
       }
       known = Math.min(parts.length, counts.completed);
