@@ -156,6 +156,11 @@ describe("the CLI's error table branches on codes, not classes", () => {
       .toEqual({ line: "nqueens: queue q holds another count (n = 8, 8 parts)", exitCode: 2 });
   });
 
+  it("a checkpoint that fails its checks is bad input (exit 2) and says how to start over", () => {
+    expect(describeFailure(withCode(new RangeError("checkpoint c.json: its checksum does not match its content"), ErrorCode.checkpointCorrupt)))
+      .toEqual({ line: "nqueens: checkpoint c.json: its checksum does not match its content (delete the file, or give another --checkpoint, to start over)", exitCode: 2 });
+  });
+
   it("runtime failures exit 1, whatever their class: out of memory, a part mismatch (a RangeError), a lost queue", () => {
     expect(describeFailure(new RangeError("Array buffer allocation failed"))).toEqual({ line: "nqueens: out of memory: Array buffer allocation failed", exitCode: 1 });
     expect(describeFailure(withCode(new RangeError("Wasm memory could not grow"), ErrorCode.outOfMemory)).exitCode).toBe(1);

@@ -305,7 +305,7 @@ describe("CLI: lv-stats", () => {
   });
 
   const badInput: [string[], RegExp][] = [
-    [["lv-stats", "8", "--stop-vegas", "9"], /stopVegas must be an integer from 0 to 8, got 9/],
+    [["lv-stats", "8", "--stop-vegas", "9"], /--stop-vegas must be an integer from 0 to 8, got 9/],
     [["lv-stats", "15", "--exact"], /n must be an integer from 1 to 14 when exact is true/],
     [["lv-stats", "8", "--exact", "--trials", "5"], /'--exact' cannot be used with option '--trials/],
     [["lv-stats", "8", "--table", "--stop-vegas", "2"], /'--table' cannot be used with option '--stop-vegas/],

@@ -48,6 +48,8 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   const code = (error as { code?: unknown }).code;
   if (code === ErrorCode.invalidArgument) return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_USAGE };
   if (code === ErrorCode.queueMismatch) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
+  // A checkpoint file that fails its checks is the user's input: refused, with the way to start over.
+  if (code === ErrorCode.checkpointCorrupt) return { line: oneLine(`${error.message} (delete the file, or give another --checkpoint, to start over)`), exitCode: EXIT_USAGE };
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
