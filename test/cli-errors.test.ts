@@ -115,6 +115,14 @@ describe("nqueens CLI errors", () => {
     expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(Number(saved![1]));
   });
 
+  it("--timeout running out on a count on workers says so in the CLI's words and where the parts are, exit 1", async () => {
+    const file = join(dir, "timed-out.json");
+    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file, "--timeout", "800"]);
+    expect(run.code).toBe(1);
+    const escaped = file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+    expect(oneLine(run)).toMatch(new RegExp(`^nqueens: count 17 did not finish within --timeout 800 ms; \\d+ of (64|\\?) parts are saved in the checkpoint ${escaped}: run the same command again to resume$`));
+  });
+
   it("count prints plurals: 1 worker, 1 part", async () => {
     const run = await runCli(["count", "8", "--workers", "1", "--parts", "1"]);
     expect(run.code, run.stderr).toBe(0);

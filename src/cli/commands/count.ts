@@ -1,7 +1,7 @@
 // nqueens count N: count(), countParallel() with --workers, countDistributed() with --queue.
 import type { Command } from "commander";
 import { count, countParallel, type ParallelResult } from "../../index.js";
-import { InterruptedError, UsageError } from "../errors.js";
+import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, engineOption, interruptSignal, number, withTimeout } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
@@ -54,9 +54,9 @@ export function countCommand(program: Command): void {
           connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick,
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
-          if (interrupt.aborted) {
-            throw new InterruptedError(`interrupted; the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`);
-          }
+          const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
+          if (interrupt.aborted) throw new InterruptedError(`interrupted; ${kept}`);
+          if (signal.aborted) throw new RuntimeError(`count ${n} did not finish within --timeout ${opts.timeout} ms; ${kept}`);
           throw error;
         }).finally(() => bar?.stop());
         if (opts.json) return out(toJson(r));
@@ -69,9 +69,9 @@ export function countCommand(program: Command): void {
         ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
       ).catch((error: unknown) => {
-        if (interrupt.aborted && opts.checkpoint !== undefined) {
-          throw new InterruptedError(`interrupted; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`);
-        }
+        const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
+        if (interrupt.aborted && kept) throw new InterruptedError(`interrupted${kept}`);
+        if (parallel && signal.aborted && !interrupt.aborted) throw new RuntimeError(`count ${n} did not finish within --timeout ${opts.timeout} ms${kept}`);
         throw error;
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));
