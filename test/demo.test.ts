@@ -367,7 +367,7 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       const overflow = async (after: string) => {
         const { scroll, inner } = await small.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
         expect(scroll, `page width after ${after} at ${viewport.width} px`).toBeLessThanOrEqual(inner);
-        const wide = await small.evaluate((w) => [...document.querySelectorAll("body *")]
+        const wide = await small.evaluate((w) => Array.from(document.querySelectorAll("body *"))
           .filter((el) => el.getBoundingClientRect().right > w + 0.5).map((el) => el.id || el.className || el.tagName), inner);
         expect(wide, `elements past the right edge after ${after}`).toEqual([]);
       };
