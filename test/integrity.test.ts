@@ -243,7 +243,7 @@ describe("checkpoints", () => {
     ];
     for (const [i, [text, why]] of cases.entries()) {
       const path = file(`forged-${i}.json`, text);
-      const error = await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e as Error);
+      const error = (await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e)) as Error;
       expect(error.message).toMatch(why);
       expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
     }
@@ -259,7 +259,7 @@ describe("checkpoints", () => {
   it("a directory or unreadable path is refused with the code, not a stack of fs errors", async () => {
     const sub = join(dir, "a-directory");
     mkdirSync(sub);
-    const error = await countParallel(n, { workers: 1, checkpoint: sub }).catch((e: unknown) => e as Error);
+    const error = (await countParallel(n, { workers: 1, checkpoint: sub }).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(/cannot be read \(EISDIR\)/);
     expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
   });
