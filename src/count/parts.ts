@@ -303,8 +303,8 @@ async function countChunked(part: CountPart, engine: EngineName | undefined, bet
       for (;;) {
         const t = now();
         const done = counter.run(sizer.get());
+        if (done) break; // (a task that ended early says nothing of how long a full chunk takes)
         sizer.observe(now() - t);
-        if (done) break;
         await between();
       }
       const r = counter.result();
