@@ -219,7 +219,7 @@ describe("checkpoints", () => {
       const error = await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e as Error & { code?: string });
       expect(error).toBeInstanceOf(RangeError);
       expect((error as Error).message).toMatch(why);
-      expect((error as Error).message).toMatch(/it is not used: delete it, or pass restart: true/);
+      expect((error as Error).message).toMatch(/it is not used: delete it, or pass restart: true, to start over/);
       expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
       expect(readFileSync(path, "utf8")).toBe(text); // left as it was, for the user to look at
     }

@@ -132,7 +132,7 @@ function checkpointText(data: Omit<Checkpoint, "checksum">): string {
 
 function refused(path: string, why: string): RangeError & { code: string } {
   return withCode(
-    new RangeError(`checkpoint ${path} ${why}; it is not used: delete it, or pass restart: true (nqueens: --restart) to start over`),
+    new RangeError(`checkpoint ${path} ${why}; it is not used: delete it, or pass restart: true, to start over`),
     ErrorCode.checkpointCorrupt,
   );
 }
