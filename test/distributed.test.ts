@@ -399,7 +399,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       expect(r).toMatchObject({ total: 92n, unique: 12n, queue: "shared" });
       const error = await countDistributed(9, { connection: url, queue: "shared" }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
-      expect((error as Error).message).toMatch(new RegExp(`queue shared holds another count \\(n = 8, 8 parts, split version ${SPLIT_VERSION}\\), not n = 9`));
+      expect((error as Error).message).toContain(`queue shared holds another count (n = 8, 8 parts, split version ${SPLIT_VERSION}), not n = 9`);
       const cli = await runCli(["count", "9", "--queue", url, "--queue-name", "shared"]);
       expect(cli.code).toBe(2);
       expect(cli.stderr).toMatch(/queue shared holds another count/);

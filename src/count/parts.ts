@@ -147,6 +147,7 @@ function name(part: { n: unknown; part: unknown; parts: unknown }): string {
 function prefixProblem(prefixes: unknown, n: number): string | undefined {
   if (!Array.isArray(prefixes)) return `its prefixes are ${describe(prefixes)}, not a list`;
   if (prefixes.length === 0) return "it has no prefixes";
+  if (prefixes.length > MAX_SPLIT_TASKS) return `it has ${prefixes.length} prefixes; a split holds at most ${MAX_SPLIT_TASKS}`;
   const seen = new Set<string>();
   for (const [i, task] of (prefixes as unknown[]).entries()) {
     const t = task as CountTask;
@@ -303,8 +304,8 @@ async function countChunked(part: CountPart, engine: EngineName | undefined, bet
       for (;;) {
         const t = now();
         const done = counter.run(sizer.get());
+        if (done) break; // (a task that ended early says nothing of how long a full chunk takes)
         sizer.observe(now() - t);
-        if (done) break;
         await between();
       }
       const r = counter.result();

@@ -204,7 +204,6 @@ export function openCounter(n: number): Counter {
       atLeft = left; atDown = down; atRight = right; atQueens = queens;
       resumeSp = 0;
     }
-    flush();
   }
 
   /** As countRun in assembly/count.ts: true when the task is done. */
@@ -217,12 +216,13 @@ export function openCounter(n: number): Counter {
       checkSymmetry();
       sp = run(sp);
     }
-    flush();
+    if (nodes > 2 ** 50) flush(); // numbers stay exact; bigints only when they must (or in result())
     resumeSp = sp;
     return sp < 0;
   }
 
   function result(): TaskCount {
+    flush();
     return { count8: count8Total, count4: count4Total, count2: count2Total, nodes: nodesTotal };
   }
 
