@@ -23,12 +23,12 @@ const FLAG_NAMES: Record<string, string> = {
   maxEvents: "--max-events", samples: "--samples", trials: "--trials", seed: "--seed", workers: "--workers", parts: "--parts",
   limit: "--limit", connection: "--queue", concurrency: "--concurrency", prefetch: "--prefetch", lockDuration: "--lock-duration",
   stalledInterval: "--stalled-interval", budgetMs: "--budget", kernels: "--kernels", checkpoint: "--checkpoint", method: "--method",
-  engine: "--engine", queue: "--queue-name",
+  engine: "--engine", queue: "--queue-name", graceMs: "--grace",
 };
 
 /** An API message in the CLI's words: option names become flag names. */
 export function inFlagNames(message: string): string {
-  return message.replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint)(?=\s+(?:must|does not|=|cannot|is not|database))/g,
+  return message.replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint|graceMs)(?=\s+(?:must|does not|=|cannot|is not|database))/g,
     (word) => word.endsWith("'s") ? `${FLAG_NAMES[word.slice(0, -2)]}'s` : FLAG_NAMES[word] ?? word);
 }
 
