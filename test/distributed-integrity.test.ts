@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Job, Queue } from "bullmq";
+import { Queue, Worker as BullWorker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SPLIT_VERSION, splitCount } from "../src/index.js";
@@ -233,43 +233,59 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     }
   });
 
-  it("a tampered result is refused with NQ_PART_MISMATCH naming the part, never summed (library and CLI, exit 1)", async () => {
-    // Count every part, stop the coordinator before it merges, then raise one stored count.
+  it("a tampered stored result is never summed: the part is counted again and the total is right", async () => {
+    // Count every part, stop the coordinator before it merges, then rewrite one stored result.
     const { run, controller } = await enqueued(12, 16, "raised");
     controller.abort();
     await run.catch(() => {});
     const worker = await startWorker({ connection: url, concurrency: 1, queue: "raised" });
-    await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === 16));
-    await worker.close();
-    const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
-    // Raised past what the part's prefixes can hold (a change within that range cannot be
-    // told from a true count without counting again: range checks bound the damage, the
-    // identity and digest checks catch a result of another part).
-    await redis.hset("bull:raised:part-4", "returnvalue", JSON.stringify({ ...stored, count8: String(BigInt(stored.count8) + 10n ** 12n) }));
-    const error = await countDistributed(12, { connection: url, parts: 16, queue: "raised" }).then(() => undefined, (e: unknown) => e);
-    expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
-    expect((error as Error).message).toMatch(/^queue raised: the result for part 4 of 16 \(n = 12\) has .*\(refused; remove the run with `nqueens runs --remove raised` and count again\)$/);
-    const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "raised"]);
-    expect(cli.code).toBe(1);
-    expect(cli.stdout).toBe("");
-    expect(cli.stderr).toMatch(/^nqueens: queue raised: the result for part 4 of 16 \(n = 12\)[^\n]*\n$/);
-    // Negative, hexadecimal, another part's result, another digest, not JSON at all: the same.
-    const other = JSON.parse((await redis.hget("bull:raised:part-5", "returnvalue"))!);
-    for (const bad of [
-      JSON.stringify({ ...stored, count4: "-1" }),
-      JSON.stringify({ ...stored, count8: "0x10" }),
-      JSON.stringify(other),
-      JSON.stringify({ ...stored, digest: other.digest }),
-      "not json",
-    ]) {
-      await redis.hset("bull:raised:part-4", "returnvalue", bad);
-      const refused = await countDistributed(12, { connection: url, parts: 16, queue: "raised" }).then(() => undefined, (e: unknown) => e);
-      expect(refused, bad).toMatchObject({ code: "NQ_PART_MISMATCH" });
-      expect((refused as Error).message).toMatch(/^queue raised: the result for part 4 of 16 \(n = 12\)/);
+    try {
+      await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === 16));
+      const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
+      const other = JSON.parse((await redis.hget("bull:raised:part-5", "returnvalue"))!);
+      // Raised past what the part's prefixes can hold, negative, hexadecimal, another part's
+      // result, another digest, not JSON. (A count changed within what its part can hold cannot
+      // be told from a true one without counting again: range checks bound the damage, the
+      // identity and digest checks catch a result of another part.)
+      for (const bad of [
+        JSON.stringify({ ...stored, count8: String(BigInt(stored.count8) + 10n ** 12n) }),
+        JSON.stringify({ ...stored, count4: "-1" }),
+        JSON.stringify({ ...stored, count8: "0x10" }),
+        JSON.stringify(other),
+        JSON.stringify({ ...stored, digest: other.digest }),
+        "not json",
+      ]) {
+        await redis.hset("bull:raised:part-4", "returnvalue", bad);
+        const notices: string[] = [];
+        const result = await countDistributed(12, { connection: url, parts: 16, queue: "raised", pollMs: 50, onNotice: (m) => notices.push(m) });
+        expect(result, bad).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]) });
+        expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for part 4 of 16 \(n = 12\) .*; not added: counting part 4 again$/)]);
+        expect(JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!)).toEqual(stored); // counted afresh
+      }
+    } finally {
+      await worker.close();
     }
-    // Put right, the run merges to the published total.
-    await redis.hset("bull:raised:part-4", "returnvalue", JSON.stringify(stored));
-    expect(await countDistributed(12, { connection: url, parts: 16, queue: "raised" })).toMatchObject({ total: BigInt(A000170[12]) });
+  });
+
+  it("a rogue worker whose results are never counts of their parts: refused with NQ_PART_MISMATCH naming the part, never summed (library and CLI, exit 1)", async () => {
+    // Not an nqueens worker: it answers every job with a made-up count.
+    const rogue = new BullWorker("rogue", async (job) => {
+      const d = job.data as { n: number; parts: number; index: number; splitVersion: number };
+      return { splitVersion: d.splitVersion, n: d.n, part: d.index, parts: d.parts, digest: "0123456789abcdef", count8: "1", count4: "0", count2: "0", nodes: "100" };
+    }, { connection: connection() });
+    try {
+      const error = await countDistributed(12, { connection: url, parts: 16, queue: "rogue", pollMs: 50 }).then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
+      expect((error as Error).message).toMatch(/^queue rogue: the result for part 0 of 16 \(n = 12\) has digest "0123456789abcdef".*, again after counting it afresh \(refused; remove the run with `nqueens runs --remove rogue` and look at who writes to this Redis\)$/);
+      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "rogue"]);
+      expect(cli.code).toBe(1);
+      expect(cli.stdout).toBe("");
+      const lines = cli.stderr.split("\n").filter(Boolean);
+      expect(lines.at(-1)).toMatch(/^nqueens: queue rogue: the result for part \d+ of 16 \(n = 12\) .*again after counting it afresh/);
+      expect(lines.slice(0, -1).every((l) => /^nqueens: queue rogue: .*; not added: counting part \d+ again$/.test(l))).toBe(true);
+    } finally {
+      await rogue.close();
+    }
   });
 
   it("Redis restarted empty mid-run: the coordinator says so within seconds, puts the run back and ends with the right total", async () => {

@@ -190,67 +190,86 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       return states.every((state) => state === "completed");
     };
 
-    // Wait, watching the counts.
+    // Each result is checked against the coordinator's own part (identity, digest, ranges)
+    // before it is added. A result that is not its part's count is never summed: the part is
+    // counted again once (the result may have been rewritten in Redis); a second bad result
+    // for the same part stops the run with NQ_PART_MISMATCH naming it.
+    const recounted = new Set<number>();
+    const verified = async (): Promise<PartCount[] | undefined> => {
+      const results: PartCount[] = [];
+      const again: CountPart[] = [];
+      for (const [id, part] of byId) {
+        const job = await queue.getJob(id);
+        let value: unknown = job?.returnvalue;
+        if (typeof value === "string") { try { value = JSON.parse(value); } catch { /* refused by checkPartCount */ } }
+        try {
+          results.push(checkPartCount(part, value));
+        } catch (error) {
+          const e = error as Error;
+          if (recounted.has(part.part)) {
+            e.message = `queue ${name}: ${e.message}, again after counting it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`;
+            throw e;
+          }
+          recounted.add(part.part);
+          notice(`queue ${name}: ${e.message}; not added: counting part ${part.part} again`);
+          await job?.remove().catch(() => {});
+          again.push(part);
+        }
+      }
+      if (again.length === 0) return results;
+      await enqueue(again);
+      await announce();
+      return undefined;
+    };
+
     let workers = 0;
     let workersAsked = -Infinity;
-    let scanned = -Infinity;
-    let answered = performance.now();
-    for (;;) {
-      if (signal?.aborted) throw signal.reason;
-      let counts: { completed: number; failed: number };
-      let runThere: number;
-      try {
-        [counts, runThere] = await within(
-          Promise.all([queue.getJobCounts("completed", "failed") as Promise<typeof counts>, client.exists(metaKey(name))]),
-          lostAfterMs, "queue",
-        );
-        answered = performance.now();
-      } catch (error) {
-        if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
-        await sleep(pollMs, signal);
-        continue;
+    let results: PartCount[] | undefined;
+    while (!results) {
+      // Wait, watching the counts.
+      let scanned = -Infinity;
+      let answered = performance.now();
+      for (;;) {
+        if (signal?.aborted) throw signal.reason;
+        let counts: { completed: number; failed: number };
+        let runThere: number;
+        try {
+          [counts, runThere] = await within(
+            Promise.all([queue.getJobCounts("completed", "failed") as Promise<typeof counts>, client.exists(metaKey(name))]),
+            lostAfterMs, "queue",
+          );
+          answered = performance.now();
+        } catch (error) {
+          if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
+          await sleep(pollMs, signal);
+          continue;
+        }
+        if (runThere === 0) {
+          await recreate(RUN_GONE);
+          continue;
+        }
+        known = Math.min(parts.length, counts.completed);
+        seen = 0;
+        // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen
+        // yet, so the count is right from the first parts on.
+        if (workers === 0 || performance.now() - workersAsked >= 1000) {
+          workersAsked = performance.now();
+          workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+        }
+        report(known, workers, false);
+        // The parts themselves, by id: when the counts say done or failed, and every 2 s (a part
+        // that vanished is put back).
+        if (counts.completed >= parts.length || counts.failed > 0 || performance.now() - scanned >= 2000) {
+          scanned = performance.now();
+          const done = await within(ownJobsDone(), lostAfterMs, "queue").catch((e) => {
+            if ((e as { code?: string }).code?.startsWith("NQ_")) throw e;
+            return false; // Redis slow or gone: the next round's counts say so
+          });
+          if (done) break;
+        }
+        await nap(pollMs);
       }
-      if (runThere === 0) {
-        await recreate(RUN_GONE);
-        continue;
-      }
-      known = Math.min(parts.length, counts.completed);
-      seen = 0;
-      // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen
-      // yet, so the count is right from the first parts on.
-      if (workers === 0 || performance.now() - workersAsked >= 1000) {
-        workersAsked = performance.now();
-        workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
-      }
-      report(known, workers, false);
-      // The parts themselves, by id: when the counts say done or failed, and every 2 s (a part
-      // that vanished is put back).
-      if (counts.completed >= parts.length || counts.failed > 0 || performance.now() - scanned >= 2000) {
-        scanned = performance.now();
-        const done = await within(ownJobsDone(), lostAfterMs, "queue").catch((e) => {
-          if ((e as { code?: string }).code?.startsWith("NQ_")) throw e;
-          return false; // Redis slow or gone: the next round's counts say so
-        });
-        if (done) break;
-      }
-      await nap(pollMs);
-    }
-
-    // Each result is checked against the coordinator's own part (identity, digest, ranges),
-    // then merged: exactly one result per part. A result that is not its part's count is
-    // refused, never summed.
-    const results: PartCount[] = [];
-    for (const [id, part] of byId) {
-      const job = await queue.getJob(id);
-      let value: unknown = job?.returnvalue;
-      if (typeof value === "string") { try { value = JSON.parse(value); } catch { /* refused by checkPartCount */ } }
-      try {
-        results.push(checkPartCount(part, value));
-      } catch (error) {
-        const e = error as Error;
-        e.message = `queue ${name}: ${e.message} (refused; remove the run with \`nqueens runs --remove ${name}\` and count again)`;
-        throw e;
-      }
+      results = await verified();
     }
     const merged = mergeCounts(results, { n, parts: parts.length });
     report(parts.length, workers, true);
