@@ -195,3 +195,42 @@ export async function benchConstruct({ sizes = [1e7, 1e8], repeats = 5, baseline
   if (baseline) printTable(`construct: this build vs ${baseline}, same runs interleaved`, beforeRows);
   return { c_available: Boolean(binary), repeats, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
 }
+
+/**
+ * The loader's cost (issue 13): solve(8), count(10) and min-conflicts at n = 10^5 on
+ * wasm, this build against NQ_BENCH_BASELINE (an earlier dist/index.js), interleaved
+ * run by run so that load from other processes falls on both alike. 'cold': a fresh
+ * process's first job (compiling the module and instantiating included); 'warm': the
+ * second job of a process (a pooled instance). Target: after/before <= 1.05.
+ */
+export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH_BASELINE } = {}) {
+  if (!baseline) throw new Error("the loader section compares two builds: set NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js");
+  const script = new URL("./child-job.mjs", import.meta.url).pathname;
+  const jobs = {
+    "solve(8)": ["solve", "8", "auto", "1"],
+    "count(10)": ["count", "10"],
+    "min-conflicts 1e5": ["solve", "100000", "min-conflicts", "1"],
+  };
+  const rows = [];
+  for (const [name, args] of Object.entries(jobs)) {
+    for (const warm of [false, true]) {
+      const times = { before: [], after: [] };
+      for (let i = 0; i < rounds; i++) {
+        // Alternate which build goes first, so neither always meets a warmer machine.
+        const order = i % 2 ? ["before", "after"] : ["after", "before"];
+        const checks = {};
+        for (const which of order) {
+          const env = { ...process.env, ...(which === "before" ? { NQ_BENCH_DIST: baseline } : {}), ...(warm ? { NQ_BENCH_WARM: "1" } : {}) };
+          const r = JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: "utf8", env }));
+          times[which].push(r.ms);
+          checks[which] = r.check;
+        }
+        if (checks.before !== checks.after) throw new Error(`${name}: the builds disagree (${checks.before} / ${checks.after})`);
+      }
+      const before = median(times.before), after = median(times.after);
+      rows.push({ job: name, start: warm ? "warm" : "cold", before_ms: round(before, 3), after_ms: round(after, 3), after_over_before: round(after / before, 3) });
+    }
+  }
+  printTable(`the loader's cost: median ms over ${rounds} interleaved fresh processes per row (target after/before <= 1.05)`, rows);
+  return { rounds, baseline, rows };
+}

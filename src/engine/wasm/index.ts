@@ -156,6 +156,16 @@ export function outOfMemory(what: string): RangeError & { code: string } {
   return withCode(new RangeError(`out of Wasm memory for ${what} (at most 4 GiB)`), ErrorCode.outOfMemory);
 }
 
+/**
+ * `bytes` of zeroed kernel memory, or outOfMemory. The kernel's allocate takes a u32, so
+ * 4 GiB or more is refused here (passed on, the size would wrap around to a small one).
+ */
+function allocate(k: KernelExports, bytes: number, what: string): number {
+  const ptr = bytes < 2 ** 32 ? k.allocate(bytes) : 0;
+  if (ptr === 0) throw outOfMemory(what);
+  return ptr;
+}
+
 function openCounter(n: number): Counter {
   const k = acquire();
   const prefix = k.countInit(n);
@@ -178,7 +188,7 @@ function openCounter(n: number): Counter {
 function openSolutions(n: number): SolutionStream {
   const k = acquire();
   const perChunk = 256;
-  const out = k.allocate(perChunk * n * 4);
+  const out = allocate(k, perChunk * n * 4, `enumerating n = ${n}`);
   k.solutionsInit(n);
   return {
     next(max: number) {
@@ -286,8 +296,7 @@ function verifyRepeats(columns: Int32Array): number {
 
 function randomSequence(seed: number, bound: number, count: number): Uint32Array {
   const k = acquire();
-  const out = k.allocate(count * 4);
-  if (out === 0) throw outOfMemory(`${count} random draws`);
+  const out = allocate(k, count * 4, `${count} random draws`);
   k.randomSequence(seed, bound, out, count);
   const draws = new Uint32Array(k.memory.buffer, out, count).slice();
   release(k);

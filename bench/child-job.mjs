@@ -1,0 +1,20 @@
+// One job in a fresh process, timed from the call to its answer:
+//   node bench/child-job.mjs solve N METHOD SEED   |   node bench/child-job.mjs count N
+// prints one JSON line { ms, check }: check is the solution's nodes/tries/steps, or the
+// count, so two builds can be checked to give the same answer. The time of a fresh
+// process's first job includes compiling the Wasm module and making its first instance.
+// NQ_BENCH_DIST=/path/to/dist/index.js runs another build (an earlier one, to compare);
+// NQ_BENCH_WARM=1 makes the same job once first and times only the second.
+import { performance } from "node:perf_hooks";
+
+const { count, solve } = await import(process.env.NQ_BENCH_DIST ?? "../dist/index.js");
+const [job, n, method, seed] = process.argv.slice(2);
+const run = job === "count"
+  ? () => count(Number(n), { engine: "wasm" })
+  : () => solve(Number(n), { method, engine: "wasm", seed: seed === undefined ? undefined : Number(seed) });
+if (process.env.NQ_BENCH_WARM) await run();
+const t0 = performance.now();
+const result = await run();
+const ms = performance.now() - t0;
+const check = job === "count" ? String(result.total) : `${result.found} ${result.nodes} ${result.tries} ${result.steps}`;
+console.log(JSON.stringify({ ms, check }));
