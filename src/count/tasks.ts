@@ -23,7 +23,7 @@ export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit 
   const rows: number[] = [];
   let prefixNodes = 0;
 
-  // Follows searchCorner/searchSide of assembly/count.ts for rows y < depth.
+  // The corner (kind 1) and side (kind 2) searches of assembly/count.ts (takaken's edge pruning), for rows y < depth.
   function extend(kind: 1 | 2, bound1: number, y: number, left: number, down: number, right: number): void {
     if (y === depth) {
       tasks.push({ kind, bound1, rows: rows.slice() });
