@@ -51,11 +51,15 @@ export type KernelExports = {
 
 let compiled: WebAssembly.Module | undefined;
 
-/** Compile the embedded module ahead of time (optional; the first job does it otherwise). */
+/**
+ * Compile the embedded module ahead of time and pool a first instance (optional; the first
+ * job does both otherwise, and pays the loader's one-off cost of about 1 ms then).
+ */
 export async function compileWasm(): Promise<void> {
   if (compiled) return;
-  const module = await WebAssembly.compile(wasmBytes); // compile only; jobs instantiate
+  const module = await WebAssembly.compile(wasmBytes); // compile off the main thread's critical path
   compiled ??= module;
+  if (pool.length === 0) release(newInstance());
 }
 
 /** Offsets inside the kernels' blocks, as the module exports them (the same for every instance). */
