@@ -50,6 +50,8 @@ describe("registry", () => {
       expect(isSolutionOfSize(plain.columns, 8)).toBe(true);
       expect(plain.seed === null).toBe(!spec.seeded);
       expect("stopVegas" in plain).toBe(spec.stopVegas);
+      if (spec.local) expect(plain.nodes).toBe(0); // a local search counts steps, not nodes
+      else expect(plain.steps).toBe(0);
       for (const limit of LIMITS) {
         const run = solve(8, { method, engine: "ts", [limit]: 1_000_000 });
         if ((spec.limits as readonly string[]).includes(limit)) await expect(run).resolves.toMatchObject({ found: true });
@@ -72,6 +74,7 @@ describe("registry", () => {
       expect(isSolutionOfSize(result.columns, n)).toBe(true);
     }
     expect(api.autoMethod).toBe(autoMethod);
+    expect(api.METHODS).toBe(METHODS);
     expect(api.METHOD_NAMES).toEqual(METHOD_NAMES);
   });
 

@@ -45,6 +45,8 @@ export type MethodSpec = {
    * to the kernel as its parameter; the kernel parameter is 0 otherwise.
    */
   stopVegas: boolean;
+  /** A local search: it counts steps (swaps) and reports the conflicts left, not nodes. */
+  local: boolean;
   /** Whether trace() can follow it step by step (src/search/trace.ts). */
   traceable: boolean;
   /** Largest n crossCheck sweeps it at (what both engines answer in milliseconds). */
@@ -61,7 +63,7 @@ export const METHODS = {
   backtrack: {
     summary: "depth-first backtracking, columns in increasing order (deterministic)",
     kernel: "backtrack", file: "backtrack",
-    maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, traceable: true,
+    maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: true,
     crossCheckMaxN: 24, constraints: false,
   },
   // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
@@ -69,13 +71,13 @@ export const METHODS = {
   "las-vegas": {
     summary: "every row a random safe column; a dead end restarts",
     kernel: "lasVegas", file: "las-vegas",
-    maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: false, traceable: true,
+    maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: false, local: false, traceable: true,
     crossCheckMaxN: 100, constraints: false,
   },
   hybrid: {
     summary: "stopVegas random rows, then backtracking over the rest",
     kernel: "hybrid", file: "hybrid",
-    maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true, traceable: true,
+    maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true, local: false, traceable: true,
     crossCheckMaxN: 200, constraints: false,
   },
   // O(n^2) swap evaluations per scan: n up to about 10^4 takes 1.5 s on Wasm; 10^5 still
@@ -83,21 +85,21 @@ export const METHODS = {
   "hill-climb": {
     summary: "swaps that lower the diagonal conflicts of a random permutation; restarts at a local minimum",
     kernel: "hillClimb", file: "hill-climb",
-    maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, traceable: true,
+    maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: true,
     crossCheckMaxN: 200, constraints: false,
   },
   // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
   construct: {
     summary: "the explicit construction (Hoffman, Loessi & Moore), O(n), no search",
     kernel: "construct", file: "construct",
-    maxN: CONSTRUCT_MAX_N, limits: [], seeded: false, stopVegas: false, traceable: false,
+    maxN: CONSTRUCT_MAX_N, limits: [], seeded: false, stopVegas: false, local: false, traceable: false,
     crossCheckMaxN: Infinity, constraints: false,
   },
   // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (MIN_CONFLICTS_MAX_N).
   "min-conflicts": {
     summary: "greedy start, then min-conflicts repair (Sosic & Gu's QS4), for very large n",
     kernel: "minConflicts", file: "min-conflicts",
-    maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, traceable: false,
+    maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: false,
     crossCheckMaxN: Infinity, constraints: false,
   },
 } as const satisfies Record<string, MethodSpec>;
