@@ -139,6 +139,10 @@ export function defaultStopVegas(n: number): number {
   return Math.min(n, n > 15 ? n - 15 : 8);
 }
 
+/** The methods that take stopVegas, as error messages name them: 'method "hybrid"'. */
+export const STOP_VEGAS_METHODS = SEARCH_METHODS.filter((m) => METHODS[m].stopVegas);
+export const stopVegasMethodsText = `method ${STOP_VEGAS_METHODS.map((m) => JSON.stringify(m)).join(" or ")}`;
+
 /** The methods trace() can follow (traceable in the table). */
 export type TraceMethod = { [M in SearchMethod]: (typeof METHODS)[M]["traceable"] extends true ? M : never }[SearchMethod];
 export const TRACE_METHODS = SEARCH_METHODS.filter((m) => METHODS[m].traceable) as TraceMethod[];

@@ -7,7 +7,7 @@ import {
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../engine/ts/min-conflicts.js";
 import {
   AUTO_MAX_N, CONSTRUCT_MAX_N, DEFAULT_METHOD, HILL_CLIMB_MAX_N, LIMITS, METHODS, METHOD_NAMES, MIN_CONFLICTS_INDEX_MAX_N, TREE_MAX_N,
-  autoMethod, defaultStopVegas, type Method, type MethodSpec,
+  autoMethod, defaultStopVegas, stopVegasMethodsText, type Method, type MethodSpec,
 } from "../engine/registry.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
@@ -131,11 +131,11 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   }
   let param = 0;
   if (auto && opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to method "hybrid"; with method "auto" the default is used`);
+    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}; with method "auto" the default is used`);
   } else if (spec.stopVegas) {
     param = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   } else if (opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
+    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   }
   const pacer = Pacer.from<SolveProgress>(opts);
   pacer.throwIfAborted();

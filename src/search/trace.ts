@@ -9,7 +9,7 @@
 import { EXHAUSTED, FOUND, RUNNING, type Search, type SearchStats } from "../engine/contract.js";
 import { tsEngine } from "../engine/ts/index.js";
 import { rangeError } from "../core/errors.js";
-import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, type TraceMethod } from "../engine/registry.js";
+import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, stopVegasMethodsText, type TraceMethod } from "../engine/registry.js";
 import { checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
 /** The methods a trace can follow (the registry's traceable ones): the tree searches and hill climbing. */
@@ -97,7 +97,7 @@ export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, 
   const seed = checkSeed(opts.seed);
   let stopVegas = 0;
   if (spec.stopVegas) stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
-  else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
+  else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   const maxEvents = optionalInteger("maxEvents", opts.maxEvents, 1, Number.MAX_SAFE_INTEGER, DEFAULT_TRACE_MAX_EVENTS);
   const start = {
     kind: "start" as const, method, n, seed: spec.seeded ? seed : null, stopVegas: spec.stopVegas ? stopVegas : null,
