@@ -28,7 +28,9 @@ export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
 
 /** What a method is. */
 export type MethodSpec = {
-  /** One line for help texts and menus. */
+  /** Its name in words, for menus ("hybrid (Las Vegas + backtracking)"). */
+  title: string;
+  /** One line for help texts. */
   summary: string;
   /** Export prefix of its Wasm kernel: `<kernel>Init`, `<kernel>Run`, `<kernel>Stat` (assembly/index.ts). */
   kernel: string;
@@ -61,6 +63,7 @@ export type MethodSpec = {
 
 export const METHODS = {
   backtrack: {
+    title: "backtracking",
     summary: "depth-first backtracking, columns in increasing order (deterministic)",
     kernel: "backtrack", file: "backtrack",
     maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: true,
@@ -69,12 +72,14 @@ export const METHODS = {
   // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
   // Pure Las Vegas at n = 1000 practically never succeeds: crossCheck stops at 100.
   "las-vegas": {
+    title: "Las Vegas",
     summary: "every row a random safe column; a dead end restarts",
     kernel: "lasVegas", file: "las-vegas",
     maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: false, local: false, traceable: true,
     crossCheckMaxN: 100, constraints: false,
   },
   hybrid: {
+    title: "hybrid (Las Vegas + backtracking)",
     summary: "stopVegas random rows, then backtracking over the rest",
     kernel: "hybrid", file: "hybrid",
     maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true, local: false, traceable: true,
@@ -83,6 +88,7 @@ export const METHODS = {
   // O(n^2) swap evaluations per scan: n up to about 10^4 takes 1.5 s on Wasm; 10^5 still
   // ends in minutes (about 4 on Wasm), so that is the cap.
   "hill-climb": {
+    title: "hill climbing",
     summary: "swaps that lower the diagonal conflicts of a random permutation; restarts at a local minimum",
     kernel: "hillClimb", file: "hill-climb",
     maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: true,
@@ -90,6 +96,7 @@ export const METHODS = {
   },
   // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
   construct: {
+    title: "explicit construction",
     summary: "the explicit construction (Hoffman, Loessi & Moore), O(n), no search",
     kernel: "construct", file: "construct",
     maxN: CONSTRUCT_MAX_N, limits: [], seeded: false, stopVegas: false, local: false, traceable: false,
@@ -97,6 +104,7 @@ export const METHODS = {
   },
   // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (MIN_CONFLICTS_MAX_N).
   "min-conflicts": {
+    title: "min-conflicts",
     summary: "greedy start, then min-conflicts repair (Sosic & Gu's QS4), for very large n",
     kernel: "minConflicts", file: "min-conflicts",
     maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: false,
