@@ -1,6 +1,6 @@
 // One job in a fresh process, timed from the call to its answer:
 //   node bench/child-job.mjs solve N METHOD SEED   |   node bench/child-job.mjs count N
-// prints one JSON line { ms, check }: check is the solution's nodes/tries/steps, or the
+// prints one JSON line { ms, cpuMs, check }: check is the solution's nodes/tries/steps, or the
 // count, so two builds can be checked to give the same answer. The time of a fresh
 // process's first job includes compiling the Wasm module and making its first instance.
 // NQ_BENCH_DIST=/path/to/dist/index.js runs another build (an earlier one, to compare);
@@ -13,8 +13,11 @@ const run = job === "count"
   ? () => count(Number(n), { engine: "wasm" })
   : () => solve(Number(n), { method, engine: "wasm", seed: seed === undefined ? undefined : Number(seed) });
 if (process.env.NQ_BENCH_WARM) await run();
+const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const result = await run();
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(cpu0);
+const cpuMs = (cpu.user + cpu.system) / 1000; // CPU time of the whole process (all threads): less hurt by a loaded machine
 const check = job === "count" ? String(result.total) : `${result.found} ${result.nodes} ${result.tries} ${result.steps}`;
-console.log(JSON.stringify({ ms, check }));
+console.log(JSON.stringify({ ms, cpuMs, check }));

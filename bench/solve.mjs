@@ -215,6 +215,7 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
   for (const [name, args] of Object.entries(jobs)) {
     for (const warm of [false, true]) {
       const times = { before: [], after: [] };
+      const cpu = { before: [], after: [] };
       for (let i = 0; i < rounds; i++) {
         // Alternate which build goes first, so neither always meets a warmer machine.
         const order = i % 2 ? ["before", "after"] : ["after", "before"];
@@ -223,6 +224,7 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
           const env = { ...process.env, ...(which === "before" ? { NQ_BENCH_DIST: baseline } : {}), ...(warm ? { NQ_BENCH_WARM: "1" } : {}) };
           const r = JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: "utf8", env }));
           times[which].push(r.ms);
+          cpu[which].push(r.cpuMs);
           checks[which] = r.check;
         }
         if (checks.before !== checks.after) throw new Error(`${name}: the builds disagree (${checks.before} / ${checks.after})`);
@@ -233,9 +235,10 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
       rows.push({
         job: name, start: warm ? "warm" : "cold", before_ms: round(before, 3), after_ms: round(after, 3), after_over_before: round(after / before, 3),
         before_min_ms: round(beforeMin, 3), after_min_ms: round(afterMin, 3), min_ratio: round(afterMin / beforeMin, 3),
+        before_cpu_ms: round(median(cpu.before), 3), after_cpu_ms: round(median(cpu.after), 3), cpu_ratio: round(median(cpu.after) / median(cpu.before), 3),
       });
     }
   }
-  printTable(`the loader's cost: median and least ms over ${rounds} interleaved fresh processes per row (target after/before <= 1.05)`, rows);
+  printTable(`the loader's cost: median and least wall ms, median CPU ms, over ${rounds} interleaved fresh processes per row (target after/before <= 1.05)`, rows);
   return { rounds, baseline, rows };
 }
