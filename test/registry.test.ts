@@ -1,7 +1,7 @@
 // The kernel registry (src/engine/registry.ts) is what every consumer reads: the Wasm
 // module's exports, solve's ranges, caps, seeding and stopVegas, auto's rule, trace's
 // methods, crossCheck's kernels and sizes, and the CLI's method choices.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import {
   AUTO_RULE, CROSS_CHECK_KERNELS, LIMITS, METHODS, METHOD_NAMES, SEARCH_METHODS, TRACE_METHODS, autoMethod, defaultStopVegas,
@@ -96,6 +96,17 @@ describe("registry", () => {
       const sizes = KERNELS[`solve:${method}`].cases(sweep).map((c) => c.n);
       expect(sizes).toEqual(DEFAULT_SIZES.filter((n) => n <= METHODS[method].crossCheckMaxN));
     }
+  });
+
+  test("the demo reads the registry: auto's rule, the step-through's methods and stopVegas are not copied into it", () => {
+    const files = readdirSync("demo").filter((f) => f.endsWith(".ts") && f !== "vite.config.ts");
+    const code = files.map((f) => readFileSync(`demo/${f}`, "utf8")).join("\n");
+    expect(code).not.toMatch(/n\s*(>=|<)\s*50|n\s*<=\s*12/); // auto's thresholds
+    expect(code).not.toMatch(/=== "hybrid"/); // which methods take stopVegas
+    expect(code).toContain("autoMethod(n)");
+    expect(code).toContain("TRACE_METHODS");
+    const html = readFileSync("demo/index.html", "utf8");
+    for (const method of SEARCH_METHODS) expect(html).not.toContain(`<option value="${method}"`);
   });
 
   test("the CLI offers the registry's methods: solve's and trace's --method choices", async () => {
