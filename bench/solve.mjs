@@ -201,7 +201,8 @@ export async function benchConstruct({ sizes = [1e7, 1e8], repeats = 5, baseline
  * wasm, this build against NQ_BENCH_BASELINE (an earlier dist/index.js), interleaved
  * run by run so that load from other processes falls on both alike. 'cold': a fresh
  * process's first job (compiling the module and instantiating included); 'warm': the
- * second job of a process (a pooled instance). Target: after/before <= 1.05.
+ * second job of a process (a pooled instance). Target: after/before <= 1.05. Also the
+ * hybrid's try loop (shared with lasVegasStats since issue 13) in a solve and in lv-stats.
  */
 export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH_BASELINE } = {}) {
   if (!baseline) throw new Error("the loader section compares two builds: set NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js");
@@ -210,6 +211,9 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
     "solve(8)": ["solve", "8", "auto", "1"],
     "count(10)": ["count", "10"],
     "min-conflicts 1e5": ["solve", "100000", "min-conflicts", "1"],
+    // The hybrid's try loop, now shared with lasVegasStats (issue 13): its speed in both.
+    "hybrid n=40": ["solve", "40", "hybrid", "3"],
+    "lv-stats 16, 3000 tries": ["lv-stats", "16", "6", "3000"],
   };
   const rows = [];
   for (const [name, args] of Object.entries(jobs)) {
