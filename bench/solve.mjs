@@ -212,8 +212,8 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
     "count(10)": ["count", "10"],
     "min-conflicts 1e5": ["solve", "100000", "min-conflicts", "1"],
     // The hybrid's try loop, now shared with lasVegasStats (issue 13): its speed in both.
-    "hybrid n=40": ["solve", "40", "hybrid", "3"],
-    "lv-stats 16, 3000 tries": ["lv-stats", "16", "6", "3000"],
+    "las-vegas n=100 (929 tries)": ["solve", "100", "las-vegas", "1"],
+    "lv-stats 20, 20000 tries": ["lv-stats", "20", "10", "20000"],
   };
   const rows = [];
   for (const [name, args] of Object.entries(jobs)) {
