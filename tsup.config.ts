@@ -15,6 +15,8 @@ export default defineConfig([
     clean: true,
     target: "es2022",
     loader: { ".wasm": "binary" },
+    // The AssemblyScript loader (no dependencies, 5 KB) is bundled: dist/index.js stays one file.
+    noExternal: ["@assemblyscript/loader"],
   },
   {
     entry: { cli: "src/cli/index.ts" },

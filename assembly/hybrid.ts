@@ -33,6 +33,7 @@ let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
 
 /** Allocate and reset for an n x n board, `param` random rows; returns the columns buffer, 0 if out of memory. */
 export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  assert(n >= 1 && param >= 0 && param <= n, "hybridInit: n below 1 or stopVegas out of 0..n");
   size = n;
   stopVegas = param;
   maxNodes = nodeCap;
@@ -57,27 +58,19 @@ export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap:
   store<u8>(diffUsed + <usize>(r - c + size - 1), v);
 }
 
-/** The try failed: final without random rows, stop at maxTries, else lift every queen and start a new try (RUNNING). */
-function newTry(): i32 {
-  if (stopVegas == 0) return EXHAUSTED;
-  if (tries >= maxTries) return MAX_TRIES;
-  for (let r = 0; r < row; r++) {
-    const at = cols + (<usize>r << 2);
-    mark(r, load<i32>(at), 0);
-    store<i32>(at, -1);
-  }
-  row = 0;
-  tries++;
-  nodes++; // the new try's empty board
-  return RUNNING;
-}
+/** What hybridTry returns when the try under way failed (a dead end in the random rows, or rows k..n-1 exhausted). */
+export const TRY_FAILED: i32 = -1;
 
-/** Search until a solution, exhaustion, maxNodes, maxTries, or `workLimit` nodes in all; returns the status. */
-export function hybridRun(workLimit: f64): i32 {
+/**
+ * The try under way, a node at a time, until a solution (FOUND), its failure
+ * (TRY_FAILED: the failed board stays as it is until hybridNextTry), or `limit`
+ * nodes in all (RUNNING). The one hot loop of the method: hybridRun makes its tries
+ * with it, and so does assembly/las-vegas-stats.ts (so its try i is the solver's try i).
+ */
+export function hybridTry(limit: f64): i32 {
   while (true) {
     if (row == size) return FOUND;
-    if (nodes >= maxNodes) return MAX_NODES;
-    if (nodes >= workLimit) return RUNNING;
+    if (nodes >= limit) return RUNNING;
     const at = cols + (<usize>row << 2);
     const sum = sumUsed + <usize>row;
     const diff = diffUsed + <usize>(row + size - 1);
@@ -90,11 +83,7 @@ export function hybridRun(workLimit: f64): i32 {
           count++;
         }
       }
-      if (count == 0) {
-        const status = newTry();
-        if (status != RUNNING) return status;
-        continue;
-      }
+      if (count == 0) return TRY_FAILED;
       const c = load<i32>(safe + (<usize>below(count) << 2));
       store<i32>(at, c);
       mark(row, c, 1);
@@ -109,11 +98,7 @@ export function hybridRun(workLimit: f64): i32 {
     while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) c++;
     if (c == size) {
       store<i32>(at, -1);
-      if (row == stopVegas) {
-        const status = newTry();
-        if (status != RUNNING) return status;
-        continue;
-      }
+      if (row == stopVegas) return TRY_FAILED;
       row--;
       continue;
     }
@@ -121,6 +106,31 @@ export function hybridRun(workLimit: f64): i32 {
     mark(row, c, 1);
     nodes++;
     row++;
+  }
+}
+
+/** Lift every queen of the try under way and start the next try on an empty board (one more node). */
+export function hybridNextTry(): void {
+  for (let r = 0; r < row; r++) {
+    const at = cols + (<usize>r << 2);
+    mark(r, load<i32>(at), 0);
+    store<i32>(at, -1);
+  }
+  row = 0;
+  tries++;
+  nodes++; // the new try's empty board
+}
+
+/** Search until a solution, exhaustion, maxNodes, maxTries, or `workLimit` nodes in all; returns the status. */
+export function hybridRun(workLimit: f64): i32 {
+  const limit = min(workLimit, maxNodes);
+  while (true) {
+    const status = hybridTry(limit);
+    if (status == RUNNING) return nodes >= maxNodes ? MAX_NODES : RUNNING;
+    if (status != TRY_FAILED) return status; // FOUND
+    if (stopVegas == 0) return EXHAUSTED; // nothing random to retry
+    if (tries >= maxTries) return MAX_TRIES;
+    hybridNextTry();
   }
 }
 

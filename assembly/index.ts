@@ -1,4 +1,5 @@
-// The Wasm engine's exports: one file per algorithm, re-exported here.
+// The Wasm engine's exports: one file per algorithm, re-exported here. Upper-case
+// names are the memory layout (immutable globals, read once by src/engine/wasm/).
 export { allocate, resetMemory } from "./memory";
 export { seedRandom, randomSequence } from "./rng";
 export { countInit, countStart, countRun, countResult } from "./count";
@@ -11,5 +12,8 @@ export { constructInit, constructRun, constructStat } from "./construct";
 export { minConflictsInit, minConflictsRun, minConflictsStat } from "./min-conflicts";
 export { verifyInput, verifyRepeats } from "./verify";
 export { estimateInit, estimateRun } from "./estimate";
-export { treeSizeInit, treeSizeTask } from "./tree-size";
-export { lasVegasTrialsInit, lasVegasTrialsRun, lasVegasTrialsStat, lasVegasExactInit, lasVegasExactTask } from "./las-vegas-stats";
+export { treeSizeInit, treeSizeTask, TREE_SIZE_COLUMNS } from "./tree-size";
+export {
+  lasVegasTrialsInit, lasVegasTrialsRun, lasVegasTrialsStat, lasVegasExactInit, lasVegasExactTask,
+  LAS_VEGAS_EXACT_COLUMNS, LAS_VEGAS_EXACT_SUMS,
+} from "./las-vegas-stats";

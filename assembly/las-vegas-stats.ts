@@ -2,12 +2,11 @@
 // Backtrack; Brassard & Bratley's success-rate table), in two ways.
 //
 // Monte Carlo (lasVegasTrials*): `trials` independent tries in a row from one
-// seeded generator, each exactly as assembly/hybrid.ts makes a try (same safe-column
-// lists, same draws, same backtracking over rows k..n-1, k = stopVegas), so try i
-// here is try i of solve(n, { method: 'hybrid', stopVegas, seed }). A try's nodes:
-// its empty board, plus every queen placed (random rows and backtracking).
-// Per outcome it adds up the tries, their nodes and their nodes squared (f64, in
-// try order). Arrays as in hybrid.ts, so any n; runs in chunks bounded by nodes.
+// seeded generator, each made by assembly/hybrid.ts's own try loop (hybridTry, then
+// hybridNextTry), so try i here is try i of solve(n, { method: 'hybrid', stopVegas,
+// seed }). A try's nodes: its empty board, plus every queen placed (random rows and
+// backtracking). Per outcome it adds up the tries, their nodes and their nodes
+// squared (f64, in try order). Any n; runs in chunks bounded by nodes.
 //
 // Exact (lasVegasExact*): the whole tree of random choices with its probabilities:
 // a random row with d safe columns splits into d branches of probability 1/d each
@@ -19,7 +18,8 @@
 // Twin: src/engine/ts/las-vegas-stats.ts.
 
 import { allocate } from "./memory";
-import { below, seedRandom } from "./rng";
+import { hybridInit, hybridNextTry, hybridStat, hybridTry } from "./hybrid";
+import { FOUND, RUNNING, STAT_NODES as STAT_NODES_OF_HYBRID } from "./status";
 
 // ---- Monte Carlo ----
 
@@ -32,41 +32,23 @@ const STAT_FAILURE_NODES: i32 = 4;
 const STAT_FAILURE_SQUARES: i32 = 5;
 const STAT_WORK: i32 = 6;
 
-let size: i32 = 0;
-let stopVegas: i32 = 0;
-let row: i32 = 0;
 let trials: f64 = 0; // tries wanted
 let tries: f64 = 0; // tries finished
-let tryNodes: f64 = 0; // nodes of the try under way
-let work: f64 = 0; // nodes of all tries so far
+let tryStart: f64 = 0; // the hybrid's node count before the try under way
 let successes: f64 = 0;
 let successNodes: f64 = 0;
 let successSquares: f64 = 0;
 let failureNodes: f64 = 0;
 let failureSquares: f64 = 0;
-let cols: usize = 0; // i32[n]: column of the queen in each row (-1: none yet)
-let safe: usize = 0; // i32[n]: the safe columns of the current random row
-let colUsed: usize = 0; // u8[n]
-let sumUsed: usize = 0; // u8[2n]: diagonal row + col
-let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
 
 /** Reset for `count` tries on an n x n board with `param` random rows; returns 1, or 0 if out of memory. */
 export function lasVegasTrialsInit(n: i32, seed: u32, param: i32, count: f64): i32 {
-  size = n;
-  stopVegas = param;
+  assert(n >= 1 && param >= 0 && param <= n, "lasVegasTrialsInit: stopVegas out of 0..n");
+  // The tries are the hybrid's own (no caps: this loop decides when to stop).
+  if (hybridInit(n, seed, param, Infinity, Infinity, Infinity) == 0) return 0;
   trials = count;
-  cols = allocate(<usize>n << 2);
-  safe = allocate(<usize>n << 2);
-  colUsed = allocate(<usize>n);
-  sumUsed = allocate(<usize>n << 1);
-  diffUsed = allocate(<usize>n << 1);
-  if (cols == 0 || safe == 0 || colUsed == 0 || sumUsed == 0 || diffUsed == 0) return 0;
-  memory.fill(cols, 0xFF, <usize>n << 2); // every row -1
-  seedRandom(seed);
-  row = 0;
   tries = 0;
-  tryNodes = 1; // the empty board of the first try
-  work = 1;
+  tryStart = 0; // the first try's nodes: its empty board, counted by hybridInit
   successes = 0;
   successNodes = 0;
   successSquares = 0;
@@ -75,14 +57,10 @@ export function lasVegasTrialsInit(n: i32, seed: u32, param: i32, count: f64): i
   return 1;
 }
 
-@inline function mark(r: i32, c: i32, v: u8): void {
-  store<u8>(colUsed + <usize>c, v);
-  store<u8>(sumUsed + <usize>(r + c), v);
-  store<u8>(diffUsed + <usize>(r - c + size - 1), v);
-}
-
-/** Record the try under way, lift its queens, and start the next one if any is left. */
+/** Record the try just ended and start the next one if any is left. */
 function endTry(success: bool): void {
+  const nodes = hybridStat(STAT_NODES_OF_HYBRID);
+  const tryNodes = nodes - tryStart;
   if (success) {
     successes++;
     successNodes += tryNodes;
@@ -92,15 +70,9 @@ function endTry(success: bool): void {
     failureSquares += tryNodes * tryNodes;
   }
   tries++;
-  for (let r = 0; r < row; r++) {
-    const at = cols + (<usize>r << 2);
-    mark(r, load<i32>(at), 0);
-    store<i32>(at, -1);
-  }
-  row = 0;
   if (tries < trials) {
-    tryNodes = 1; // the next try's empty board
-    work++;
+    tryStart = nodes;
+    hybridNextTry(); // the next try's empty board is its first node
   }
 }
 
@@ -108,49 +80,13 @@ function endTry(success: bool): void {
 export function lasVegasTrialsRun(workLimit: f64): i32 {
   while (true) {
     if (tries >= trials) return 1;
-    if (row == size) { endTry(true); continue; }
-    if (work >= workLimit) return 0;
-    const at = cols + (<usize>row << 2);
-    const sum = sumUsed + <usize>row;
-    const diff = diffUsed + <usize>(row + size - 1);
-    if (row < stopVegas) {
-      // A random row, as in hybrid.ts.
-      let count = 0;
-      for (let c = 0; c < size; c++) {
-        if ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) == 0) {
-          store<i32>(safe + (<usize>count << 2), c);
-          count++;
-        }
-      }
-      if (count == 0) { endTry(false); continue; }
-      const c = load<i32>(safe + (<usize>below(count) << 2));
-      store<i32>(at, c);
-      mark(row, c, 1);
-      tryNodes++;
-      work++;
-      row++;
-      continue;
-    }
-    // A backtracking row, as in hybrid.ts (rows below stopVegas are never revisited).
-    let c = load<i32>(at);
-    if (c >= 0) mark(row, c, 0); // lift the queen we come back to
-    c++;
-    while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) c++;
-    if (c == size) {
-      store<i32>(at, -1);
-      if (row == stopVegas) { endTry(false); continue; }
-      row--;
-      continue;
-    }
-    store<i32>(at, c);
-    mark(row, c, 1);
-    tryNodes++;
-    work++;
-    row++;
+    const status = hybridTry(workLimit);
+    if (status == RUNNING) return 0;
+    endTry(status == FOUND);
   }
 }
 
-/** The sums so far (slots above). */
+/** The sums so far (slots above); work is the nodes of all tries so far. */
 export function lasVegasTrialsStat(slot: i32): f64 {
   if (slot == STAT_TRIES) return tries;
   if (slot == STAT_SUCCESSES) return successes;
@@ -158,12 +94,18 @@ export function lasVegasTrialsStat(slot: i32): f64 {
   if (slot == STAT_SUCCESS_SQUARES) return successSquares;
   if (slot == STAT_FAILURE_NODES) return failureNodes;
   if (slot == STAT_FAILURE_SQUARES) return failureSquares;
-  if (slot == STAT_WORK) return work;
+  if (slot == STAT_WORK) return hybridStat(STAT_NODES_OF_HYBRID);
   return 0;
 }
 
 // ---- Exact ----
 
+/** Where the exact walk's block keeps the task's columns (i32[32]) and its sums (f64[4]); exported for the TS side. */
+export const LAS_VEGAS_EXACT_COLUMNS: i32 = 0;
+export const LAS_VEGAS_EXACT_SUMS: i32 = 128;
+
+let size: i32 = 0;
+let stopVegas: i32 = 0;
 let full: u32 = 0;
 let exactBlock: usize = 0; // i32[32] the task's columns, then f64[4] its sums
 let btNodes: f64 = 0; // queens placed by the backtracking of the leaf under way
@@ -174,9 +116,11 @@ let wFailureNodes: f64 = 0;
 
 /**
  * Reset for an n x n board with `param` random rows; returns a block of i32[32] the
- * task's columns (bytes 0..127) then f64[4] its sums (bytes 128..159); 0 if out of memory.
+ * task's columns (at LAS_VEGAS_EXACT_COLUMNS) then f64[4] its sums (at
+ * LAS_VEGAS_EXACT_SUMS); 0 if out of memory.
  */
 export function lasVegasExactInit(n: i32, param: i32): usize {
+  assert(n >= 1 && n <= 32 && param >= 0 && param <= n, "lasVegasExactInit: n out of 1..32 or stopVegas out of 0..n");
   size = n;
   stopVegas = param;
   full = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);
@@ -236,12 +180,13 @@ function walk(r: i32, cols: u32, left: u32, right: u32, w: f64): void {
  * The tries that begin with the consistent placement of random rows 0..depth-1
  * (depth <= stopVegas) written at the columns buffer, taking that start as given
  * (probability 1): writes [P(success), P(failure), E(nodes; success), E(nodes; failure)]
- * (the last two are probability-weighted sums, not yet divided) at bytes 128..159.
+ * (the last two are probability-weighted sums, not yet divided) at LAS_VEGAS_EXACT_SUMS.
  */
 export function lasVegasExactTask(depth: i32): void {
+  assert(depth >= 0 && depth <= stopVegas, "lasVegasExactTask: depth out of 0..stopVegas");
   let cols: u32 = 0, left: u32 = 0, right: u32 = 0;
   for (let r = 0; r < depth; r++) {
-    const bit = <u32>1 << load<i32>(exactBlock + (<usize>r << 2));
+    const bit = <u32>1 << load<i32>(exactBlock + LAS_VEGAS_EXACT_COLUMNS + (<usize>r << 2));
     cols |= bit;
     left = (left | bit) << 1;
     right = (right | bit) >> 1;
@@ -251,7 +196,7 @@ export function lasVegasExactTask(depth: i32): void {
   wSuccessNodes = 0;
   wFailureNodes = 0;
   walk(depth, cols, left, right, 1);
-  const out = exactBlock + 128;
+  const out = exactBlock + LAS_VEGAS_EXACT_SUMS;
   store<f64>(out, pSuccess);
   store<f64>(out + 8, pFailure);
   store<f64>(out + 16, wSuccessNodes);

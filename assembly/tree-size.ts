@@ -12,20 +12,23 @@ import { allocate } from "./memory";
 let size: i32 = 0;
 let full: u32 = 0;
 // u64[33] levels, then i32[32] the task's columns (see treeSizeInit).
+/** Where the block keeps the task's columns (exported: src/engine/wasm reads it). */
+export const TREE_SIZE_COLUMNS: i32 = 272;
+
 let block: usize = 0;
 let levels: usize = 0;
 let prefix: usize = 0;
 
 /**
  * Reset for an n x n board; returns a block of u64[33] level counts (bytes 0..263)
- * followed by i32[32] the task's columns (bytes 272..399); 0 if out of memory.
+ * followed by i32[32] the task's columns (at TREE_SIZE_COLUMNS); 0 if out of memory.
  */
 export function treeSizeInit(n: i32): usize {
   size = n;
   full = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);
   block = allocate(400);
   levels = block;
-  prefix = block + 272;
+  prefix = block + TREE_SIZE_COLUMNS;
   return block;
 }
 

@@ -3,12 +3,13 @@
 // The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
-// n = 10^8 on wasm (about 1.2 GB).
+// n = 10^8 on wasm (about 1.2 GB). The loader section compares against an earlier build and
+// runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { benchCount } from "./count.mjs";
-import { benchConstruct, benchMinConflicts, benchSeed001 } from "./solve.mjs";
+import { benchConstruct, benchLoader, benchMinConflicts, benchSeed001 } from "./solve.mjs";
 import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
@@ -24,11 +25,12 @@ const sections = {
   "seed-001": () => benchSeed001(),
   "min-conflicts": () => benchMinConflicts({ big: values.big }),
   construct: () => benchConstruct(),
+  loader: () => benchLoader(),
   analysis: () => benchAnalysis(),
   parallel: () => benchParallel(),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
-const chosen = values.only ? values.only.split(",") : Object.keys(sections).filter((name) => name !== "queue" || values.queue);
+const chosen = values.only ? values.only.split(",") : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE));
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown section ${name}; known: ${Object.keys(sections).join(", ")}`);

@@ -195,3 +195,54 @@ export async function benchConstruct({ sizes = [1e7, 1e8], repeats = 5, baseline
   if (baseline) printTable(`construct: this build vs ${baseline}, same runs interleaved`, beforeRows);
   return { c_available: Boolean(binary), repeats, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
 }
+
+/**
+ * The loader's cost (issue 13): solve(8), count(10) and min-conflicts at n = 10^5 on
+ * wasm, this build against NQ_BENCH_BASELINE (an earlier dist/index.js), interleaved
+ * run by run so that load from other processes falls on both alike. 'cold': a fresh
+ * process's first job (compiling the module and instantiating included); 'warm': the
+ * second job of a process (a pooled instance). Target: after/before <= 1.05. Also the
+ * hybrid's try loop (shared with lasVegasStats since issue 13) in a solve and in lv-stats.
+ */
+export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH_BASELINE } = {}) {
+  if (!baseline) throw new Error("the loader section compares two builds: set NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js");
+  const script = new URL("./child-job.mjs", import.meta.url).pathname;
+  const jobs = {
+    "solve(8)": ["solve", "8", "auto", "1"],
+    "count(10)": ["count", "10"],
+    "min-conflicts 1e5": ["solve", "100000", "min-conflicts", "1"],
+    // The hybrid's try loop, now shared with lasVegasStats (issue 13): its speed in both.
+    "las-vegas n=100 (929 tries)": ["solve", "100", "las-vegas", "1"],
+    "lv-stats 20, 20000 tries": ["lv-stats", "20", "10", "20000"],
+  };
+  const rows = [];
+  for (const [name, args] of Object.entries(jobs)) {
+    for (const warm of [false, true]) {
+      const times = { before: [], after: [] };
+      const cpu = { before: [], after: [] };
+      for (let i = 0; i < rounds; i++) {
+        // Alternate which build goes first, so neither always meets a warmer machine.
+        const order = i % 2 ? ["before", "after"] : ["after", "before"];
+        const checks = {};
+        for (const which of order) {
+          const env = { ...process.env, ...(which === "before" ? { NQ_BENCH_DIST: baseline } : {}), ...(warm ? { NQ_BENCH_WARM: "1" } : {}) };
+          const r = JSON.parse(execFileSync(process.execPath, [script, ...args], { encoding: "utf8", env }));
+          times[which].push(r.ms);
+          cpu[which].push(r.cpuMs);
+          checks[which] = r.check;
+        }
+        if (checks.before !== checks.after) throw new Error(`${name}: the builds disagree (${checks.before} / ${checks.after})`);
+      }
+      const before = median(times.before), after = median(times.after);
+      // The fastest runs too: on a loaded machine they show the build's own cost best.
+      const beforeMin = Math.min(...times.before), afterMin = Math.min(...times.after);
+      rows.push({
+        job: name, start: warm ? "warm" : "cold", before_ms: round(before, 3), after_ms: round(after, 3), after_over_before: round(after / before, 3),
+        before_min_ms: round(beforeMin, 3), after_min_ms: round(afterMin, 3), min_ratio: round(afterMin / beforeMin, 3),
+        before_cpu_ms: round(median(cpu.before), 3), after_cpu_ms: round(median(cpu.after), 3), cpu_ratio: round(median(cpu.after) / median(cpu.before), 3),
+      });
+    }
+  }
+  printTable(`the loader's cost: median and least wall ms, median CPU ms, over ${rounds} interleaved fresh processes per row (target after/before <= 1.05)`, rows);
+  return { rounds, baseline, rows };
+}

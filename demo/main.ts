@@ -4,7 +4,7 @@
 // so Stop (terminating the worker or aborting the count) always acts at once.
 // The other rooms: board-panel.ts (the board of the last Solve), plot.ts (the live plot),
 // stepper.ts (the step-through), controls.ts (reading the form), board.ts (drawing).
-import { countParallel, defaultStopVegas, METHOD_NAMES, LAS_VEGAS_EXACT_MAX_N, type Method } from "nqueens-wasm";
+import { autoMethod, countParallel, defaultStopVegas, METHOD_NAMES, METHODS, LAS_VEGAS_EXACT_MAX_N, type Method } from "nqueens-wasm";
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
@@ -91,11 +91,13 @@ function readN(max: number, what: string): number | null {
 const boardN = (n: number) => Math.min(n, CHESSBOARD_MAX_N);
 
 // ---------- Solve ----------
-/** The methods whose progress is conflicts left (hill climbing) or construct-then-repair (min-conflicts). */
+/**
+ * The local searches (the registry's `local` methods, 'auto' resolved by its own rule): their
+ * progress is conflicts left (hill climbing) or construct-then-repair (min-conflicts).
+ */
 function localSearch(method: Method, n: number): "hill-climb" | "min-conflicts" | null {
-  if (method === "hill-climb") return "hill-climb";
-  if (method === "min-conflicts" || (method === "auto" && n >= 50)) return "min-conflicts";
-  return null;
+  const picked = method === "auto" ? autoMethod(n) : method;
+  return METHODS[picked].local ? (picked as "hill-climb" | "min-conflicts") : null;
 }
 
 $("solve").addEventListener("click", () => {
@@ -128,7 +130,7 @@ $("solve").addEventListener("click", () => {
     linePlot("nodes", "Nodes vs time", "ms", "nodes");
     addPoint(0, 0); // before the search: no node yet
   }
-  setStatus(`Solving n = ${fmt(n)} with ${method}${method === "hybrid" ? ` (stopVegas ${sv || defaultStopVegas(n)})` : ""} on ${engine()}...`, "running");
+  setStatus(`Solving n = ${fmt(n)} with ${method}${method !== "auto" && METHODS[method].stopVegas ? ` (stopVegas ${sv || defaultStopVegas(n)})` : ""} on ${engine()}...`, "running");
   getWorker().postMessage(job);
 });
 
@@ -354,8 +356,9 @@ linePlot("none", "Plot", "x", "y");
 clearBoard(8, "Board", "Solve to see a board. Up to n = 64 it is a chessboard (click a square to move that row's queen; attacked queens turn red); beyond, a picture of the permutation, one dot per queen.");
 enableClicks(() => run !== null);
 initStepper();
-// stopVegas is used by hybrid: in Solve, or in the step-through
-const stopVegasUsed = () => { input("stopVegas").disabled = select("method").value !== "hybrid" && select("st-method").value !== "hybrid"; };
+// stopVegas is used by the methods that take it (hybrid): in Solve, or in the step-through
+const takesStopVegas = (method: string) => method in METHODS && METHODS[method as keyof typeof METHODS].stopVegas;
+const stopVegasUsed = () => { input("stopVegas").disabled = !takesStopVegas(select("method").value) && !takesStopVegas(select("st-method").value); };
 select("method").addEventListener("change", stopVegasUsed);
 select("st-method").addEventListener("change", stopVegasUsed);
 stopVegasUsed();

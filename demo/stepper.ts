@@ -1,7 +1,7 @@
 // The step-through: the library's trace() follows the reference engine's own search one
 // queen or one swap at a time (small n, cheap enough for the page's thread); every event
 // carries the board and the running figures, drawn here with what explains the step.
-import { defaultStopVegas, trace, verify, type TraceEvent, type TraceMethod } from "nqueens-wasm";
+import { defaultStopVegas, METHODS, trace, TRACE_METHODS, verify, type TraceEvent, type TraceMethod } from "nqueens-wasm";
 import { drawBoard, type Highlight } from "./board";
 import { parseN, seed, stopVegasText } from "./controls";
 import { $, fmt, input, select } from "./dom";
@@ -47,7 +47,7 @@ function explain(e: TraceEvent, before: Int32Array): { board: Int32Array; hl: Hi
   };
   switch (e.kind) {
     case "start": {
-      const what = e.method === "hybrid" ? `hybrid, stopVegas ${e.stopVegas}` : e.method;
+      const what = e.stopVegas !== null ? `${e.method}, stopVegas ${e.stopVegas}` : e.method;
       if (e.method === "hill-climb") hl.attacked = attackedQueens(e.columns);
       return { board: e.columns, hl, text: `n = ${e.n}, ${what}${e.seed !== null ? `, seed ${e.seed}` : ""}: ` +
         (e.method === "hill-climb" ? `a random permutation, h = ${e.conflicts}. Step to evaluate the first swap.` : "an empty board. Step to place the first queen.") };
@@ -143,11 +143,12 @@ function resetTrace(): void {
   stepN = Math.max(STEP_MIN_N, Math.min(STEP_MAX_N, n));
   stepMethod = select("st-method").value as TraceMethod;
   const sv = stopVegasText();
-  stepStopVegas = stepMethod === "hybrid" ? (sv === "" ? defaultStopVegas(stepN) : Number(sv)) : 0;
+  const takesStopVegas = METHODS[stepMethod].stopVegas;
+  stepStopVegas = takesStopVegas ? (sv === "" ? defaultStopVegas(stepN) : Number(sv)) : 0;
   stepEvents = 0; stepFails = 0;
   shownColumns = new Int32Array(stepN).fill(-1);
   try {
-    steps = trace(stepN, { method: stepMethod, seed: seed(), ...(stepMethod === "hybrid" ? { stopVegas: stepStopVegas } : {}) });
+    steps = trace(stepN, { method: stepMethod, seed: seed(), ...(takesStopVegas ? { stopVegas: stepStopVegas } : {}) });
   } catch (error) {
     steps = null;
     $("st-status").textContent = (error as Error).message;
@@ -187,6 +188,8 @@ function play(): void {
 
 /** Wires the step-through's buttons; it follows n, seed and stopVegas of the form above. */
 export function initStepper(): void {
+  // The methods trace() follows, as the registry lists them.
+  for (const m of TRACE_METHODS) select("st-method").add(new Option(METHODS[m].title, m));
   for (const id of ["n", "seed", "stopVegas"]) input(id).addEventListener("change", () => resetTrace());
   select("st-method").addEventListener("change", () => resetTrace());
   $("st-reset").addEventListener("click", () => resetTrace());

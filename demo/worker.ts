@@ -1,6 +1,6 @@
 // The computing worker: every solve, verify and estimate of the page runs here, so the page
 // never freezes. Stop terminates this worker (the page starts a fresh one).
-import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, solve, treeSize, verify } from "nqueens-wasm";
+import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, METHODS, solve, treeSize, verify } from "nqueens-wasm";
 import { ESTIMATE_EXACT_MAX_N, type FromWorker, type Job, type LasVegasRow } from "./protocol";
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -10,7 +10,7 @@ async function run(job: Job): Promise<void> {
   if (job.kind === "solve") {
     const { id, n, method, seed, engine, stopVegas } = job;
     const r = await solve(n, {
-      method, seed, engine, ...(method === "hybrid" && stopVegas !== undefined ? { stopVegas } : {}),
+      method, seed, engine, ...(method !== "auto" && METHODS[method].stopVegas && stopVegas !== undefined ? { stopVegas } : {}),
       // A report after every chunk of work (about 10 ms), so the page plots a point per chunk
       // from the start, also for runs that take only a few chunks.
       progressIntervalMs: 0,

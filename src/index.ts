@@ -36,5 +36,6 @@ export {
   trace, TRACE_METHODS, TRACE_MAX_N, DEFAULT_TRACE_MAX_EVENTS,
   type TraceMethod, type TraceOptions, type TraceEvent, type TraceFigures,
 } from "./search/trace.js";
+export { METHODS, AUTO_RULE, type MethodSpec } from "./engine/registry.js";
 export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
 export type { EngineName, SearchMethod, SearchPhase } from "./engine/contract.js";

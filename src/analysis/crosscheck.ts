@@ -8,8 +8,8 @@ import { count } from "../count/count.js";
 import { estimate } from "./estimate.js";
 import { lasVegasStats } from "./las-vegas-stats.js";
 import { solutions } from "../count/solutions.js";
-import { METHODS, solve } from "../search/solve.js";
-import type { SearchMethod } from "../engine/contract.js";
+import { solve } from "../search/solve.js";
+import { CROSS_CHECK_KERNELS, CROSS_CHECK_SIZES, METHODS, SEARCH_METHODS } from "../engine/registry.js";
 import { now } from "../core/pacer.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { typeError } from "../core/errors.js";
@@ -85,16 +85,18 @@ export function firstDifference(a: unknown, b: unknown, path = ""): string | und
   return undefined;
 }
 
-const SEARCH_METHODS = Object.keys(METHODS) as SearchMethod[];
+/** The sizes of a sweep a kernel of the registry's CROSS_CHECK_SIZES keeps. */
+const within = (sizes: number[], kernel: keyof typeof CROSS_CHECK_SIZES): number[] =>
+  sizes.filter((n) => n >= CROSS_CHECK_SIZES[kernel].minN && n <= CROSS_CHECK_SIZES[kernel].maxN);
 
 export const KERNELS: Record<string, Kernel> = {
   count: {
-    cases: ({ sizes }) => sizes.filter((n) => n <= (12)).map((n) => ({ n, options: {} })),
+    cases: ({ sizes }) => within(sizes, "count").map((n) => ({ n, options: {} })),
     run: ({ n }, engine, timeoutMs) => count(n, { engine, timeoutMs }),
     command: ({ n }) => `nqueens count ${n}`,
   },
   solutions: {
-    cases: ({ sizes }) => sizes.filter((n) => n <= 9).map((n) => ({ n, options: {} })),
+    cases: ({ sizes }) => within(sizes, "solutions").map((n) => ({ n, options: {} })),
     run: async ({ n }, engine) => {
       const all = [...solutions(n, { engine })];
       if (!all.every(independentlyValid)) throw new Error("an enumerated board is not a solution");
@@ -107,9 +109,8 @@ export const KERNELS: Record<string, Kernel> = {
       `solve:${method}`,
       {
         cases: ({ sizes, seeds }) => {
-          // sizes each method handles in milliseconds (pure Las Vegas at n = 1000 practically never succeeds)
-          const largest = { backtrack: 24, "las-vegas": 100, hybrid: 200, "hill-climb": 200, "min-conflicts": Infinity, construct: Infinity }[method];
-          const usable = sizes.filter((n) => n <= largest);
+          // sizes each method handles in milliseconds (the registry's crossCheckMaxN)
+          const usable = sizes.filter((n) => n <= METHODS[method].crossCheckMaxN);
           return METHODS[method].seeded
             ? usable.flatMap((n) => seeds.map((seed) => ({ n, options: { method, seed } })))
             : usable.map((n) => ({ n, options: { method } }));
@@ -126,13 +127,13 @@ export const KERNELS: Record<string, Kernel> = {
   ),
   estimate: {
     cases: ({ sizes, seeds, thorough }) =>
-      sizes.filter((n) => n >= 4 && n <= 32).flatMap((n) => seeds.map((seed) => ({ n, options: { seed, samples: thorough ? 2000 : 200 } }))),
+      within(sizes, "estimate").flatMap((n) => seeds.map((seed) => ({ n, options: { seed, samples: thorough ? 2000 : 200 } }))),
     run: ({ n, options }, engine, timeoutMs) => estimate(n, { ...options, engine, timeoutMs }),
     command: ({ n, options }) => `nqueens estimate ${n}${flag("samples", options.samples)}${flag("seed", options.seed)} --json`,
   },
   lasVegasStats: {
     cases: ({ sizes, seeds, thorough }) =>
-      sizes.filter((n) => n >= 4 && n <= 20).flatMap((n) =>
+      within(sizes, "lasVegasStats").flatMap((n) =>
         seeds.map((seed) => ({ n, options: { seed, stopVegas: Math.min(n, 3 + (seed % n)), trials: thorough ? 2000 : 200 } })),
       ),
     run: ({ n, options }, engine, timeoutMs) => lasVegasStats(n, { ...options, engine, timeoutMs }),
@@ -141,7 +142,8 @@ export const KERNELS: Record<string, Kernel> = {
   },
 };
 
-export const KERNEL_NAMES = Object.keys(KERNELS);
+/** The kernels crossCheck knows, in the registry's order (CROSS_CHECK_KERNELS). */
+export const KERNEL_NAMES: string[] = [...CROSS_CHECK_KERNELS];
 
 export type Divergence = {
   kernel: string;

@@ -37,7 +37,7 @@ export function walkTasks(
   let prefixNodes = 0;
   let tasks = 0;
 
-  // Follows searchCorner/searchSide of assembly/count.ts for rows y < depth.
+  // The corner (kind 1) and side (kind 2) searches of assembly/count.ts (takaken's edge pruning), for rows y < depth.
   function extend(kind: 1 | 2, bound1: number, y: number, left: number, down: number, right: number): void {
     if (tasks > limit) return;
     if (y === depth) {

@@ -62,8 +62,9 @@ export type SearchPhase = (typeof PHASES)[number];
 /** For progress reports: the phase, and the diagonal conflicts left (local search only, else -1). */
 export type SearchState = { phase: SearchPhase; conflicts: number };
 
-/** The single-solution search methods; each has one kernel file in assembly/ and its twin in src/engine/ts/. */
-export type SearchMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb" | "construct" | "min-conflicts";
+/** The single-solution search methods: the keys of the kernel registry (src/engine/registry.ts). */
+export type { SearchMethod } from "./registry.js";
+import type { SearchMethod } from "./registry.js";
 
 /**
  * What a search is opened with. The caps are exact (both engines stop at the same

@@ -5,45 +5,14 @@ import {
   type EngineName, type SearchMethod, type SearchPhase, type SearchStatus,
 } from "../engine/contract.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../engine/ts/min-conflicts.js";
+import {
+  AUTO_MAX_N, CONSTRUCT_MAX_N, DEFAULT_METHOD, HILL_CLIMB_MAX_N, LIMITS, METHODS, METHOD_NAMES, MIN_CONFLICTS_INDEX_MAX_N, TREE_MAX_N,
+  autoMethod, defaultStopVegas, stopVegasMethodsText, type Method, type MethodSpec,
+} from "../engine/registry.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
-
-type Limit = "maxNodes" | "maxSteps" | "maxTries";
-
-/** What a method is: its range of n, the caps that apply to it, whether it is seeded. */
-export type MethodSpec = {
-  /** Largest n the method accepts (memory or a documented practical limit). */
-  maxN: number;
-  /** The options that cap its work (exactly, on both engines). */
-  limits: readonly Limit[];
-  /** Whether the method draws random numbers (and so reports its seed). */
-  seeded: boolean;
-  /** Whether it takes `stopVegas` (passed to the kernel as its parameter). */
-  stopVegas?: true;
-};
-
-/** Seed 000's default number of random rows: 8, or n - 15 when n > 15, capped to n. */
-export function defaultStopVegas(n: number): number {
-  return Math.min(n, n > 15 ? n - 15 : 8);
-}
-
-/** Largest n for the array-based tree searches (memory is a few bytes per row). */
-export const TREE_MAX_N = 1_000_000;
-
-/** Largest n for hill climbing (each scan of all swaps is O(n^2)). */
-export const HILL_CLIMB_MAX_N = 100_000;
-
-/** Largest n for the explicit construction (4-byte columns: 2 GB at the cap). */
-export const CONSTRUCT_MAX_N = 500_000_000;
-
-/**
- * Largest n min-conflicts takes by its index arithmetic (diagonal indices up to 2n - 2
- * in an i32). Memory narrows it further: 8 bytes per queen must fit in Wasm's 4 GiB,
- * so n <= MIN_CONFLICTS_MAX_N (536,846,328), checked before anything is allocated.
- */
-export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
 function checkMinConflictsMemory(n: number): void {
@@ -55,37 +24,11 @@ function checkMinConflictsMemory(n: number): void {
   );
 }
 
-export const METHODS = {
-  backtrack: { maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false },
-  // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
-  "las-vegas": { maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true },
-  hybrid: { maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true },
-  // O(n^2) swap evaluations per scan: seed 003 claims n up to about 10^4 (1.5 s on Wasm);
-  // 10^5 still ends in minutes (about 4 on Wasm), so that is the cap.
-  "hill-climb": { maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
-  // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
-  construct: { maxN: CONSTRUCT_MAX_N, limits: [], seeded: false },
-  // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (checkMinConflictsMemory).
-  // The checked maximum is the documented one, MIN_CONFLICTS_MAX_N (memory), not the looser index bound.
-  "min-conflicts": { maxN: MIN_CONFLICTS_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
-} as const satisfies Record<SearchMethod, MethodSpec>;
-
-/** Every method `solve` takes: the search methods, and 'auto', which picks one of them by n. */
-export type Method = SearchMethod | "auto";
-export const METHOD_NAMES = ["auto", ...(Object.keys(METHODS) as SearchMethod[])] as Method[];
-
-/** The method used when none is given. */
-export const DEFAULT_METHOD: Method = "auto";
-
-/**
- * What 'auto' runs: backtracking for n <= 12 (it finds the first solution in a few
- * hundred nodes), hybrid with seed 000's stopVegas for 13 <= n < 50, and min-conflicts
- * from n = 50 on (under a millisecond at n = 1000; hybrid takes hundreds there).
- * Thresholds from `npm run bench -- --only seed-001` and a sweep of solve() medians.
- */
-export function autoMethod(n: number): SearchMethod {
-  return n <= 12 ? "backtrack" : n < 50 ? "hybrid" : "min-conflicts";
-}
+// The method table and auto's rule live in the kernel registry; re-exported here, where they always were.
+export {
+  METHODS, METHOD_NAMES, DEFAULT_METHOD, TREE_MAX_N, HILL_CLIMB_MAX_N, CONSTRUCT_MAX_N, MIN_CONFLICTS_INDEX_MAX_N,
+  autoMethod, defaultStopVegas, type Method, type MethodSpec,
+};
 
 export { DEFAULT_SEED };
 
@@ -160,7 +103,6 @@ export type SolveResult = {
 };
 
 const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", ...PACED_OPTION_NAMES] as const;
-const LIMITS: readonly Limit[] = ["maxNodes", "maxSteps", "maxTries"];
 
 /**
  * Finds one solution of the n-queens problem.
@@ -170,7 +112,7 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
   const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
   const auto = requested === "auto";
-  checkInteger("n", n, 1, auto ? MIN_CONFLICTS_MAX_N : METHODS[requested].maxN);
+  checkInteger("n", n, 1, auto ? AUTO_MAX_N : METHODS[requested].maxN);
   const method = auto ? autoMethod(n) : requested;
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
@@ -189,17 +131,17 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   }
   let param = 0;
   if (auto && opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to method "hybrid"; with method "auto" the default is used`);
-  } else if ("stopVegas" in spec) {
+    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}; with method "auto" the default is used`);
+  } else if (spec.stopVegas) {
     param = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   } else if (opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
+    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   }
   const pacer = Pacer.from<SolveProgress>(opts);
   pacer.throwIfAborted();
 
   const base = {
-    n, method, ...("stopVegas" in spec ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
+    n, method, ...(spec.stopVegas ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
   };
   if (n === 2 || n === 3) {
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });

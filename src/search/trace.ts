@@ -9,12 +9,11 @@
 import { EXHAUSTED, FOUND, RUNNING, type Search, type SearchStats } from "../engine/contract.js";
 import { tsEngine } from "../engine/ts/index.js";
 import { rangeError } from "../core/errors.js";
-import { defaultStopVegas } from "./solve.js";
+import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, stopVegasMethodsText, type TraceMethod } from "../engine/registry.js";
 import { checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
-/** The methods a trace can follow: the tree searches and hill climbing. */
-export type TraceMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb";
-export const TRACE_METHODS: readonly TraceMethod[] = ["backtrack", "las-vegas", "hybrid", "hill-climb"];
+/** The methods a trace can follow (the registry's traceable ones): the tree searches and hill climbing. */
+export { TRACE_METHODS, type TraceMethod };
 
 /** Largest n a trace takes: it is for watching small boards (every event copies the board). */
 export const TRACE_MAX_N = 32;
@@ -23,7 +22,7 @@ export const TRACE_MAX_N = 32;
 export const DEFAULT_TRACE_MAX_EVENTS = 1_000_000;
 
 export type TraceOptions = {
-  /** The search to follow (default 'backtrack'). */
+  /** The search to follow (default 'backtrack'; TRACE_METHODS lists them). */
   method?: TraceMethod;
   /** u32 seed of the random generator (default 1), or 'random' (the start event reports it). */
   seed?: number | "random";
@@ -93,14 +92,15 @@ const OPTION_NAMES = ["method", "seed", "stopVegas", "maxEvents"] as const;
 export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, void, undefined> {
   const opts = checkOptions<TraceOptions>("trace", options, OPTION_NAMES);
   checkInteger("n", n, 1, TRACE_MAX_N);
-  const method = opts.method === undefined ? "backtrack" : checkChoice("method", opts.method, TRACE_METHODS);
+  const method = opts.method === undefined ? DEFAULT_TRACE_METHOD : checkChoice("method", opts.method, TRACE_METHODS);
+  const spec = METHODS[method];
   const seed = checkSeed(opts.seed);
   let stopVegas = 0;
-  if (method === "hybrid") stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
-  else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to method "hybrid", not to ${JSON.stringify(method)}`);
+  if (spec.stopVegas) stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
+  else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   const maxEvents = optionalInteger("maxEvents", opts.maxEvents, 1, Number.MAX_SAFE_INTEGER, DEFAULT_TRACE_MAX_EVENTS);
   const start = {
-    kind: "start" as const, method, n, seed: method === "backtrack" ? null : seed, stopVegas: method === "hybrid" ? stopVegas : null,
+    kind: "start" as const, method, n, seed: spec.seeded ? seed : null, stopVegas: spec.stopVegas ? stopVegas : null,
   };
   return capped(follow(n, method, seed, stopVegas, start), maxEvents);
 }

@@ -1,35 +1,24 @@
 // Twin of assembly/las-vegas-stats.ts: what one try of the 'hybrid' method costs.
-// Monte Carlo: `trials` tries in a row from one seeded generator, each made exactly
-// as hybrid.ts makes a try (so try i is the solver's try i), adding up per outcome
+// Monte Carlo: `trials` tries in a row from one seeded generator, each made by
+// hybrid.ts's own try loop (so try i is the solver's try i), adding up per outcome
 // the tries, their nodes and nodes squared in try order. Exact: the whole tree of
 // random choices (a row with d safe columns: d branches of probability 1/d), the
 // deterministic backtracking over rows k..n-1 at each leaf, probability-weighted
 // sums added in depth-first order, columns increasing.
-import type { ExactSums, LasVegasExactWalker, LasVegasTrials, TrialSums } from "../contract.js";
-import { Random } from "./rng.js";
+import { FOUND, RUNNING, type ExactSums, type LasVegasExactWalker, type LasVegasTrials, type TrialSums } from "../contract.js";
+import { openHybridTries } from "./hybrid.js";
 
 export function openLasVegasTrials(n: number, seed: number, stopVegas: number, trials: number): LasVegasTrials {
-  const size = n;
-  const cols = new Int32Array(n).fill(-1);
-  const safe = new Int32Array(n);
-  const colUsed = new Uint8Array(n);
-  const sumUsed = new Uint8Array(2 * n);
-  const diffUsed = new Uint8Array(2 * n);
-  const random = new Random(seed);
-  let row = 0;
+  // The tries are the hybrid's own (hybrid.ts, no caps: this loop decides when to stop).
+  const hybrid = openHybridTries(n, seed, stopVegas);
   let tries = 0; // tries finished
-  let tryNodes = 1; // the empty board of the first try
-  let work = 1; // nodes of all tries so far
+  let tryStart = 0; // the hybrid's nodes before the try under way (its empty board is counted already)
   let successes = 0, successNodes = 0, successSquares = 0, failureNodes = 0, failureSquares = 0;
 
-  function mark(r: number, c: number, v: number): void {
-    colUsed[c] = v;
-    sumUsed[r + c] = v;
-    diffUsed[r - c + size - 1] = v;
-  }
-
-  /** Record the try under way, lift its queens, and start the next one if any is left. */
+  /** Record the try just ended and start the next one if any is left. */
   function endTry(success: boolean): void {
+    const nodes = hybrid.nodes();
+    const tryNodes = nodes - tryStart;
     if (success) {
       successes++;
       successNodes += tryNodes;
@@ -39,63 +28,24 @@ export function openLasVegasTrials(n: number, seed: number, stopVegas: number, t
       failureSquares += tryNodes * tryNodes;
     }
     tries++;
-    for (let r = 0; r < row; r++) {
-      mark(r, cols[r], 0);
-      cols[r] = -1;
-    }
-    row = 0;
     if (tries < trials) {
-      tryNodes = 1; // the next try's empty board
-      work++;
+      tryStart = nodes;
+      hybrid.nextTry(); // the next try's empty board is its first node
     }
   }
 
   function run(workLimit: number): boolean {
     for (;;) {
       if (tries >= trials) return true;
-      if (row === size) { endTry(true); continue; }
-      if (work >= workLimit) return false;
-      const diff = row + size - 1;
-      if (row < stopVegas) {
-        // A random row, as in hybrid.ts.
-        let count = 0;
-        for (let c = 0; c < size; c++) {
-          if ((colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) === 0) {
-            safe[count] = c;
-            count++;
-          }
-        }
-        if (count === 0) { endTry(false); continue; }
-        const c = safe[random.below(count)];
-        cols[row] = c;
-        mark(row, c, 1);
-        tryNodes++;
-        work++;
-        row++;
-        continue;
-      }
-      // A backtracking row, as in hybrid.ts (rows below stopVegas are never revisited).
-      let c = cols[row];
-      if (c >= 0) mark(row, c, 0); // lift the queen we come back to
-      c++;
-      while (c < size && (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0) c++;
-      if (c === size) {
-        cols[row] = -1;
-        if (row === stopVegas) { endTry(false); continue; }
-        row--;
-        continue;
-      }
-      cols[row] = c;
-      mark(row, c, 1);
-      tryNodes++;
-      work++;
-      row++;
+      const status = hybrid.runTry(workLimit);
+      if (status === RUNNING) return false;
+      endTry(status === FOUND);
     }
   }
 
   return {
     run,
-    work: () => work,
+    work: hybrid.nodes,
     sums: (): TrialSums => ({ tries, successes, successNodes, successSquares, failureNodes, failureSquares }),
     close() {},
   };

@@ -1,28 +1,24 @@
 // The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle
-// as bytes, compiled once, and instantiated afresh for every job (a count, an
-// enumeration, a search) so jobs never share state and a job's memory is freed with it.
-// Results are copied out of Wasm memory before they are returned.
+// as bytes, compiled once, and instantiated (through @assemblyscript/loader) for a job
+// (a count, an enumeration, a search) so jobs never share state; small instances are
+// pooled for the next job. Results are copied out of Wasm memory before they are returned.
+import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
 import wasmBytes from "../../../build/release.wasm";
 import { PHASES, RUNNING } from "../contract.js";
 import type {
   CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
 } from "../contract.js";
-
-/** The export prefix of each search method's kernel. */
-const SEARCH_KERNELS = {
-  backtrack: "backtrack",
-  "min-conflicts": "minConflicts",
-  "las-vegas": "lasVegas",
-  hybrid: "hybrid",
-  "hill-climb": "hillClimb",
-  construct: "construct",
-} as const satisfies Record<SearchMethod, string>;
-type SearchKernel = (typeof SEARCH_KERNELS)[SearchMethod];
+import { METHODS, type SearchKernel } from "../registry.js";
+import { ErrorCode, withCode } from "../../core/errors.js";
 
 /** The kernels' exports (see assembly/index.ts). A type alias, as the loader's generic needs. */
 export type KernelExports = {
   memory: WebAssembly.Memory;
+  // The memory layout of the kernels' blocks (immutable globals; read once, see `layout`).
+  TREE_SIZE_COLUMNS: WebAssembly.Global;
+  LAS_VEGAS_EXACT_COLUMNS: WebAssembly.Global;
+  LAS_VEGAS_EXACT_SUMS: WebAssembly.Global;
   allocate(bytes: number): number;
   resetMemory(): void;
   randomSequence(seed: number, bound: number, out: number, count: number): void;
@@ -56,22 +52,79 @@ export type KernelExports = {
 
 let compiled: WebAssembly.Module | undefined;
 
-/** Compile the embedded module ahead of time (optional; the first job does it otherwise). */
+/**
+ * Compile the embedded module ahead of time and pool a first instance (optional; the first
+ * job does both otherwise, and pays the loader's one-off cost of about 1 ms then).
+ */
 export async function compileWasm(): Promise<void> {
   if (compiled) return;
-  const module = await WebAssembly.compile(wasmBytes); // compile only; jobs instantiate
+  const module = await WebAssembly.compile(wasmBytes); // compile off the main thread's critical path
   compiled ??= module;
+  if (pool.length === 0) release(newInstance());
+}
+
+/** Offsets inside the kernels' blocks, as the module exports them (the same for every instance). */
+type Layout = { treeSizeColumns: number; lasVegasExactColumns: number; lasVegasExactSums: number };
+let layout: Layout | undefined;
+
+function readLayout(k: KernelExports): Layout {
+  return {
+    treeSizeColumns: k.TREE_SIZE_COLUMNS.value as number,
+    lasVegasExactColumns: k.LAS_VEGAS_EXACT_COLUMNS.value as number,
+    lasVegasExactSums: k.LAS_VEGAS_EXACT_SUMS.value as number,
+  };
+}
+
+/** The error a kernel's `abort` (a failed assert in assembly/) becomes: its message, file and line, coded. */
+export function kernelAbort(message: string, file: string, line: number, column: number): Error & { code: string } {
+  const error = withCode(new Error(`kernel abort: ${message} (${file}:${line}:${column})`), ErrorCode.kernelAbort);
+  error.name = "KernelAbortError";
+  return error;
+}
+
+/** An out-of-memory RangeError (Wasm memory cannot grow, an array cannot be had) gets its code; others pass as they are. */
+function codeOutOfMemory(error: unknown): unknown {
+  if (error instanceof RangeError && !("code" in error) && /memory|allocation failed/i.test(error.message)) {
+    withCode(error, ErrorCode.outOfMemory);
+  }
+  return error;
 }
 
 /**
- * A fresh instance of the kernels. The module imports nothing and its exports take and
- * return plain numbers (bigint for i64), so they are used as they are: the
- * AssemblyScript loader's wrappers cost about 1 ms per instance on a cold start, 5% of
- * a min-conflicts solve at n = 10^5.
+ * A fresh instance of the kernels, instantiated through @assemblyscript/loader: it
+ * provides the `abort` import, whose message and file the loader's __getString reads
+ * out of Wasm memory, so a kernel abort arrives as a coded JS error with file and line.
+ * Jobs call the raw exports (numbers in, numbers out: bigint for i64), not the loader's
+ * demangled wrappers, so its cost is one-off per instance and stays off the hot loops;
+ * the pool below keeps even that off most jobs.
  */
 export function newInstance(): KernelExports {
   if (!compiled) compiled = new WebAssembly.Module(wasmBytes);
-  return new WebAssembly.Instance(compiled, {}).exports as unknown as KernelExports;
+  let util: ASUtil | undefined;
+  const imports = {
+    env: {
+      abort(message: number, file: number, line: number, column: number): never {
+        const text = (ptr: number) => (util && ptr ? util.__getString(ptr) : "?");
+        throw kernelAbort(text(message), text(file), line, column);
+      },
+    },
+  };
+  let loaded;
+  try {
+    loaded = instantiateSync<KernelExports>(compiled, imports);
+  } catch (error) {
+    throw codeOutOfMemory(error);
+  }
+  util = loaded.exports;
+  const k = loaded.instance.exports as unknown as KernelExports;
+  layout ??= readLayout(k);
+  return k;
+}
+
+/** The layout, read from the first instance made. */
+function offsets(): Layout {
+  if (!layout) newInstance();
+  return layout!;
 }
 
 // Finished jobs hand small instances back for the next job (instantiating costs
@@ -103,9 +156,19 @@ function closer(k: KernelExports): () => void {
   };
 }
 
-/** Thrown when a kernel's allocation fails: Wasm memory cannot grow that far. */
-export function outOfMemory(what: string): Error {
-  return new RangeError(`out of Wasm memory for ${what} (at most 4 GiB)`);
+/** Thrown when a kernel's allocation fails: Wasm memory cannot grow that far (code ErrorCode.outOfMemory). */
+export function outOfMemory(what: string): RangeError & { code: string } {
+  return withCode(new RangeError(`out of Wasm memory for ${what} (at most 4 GiB)`), ErrorCode.outOfMemory);
+}
+
+/**
+ * `bytes` of zeroed kernel memory, or outOfMemory. The kernel's allocate takes a u32, so
+ * 4 GiB or more is refused here (passed on, the size would wrap around to a small one).
+ */
+function allocate(k: KernelExports, bytes: number, what: string): number {
+  const ptr = bytes < 2 ** 32 ? k.allocate(bytes) : 0;
+  if (ptr === 0) throw outOfMemory(what);
+  return ptr;
 }
 
 function openCounter(n: number): Counter {
@@ -133,7 +196,7 @@ function openCounter(n: number): Counter {
 function openSolutions(n: number): SolutionStream {
   const k = acquire();
   const perChunk = 256;
-  const out = k.allocate(perChunk * n * 4);
+  const out = allocate(k, perChunk * n * 4, `enumerating n = ${n}`);
   k.solutionsInit(n);
   return {
     next(max: number) {
@@ -154,7 +217,7 @@ const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLI
 function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
   if (method === "construct") return openConstruct(n, params);
   const k = acquire();
-  const name = SEARCH_KERNELS[method];
+  const name: SearchKernel = METHODS[method].kernel;
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
   const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
   if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`); // k is dropped, not pooled
@@ -185,7 +248,11 @@ function openConstruct(n: number, params: SearchParams): Search {
   const start = () => {
     window = k.constructInit(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
     if (window === 0) throw outOfMemory(`method construct with n = ${n}`); // k is dropped, not pooled
-    cols = new Int32Array(n);
+    try {
+      cols = new Int32Array(n);
+    } catch (error) {
+      throw codeOutOfMemory(error); // 4n bytes of JS memory could not be had
+    }
     handedOver = false;
   };
   const work = () => k.constructStat(STAT_WORK);
@@ -237,8 +304,7 @@ function verifyRepeats(columns: Int32Array): number {
 
 function randomSequence(seed: number, bound: number, count: number): Uint32Array {
   const k = acquire();
-  const out = k.allocate(count * 4);
-  if (out === 0) throw outOfMemory(`${count} random draws`);
+  const out = allocate(k, count * 4, `${count} random draws`);
   k.randomSequence(seed, bound, out, count);
   const draws = new Uint32Array(k.memory.buffer, out, count).slice();
   release(k);
@@ -273,10 +339,11 @@ function openTreeCounter(n: number): TreeCounter {
   const k = acquire();
   const block = k.treeSizeInit(n);
   if (block === 0) throw outOfMemory(`the tree of n = ${n}`);
+  const at = offsets().treeSizeColumns;
   return {
     subtree(columns: readonly number[]) {
-      // Layout of assembly/tree-size.ts: u64[33] levels, i32[32] columns at byte 272.
-      new Int32Array(k.memory.buffer, block + 272, 32).set(columns);
+      // Layout of assembly/tree-size.ts: u64[33] levels, i32[32] columns at TREE_SIZE_COLUMNS.
+      new Int32Array(k.memory.buffer, block + at, 32).set(columns);
       k.treeSizeTask(columns.length);
       return Array.from(new BigUint64Array(k.memory.buffer, block, n + 1));
     },
@@ -311,12 +378,13 @@ function openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker {
   const k = acquire();
   const block = k.lasVegasExactInit(n, stopVegas);
   if (block === 0) throw outOfMemory(`the exact las-vegas walk with n = ${n}`);
+  const { lasVegasExactColumns, lasVegasExactSums } = offsets();
   return {
     walk(columns: readonly number[]) {
-      // Layout of assembly/las-vegas-stats.ts: i32[32] columns, then f64[4] sums at byte 128.
-      new Int32Array(k.memory.buffer, block, 32).set(columns);
+      // Layout of assembly/las-vegas-stats.ts: i32[32] columns, f64[4] sums, at the offsets it exports.
+      new Int32Array(k.memory.buffer, block + lasVegasExactColumns, 32).set(columns);
       k.lasVegasExactTask(columns.length);
-      const [success, failure, successNodes, failureNodes] = new Float64Array(k.memory.buffer, block + 128, 4);
+      const [success, failure, successNodes, failureNodes] = new Float64Array(k.memory.buffer, block + lasVegasExactSums, 4);
       return { success, failure, successNodes, failureNodes };
     },
     close: closer(k),

@@ -1,0 +1,85 @@
+// A kernel that aborts (a failed assert in assembly/, i.e. a bug: a call the TS side
+// should never make) surfaces as a JS error with the kernel's message, file and line,
+// coded ErrorCode.kernelAbort, through the `abort` import @assemblyscript/loader wires up;
+// never as a bare `RuntimeError: unreachable`. And an allocation Wasm memory cannot
+// hold is a RangeError coded ErrorCode.outOfMemory, not bad input.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { ErrorCode } from "../src/core/errors.js";
+import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
+import { solve } from "../src/search/solve.js";
+import { isSolutionOfSize } from "./helpers.js";
+
+/** The line of assembly/<file> that holds `text` (1-based), read from the source. */
+function lineOf(file: string, text: string): number {
+  const lines = readFileSync(`assembly/${file}`, "utf8").split("\n");
+  const index = lines.findIndex((l) => l.includes(text));
+  expect(index).toBeGreaterThanOrEqual(0);
+  return index + 1;
+}
+
+function caught(run: () => unknown): Error & { code?: string } {
+  try {
+    run();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("expected a throw");
+}
+
+describe("kernel abort", () => {
+  test("a bad internal call (exact walk past the bitboards' 32 columns) is a coded error naming the kernel file and line", async () => {
+    const error = caught(() => wasmEngine.openLasVegasExact(40, 3));
+    expect(error).toBeInstanceOf(Error);
+    expect(error.name).toBe("KernelAbortError");
+    expect(error.code).toBe(ErrorCode.kernelAbort);
+    expect(error.message).toContain("lasVegasExactInit: n out of 1..32");
+    const line = lineOf("las-vegas-stats.ts", 'assert(n >= 1 && n <= 32 && param >= 0 && param <= n, "lasVegasExactInit');
+    expect(error.message).toMatch(new RegExp(`\\(assembly/las-vegas-stats\\.ts:${line}:\\d+\\)$`));
+    expect(error.message).not.toMatch(/unreachable/);
+    // The aborted instance is dropped, not pooled: later jobs run as before.
+    const after = await solve(8, { method: "hybrid", seed: 3, engine: "wasm" });
+    expect(isSolutionOfSize(after.columns, 8)).toBe(true);
+  });
+
+  test("every abort path: a search opened with stopVegas > n, a task deeper than stopVegas", () => {
+    const hybrid = caught(() => wasmEngine.openSearch("hybrid", 8, { seed: 1, param: 9, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity }));
+    expect(hybrid.code).toBe(ErrorCode.kernelAbort);
+    expect(hybrid.message).toMatch(/hybridInit: .* \(assembly\/hybrid\.ts:\d+:\d+\)$/);
+    const walker = wasmEngine.openLasVegasExact(8, 2);
+    const deep = caught(() => walker.walk([0, 2, 4]));
+    expect(deep.code).toBe(ErrorCode.kernelAbort);
+    expect(deep.message).toContain(`assembly/las-vegas-stats.ts:${lineOf("las-vegas-stats.ts", '"lasVegasExactTask: depth')}:`);
+  });
+
+  test("the module imports only env.abort, which the loader-made instance provides", () => {
+    const module = new WebAssembly.Module(readFileSync("build/release.wasm"));
+    expect(WebAssembly.Module.imports(module)).toEqual([{ module: "env", name: "abort", kind: "function" }]);
+  });
+});
+
+describe("out of memory", () => {
+  test("an allocation Wasm memory cannot hold is a RangeError coded outOfMemory (not invalid input)", () => {
+    // 4 GiB - 4 bytes: the kernel's allocate refuses it; 4 GiB: refused before the u32 argument wraps to 0.
+    for (const count of [2 ** 30 - 1, 2 ** 30]) {
+      const error = caught(() => wasmEngine.randomSequence(1, 0, count));
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.code).toBe(ErrorCode.outOfMemory);
+      expect(error.message).toContain(`out of Wasm memory for ${count} random draws`);
+    }
+    expect(Array.from(wasmEngine.randomSequence(1, 0, 3))).toHaveLength(3); // and the next job runs
+  });
+});
+
+describe("memory layout", () => {
+  test("the offsets the TS side uses are the module's own exports", () => {
+    const k = newInstance();
+    const source = readFileSync("src/engine/wasm/index.ts", "utf8");
+    for (const name of ["TREE_SIZE_COLUMNS", "LAS_VEGAS_EXACT_COLUMNS", "LAS_VEGAS_EXACT_SUMS"] as const) {
+      expect(typeof k[name].value).toBe("number");
+      expect(source).toContain(`k.${name}.value`);
+    }
+    // No offsets copied as numbers into the views.
+    expect(source).not.toMatch(/block \+ \d/);
+  });
+});
