@@ -14,7 +14,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: "es2022",
-    loader: { ".wasm": "binary" },
+    loader: { ".wasm": "binary", ".wgsl": "text" },
   },
   {
     entry: { cli: "src/cli/index.ts" },
@@ -22,7 +22,7 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     platform: "node",
-    loader: { ".wasm": "binary" },
+    loader: { ".wasm": "binary", ".wgsl": "text" },
     banner: { js: "#!/usr/bin/env node" },
     define: { __NQ_VERSION__: JSON.stringify(version) }, // nqueens --version
   },

@@ -14,8 +14,19 @@ function wasmBytes(): Plugin {
   };
 }
 
+/** Imports of *.wgsl give the source text, as tsup's text loader does in the bundle. */
+function wgslText(): Plugin {
+  return {
+    name: "wgsl-text",
+    enforce: "pre",
+    load(id) {
+      return id.endsWith(".wgsl") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [wasmBytes()],
+  plugins: [wasmBytes(), wgslText()],
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],

@@ -37,4 +37,5 @@ export {
   type TraceMethod, type TraceOptions, type TraceEvent, type TraceFigures,
 } from "./search/trace.js";
 export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
-export type { EngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
+export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
+export { gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress } from "./engine/webgpu/index.js";

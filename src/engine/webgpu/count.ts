@@ -1,0 +1,235 @@
+/// <reference types="@webgpu/types" />
+// count(n, { engine: 'webgpu' }): the full-symmetry counter (gpu/count.wgsl) over many
+// prefix tasks (./tasks.ts), in bounded, resumable dispatches.
+//
+// Each dispatch runs every slot (one GPU invocation, holding one task's search at a time)
+// for at most `budget` steps; the host measures each dispatch and adapts the budget so that
+// one takes about DISPATCH_TARGET_MS. Between dispatches it checks the signal and the time
+// limit, reports progress (tasks done, rate, ETA) and lets the event loop run. The counts
+// are read once at the end, per task as lo/hi u32 pairs, and summed exactly as bigints;
+// the sum of the tasks' nodes must equal the kernel's running total and every task must be
+// done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, never a count.
+import shader from "../../../gpu/count.wgsl";
+import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
+import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
+import { Pacer } from "../../core/pacer.js";
+import { acquireGpu, type GpuHandle } from "./device.js";
+import { gpuTasks } from "./tasks.js";
+
+/** How long one dispatch should take. */
+export const DISPATCH_TARGET_MS = 20;
+const MIN_BUDGET = 16;
+const MAX_BUDGET = 1 << 22;
+const WORKGROUP = 64;
+const STATE_FIELDS = 66; // see gpu/count.wgsl
+
+// GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
+const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
+const MODE_READ = 0x0001;
+
+/** What `onProgress` receives from a GPU count: CountProgress plus the rate and an estimate of the time left. */
+export type GpuCountProgress = CountProgress & {
+  /** Tasks finished per second so far. */
+  tasksPerSecond: number;
+  /** Estimated milliseconds left (from the task rate; Infinity before any task is done). */
+  etaMs: number;
+  /** Steps per GPU invocation in the last dispatch, and how long that dispatch took. */
+  budget: number;
+  dispatchMs: number;
+};
+
+/** Tuning, for the bench and tests: slots (GPU invocations that hold a task) and the first budget. */
+export type GpuCountTuning = { slots?: number; minTasks?: number; initialBudget?: number; targetMs?: number };
+
+export function deviceLostError(message: string): Error & { code: string } {
+  const error = withCode(new Error(`the GPU device was lost during the count; no count is reported (${message})`), ErrorCode.deviceLost);
+  error.name = "DeviceLostError";
+  return error;
+}
+
+function kernelError(message: string): Error & { code: string } {
+  return withCode(new Error(`gpu/count.wgsl: ${message}`), ErrorCode.kernelAbort);
+}
+
+const pipelines = new WeakMap<GPUDevice, Promise<GPUComputePipeline>>();
+
+async function pipelineFor(device: GPUDevice): Promise<GPUComputePipeline> {
+  let p = pipelines.get(device);
+  if (!p) {
+    p = (async () => {
+      device.pushErrorScope("validation");
+      const module = device.createShaderModule({ code: shader, label: "gpu/count.wgsl" });
+      const info = await module.getCompilationInfo();
+      const errors = info.messages.filter((m) => m.type === "error");
+      if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
+      const pipeline = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+      const failure = await device.popErrorScope();
+      if (failure) throw kernelError(failure.message);
+      return pipeline;
+    })();
+    pipelines.set(device, p);
+    p.catch(() => pipelines.delete(device));
+  }
+  return p;
+}
+
+/** n <= 3, answered directly (as count() does for every engine). */
+function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
+  if (n === 1) return { total: 1n, unique: 1n, nodes: 1n };
+  if (n <= 3) return { total: 0n, unique: 0n, nodes: 0n };
+  return undefined;
+}
+
+/**
+ * The GPU count; `n` (1..32) and the option names are already checked by count().
+ * @internal use count(n, { engine: 'webgpu' })
+ */
+export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const gpu = await acquireGpu();
+  pacer.throwIfAborted();
+  const small = smallBoard(n);
+  if (small) {
+    pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
+    return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
+  }
+  const counts = await run(n, gpu, pacer, tuning);
+  return { n, ...counts, ms: pacer.elapsed(), engine: "webgpu" };
+}
+
+async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning): Promise<{ total: bigint; unique: bigint; nodes: bigint }> {
+  const { device } = gpu;
+  if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+  const maxSlots = tuning.slots ?? (gpu.fallback ? 256 : 65536);
+  const tasks = gpuTasks(n, tuning.minTasks ?? (gpu.fallback ? 4 : 16) * maxSlots);
+  const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
+  const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
+  const limits = device.limits;
+  const resultBytes = tasks.count * 32, stateBytes = STATE_FIELDS * slots * 4;
+  for (const [what, bytes] of [["results", resultBytes], ["state", stateBytes], ["tasks", tasks.words.byteLength]] as const) {
+    if (bytes > limits.maxStorageBufferBindingSize) {
+      throw withCode(new Error(`count(${n}) on the GPU needs a ${what} buffer of ${bytes} bytes; this adapter allows ${limits.maxStorageBufferBindingSize}`), ErrorCode.outOfMemory);
+    }
+  }
+
+  const pipeline = await pipelineFor(device);
+  const buffers: GPUBuffer[] = [];
+  const buffer = (size: number, usage: number, label: string): GPUBuffer => {
+    const b = device.createBuffer({ size: Math.max(16, Math.ceil(size / 4) * 4), usage, label });
+    buffers.push(b);
+    return b;
+  };
+  const params = buffer(48, UNIFORM | COPY_DST, "params");
+  const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
+  const results = buffer(resultBytes, STORAGE | COPY_SRC, "results");
+  const state = buffer(stateBytes, STORAGE, "state");
+  const ctrl = buffer(16, STORAGE | COPY_SRC, "ctrl");
+  const ctrlRead = buffer(16, MAP_READ | COPY_DST, "ctrl read");
+  device.queue.writeBuffer(taskBuf, 0, tasks.words);
+  const bindGroup = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [params, taskBuf, results, state, ctrl].map((b, binding) => ({ binding, resource: { buffer: b } })),
+  });
+  const lastRow = n - 1;
+  const topBit = 2 ** lastRow;
+  const p = new Uint32Array(12);
+  p.set([n, lastRow, n === 32 ? 0xffffffff : 2 ** n - 1, topBit, topBit + 1, tasks.depth, tasks.count, 0, slots, 0]);
+
+  // Rejects as soon as the device is lost, whatever the host is waiting for.
+  let rejectLost: (e: Error) => void = () => {};
+  const lost = new Promise<never>((_, reject) => (rejectLost = reject));
+  lost.catch(() => {});
+  void device.lost.then((info) => rejectLost(deviceLostError(`${info.reason ?? "unknown"}: ${info.message ?? ""}`.trim())));
+  const guard = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await Promise.race([work, lost]);
+    } catch (error) {
+      if ((error as { code?: string })?.code === ErrorCode.deviceLost) throw error;
+      // A failed map or submit: the device is gone (destroyed, reset by the driver) or going.
+      throw deviceLostError(gpu.lostMessage || (error as Error)?.message || String(error));
+    }
+  };
+
+  let budget = tuning.initialBudget ?? 64;
+  let done = 0, dispatchMs = 0, nodesLo = 0, nodesHi = 0;
+  const progress = (): CountProgress => {
+    const elapsedMs = pacer.elapsed();
+    const tasksPerSecond = done / Math.max(elapsedMs / 1000, 1e-9);
+    const report: GpuCountProgress = {
+      phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
+      nodes: tasks.prefixNodes + BigInt(nodesHi) * 4294967296n + BigInt(nodesLo), elapsedMs,
+      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
+    };
+    return report;
+  };
+
+  try {
+    while (done < tasks.count) {
+      const stop = pacer.stopReason();
+      if (stop === "aborted") pacer.throwIfAborted();
+      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+      if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+      p[7] = budget;
+      device.queue.writeBuffer(params, 0, p);
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(slots / WORKGROUP);
+      pass.end();
+      encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, 16);
+      const t0 = performance.now();
+      device.queue.submit([encoder.finish()]);
+      await guard(ctrlRead.mapAsync(MODE_READ));
+      dispatchMs = performance.now() - t0;
+      const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
+      ctrlRead.unmap();
+      done = c[1];
+      nodesLo = c[2];
+      nodesHi = c[3];
+      if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
+      if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
+      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
+      if (done < tasks.count) await pacer.between(progress);
+    }
+    const read = buffer(resultBytes, MAP_READ | COPY_DST, "results read");
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(results, 0, read, 0, resultBytes);
+    device.queue.submit([encoder.finish()]);
+    await guard(read.mapAsync(MODE_READ));
+    const words = new Uint32Array(read.getMappedRange().slice(0));
+    read.unmap();
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    const sums = sumResults(words, tasks.count);
+    const gpuNodes = BigInt(nodesHi) * 4294967296n + BigInt(nodesLo);
+    if (sums.nodes !== gpuNodes) throw kernelError(`the tasks' nodes (${sums.nodes}) differ from the running total (${gpuNodes}); count refused`);
+    pacer.finish(progress());
+    return {
+      total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
+      unique: sums.count8 + sums.count4 + sums.count2,
+      nodes: tasks.prefixNodes + sums.nodes,
+    };
+  } finally {
+    if (!gpu.lost) for (const b of buffers) b.destroy();
+  }
+}
+
+/** Exact sums of the per-task lo/hi pairs (8 words a task). */
+export function sumResults(words: Uint32Array, count: number): { count8: bigint; count4: bigint; count2: bigint; nodes: bigint } {
+  const out = [0n, 0n, 0n, 0n];
+  const CHUNK = 1 << 20; // 2^20 numbers below 2^32 add up exactly in a double
+  for (let start = 0; start < count; start += CHUNK) {
+    const lo = [0, 0, 0, 0], hi = [0, 0, 0, 0];
+    const end = Math.min(count, start + CHUNK);
+    for (let t = start; t < end; t++) {
+      const b = 8 * t;
+      for (let k = 0; k < 4; k++) {
+        lo[k] += words[b + 2 * k];
+        hi[k] += words[b + 2 * k + 1];
+      }
+    }
+    for (let k = 0; k < 4; k++) out[k] += BigInt(hi[k]) * 4294967296n + BigInt(lo[k]);
+  }
+  return { count8: out[0], count4: out[1], count2: out[2], nodes: out[3] };
+}
