@@ -1,5 +1,9 @@
 import { readFileSync } from "node:fs";
 import { defineConfig, type Plugin } from "vitest/config";
+import { softwareVulkanEnv } from "./test/webgpu-env.js";
+
+// WebGPU tests in Node without a GPU (test/webgpu.test.ts): set before the workers are forked.
+Object.assign(process.env, softwareVulkanEnv(process.env));
 
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {

@@ -39,7 +39,17 @@ export type GpuCountProgress = CountProgress & {
 };
 
 /** Tuning, for the bench and tests: slots (GPU invocations that hold a task) and the first budget. */
-export type GpuCountTuning = { slots?: number; minTasks?: number; initialBudget?: number; targetMs?: number };
+export type GpuCountTuning = {
+  slots?: number;
+  minTasks?: number;
+  initialBudget?: number;
+  targetMs?: number;
+  /**
+   * Tests only: every per-task lo word and the running node total start at this value instead
+   * of 0 (subtracted again on the host), so that the kernel's carries into the hi words run.
+   */
+  seedLo?: number;
+};
 
 export function deviceLostError(message: string): Error & { code: string } {
   const error = withCode(new Error(`the GPU device was lost during the count; no count is reported (${message})`), ErrorCode.deviceLost);
@@ -114,6 +124,8 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
   }
 
   const pipeline = await pipelineFor(device);
+  device.pushErrorScope("validation");
+  device.pushErrorScope("out-of-memory");
   const buffers: GPUBuffer[] = [];
   const buffer = (size: number, usage: number, label: string): GPUBuffer => {
     const b = device.createBuffer({ size: Math.max(16, Math.ceil(size / 4) * 4), usage, label });
@@ -122,15 +134,30 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
   };
   const params = buffer(48, UNIFORM | COPY_DST, "params");
   const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
-  const results = buffer(resultBytes, STORAGE | COPY_SRC, "results");
+  const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
   const state = buffer(stateBytes, STORAGE, "state");
-  const ctrl = buffer(16, STORAGE | COPY_SRC, "ctrl");
+  const ctrl = buffer(16, STORAGE | COPY_SRC | COPY_DST, "ctrl");
   const ctrlRead = buffer(16, MAP_READ | COPY_DST, "ctrl read");
   device.queue.writeBuffer(taskBuf, 0, tasks.words);
+  const seed = tuning.seedLo ?? 0;
+  if (seed) {
+    const init = new Uint32Array(tasks.count * 8);
+    for (let i = 0; i < init.length; i += 2) init[i] = seed;
+    device.queue.writeBuffer(results, 0, init);
+    device.queue.writeBuffer(ctrl, 8, new Uint32Array([seed]));
+  }
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
     entries: [params, taskBuf, results, state, ctrl].map((b, binding) => ({ binding, resource: { buffer: b } })),
   });
+  const outOfMemory = await device.popErrorScope();
+  const invalid = await device.popErrorScope();
+  if (outOfMemory || invalid) {
+    for (const b of buffers) b.destroy();
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    if (outOfMemory) throw withCode(new Error(`count(${n}) on the GPU: buffers could not be had (${outOfMemory.message})`), ErrorCode.outOfMemory);
+    throw kernelError(`setting up the count failed: ${invalid!.message}`);
+  }
   const lastRow = n - 1;
   const topBit = 2 ** lastRow;
   const p = new Uint32Array(12);
@@ -158,7 +185,7 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
     const tasksPerSecond = done / Math.max(elapsedMs / 1000, 1e-9);
     const report: GpuCountProgress = {
       phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
-      nodes: tasks.prefixNodes + BigInt(nodesHi) * 4294967296n + BigInt(nodesLo), elapsedMs,
+      nodes: tasks.prefixNodes + BigInt(nodesHi) * 4294967296n + BigInt(nodesLo) - BigInt(seed), elapsedMs,
       tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
     };
     return report;
@@ -202,7 +229,12 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
     read.unmap();
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
     const sums = sumResults(words, tasks.count);
-    const gpuNodes = BigInt(nodesHi) * 4294967296n + BigInt(nodesLo);
+    const seeded = BigInt(seed) * BigInt(tasks.count);
+    sums.count8 -= seeded;
+    sums.count4 -= seeded;
+    sums.count2 -= seeded;
+    sums.nodes -= seeded;
+    const gpuNodes = BigInt(nodesHi) * 4294967296n + BigInt(nodesLo) - BigInt(seed);
     if (sums.nodes !== gpuNodes) throw kernelError(`the tasks' nodes (${sums.nodes}) differ from the running total (${gpuNodes}); count refused`);
     pacer.finish(progress());
     return {

@@ -28,32 +28,47 @@ async function importWebGpuPackage(): Promise<{ create(options: string[]): GPU }
   return (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as { create(options: string[]): GPU };
 }
 
-let nodeGpu: GPU | undefined;
+/** What a loader looks at; tests pass their own (a package that will not load, a browser without WebGPU). */
+export type GpuEnvironment = {
+  navigator?: { gpu?: GPU };
+  isNode: boolean;
+  importPackage: () => Promise<{ create(options: string[]): GPU }>;
+};
 
-/** navigator.gpu where there is one; else, in Node, the `webgpu` package. */
-export const defaultLoader: GpuLoader = async () => {
-  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
-  if (nav?.gpu) return { gpu: nav.gpu, source: "navigator.gpu" };
-  if (!isNode) {
-    throw engineUnavailable(
-      "engine 'webgpu' is not available: this browser has no WebGPU (navigator.gpu is missing; it needs a secure origin " +
-        "such as https:// or http://127.0.0.1, and a browser with WebGPU enabled); use engine 'wasm'",
-    );
-  }
-  if (!nodeGpu) {
-    let pkg: { create(options: string[]): GPU };
-    try {
-      pkg = await importWebGpuPackage();
-    } catch (error) {
+/** navigator.gpu where there is one; else, in Node, the `webgpu` package (created once per loader). */
+export function createLoader(env: () => GpuEnvironment): GpuLoader {
+  let nodeGpu: GPU | undefined;
+  return async () => {
+    const { navigator: nav, isNode: node, importPackage } = env();
+    if (nav?.gpu) return { gpu: nav.gpu, source: "navigator.gpu" };
+    if (!node) {
       throw engineUnavailable(
-        "engine 'webgpu' in Node needs the optional package `webgpu` (Dawn): npm install webgpu " +
-          `(it could not be loaded: ${(error as Error)?.message ?? String(error)}); use engine 'wasm'`,
+        "engine 'webgpu' is not available: this browser has no WebGPU (navigator.gpu is missing; it needs a secure origin " +
+          "such as https:// or http://127.0.0.1, and a browser with WebGPU enabled); use engine 'wasm'",
       );
     }
-    nodeGpu = pkg.create([]);
-  }
-  return { gpu: nodeGpu, source: "webgpu package" };
-};
+    if (!nodeGpu) {
+      let pkg: { create(options: string[]): GPU };
+      try {
+        pkg = await importPackage();
+      } catch (error) {
+        throw engineUnavailable(
+          "engine 'webgpu' in Node needs the optional package `webgpu` (Dawn): npm install webgpu " +
+            `(it could not be loaded: ${(error as Error)?.message ?? String(error)}); use engine 'wasm'`,
+        );
+      }
+      nodeGpu = pkg.create([]);
+    }
+    return { gpu: nodeGpu, source: "webgpu package" };
+  };
+}
+
+/** The loader count() uses unless a test replaced it. */
+export const defaultLoader: GpuLoader = createLoader(() => ({
+  navigator: (globalThis as { navigator?: { gpu?: GPU } }).navigator,
+  isNode,
+  importPackage: importWebGpuPackage,
+}));
 
 let loader: GpuLoader = defaultLoader;
 
