@@ -12,7 +12,8 @@
 import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
 import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
-import { Pacer } from "../../core/pacer.js";
+import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
+import { checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
 import { gpuTasks } from "./tasks.js";
 
@@ -38,11 +39,15 @@ export type GpuCountProgress = CountProgress & {
   dispatchMs: number;
 };
 
-/** Tuning, for the bench and tests: slots (GPU invocations that hold a task) and the first budget. */
+/** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
 export type GpuCountTuning = {
+  /** GPU invocations that each hold one task's search (a multiple of 64; default 65536, 256 on a software adapter). */
   slots?: number;
+  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, 4 x on a software adapter). */
   minTasks?: number;
+  /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
   initialBudget?: number;
+  /** How long one dispatch should take, ms (default DISPATCH_TARGET_MS = 20). */
   targetMs?: number;
   /**
    * Tests only: every per-task lo word and the running node total start at this value instead
@@ -90,8 +95,33 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
   return undefined;
 }
 
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "seedLo"] as const;
+
 /**
- * The GPU count; `n` (1..32) and the option names are already checked by count().
+ * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
+ * @example const r = await countGpu(18, {}, { slots: 131072 }); // r.engine === 'webgpu'
+ */
+export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuning?: GpuCountTuning): Promise<CountResult> {
+  try {
+    checkInteger("n", n, 1, 32);
+    const opts = checkOptions<CountOptions>("countGpu", options, PACED_OPTION_NAMES);
+    const t = checkOptions<GpuCountTuning>("countGpu tuning", tuning, TUNING_NAMES);
+    const checked: GpuCountTuning = {
+      slots: t.slots === undefined ? undefined : checkInteger("tuning.slots", t.slots, 1, 1 << 22),
+      minTasks: t.minTasks === undefined ? undefined : checkInteger("tuning.minTasks", t.minTasks, 1, Number.MAX_SAFE_INTEGER),
+      initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
+      targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
+      seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
+    };
+    if (checked.slots !== undefined) checked.slots = Math.ceil(checked.slots / WORKGROUP) * WORKGROUP;
+    return countWebGpu(n, opts, checked);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The GPU count; `n` (1..32) and the option names are already checked by count() or countGpu().
  * @internal use count(n, { engine: 'webgpu' })
  */
 export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
