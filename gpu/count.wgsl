@@ -56,11 +56,45 @@ const F_ROW: u32 = 1u;
 const F_REM: u32 = 2u;
 const F_BOARD: u32 = 34u;
 
-var<private> rem: array<u32, 32>;    // candidates left in row y
-var<private> lft: array<u32, 32>;    // attacks on row y: left diagonals, columns, right diagonals
-var<private> dwn: array<u32, 32>;
-var<private> rgt: array<u32, 32>;
-var<private> board: array<u32, 32>;  // queen of row y (one bit)
+// The stack of each invocation: per row, the candidates left, the queen, and the left and right
+// diagonal attacks on that row (the column attacks are undone exactly: down & ~queen). Two
+// layouts, one of which the host keeps (src/engine/webgpu/count.ts, tuning `stack`):
+// workgroup memory (on-chip; 16 KiB for 32 invocations, the least every adapter offers; row k
+// of invocation `lid` at k * 32 + lid, so that the invocations of a workgroup never share a
+// bank) or private arrays (wherever the compiler puts them).
+var<private> lid: u32;
+// @stack workgroup
+const WG: u32 = 32u;
+var<workgroup> remAt: array<u32, 1024>;
+var<workgroup> boardAt: array<u32, 1024>;
+var<workgroup> leftAt: array<u32, 1024>;
+var<workgroup> rightAt: array<u32, 1024>;
+fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }
+fn setRem(k: u32, v: u32) { remAt[k * WG + lid] = v; }
+fn board(k: u32) -> u32 { return boardAt[k * WG + lid]; }
+fn setBoard(k: u32, v: u32) { boardAt[k * WG + lid] = v; }
+fn leftOf(k: u32) -> u32 { return leftAt[k * WG + lid]; }
+fn rightOf(k: u32) -> u32 { return rightAt[k * WG + lid]; }
+fn setDiagonals(k: u32, l: u32, r: u32) { leftAt[k * WG + lid] = l; rightAt[k * WG + lid] = r; }
+// @end
+// @stack private
+var<private> remP: array<u32, 32>;
+var<private> boardP: array<u32, 32>;
+var<private> leftP: array<u32, 32>;
+var<private> rightP: array<u32, 32>;
+fn rem(k: u32) -> u32 { return remP[k]; }
+fn setRem(k: u32, v: u32) { remP[k] = v; }
+fn board(k: u32) -> u32 { return boardP[k]; }
+fn setBoard(k: u32, v: u32) { boardP[k] = v; }
+fn leftOf(k: u32) -> u32 { return leftP[k]; }
+fn rightOf(k: u32) -> u32 { return rightP[k]; }
+fn setDiagonals(k: u32, l: u32, r: u32) { leftP[k] = l; rightP[k] = r; }
+// @end
+
+// Attacks on the current row: left diagonals, columns, right diagonals.
+var<private> al: u32;
+var<private> ad: u32;
+var<private> ar: u32;
 
 // The task being searched.
 var<private> side: bool;
@@ -99,24 +133,21 @@ fn openTask(t: u32) {
     pruneMask = ~2u;
   }
   for (var y = 0u; y < P.depth; y++) {
-    board[y] = 1u << taskColumn(t, y);
+    setBoard(y, 1u << taskColumn(t, y));
   }
 }
 
-// The attacks on row `depth`, from the board's rows above it.
-fn attacksAtDepth() {
-  var l = 0u;
-  var d = 0u;
-  var r = 0u;
-  for (var y = 0u; y < P.depth; y++) {
-    let bit = board[y];
-    l = (l | bit) << 1u;
-    d = d | bit;
-    r = (r | bit) >> 1u;
+// The attacks on row y, from the board's rows above it.
+fn attacksAt(y: u32) {
+  al = 0u;
+  ad = 0u;
+  ar = 0u;
+  for (var k = 0u; k < y; k++) {
+    let bit = board(k);
+    al = (al | bit) << 1u;
+    ad = ad | bit;
+    ar = (ar | bit) >> 1u;
   }
-  lft[P.depth] = l;
-  dwn[P.depth] = d;
-  rgt[P.depth] = r;
 }
 
 // The queens row y may take given its attacks, after the pruning rules of the task.
@@ -145,7 +176,7 @@ fn checkSymmetry() {
   var bit: u32;
   var ptn: u32;
   // 90 degrees
-  if (board[bound2] == 1u) {
+  if (board(bound2) == 1u) {
     own = 1u;
     ptn = 2u;
     loop {
@@ -153,19 +184,19 @@ fn checkSymmetry() {
       bit = 1u;
       you = lastRow;
       loop {
-        if (board[you] == ptn || board[own] < bit) { break; }
+        if (board(you) == ptn || board(own) < bit) { break; }
         you = you - 1u;
         bit = bit << 1u;
       }
-      if (board[own] > bit) { return; }
-      if (board[own] < bit) { break; }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
       own = own + 1u;
       ptn = ptn << 1u;
     }
     if (own > lastRow) { c2 = c2 + 1u; return; }
   }
   // 180 degrees
-  if (board[lastRow] == endBit) {
+  if (board(lastRow) == endBit) {
     own = 1u;
     you = lastRow - 1u;
     loop {
@@ -173,19 +204,19 @@ fn checkSymmetry() {
       bit = 1u;
       ptn = P.topBit;
       loop {
-        if (ptn == board[you] || board[own] < bit) { break; }
+        if (ptn == board(you) || board(own) < bit) { break; }
         ptn = ptn >> 1u;
         bit = bit << 1u;
       }
-      if (board[own] > bit) { return; }
-      if (board[own] < bit) { break; }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
       own = own + 1u;
       you = you - 1u;
     }
     if (own > lastRow) { c4 = c4 + 1u; return; }
   }
   // 270 degrees
-  if (board[bound1] == P.topBit) {
+  if (board(bound1) == P.topBit) {
     own = 1u;
     ptn = P.topBit >> 1u;
     loop {
@@ -193,12 +224,12 @@ fn checkSymmetry() {
       bit = 1u;
       you = 0u;
       loop {
-        if (board[you] == ptn || board[own] < bit) { break; }
+        if (board(you) == ptn || board(own) < bit) { break; }
         you = you + 1u;
         bit = bit << 1u;
       }
-      if (board[own] > bit) { return; }
-      if (board[own] < bit) { break; }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
       own = own + 1u;
       ptn = ptn >> 1u;
     }
@@ -212,7 +243,7 @@ fn leaf(c: u32) {
   if (!side) {
     c8 = c8 + 1u;
   } else {
-    board[P.lastRow] = c;
+    setBoard(P.lastRow, c);
     checkSymmetry();
   }
 }
@@ -241,8 +272,10 @@ fn flush(t: u32) {
   nodes = 0u;
 }
 
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+  // No barriers below: each invocation touches only its own column of the workgroup arrays.
+  lid = local;
   let slot = gid.x;
   if (slot >= P.slots) { return; }
   let S = P.slots;
@@ -255,77 +288,84 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
   if (task != NONE) { // resume: the board and candidates were saved, the attacks are rebuilt
     openTask(task - 1u);
     for (var k = P.depth; k < y; k++) {
-      board[k] = state[(F_BOARD + k) * S + slot];
+      setBoard(k, state[(F_BOARD + k) * S + slot]);
     }
     for (var k = P.depth; k <= y; k++) {
-      rem[k] = state[(F_REM + k) * S + slot];
+      setRem(k, state[(F_REM + k) * S + slot]);
     }
-    attacksAtDepth();
-    for (var k = P.depth; k < y; k++) {
-      let bit = board[k];
-      lft[k + 1u] = (lft[k] | bit) << 1u;
-      dwn[k + 1u] = dwn[k] | bit;
-      rgt[k + 1u] = (rgt[k] | bit) >> 1u;
+    attacksAt(P.depth);
+    for (var k = P.depth; k < y; k++) { // the diagonals of the rows above, as the pushes stored them
+      setDiagonals(k, al, ar);
+      let bit = board(k);
+      al = (al | bit) << 1u;
+      ad = ad | bit;
+      ar = (ar | bit) >> 1u;
     }
   }
   var budget = P.budget;
   loop {
     if (task == NONE) {
+      if (atomicLoad(&ctrl.next) >= P.taskBase + P.numTasks) { break; } // (keeps `next` from growing without bound)
       let t = atomicAdd(&ctrl.next, 1u);
       if (t >= P.taskBase + P.numTasks) { break; }
       task = t + 1u;
       openTask(t);
-      attacksAtDepth();
       y = P.depth;
-      let c = candidates(y, lft[y], dwn[y], rgt[y]);
+      attacksAt(y);
+      let c = candidates(y, al, ad, ar);
       if (y == P.lastRow) { // the task is one leaf
         if (c != 0u) { leaf(c); }
-        rem[y] = 0u;
+        setRem(y, 0u);
       } else {
         nodes = nodes + countOneBits(c);
-        rem[y] = c;
+        setRem(y, c);
       }
     }
     if (budget == 0u) { break; }
     budget = budget - 1u;
-    let r = rem[y];
+    let r = rem(y);
     if (r == 0u) {
       if (y == P.depth) { // the task is done
         flush(task - 1u);
         atomicAdd(&ctrl.done, 1u);
         task = NONE;
-      } else {
+      } else { // back up one row: undo its queen's attacks (the bits shifted out matter to no later row)
         y = y - 1u;
+        ad = ad & ~board(y);
+        al = leftOf(y);
+        ar = rightOf(y);
       }
       continue;
     }
     let bit = r & (0u - r);
-    rem[y] = r ^ bit;
-    board[y] = bit;
-    let l = (lft[y] | bit) << 1u;
-    let d = dwn[y] | bit;
-    let rr = (rgt[y] | bit) >> 1u;
+    setRem(y, r ^ bit);
+    let l = (al | bit) << 1u;
+    let d = ad | bit;
+    let rr = (ar | bit) >> 1u;
     let ny = y + 1u;
     let c = candidates(ny, l, d, rr);
     if (c == 0u) { continue; }
     if (ny == P.lastRow) {
+      setBoard(y, bit);
       leaf(c);
       continue;
     }
+    setBoard(y, bit);
+    setDiagonals(y, al, ar);
     nodes = nodes + countOneBits(c);
     y = ny;
-    rem[y] = c;
-    lft[y] = l;
-    dwn[y] = d;
-    rgt[y] = rr;
+    setRem(y, c);
+    al = l;
+    ad = d;
+    ar = rr;
   }
   if (task != NONE) {
     flush(task - 1u);
     for (var k = P.depth; k < y; k++) {
-      state[(F_BOARD + k) * S + slot] = board[k];
+      state[(F_BOARD + k) * S + slot] = board(k);
     }
     for (var k = P.depth; k <= y; k++) {
-      state[(F_REM + k) * S + slot] = rem[k];
+      state[(F_REM + k) * S + slot] = rem(k);
     }
   }
   state[F_TASK * S + slot] = task;

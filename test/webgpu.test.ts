@@ -42,8 +42,8 @@ function codeOf(promise: Promise<unknown>): Promise<unknown> {
 describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
   it("are src/count/tasks.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
     let compared = 0;
-    for (let n = 4; n <= 14; n++) {
-      for (let depth = 2; depth <= Math.min(n - 1, n <= 10 ? 9 : 6); depth++) {
+    for (let n = 4; n <= 13; n++) {
+      for (let depth = 2; depth <= Math.min(n - 1, n <= 10 ? 9 : 5); depth++) {
         const cpu = splitTasks(n, depth);
         const gpu = packTasks(n, depth);
         expect(gpu.count).toBe(cpu.tasks.length);
@@ -52,7 +52,7 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
         compared += gpu.count;
       }
     }
-    expect(compared).toBeGreaterThan(100_000);
+    expect(compared).toBeGreaterThan(50_000);
   });
 
   it("pack columns up to 31 and depths up to 10 (n = 32)", () => {
@@ -60,8 +60,8 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     const cpu = splitTasks(32, 3);
     expect(t.count).toBe(cpu.tasks.length);
     for (let i = 0; i < t.count; i += 97) expect(unpackTask(t, i)).toEqual(cpu.tasks[i]);
-    const deep = packTasks(13, 10);
-    const deepCpu = splitTasks(13, 10);
+    const deep = packTasks(11, 10);
+    const deepCpu = splitTasks(11, 10);
     expect(deep.count).toBe(deepCpu.tasks.length);
     for (let i = 0; i < deep.count; i++) expect(unpackTask(deep, i)).toEqual(deepCpu.tasks[i]);
   });
@@ -111,9 +111,20 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
       { slots: 64, minTasks: 1, initialBudget: 1 }, // two-row prefixes, one step a dispatch at first
       { slots: 64, minTasks: 1e9, initialBudget: 16 }, // the deepest split (9 rows)
       { slots: 1024, minTasks: 3000, initialBudget: 5, targetMs: 1 },
+      { slots: 96, minTasks: 1000, initialBudget: 7, stack: "private" as const },
     ]) {
       const r = await countWebGpu(11, {}, tuning);
       expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+    }
+  });
+
+  it("the workgroup-memory stack (the default on hardware adapters) gives the same answers", async () => {
+    for (const n of [5, 9, 11]) {
+      const ts = await count(n, { engine: "ts" });
+      for (const tuning of [{ stack: "workgroup" as const }, { stack: "workgroup" as const, slots: 64, initialBudget: 3, minTasks: 1 }]) {
+        const r = await countWebGpu(n, {}, tuning);
+        expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+      }
     }
   });
 

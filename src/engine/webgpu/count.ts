@@ -13,7 +13,7 @@ import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
 import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
 import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
-import { checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
+import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
 import { gpuTasks } from "./tasks.js";
 
@@ -21,7 +21,7 @@ import { gpuTasks } from "./tasks.js";
 export const DISPATCH_TARGET_MS = 20;
 const MIN_BUDGET = 16;
 const MAX_BUDGET = 1 << 22;
-const WORKGROUP = 64;
+const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
 const STATE_FIELDS = 66; // see gpu/count.wgsl
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
@@ -41,7 +41,7 @@ export type GpuCountProgress = CountProgress & {
 
 /** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
 export type GpuCountTuning = {
-  /** GPU invocations that each hold one task's search (a multiple of 64; default 65536, 256 on a software adapter). */
+  /** GPU invocations that each hold one task's search (rounded up to a multiple of 32; default 65536, 256 on a software adapter). */
   slots?: number;
   /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, 4 x on a software adapter). */
   minTasks?: number;
@@ -49,6 +49,11 @@ export type GpuCountTuning = {
   initialBudget?: number;
   /** How long one dispatch should take, ms (default DISPATCH_TARGET_MS = 20). */
   targetMs?: number;
+  /**
+   * Where each invocation keeps its stack: on-chip workgroup memory (default on hardware) or
+   * private arrays (default on a software adapter, where the workgroup kernel compiles for seconds).
+   */
+  stack?: GpuStack;
   /**
    * Tests only: every per-task lo word and the running node total start at this value instead
    * of 0 (subtracted again on the host), so that the kernel's carries into the hi words run.
@@ -66,14 +71,23 @@ function kernelError(message: string): Error & { code: string } {
   return withCode(new Error(`gpu/count.wgsl: ${message}`), ErrorCode.kernelAbort);
 }
 
-const pipelines = new WeakMap<GPUDevice, Promise<GPUComputePipeline>>();
+export type GpuStack = "workgroup" | "private";
 
-async function pipelineFor(device: GPUDevice): Promise<GPUComputePipeline> {
-  let p = pipelines.get(device);
+/** The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and `// @end`). */
+export function kernelSource(stack: GpuStack): string {
+  return shader.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
+}
+
+const pipelines = new WeakMap<GPUDevice, Map<GpuStack, Promise<GPUComputePipeline>>>();
+
+async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUComputePipeline> {
+  let byStack = pipelines.get(device);
+  if (!byStack) pipelines.set(device, (byStack = new Map()));
+  let p = byStack.get(stack);
   if (!p) {
     p = (async () => {
       device.pushErrorScope("validation");
-      const module = device.createShaderModule({ code: shader, label: "gpu/count.wgsl" });
+      const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
       const info = await module.getCompilationInfo();
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
@@ -82,8 +96,8 @@ async function pipelineFor(device: GPUDevice): Promise<GPUComputePipeline> {
       if (failure) throw kernelError(failure.message);
       return pipeline;
     })();
-    pipelines.set(device, p);
-    p.catch(() => pipelines.delete(device));
+    byStack.set(stack, p);
+    p.catch(() => byStack.delete(stack));
   }
   return p;
 }
@@ -95,7 +109,7 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
   return undefined;
 }
 
-const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "seedLo"] as const;
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "seedLo"] as const;
 
 /**
  * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
@@ -111,6 +125,7 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
       minTasks: t.minTasks === undefined ? undefined : checkInteger("tuning.minTasks", t.minTasks, 1, Number.MAX_SAFE_INTEGER),
       initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
       targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
+      stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
       seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
     };
     if (checked.slots !== undefined) checked.slots = Math.ceil(checked.slots / WORKGROUP) * WORKGROUP;
@@ -153,7 +168,7 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
     }
   }
 
-  const pipeline = await pipelineFor(device);
+  const pipeline = await pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"));
   device.pushErrorScope("validation");
   device.pushErrorScope("out-of-memory");
   const buffers: GPUBuffer[] = [];
