@@ -1,4 +1,4 @@
-// npm run bench -- --gpu [--gpu-sizes 8-13] [--gpu-slots N] [--gpu-wasm-max N] [--gpu-repeats N]
+// npm run bench -- --gpu [--gpu-sizes 8-13] [--gpu-slots N] [--gpu-stack workgroup|private] [--gpu-wasm-max N] [--gpu-repeats N]
 // count(n) on the GPU (engine 'webgpu', src/engine/webgpu/) against the Wasm counter on one
 // thread of the same machine, in the same run. Prints the adapter first: on SwiftShader (a
 // CPU implementation of WebGPU, what machines without a GPU get) the figures say what the
@@ -41,14 +41,14 @@ export function parseSizes(text) {
   });
 }
 
-export async function benchGpu({ sizes, slots, wasmMaxN, repeats } = {}) {
+export async function benchGpu({ sizes, slots, stack, wasmMaxN, repeats } = {}) {
   const info = await gpuInfo();
   console.log(`\nadapter: ${info.vendor} / ${info.architecture} / ${info.device} / ${info.description}` +
     ` (${info.fallback ? "software fallback: correctness and overheads only, not GPU speed" : "hardware"}; via ${info.source})`);
   sizes ??= info.fallback ? [8, 9, 10, 11, 12] : [14, 15, 16, 17, 18, 19, 20];
   wasmMaxN ??= info.fallback ? 16 : 17;
   repeats ??= info.fallback ? 3 : 3;
-  const tuning = slots ? { slots } : undefined;
+  const tuning = { ...(slots ? { slots } : {}), ...(stack ? { stack } : {}) };
 
   await countGpu(sizes[0], {}, tuning); // warm-up: shader compile, device, buffers
   const fixed = await time(() => countGpu(5, {}, tuning), 5); // a count that is all fixed cost
@@ -96,5 +96,5 @@ export async function benchGpu({ sizes, slots, wasmMaxN, repeats } = {}) {
       `fixed cost of a count (n = 5): ${round(fixed.ms, 2)} ms`,
     rows,
   );
-  return { adapter: info, slots: slots ?? "default", fixed_count_ms: round(fixed.ms, 2), rows };
+  return { adapter: info, slots: slots ?? "default", stack: stack ?? "default", fixed_count_ms: round(fixed.ms, 2), rows };
 }

@@ -4,7 +4,7 @@
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
 // n = 10^8 on wasm (about 1.2 GB). --gpu runs only the WebGPU section (bench/gpu.mjs: --gpu-sizes 8-13,
-// --gpu-slots N, --gpu-wasm-max N, --gpu-repeats N).
+// --gpu-slots N, --gpu-stack workgroup|private, --gpu-wasm-max N, --gpu-repeats N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -20,7 +20,7 @@ const { values } = parseArgs({
     only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false },
     queue: { type: "string" }, "queue-repeats": { type: "string" },
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
-    "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" },
+    "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
   },
 });
 const sections = {
@@ -35,6 +35,7 @@ const sections = {
     slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined,
     wasmMaxN: values["gpu-wasm-max"] ? Number(values["gpu-wasm-max"]) : undefined,
     repeats: values["gpu-repeats"] ? Number(values["gpu-repeats"]) : undefined,
+    stack: values["gpu-stack"],
   }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };

@@ -21,6 +21,7 @@ import { gpuTasks } from "./tasks.js";
 export const DISPATCH_TARGET_MS = 20;
 const MIN_BUDGET = 16;
 const MAX_BUDGET = 1 << 22;
+const MAX_DEFAULT_TASKS = 1 << 21;
 const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
 const STATE_FIELDS = 66; // see gpu/count.wgsl
 
@@ -43,7 +44,7 @@ export type GpuCountProgress = CountProgress & {
 export type GpuCountTuning = {
   /** GPU invocations that each hold one task's search (rounded up to a multiple of 32; default 65536, 256 on a software adapter). */
   slots?: number;
-  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, 4 x on a software adapter). */
+  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, at most 2^21; 4 x slots on a software adapter). */
   minTasks?: number;
   /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
   initialBudget?: number;
@@ -157,7 +158,9 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
   const { device } = gpu;
   if (gpu.lost) throw deviceLostError(gpu.lostMessage);
   const maxSlots = tuning.slots ?? (gpu.fallback ? 256 : 65536);
-  const tasks = gpuTasks(n, tuning.minTasks ?? (gpu.fallback ? 4 : 16) * maxSlots);
+  // Many more tasks than slots (the queue balances the load), but not so many that making,
+  // uploading and reading them back costs more than it brings (32 bytes of results a task).
+  const tasks = gpuTasks(n, tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * maxSlots, MAX_DEFAULT_TASKS));
   const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
   const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
   const limits = device.limits;
