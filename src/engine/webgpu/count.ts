@@ -215,7 +215,8 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
   let rejectLost: (e: Error) => void = () => {};
   const lost = new Promise<never>((_, reject) => (rejectLost = reject));
   lost.catch(() => {});
-  void device.lost.then((info) => rejectLost(deviceLostError(`${info.reason ?? "unknown"}: ${info.message ?? ""}`.trim())));
+  const onLost = (message: string) => rejectLost(deviceLostError(message));
+  gpu.onLost.add(onLost);
   const guard = async <T>(work: Promise<T>): Promise<T> => {
     try {
       return await Promise.race([work, lost]);
@@ -291,6 +292,7 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
       nodes: tasks.prefixNodes + sums.nodes,
     };
   } finally {
+    gpu.onLost.delete(onLost);
     if (!gpu.lost) for (const b of buffers) b.destroy();
   }
 }

@@ -78,7 +78,15 @@ export function setGpuLoader(next?: GpuLoader): void {
   shared = undefined;
 }
 
-export type GpuHandle = { device: GPUDevice; info: GpuInfo; lost: boolean; lostMessage: string; fallback: boolean };
+export type GpuHandle = {
+  device: GPUDevice;
+  info: GpuInfo;
+  lost: boolean;
+  lostMessage: string;
+  fallback: boolean;
+  /** Called once with the reason if the device is lost (the counts running on it subscribe). */
+  onLost: Set<(message: string) => void>;
+};
 
 let shared: Promise<GpuHandle> | undefined;
 
@@ -122,11 +130,14 @@ async function open(): Promise<GpuHandle> {
     lost: false,
     lostMessage: "",
     fallback,
+    onLost: new Set(),
   };
   void gpuDevice.lost.then((info) => {
     handle.lost = true;
     handle.lostMessage = `${info.reason ?? "unknown"}: ${info.message ?? ""}`.trim();
     if (shared && current === handle) shared = undefined; // the next count asks for a new device
+    for (const notify of handle.onLost) notify(handle.lostMessage);
+    handle.onLost.clear();
   });
   current = handle;
   return handle;
