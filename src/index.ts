@@ -38,4 +38,4 @@ export {
 } from "./search/trace.js";
 export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
 export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
-export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning } from "./engine/webgpu/index.js";
+export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack } from "./engine/webgpu/index.js";
