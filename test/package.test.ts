@@ -74,7 +74,7 @@ describe("the packed package", () => {
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the nqueens-wasm authors\n/);
   });
 
-  it("depends on exactly what its bundles import: the library nothing, the queue on optional peers bullmq and ioredis", () => {
+  it("depends on exactly what its bundles import: the library nothing, the queue on optional peers bullmq and ioredis, the GPU engine on optional peer webgpu", () => {
     expect(bareImports("dist/index.js")).toEqual([]);
     expect(bareImports("dist/index.cjs")).toEqual([]);
     const cliChunks = ["dist/cli.js", ...readdirSync(join(root, "dist")).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => `dist/${f}`)];
@@ -84,8 +84,9 @@ describe("the packed package", () => {
       expect(bareImports(f).every((name) => queue.includes(name)), f).toBe(true);
     }
     expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
-    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(queue);
-    for (const name of queue) {
+    const peers = [...queue, "webgpu"]; // webgpu: imported only at run time by engine 'webgpu' in Node (docs/gpu.md)
+    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(peers);
+    for (const name of peers) {
       expect(pkg.peerDependenciesMeta?.[name]?.optional).toBe(true);
       expect(pkg.peerDependencies![name]).toMatch(/^\^\d/);
       expect(pkg.devDependencies?.[name], `${name} in devDependencies for the tests`).toBe(pkg.peerDependencies![name]);
