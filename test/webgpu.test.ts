@@ -6,8 +6,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
+import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countWebGpu, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
+  acquireGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
   type GpuCountProgress,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -64,6 +65,19 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     const deepCpu = splitTasks(11, 10);
     expect(deep.count).toBe(deepCpu.tasks.length);
     for (let i = 0; i < deep.count; i++) expect(unpackTask(deep, i)).toEqual(deepCpu.tasks[i]);
+  });
+
+  it("extend given prefixes (a count part's) to exactly the deeper prefixes, with the nodes in between", () => {
+    for (const n of [8, 11, 14]) {
+      for (const [from, to] of [[2, 4], [3, 5], [4, 4]]) {
+        const roots = splitTasks(n, from);
+        const deep = packTasks(n, to);
+        const extended = extendTasks(n, roots.tasks, to);
+        expect(extended.count).toBe(deep.count);
+        expect(Array.from(extended.words)).toEqual(Array.from(deep.words));
+        expect(extended.prefixNodes).toBe(deep.prefixNodes - roots.prefixNodes);
+      }
+    }
   });
 
   it("go deeper until there are enough of them", () => {
@@ -126,6 +140,25 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
         expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
       }
     }
+  });
+
+  it("counts a part's prefix tasks: the sums of the reference engine's countTask, for any subset", async () => {
+    for (const n of [9, 12]) {
+      const { tasks } = splitTasks(n);
+      const counter = tsEngine.openCounter(n);
+      for (const pick of [(i: number) => i % 3 === 1, (i: number) => i < 5, () => true]) {
+        const subset = tasks.filter((_, i) => pick(i));
+        const want = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+        for (const t of subset) {
+          const r = counter.countTask(t);
+          want.count8 += r.count8; want.count4 += r.count4; want.count2 += r.count2; want.nodes += r.nodes;
+        }
+        expect(await countTasksWebGpu(n, subset)).toEqual(want);
+        expect(await countTasksWebGpu(n, subset, {}, { slots: 32, minTasks: 1 })).toEqual(want);
+      }
+      counter.close();
+    }
+    expect(await countTasksWebGpu(10, [])).toEqual({ count8: 0n, count4: 0n, count2: 0n, nodes: 0n });
   });
 
   it("carries into the hi words exactly (counters seeded just below 2^32)", async () => {

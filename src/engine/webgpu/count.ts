@@ -15,7 +15,8 @@ import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
 import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { gpuTasks } from "./tasks.js";
+import { extendTasks, gpuTasks, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
 export const DISPATCH_TARGET_MS = 20;
@@ -150,17 +151,62 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
-  const counts = await run(n, gpu, pacer, tuning);
-  return { n, ...counts, ms: pacer.elapsed(), engine: "webgpu" };
+  const maxSlots = slotsFor(gpu, tuning);
+  const tasks = gpuTasks(n, minTasksFor(gpu, tuning, maxSlots));
+  const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
+  return {
+    n,
+    total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
+    unique: sums.count8 + sums.count4 + sums.count2,
+    nodes: sums.nodes,
+    ms: pacer.elapsed(),
+    engine: "webgpu",
+  };
 }
 
-async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning): Promise<{ total: bigint; unique: bigint; nodes: bigint }> {
+function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
+  return tuning.slots ?? (gpu.fallback ? 256 : 65536);
+}
+
+/**
+ * Many more tasks than slots (the queue balances the load), but not so many that making,
+ * uploading and reading them back costs more than it brings (32 bytes of results a task).
+ */
+function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): number {
+  return tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * slots, MAX_DEFAULT_TASKS);
+}
+
+/**
+ * Counts the given prefix tasks of src/count/tasks.ts (a count part's, say) on the GPU, each
+ * cut deeper as the GPU needs: the sums of what countTask of a CPU engine gives for each
+ * (count8, count4, count2, and the nodes below the given prefixes). Rejects as count() does
+ * (NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST: then count them on a CPU engine instead).
+ * @internal for the queue worker and countParallel
+ */
+export async function countTasksWebGpu(
+  n: number,
+  roots: readonly CountTask[],
+  opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
+  tuning: GpuCountTuning = {},
+): Promise<TaskCount> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const gpu = await acquireGpu();
+  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+  const maxSlots = slotsFor(gpu, tuning);
+  const minTasks = minTasksFor(gpu, tuning, maxSlots);
+  const rootDepth = Math.max(...roots.map((t) => t.rows.length));
+  let tasks = extendTasks(n, roots, rootDepth);
+  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) tasks = extendTasks(n, roots, depth);
+  if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
+  return run(n, gpu, pacer, tuning, tasks, maxSlots);
+}
+
+async function run(
+  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, tasks: PackedTasks, maxSlots: number,
+): Promise<TaskCount> {
   const { device } = gpu;
   if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-  const maxSlots = tuning.slots ?? (gpu.fallback ? 256 : 65536);
-  // Many more tasks than slots (the queue balances the load), but not so many that making,
-  // uploading and reading them back costs more than it brings (32 bytes of results a task).
-  const tasks = gpuTasks(n, tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * maxSlots, MAX_DEFAULT_TASKS));
   const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
   const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
   const limits = device.limits;
@@ -287,8 +333,9 @@ async function run(n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tunin
     if (sums.nodes !== gpuNodes) throw kernelError(`the tasks' nodes (${sums.nodes}) differ from the running total (${gpuNodes}); count refused`);
     pacer.finish(progress());
     return {
-      total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
-      unique: sums.count8 + sums.count4 + sums.count2,
+      count8: sums.count8,
+      count4: sums.count4,
+      count2: sums.count2,
       nodes: tasks.prefixNodes + sums.nodes,
     };
   } finally {

@@ -3,13 +3,23 @@
 // that there are many more tasks than GPU threads, and packed two u32 words a task for
 // gpu/count.wgsl: [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column.
 
+import type { CountTask } from "../contract.js";
+
 export type PackedTasks = { n: number; depth: number; count: number; words: Uint32Array<ArrayBuffer>; prefixNodes: bigint };
 
 /** Deepest prefix the packing holds. */
 export const MAX_GPU_DEPTH = 10;
 
-/** Packed tasks of `depth` rows (2 <= depth <= min(n - 1, 10)), 4 <= n <= 32. */
-export function packTasks(n: number, depth: number): PackedTasks {
+type Packer = {
+  /** Every prefix of `depth` rows below a prefix of y rows (kind, bound1, columns already set). */
+  extend(side: boolean, bound1: number, y: number, left: number, down: number, right: number): void;
+  start(side: boolean, bound1: number): void;
+  setColumn(y: number, col: number): void;
+  countNode(): void;
+  done(): PackedTasks;
+};
+
+function packer(n: number, depth: number): Packer {
   const lastRow = n - 1;
   const mask = n === 32 ? 0xffffffff : (1 << n) - 1;
   const topBit = 2 ** lastRow;
@@ -60,25 +70,66 @@ export function packTasks(n: number, depth: number): PackedTasks {
     }
   }
 
-  prefixNodes++; // the corner queen of row 0
+  return {
+    extend,
+    setColumn,
+    start(side, bound1) {
+      head = (side ? 1 : 0) | (bound1 << 1);
+      tail = 0;
+    },
+    countNode() {
+      prefixNodes++;
+    },
+    done: () => ({ n, depth, count, words: words.subarray(0, 2 * count), prefixNodes: BigInt(prefixNodes) }),
+  };
+}
+
+/** Packed tasks of `depth` rows (2 <= depth <= min(n - 1, 10)), 4 <= n <= 32. */
+export function packTasks(n: number, depth: number): PackedTasks {
+  const lastRow = n - 1;
+  const p = packer(n, depth);
+  p.countNode(); // the corner queen of row 0
   for (let bound1 = 2; bound1 < lastRow; bound1++) {
     const bit = 2 ** bound1;
-    head = bound1 << 1;
-    tail = 0;
-    setColumn(0, 0);
-    setColumn(1, bound1);
-    prefixNodes++;
-    extend(false, bound1, 2, (2 | bit) << 1, 1 | bit, bit >>> 1);
+    p.start(false, bound1);
+    p.setColumn(0, 0);
+    p.setColumn(1, bound1);
+    p.countNode();
+    p.extend(false, bound1, 2, (2 | bit) << 1, 1 | bit, bit >>> 1);
   }
   for (let bound1 = 1; bound1 < lastRow - bound1; bound1++) {
     const bit = 2 ** bound1;
-    head = 1 | (bound1 << 1);
-    tail = 0;
-    setColumn(0, bound1);
-    prefixNodes++;
-    extend(true, bound1, 1, bit << 1, bit, bit >>> 1);
+    p.start(true, bound1);
+    p.setColumn(0, bound1);
+    p.countNode();
+    p.extend(true, bound1, 1, bit << 1, bit, bit >>> 1);
   }
-  return { n, depth, count, words: words.subarray(0, 2 * count), prefixNodes: BigInt(prefixNodes) };
+  return p.done();
+}
+
+/**
+ * The given prefix tasks (of src/count/tasks.ts, e.g. a count part's), each cut into its
+ * sub-prefixes of max(depth, deepest given) rows. `prefixNodes`: the
+ * queens placed below the given prefixes to make the deeper ones, so that the nodes of the
+ * given tasks are prefixNodes + the nodes of the packed ones.
+ */
+export function extendTasks(n: number, roots: readonly CountTask[], depth: number): PackedTasks {
+  const rootDepth = roots.reduce((d, t) => Math.max(d, t.rows.length), 0);
+  const p = packer(n, Math.max(depth, rootDepth));
+  for (const task of roots) {
+    const side = task.kind !== 1;
+    p.start(side, task.bound1);
+    let left = 0, down = 0, right = 0;
+    task.rows.forEach((col, y) => {
+      const bit = 2 ** col;
+      p.setColumn(y, col);
+      left = ((left | bit) << 1) >>> 0;
+      down = (down | bit) >>> 0;
+      right = (right | bit) >>> 1;
+    });
+    p.extend(side, task.bound1, task.rows.length, left, down, right);
+  }
+  return p.done();
 }
 
 /** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
