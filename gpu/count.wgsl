@@ -4,16 +4,17 @@
 // The host (src/engine/webgpu/count.ts) cuts the search into prefix tasks (src/count/tasks.ts,
 // deeper than the CPU engines cut it) and dispatches this kernel again and again. Each
 // invocation is a "slot": it takes a task from a shared atomic counter, searches it
-// depth-first with an explicit stack in private memory, and when the task is done takes the
+// depth-first with an explicit stack (workgroup or private memory), and when the task is done takes the
 // next one, until it has made `budget` steps in this dispatch; then it saves its stack
 // (the candidates left per row and the board) to `state` and returns. The next dispatch
 // resumes it where it stopped. So every dispatch is bounded (the host adapts `budget` so
 // that one takes tens of milliseconds), and slots that finish early take more tasks (many
 // more tasks than slots: the load is balanced by the queue, not by the split).
 //
-// Only u32 arithmetic: a task's counts are added to its own lo/hi pairs in `results`
-// (with carry); the host sums them exactly as bigints. `ctrl` holds the task queue, the
-// tasks done and a running total of the nodes (lo/hi with carry) for progress reports.
+// Only u32 arithmetic: what a slot finds is added to its own 96-bit counters in `results`
+// (three u32 words, with carry: exact for any n <= 32); the host sums them exactly as
+// bigints. `ctrl` holds the task queue, the tasks done and a running 96-bit total of the
+// nodes (atomic, with carry) for progress reports, checked against the slots' sum at the end.
 //
 // Node counts are those of the CPU engines: the queens of a row are counted when the row is
 // entered (all its candidates after the pruning rules), a last-row queen when it is placed.
@@ -37,13 +38,14 @@ struct Ctrl {
   next: atomic<u32>,     // next task to hand out
   done: atomic<u32>,     // tasks finished
   nodesLo: atomic<u32>,  // nodes so far, for progress (the exact figure is the sum of results)
+  nodesMid: atomic<u32>,
   nodesHi: atomic<u32>,
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
 // Per task, 2 words: [kind (bit 0: 1 = side) | bound1 << 1 | columns 0..3 << 8 (5 bits each)], [columns 4..9 (5 bits each)].
 @group(0) @binding(1) var<storage, read> tasks: array<u32>;
-// Per task, 8 words: count8 lo/hi, count4 lo/hi, count2 lo/hi, nodes lo/hi.
+// Per slot, 12 words: count8, count4, count2, nodes, each lo/mid/hi; word w of slot s at w * slots + s.
 @group(0) @binding(2) var<storage, read_write> results: array<u32>;
 // Per slot, structure of arrays (field f of slot s at f * slots + s): 0: task + 1 (0: none),
 // 1: current row, 2..33: candidates left per row, 34..65: the board (one bit per row).
@@ -248,23 +250,34 @@ fn leaf(c: u32) {
   }
 }
 
-fn add64(i: u32, v: u32) {
+var<private> slotId: u32;
+
+// Adds v to counter k (0..3) of this slot: lo, mid, hi with carry.
+fn add96(k: u32, v: u32) {
+  let S = P.slots;
+  let i = 3u * k * S + slotId;
   let lo = results[i];
   let sum = lo + v;
   results[i] = sum;
-  if (sum < lo) { results[i + 1u] = results[i + 1u] + 1u; }
+  if (sum < lo) {
+    let mid = results[i + S] + 1u;
+    results[i + S] = mid;
+    if (mid == 0u) { results[i + 2u * S] = results[i + 2u * S] + 1u; }
+  }
 }
 
-// Adds this dispatch's findings to task t's results and to the running node total.
-fn flush(t: u32) {
-  let base = 8u * (t - P.taskBase);
-  if (c8 != 0u) { add64(base, c8); }
-  if (c4 != 0u) { add64(base + 2u, c4); }
-  if (c2 != 0u) { add64(base + 4u, c2); }
+// Adds what this invocation found since the last flush to its slot's counters and to the running node total.
+fn flush() {
+  if (c8 != 0u) { add96(0u, c8); }
+  if (c4 != 0u) { add96(1u, c4); }
+  if (c2 != 0u) { add96(2u, c2); }
   if (nodes != 0u) {
-    add64(base + 6u, nodes);
+    add96(3u, nodes);
     let old = atomicAdd(&ctrl.nodesLo, nodes);
-    if (old + nodes < old) { atomicAdd(&ctrl.nodesHi, 1u); }
+    if (old + nodes < old) {
+      let mid = atomicAdd(&ctrl.nodesMid, 1u);
+      if (mid == 0xffffffffu) { atomicAdd(&ctrl.nodesHi, 1u); }
+    }
   }
   c8 = 0u;
   c4 = 0u;
@@ -278,6 +291,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   lid = local;
   let slot = gid.x;
   if (slot >= P.slots) { return; }
+  slotId = slot;
   let S = P.slots;
   var task = state[F_TASK * S + slot];
   var y = state[F_ROW * S + slot];
@@ -326,7 +340,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let r = rem(y);
     if (r == 0u) {
       if (y == P.depth) { // the task is done
-        flush(task - 1u);
+        flush();
         atomicAdd(&ctrl.done, 1u);
         task = NONE;
       } else { // back up one row: undo its queen's attacks (the bits shifted out matter to no later row)
@@ -360,7 +374,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     ar = rr;
   }
   if (task != NONE) {
-    flush(task - 1u);
+    flush();
     for (var k = P.depth; k < y; k++) {
       state[(F_BOARD + k) * S + slot] = board(k);
     }

@@ -86,18 +86,21 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
   });
 
-  it("sumResults adds lo/hi pairs exactly, past 2^53", () => {
-    const words = new Uint32Array(8 * 3);
-    const values = [
-      [0xffffffff, 0xffffffff, 1, 0, 0, 7, 5, 0x12345678],
-      [1, 0xffffffff, 0xffffffff, 0, 3, 3, 0xfffffffe, 0xffffffff],
-      [7, 0, 0, 1, 0, 0, 0, 0],
-    ];
-    values.forEach((v, t) => words.set(v, 8 * t));
-    const pair = (t: number, k: number) => BigInt(values[t][2 * k + 1]) * 2n ** 32n + BigInt(values[t][2 * k]);
-    const want = [0, 1, 2, 3].map((k) => pair(0, k) + pair(1, k) + pair(2, k));
-    const got = sumResults(words, 3);
+  it("sumResults adds the slots' 96-bit counters exactly, far past 2^53", () => {
+    const slots = 3;
+    const words = new Uint32Array(12 * slots);
+    const pick = [0xffffffff, 0, 1, 0x80000000, 0x12345678, 0xfffffffe];
+    for (let i = 0; i < words.length; i++) words[i] = pick[(i * 7 + 3) % pick.length];
+    const want = [0, 1, 2, 3].map((k) => {
+      let sum = 0n;
+      for (let slot = 0; slot < slots; slot++) {
+        for (let j = 0; j < 3; j++) sum += BigInt(words[(3 * k + j) * slots + slot]) << BigInt(32 * j);
+      }
+      return sum;
+    });
+    const got = sumResults(words, slots);
     expect([got.count8, got.count4, got.count2, got.nodes]).toEqual(want);
+    expect(got.nodes > 2n ** 64n).toBe(true);
   });
 });
 
@@ -161,7 +164,7 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(await countTasksWebGpu(10, [])).toEqual({ count8: 0n, count4: 0n, count2: 0n, nodes: 0n });
   });
 
-  it("carries into the hi words exactly (counters seeded just below 2^32)", async () => {
+  it("carries into the mid and hi words exactly (lo and mid words seeded just below 2^32)", async () => {
     const ts = await count(10, { engine: "ts" });
     for (const seedLo of [0xffffffff, 0xfffffff0, 0xffffff00]) {
       const r = await countWebGpu(10, {}, { seedLo, slots: 64 });

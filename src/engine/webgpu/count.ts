@@ -25,6 +25,8 @@ const MAX_BUDGET = 1 << 22;
 const MAX_DEFAULT_TASKS = 1 << 21;
 const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
 const STATE_FIELDS = 66; // see gpu/count.wgsl
+const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
+const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
 const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
@@ -57,8 +59,8 @@ export type GpuCountTuning = {
    */
   stack?: GpuStack;
   /**
-   * Tests only: every per-task lo word and the running node total start at this value instead
-   * of 0 (subtracted again on the host), so that the kernel's carries into the hi words run.
+   * Tests only: the lo and mid words of every slot counter and of the running node total start
+   * at this value instead of 0 (subtracted again on the host), so that the kernel's carries run.
    */
   seedLo?: number;
 };
@@ -210,7 +212,7 @@ async function run(
   const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
   const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
   const limits = device.limits;
-  const resultBytes = tasks.count * 32, stateBytes = STATE_FIELDS * slots * 4;
+  const resultBytes = RESULT_WORDS * slots * 4, stateBytes = STATE_FIELDS * slots * 4;
   for (const [what, bytes] of [["results", resultBytes], ["state", stateBytes], ["tasks", tasks.words.byteLength]] as const) {
     if (bytes > limits.maxStorageBufferBindingSize) {
       throw withCode(new Error(`count(${n}) on the GPU needs a ${what} buffer of ${bytes} bytes; this adapter allows ${limits.maxStorageBufferBindingSize}`), ErrorCode.outOfMemory);
@@ -230,15 +232,15 @@ async function run(
   const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
   const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
   const state = buffer(stateBytes, STORAGE, "state");
-  const ctrl = buffer(16, STORAGE | COPY_SRC | COPY_DST, "ctrl");
-  const ctrlRead = buffer(16, MAP_READ | COPY_DST, "ctrl read");
+  const ctrl = buffer(CTRL_BYTES, STORAGE | COPY_SRC | COPY_DST, "ctrl");
+  const ctrlRead = buffer(CTRL_BYTES, MAP_READ | COPY_DST, "ctrl read");
   device.queue.writeBuffer(taskBuf, 0, tasks.words);
   const seed = tuning.seedLo ?? 0;
   if (seed) {
-    const init = new Uint32Array(tasks.count * 8);
-    for (let i = 0; i < init.length; i += 2) init[i] = seed;
+    const init = new Uint32Array(RESULT_WORDS * slots);
+    for (let k = 0; k < 4; k++) init.fill(seed, 3 * k * slots, (3 * k + 2) * slots); // lo and mid words
     device.queue.writeBuffer(results, 0, init);
-    device.queue.writeBuffer(ctrl, 8, new Uint32Array([seed]));
+    device.queue.writeBuffer(ctrl, 8, new Uint32Array([seed, seed]));
   }
   const bindGroup = device.createBindGroup({
     layout: pipeline.getBindGroupLayout(0),
@@ -274,13 +276,15 @@ async function run(
   };
 
   let budget = tuning.initialBudget ?? 64;
-  let done = 0, dispatchMs = 0, nodesLo = 0, nodesHi = 0;
+  let done = 0, dispatchMs = 0;
+  const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
+  let runningNodes = 0n; // the kernel's running total (less the seed)
   const progress = (): CountProgress => {
     const elapsedMs = pacer.elapsed();
     const tasksPerSecond = done / Math.max(elapsedMs / 1000, 1e-9);
     const report: GpuCountProgress = {
       phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
-      nodes: tasks.prefixNodes + BigInt(nodesHi) * 4294967296n + BigInt(nodesLo) - BigInt(seed), elapsedMs,
+      nodes: tasks.prefixNodes + runningNodes, elapsedMs,
       tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
     };
     return report;
@@ -300,7 +304,7 @@ async function run(
       pass.setBindGroup(0, bindGroup);
       pass.dispatchWorkgroups(slots / WORKGROUP);
       pass.end();
-      encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, 16);
+      encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, CTRL_BYTES);
       const t0 = performance.now();
       device.queue.submit([encoder.finish()]);
       await guard(ctrlRead.mapAsync(MODE_READ));
@@ -308,8 +312,7 @@ async function run(
       const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
       ctrlRead.unmap();
       done = c[1];
-      nodesLo = c[2];
-      nodesHi = c[3];
+      runningNodes = word96(c[2], c[3], c[4]) - seedValue;
       if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
       else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
@@ -323,14 +326,13 @@ async function run(
     const words = new Uint32Array(read.getMappedRange().slice(0));
     read.unmap();
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-    const sums = sumResults(words, tasks.count);
-    const seeded = BigInt(seed) * BigInt(tasks.count);
+    const sums = sumResults(words, slots);
+    const seeded = seedValue * BigInt(slots);
     sums.count8 -= seeded;
     sums.count4 -= seeded;
     sums.count2 -= seeded;
     sums.nodes -= seeded;
-    const gpuNodes = BigInt(nodesHi) * 4294967296n + BigInt(nodesLo) - BigInt(seed);
-    if (sums.nodes !== gpuNodes) throw kernelError(`the tasks' nodes (${sums.nodes}) differ from the running total (${gpuNodes}); count refused`);
+    if (sums.nodes !== runningNodes) throw kernelError(`the slots' nodes (${sums.nodes}) differ from the running total (${runningNodes}); count refused`);
     pacer.finish(progress());
     return {
       count8: sums.count8,
@@ -344,21 +346,27 @@ async function run(
   }
 }
 
-/** Exact sums of the per-task lo/hi pairs (8 words a task). */
-export function sumResults(words: Uint32Array, count: number): { count8: bigint; count4: bigint; count2: bigint; nodes: bigint } {
+function word96(lo: number, mid: number, hi: number): bigint {
+  return (BigInt(hi) << 64n) + (BigInt(mid) << 32n) + BigInt(lo);
+}
+
+/**
+ * Exact sums of the slots' 96-bit counters: counter k's word j (lo, mid, hi) of slot s at
+ * (3k + j) * slots + s (see gpu/count.wgsl).
+ */
+export function sumResults(words: Uint32Array, slots: number): { count8: bigint; count4: bigint; count2: bigint; nodes: bigint } {
   const out = [0n, 0n, 0n, 0n];
   const CHUNK = 1 << 20; // 2^20 numbers below 2^32 add up exactly in a double
-  for (let start = 0; start < count; start += CHUNK) {
-    const lo = [0, 0, 0, 0], hi = [0, 0, 0, 0];
-    const end = Math.min(count, start + CHUNK);
-    for (let t = start; t < end; t++) {
-      const b = 8 * t;
-      for (let k = 0; k < 4; k++) {
-        lo[k] += words[b + 2 * k];
-        hi[k] += words[b + 2 * k + 1];
+  for (let k = 0; k < 4; k++) {
+    for (let j = 0; j < 3; j++) {
+      const base = (3 * k + j) * slots;
+      for (let start = 0; start < slots; start += CHUNK) {
+        let sum = 0;
+        const end = Math.min(slots, start + CHUNK);
+        for (let s = start; s < end; s++) sum += words[base + s];
+        out[k] += BigInt(sum) << BigInt(32 * j);
       }
     }
-    for (let k = 0; k < 4; k++) out[k] += BigInt(hi[k]) * 4294967296n + BigInt(lo[k]);
   }
   return { count8: out[0], count4: out[1], count2: out[2], nodes: out[3] };
 }
