@@ -12,6 +12,7 @@ import {
   type GpuCountProgress,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
 
 async function probe(): Promise<boolean> {
   try {
@@ -249,6 +250,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(again.device).not.toBe(device);
     const next = await count(10, { engine: "webgpu" });
     expect([next.total, next.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
+  it("the CLI: nqueens count N --engine webgpu prints the adapter and the count; Ctrl-C stops it; no --workers", async () => {
+    const r = await runCli(["count", "10", "--engine", "webgpu", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: "724", unique: "92", engine: "webgpu" });
+    expect(r.stderr).toMatch(/^GPU: /);
+    const usage = await runCli(["count", "10", "--engine", "webgpu", "--workers", "2"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--engine webgpu");
+    const interrupted = await runCli(["count", "14", "--engine", "webgpu"], { killAfterMs: 3000 });
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toContain("interrupted");
   });
 
   it("gpuInfo() names the adapter and says whether it is a software fallback", async () => {

@@ -4,7 +4,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import cliProgress from "cli-progress";
 import {
-  count, countParallel, estimate, lasVegasStats, lasVegasTable, render, solutions, solve, trace, treeSize, METHOD_NAMES, TRACE_METHODS,
+  count, countParallel, estimate, gpuInfo, lasVegasStats, lasVegasTable, render, solutions, solve, trace, treeSize, METHOD_NAMES, TRACE_METHODS,
   type LasVegasProgress, type LasVegasStats, type ParallelResult, type SolveResult, type TraceEvent, type TraceMethod,
 } from "../index.js";
 import { DEFAULT_METHOD } from "../search/solve.js";
@@ -72,13 +72,13 @@ const program = new Command("nqueens")
   .exitOverride()
   .configureOutput({ writeErr: (s) => process.stderr.write(s) });
 
-type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
 
 program
   .command("count")
   .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32)")
   .argument("<N>", "board size", number("N"))
-  .addOption(engineOption())
+  .addOption(new Option("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)").choices([...ENGINE_NAMES, "webgpu"]).default("wasm"))
   .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
   .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
   .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it")
@@ -120,9 +120,14 @@ program
       return;
     }
     const parallel = opts.workers !== undefined || opts.checkpoint !== undefined || opts.parts !== undefined;
+    if (opts.engine === "webgpu") {
+      if (parallel) throw new UsageError("--engine webgpu counts on this machine's GPU: it takes no --workers, --parts or --checkpoint");
+      const gpu = await gpuInfo();
+      process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
+    }
     const result = await (parallel
       ? countParallel(n, {
-        engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick,
+        engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick,
         signal: opts.timeout === undefined ? interrupt : AbortSignal.any([interrupt, AbortSignal.timeout(opts.timeout)]),
       })
       : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
@@ -617,7 +622,7 @@ async function main(): Promise<number> {
       process.stderr.write(`nqueens: ${error.message}\n`);
       return EXIT_USAGE;
     }
-    if (error instanceof Error && ["NQ_TIMEOUT", "NQ_QUEUE_UNREACHABLE", "NQ_QUEUE_PART_FAILED"].includes((error as { code?: string }).code ?? "")) {
+    if (error instanceof Error && ["NQ_TIMEOUT", "NQ_QUEUE_UNREACHABLE", "NQ_QUEUE_PART_FAILED", "NQ_ENGINE_UNAVAILABLE", "NQ_DEVICE_LOST"].includes((error as { code?: string }).code ?? "")) {
       process.stderr.write(`nqueens: ${error.message}\n`);
       return 1;
     }
