@@ -222,6 +222,11 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
   });
 
+  it("runs counts side by side on the shared device, each right", async () => {
+    const rs = await Promise.all([10, 11, 9, 12].map((n) => count(n, { engine: "webgpu" })));
+    expect(rs.map((r) => [r.n, r.total, r.unique])).toEqual([10, 11, 9, 12].map((n) => [n, A000170[n], A002562[n]]));
+  });
+
   it("honours timeoutMs with NQ_TIMEOUT", async () => {
     await expect(count(12, { engine: "webgpu", timeoutMs: 30 })).rejects.toMatchObject({ code: ErrorCode.timeout });
     const next = await count(9, { engine: "webgpu", timeoutMs: 60_000 });
