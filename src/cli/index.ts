@@ -497,7 +497,7 @@ program
     process.exitCode = exitCode;
   });
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; quiet?: boolean; gpu?: boolean };
 
 program
   .command("worker")
@@ -509,6 +509,7 @@ program
   .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
   .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
   .option("--quiet", "print nothing but errors")
+  .option("--gpu", "count the parts on this machine's GPU, one at a time (docs/gpu.md); a part whose device is lost is counted again on the CPU")
   .action(async (opts: WorkerCliOptions) => {
     const { startWorker } = await import("../distributed/index.js");
     const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
@@ -525,13 +526,17 @@ program
     process.on("SIGTERM", signalled);
     const worker = await startWorker({
       connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
-      lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval,
+      lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, gpu: opts.gpu,
       onEvent: (e) => {
         if (e.type === "joined") log(`working on ${e.queue}`);
         else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
         else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
       },
     });
+    if (opts.gpu) {
+      const info = await gpuInfo();
+      log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
+    }
     log(`ready (pid ${process.pid})`);
     await new Promise<void>((resolve) => {
       let stopping = false;

@@ -20,9 +20,11 @@ import { Redis, type RedisOptions } from "ioredis";
 import workerSource from "../../build/worker-source.js";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
-import { ErrorCode, rangeError, withCode } from "../core/errors.js";
+import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
+import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
 
 /** Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or ioredis options. */
@@ -541,6 +543,12 @@ export type WorkerOptions = {
   pollMs?: number;
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
+  /**
+   * Count the parts on this machine's GPU (engine 'webgpu', docs/gpu.md), one at a time
+   * (concurrency defaults to 1). A part whose device is lost is counted again on the CPU
+   * threads; without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
+   */
+  gpu?: boolean;
 };
 
 export type DistributedWorker = {
@@ -559,9 +567,11 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "gpu"]);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${typeof opts.gpu}`);
+  const gpu = opts.gpu === true;
   const redis = redisOptions(opts.connection as Connection);
-  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
   const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
@@ -569,6 +579,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const onEvent = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
 
+  if (gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing, before anything starts
+  const stopGpu = new AbortController();
+  let gpuTurn: Promise<unknown> = Promise.resolve(); // parts take turns on the GPU
+  const onGpu = (part: CountPart): Promise<PartCount> => {
+    const turn = gpuTurn.then(() => countPartWebGpu(part, { signal: stopGpu.signal }));
+    gpuTurn = turn.catch(() => {});
+    return turn;
+  };
   const client = await connect(redis, connectTimeoutMs);
   const pool = new ThreadPool(concurrency);
   const workers = new Map<string, QueueWorker>();
@@ -595,7 +613,16 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const t0 = performance.now();
     let result: PartCount;
     try {
-      result = await pool.run(job.data);
+      if (!gpu) result = await pool.run(job.data);
+      else {
+        try {
+          result = await onGpu(job.data);
+        } catch (error) {
+          if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
+          onEvent({ type: "error", queue: name, message: `part ${job.data.part}: ${(error as Error).message}; counting it on the CPU instead` });
+          result = await pool.run(job.data);
+        }
+      }
     } catch (error) {
       // Stopped at once (close(true)): hand the part back to the queue, without using up
       // one of its attempts, for another worker to take now rather than after its lock.
@@ -676,6 +703,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         // for its parts in hand) ends once they are completed or back in wait. A graceful
         // close already under way ends the same way.
         forced = true;
+        stopGpu.abort();
         const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
         await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
