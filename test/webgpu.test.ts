@@ -13,6 +13,7 @@ import {
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
 
 async function probe(): Promise<boolean> {
   try {
@@ -270,6 +271,21 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(interrupted.stderr).toContain("interrupted");
   });
 
+  it("crossCheck compares count on 'webgpu' with 'wasm' where there is an adapter, and reports a divergence", async () => {
+    const report = await crossCheck({ kernels: ["count:webgpu"], sizes: [1, 4, 6, 8, 10, 11] });
+    expect(report.ok).toBe(true);
+    expect(report.kernels[0]).toMatchObject({ kernel: "count:webgpu", engines: ["webgpu", "wasm"], cases: 6, agree: 6 });
+    const all = await crossCheck({ sizes: [8], seeds: [1], budgetMs: 20_000 });
+    expect(all.kernels.map((k) => k.kernel)).toContain("count:webgpu");
+    const wrong: Runner = async (kernel, input, engine, timeoutMs) => {
+      const value = (await defaultRunner(kernel, input, engine, timeoutMs)) as { total: bigint };
+      return engine === "webgpu" && input.n === 10 ? { ...value, total: value.total + 1n } : value;
+    };
+    const bad = await crossCheck({ kernels: ["count:webgpu"], sizes: [9, 10], runner: wrong });
+    expect(bad.ok).toBe(false);
+    expect(bad.kernels[0].divergence).toMatchObject({ field: "total", engines: ["webgpu", "wasm"], reproduce: ["nqueens count 10 --engine webgpu", "nqueens count 10 --engine wasm"] });
+  });
+
   it("gpuInfo() names the adapter and says whether it is a software fallback", async () => {
     const info = await gpuInfo();
     expect(Object.keys(info).sort()).toEqual(["architecture", "description", "device", "fallback", "source", "vendor"]);
@@ -310,6 +326,13 @@ describe("without WebGPU", () => {
     expect(error).toMatchObject({ code: ErrorCode.engineUnavailable, message: expect.stringContaining("no adapter") });
     expect((error as Error).message).toContain("VK_ICD_FILENAMES");
     await expect(codeOf(gpuInfo())).resolves.toBe(ErrorCode.engineUnavailable);
+  });
+
+  it("crossCheck leaves the GPU out by default where there is no adapter", async () => {
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: () => Promise.reject(new Error("Cannot find package 'webgpu'")) })));
+    const report = await crossCheck({ kernels: undefined, sizes: [6], seeds: [1], budgetMs: 2000 });
+    expect(report.kernels.map((k) => k.kernel)).not.toContain("count:webgpu");
+    expect(report.kernels.map((k) => k.kernel)).toContain("count");
   });
 
   it("a loader that throws while asking for the adapter: NQ_ENGINE_UNAVAILABLE", async () => {
