@@ -3,13 +3,17 @@
 // secure origin: navigator.gpu exists there). Without a GPU its adapter is SwiftShader.
 // Where Chromium is missing the file is skipped (in CI it fails: test/chromium.ts); where it
 // is there but WebGPU cannot start, the tests fail: nothing here skips quietly.
+import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { count } from "../src/index.js";
-import { CHROMIUM, chromiumAvailable } from "./chromium.js";
+import { CHROMIUM, chromiumAvailable, launchChromium } from "./chromium.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
 const haveChromium = chromiumAvailable("WebGPU browser tests");
@@ -98,5 +102,43 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
     expect(outcome.abortedAt).toBeGreaterThan(0);
     expect(outcome.latencyMs).toBeLessThan(500); // at most one dispatch (tens of ms), with a wide margin
     expect({ total: outcome.total, unique: outcome.unique }).toEqual({ total: String(A000170[11]), unique: String(A002562[11]) });
+  });
+
+  it("the demo: Count on the GPU names the adapter, counts, and shows the result; without WebGPU the choice is disabled with the reason", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), "nqueens-demo-gpu-"));
+    let demo: Server | undefined;
+    let plain: Browser | undefined;
+    try {
+      await build({ configFile: resolve("demo/vite.config.ts"), logLevel: "warn", build: { outDir, emptyOutDir: true } });
+      let url: string;
+      ({ server: demo, url } = await serve(outDir));
+      const p = await browser.newPage();
+      const errors: string[] = [];
+      p.on("pageerror", (e) => errors.push(String(e)));
+      await p.goto(`${url}/index.html`);
+      await p.waitForFunction(() => !(document.getElementById("count-gpu") as HTMLInputElement).disabled, undefined, { timeout: 20_000 });
+      expect(await p.textContent("#gpu-name")).toMatch(/swiftshader|google|\w/i);
+      await p.fill("#n", "10");
+      await p.check("#count-gpu");
+      await p.click("#count");
+      await p.waitForSelector('#status[data-state="done"]', { timeout: 60_000 });
+      expect(await p.textContent("#f-result")).toBe("724 solutions (92 unique)");
+      expect(await p.textContent("#f-engine")).toBe("webgpu");
+      expect(await p.textContent("#status")).toMatch(/on the GPU/);
+      expect(errors).toEqual([]);
+      await p.close();
+
+      plain = await launchChromium(); // no --enable-unsafe-webgpu: no adapter here
+      const q = await plain.newPage();
+      await q.goto(`${url}/index.html`);
+      await q.waitForFunction(() => document.getElementById("gpu-name")!.textContent !== "(looking for one...)", undefined, { timeout: 20_000 });
+      expect(await q.isDisabled("#count-gpu")).toBe(true);
+      expect(await q.textContent("#gpu-name")).toBe("(no WebGPU here)");
+      expect(await q.getAttribute("#gpu-choice", "title")).toMatch(/NQ_ENGINE_UNAVAILABLE|not available|no adapter|navigator\.gpu/i);
+    } finally {
+      await plain?.close();
+      demo?.close();
+      rmSync(outDir, { recursive: true, force: true });
+    }
   });
 });
