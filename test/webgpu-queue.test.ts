@@ -1,8 +1,9 @@
-// The queue worker on the GPU (`nqueens worker --queue URL --gpu`, startWorker({ gpu: true })):
-// parts counted with the WebGPU engine give the exact total; a device lost while a part is
-// counted sends that part to the CPU threads (never a count from the lost device). Needs
-// Redis (redis-server, started here on a free port) and a WebGPU adapter (SwiftShader in
-// Node, see test/webgpu-env.ts); in CI a missing one fails the file.
+// Parts on the GPU: countParallel({ gpu: true }) (the GPU as one worker of the pool) and the
+// queue worker (`nqueens worker --queue URL --gpu`, startWorker({ gpu: true })). Parts counted
+// with the WebGPU engine give the exact total; a device lost while a part is counted sends that
+// part to the CPU (never a count from the lost device). Needs a WebGPU adapter (SwiftShader in
+// Node, see test/webgpu-env.ts) and, for the queue, Redis (redis-server, started here on a
+// free port); in CI a missing one fails the file.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -12,6 +13,8 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { splitCount } from "../src/count/parts.js";
+import { countParallel, workerHooks } from "../src/count/parallel.js";
+import { count } from "../src/index.js";
 import { countTask } from "../src/count/parts.js";
 import { acquireGpu, countPartWebGpu, gpuInfo, releaseGpu } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -63,6 +66,54 @@ afterAll(async () => {
   server?.kill();
   if (dir) rmSync(dir, { recursive: true, force: true });
   await releaseGpu();
+});
+
+describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker of the pool", () => {
+  it("counts exactly with the GPU beside CPU threads", async () => {
+    const starts: number[] = [];
+    workerHooks.onStart = (_w, index) => starts.push(index);
+    try {
+      const r = await countParallel(11, { gpu: true, workers: 2, parts: 32 });
+      expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11, { engine: "ts" })).nodes]);
+      expect(starts.sort()).toEqual([0, 1]);
+    } finally {
+      workerHooks.onStart = undefined;
+    }
+  });
+
+  it("a device lost mid-count: the GPU's part is counted again, a CPU thread takes its place, the total is exact", async () => {
+    await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // compiled and warm
+    const starts: number[] = [];
+    workerHooks.onStart = (_w, index) => starts.push(index);
+    let destroyed = false;
+    try {
+      const r = await countParallel(12, {
+        gpu: true, workers: 2, parts: 64, progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (!destroyed && p.tasksDone >= 2) {
+            destroyed = true;
+            void acquireGpu().then((g) => g.device.destroy());
+          }
+        },
+      });
+      expect([r.total, r.unique]).toEqual([A000170[12], A002562[12]]);
+      expect(destroyed).toBe(true);
+      expect(starts.filter((i) => i === 0).length).toBe(2); // the GPU, then the CPU thread in its place
+    } finally {
+      workerHooks.onStart = undefined;
+    }
+  });
+
+  it("rejects where WebGPU has no adapter, and a gpu that is not a boolean", async () => {
+    const { setGpuLoader, createLoader } = await import("../src/engine/webgpu/index.js");
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: () => Promise.reject(new Error("Cannot find package 'webgpu'")) })));
+    try {
+      await expect(countParallel(9, { gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
+    } finally {
+      setGpuLoader();
+    }
+    await expect(countParallel(9, { gpu: 1 as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+  });
 });
 
 describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {

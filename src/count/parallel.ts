@@ -7,7 +7,9 @@ import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
-import { rangeError } from "../core/errors.js";
+import { rangeError, typeError } from "../core/errors.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
+import { startGpuPoolWorker } from "../engine/webgpu/part.js";
 import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
 import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
@@ -43,6 +45,12 @@ export type ParallelOptions = {
   progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes. */
   checkpoint?: string;
+  /**
+   * Worker 0 is this machine's GPU (engine 'webgpu', docs/gpu.md), counting parts one at a
+   * time beside the CPU threads; if its device is lost, its part is counted again and a CPU
+   * thread takes its place. Rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
+   */
+  gpu?: boolean;
 };
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
@@ -143,7 +151,8 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "gpu"]);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${typeof opts.gpu}`);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -155,6 +164,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
   signal?.throwIfAborted();
+  if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
   if (n <= 3) {
     const small = await count(n, { engine });
@@ -198,6 +208,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       let nextId = 0;
       let restarts = 0;
       let finished = false;
+      let gpuLost = false;
       const byId = new Map<number, { worker: PoolWorker; part: CountPart }>();
       const stopAll = (): void => {
         finished = true;
@@ -230,7 +241,8 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
       const spawn = async (index: number): Promise<void> => {
         let self: PoolWorker | undefined;
-        const worker = await startWorker({
+        const onGpu = opts.gpu === true && index === 0 && !gpuLost;
+        const worker = await (onGpu ? startGpuPoolWorker : startWorker)({
           message: (m) => {
             const job = byId.get(m.id);
             if (finished || !job) return;
@@ -243,6 +255,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
           },
           died: (reason) => {
             if (finished || !self) return;
+            if (onGpu) gpuLost = true; // a CPU thread takes the GPU's place
             const lost = running.get(self);
             running.delete(self);
             for (const [id, job] of byId) if (job.worker === self) byId.delete(id);

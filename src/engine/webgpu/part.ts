@@ -4,6 +4,7 @@
 // threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
 import { checkPart, type CountPart, type PartCount } from "../../count/parts.js";
 import { countTasksWebGpu } from "./count.js";
+import { ErrorCode } from "../../core/errors.js";
 
 /** countTask(part) on the GPU. Rejects with NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST, or the signal's reason. */
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal } = {}): Promise<PartCount> {
@@ -13,5 +14,41 @@ export async function countPartWebGpu(part: CountPart, options: { signal?: Abort
   return {
     splitVersion, n, part: index, parts,
     count8: String(s.count8), count4: String(s.count4), count2: String(s.count2), nodes: String(BigInt(checked.prefixNodes) + s.nodes),
+  };
+}
+
+/**
+ * The GPU as one worker of countParallel's pool ({ gpu: true }): counts the parts posted to it
+ * one after another. A lost device is reported as the worker's death (its part goes back to
+ * the queue and a CPU thread takes its place); any other failure as the part's error.
+ */
+export function startGpuPoolWorker(events: {
+  message(m: { id: number; result?: PartCount; error?: string }): void;
+  died(reason: string): void;
+}): { post(m: { id: number; part: CountPart }): void; terminate(): void; kill(): void } {
+  const stop = new AbortController();
+  let ended = false;
+  let turn: Promise<unknown> = Promise.resolve();
+  const end = (reason?: string): void => {
+    if (ended) return;
+    ended = true;
+    stop.abort();
+    if (reason !== undefined) events.died(reason);
+  };
+  return {
+    post: ({ id, part }) => {
+      const next = turn.then(() => (ended ? undefined : countPartWebGpu(part, { signal: stop.signal })));
+      turn = next.catch(() => {});
+      next.then(
+        (result) => { if (!ended && result) events.message({ id, result }); },
+        (error: Error & { code?: string }) => {
+          if (ended) return;
+          if (error?.code === ErrorCode.deviceLost) end(`the GPU: ${error.message}`);
+          else events.message({ id, error: error?.message ?? String(error) });
+        },
+      );
+    },
+    terminate: () => end(),
+    kill: () => end("killed"),
   };
 }
