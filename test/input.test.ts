@@ -1,7 +1,10 @@
 // Bad input gets a TypeError or RangeError naming the parameter, the value and the range,
 // before anything reaches a kernel.
 import { describe, expect, it } from "vitest";
-import { count, randomSequence, render, solutions, solve, verify, ErrorCode } from "../src/index.js";
+import { readFileSync } from "node:fs";
+import { count, countParallel, crossCheck, randomSequence, render, solutions, solve, verify, ErrorCode } from "../src/index.js";
+import { CROSSCHECK_MAX_N, firstDifference } from "../src/analysis/crosscheck.js";
+import { MIN_CONFLICTS_MAX_N } from "../src/engine/ts/min-conflicts.js";
 
 const badN: [unknown, RegExp, ErrorConstructor][] = [
   [0, /n must be an integer from 1 to 32, got 0/, RangeError],
@@ -64,5 +67,78 @@ describe("bad input", () => {
     expect(() => verify("0123" as never)).toThrow(TypeError);
     expect(() => render([0, "1"] as never)).toThrow(/columns\[1\]/);
     expect(() => verify([1, 3, 0, 2], { maxConflicts: -2 })).toThrow(/maxConflicts/);
+  });
+});
+
+describe("the gaps of issue 12 (item 5)", () => {
+  it("signal must be a real AbortSignal", async () => {
+    for (const signal of [{ aborted: false }, { aborted: false, addEventListener() {}, throwIfAborted() {} }, "signal", 1]) {
+      const error = await count(8, { signal: signal as unknown as AbortSignal }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/signal must be an AbortSignal/);
+      expect((error as { code?: string }).code).toBe(ErrorCode.invalidArgument);
+      await expect(solve(8, { signal: signal as unknown as AbortSignal })).rejects.toThrow(/signal must be an AbortSignal/);
+      await expect(countParallel(8, { signal: signal as unknown as AbortSignal })).rejects.toThrow(/signal must be an AbortSignal/);
+    }
+    expect((await count(8, { signal: new AbortController().signal })).total).toBe(92n);
+  });
+
+  it("only own enumerable option keys count: inherited ones are ignored", async () => {
+    const inherited = Object.create({ timeoutMs: 0, method: "no-such-method" }) as object;
+    expect((await count(10, inherited)).total).toBe(724n);
+    expect((await solve(8, inherited)).found).toBe(true);
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.timeoutMs = 0;
+    proto.maxNodes = 1;
+    try {
+      expect((await count(10)).total).toBe(724n);
+      expect((await count(10, {})).total).toBe(724n);
+      const solved = await solve(20, { method: "backtrack" });
+      expect(solved.found).toBe(true);
+    } finally {
+      delete proto.timeoutMs;
+      delete proto.maxNodes;
+    }
+  });
+
+  it("verify and render take arrays and integer typed arrays only", () => {
+    const board = [1, 3, 0, 2];
+    for (const kind of [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array]) {
+      expect(verify(kind.from(board)).ok).toBe(true);
+      expect(render(kind.from(board))).toBe(render(board));
+    }
+    const view = new DataView(new ArrayBuffer(16));
+    for (const bad of [view, Float64Array.from(board), Float32Array.from(board), BigInt64Array.from(board.map(BigInt))]) {
+      expect(() => verify(bad as unknown as number[])).toThrow(TypeError);
+      expect(() => verify(bad as unknown as number[])).toThrow(/columns must be an array of column numbers or an integer typed array/);
+      expect(() => render(bad as unknown as number[])).toThrow(TypeError);
+    }
+    expect(() => verify(view as unknown as number[])).toThrow(/got a DataView/);
+  });
+
+  it("crossCheck sizes are bounded by what it can compare; big boards are compared without key lists", async () => {
+    const error = await crossCheck({ sizes: [1e8], kernels: ["solve:construct"] }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toMatch(/sizes\[0\] must be an integer from 1 to 10000000, got 100000000/);
+    expect((error as { code?: string }).code).toBe(ErrorCode.invalidArgument);
+    await expect(crossCheck({ sizes: 5 as unknown as number[] })).rejects.toThrow(/sizes must be an array/);
+    const report = await crossCheck({ sizes: [CROSSCHECK_MAX_N], kernels: ["solve:construct"], budgetMs: 60_000 });
+    expect(report.ok).toBe(true);
+    expect(report.kernels[0].agree).toBe(1);
+    const a = new Int32Array(5_000_000), b = a.slice();
+    b[4_999_999] = 1;
+    expect(firstDifference({ columns: a }, { columns: b })).toBe("columns[4999999]");
+    expect(firstDifference({ columns: a }, { columns: a.slice() })).toBeUndefined();
+    expect(firstDifference([1, 2], [1, 2, 3])).toBe("(value).length");
+  }, 60_000);
+
+  it("min-conflicts: the checked maximum is the documented 536,846,328", async () => {
+    expect(MIN_CONFLICTS_MAX_N).toBe(536_846_328);
+    const guide = readFileSync(new URL("../docs/solving.md", import.meta.url), "utf8");
+    expect(guide).toContain("1 .. 536,846,328");
+    expect(guide).not.toMatch(/2\^30|1,073,741,824/);
+    for (const n of [MIN_CONFLICTS_MAX_N + 1, 2 ** 30, 2 ** 30 + 1, 2 ** 40]) {
+      await expect(solve(n, { method: "min-conflicts" })).rejects.toThrow(`n must be an integer from 1 to 536846328, got ${n}`);
+    }
   });
 });

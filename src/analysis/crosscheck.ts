@@ -12,7 +12,7 @@ import { solutions } from "../count/solutions.js";
 import { METHODS, solve } from "../search/solve.js";
 import type { SearchMethod } from "../engine/contract.js";
 import { now } from "../core/pacer.js";
-import { checkInteger, checkOptions, optionalFunction } from "../core/validate.js";
+import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { typeError } from "../core/errors.js";
 
 /** One input of a kernel: the arguments of the public call, minus the engine. */
@@ -45,10 +45,16 @@ function independentlyValid(columns: ArrayLike<number>): boolean {
   return true;
 }
 
-/** What is compared: the result without its timing and engine name. */
+/**
+ * The largest board size crossCheck takes: both engines' answers are held at once (a
+ * construct or min-conflicts board is 4 bytes per queen, so 40 MB each at the cap), and
+ * compared element by element.
+ */
+export const CROSSCHECK_MAX_N = 10_000_000;
+
+/** What is compared: the result without its timing and engine name (typed arrays stay as they are). */
 function comparable(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number>);
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
   if (Array.isArray(value)) return value.map(comparable);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) if (k !== "ms" && k !== "engine") out[k] = comparable(v);
@@ -60,6 +66,19 @@ export function firstDifference(a: unknown, b: unknown, path = ""): string | und
   if (Object.is(a, b)) return undefined;
   if (typeof a === "bigint" || typeof b === "bigint" || typeof a !== "object" || typeof b !== "object" || a === null || b === null) {
     return path || "(value)";
+  }
+  // Arrays and typed arrays element by element, never through a list of their keys.
+  const aList = Array.isArray(a) || ArrayBuffer.isView(a), bList = Array.isArray(b) || ArrayBuffer.isView(b);
+  if (aList || bList) {
+    if (!aList || !bList || Array.isArray(a) !== Array.isArray(b)) return path || "(value)";
+    const x = a as ArrayLike<unknown>, y = b as ArrayLike<unknown>;
+    if (x.length !== y.length) return `${path || "(value)"}.length`;
+    for (let i = 0; i < x.length; i++) {
+      if (Object.is(x[i], y[i])) continue;
+      const d = firstDifference(x[i], y[i], `${path}[${i}]`);
+      if (d !== undefined) return d;
+    }
+    return undefined;
   }
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
   for (const key of keys) {
@@ -215,11 +234,14 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
   for (const k of kernels) {
     if (!KERNEL_NAMES.includes(k)) throw typeError(`kernels: unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
   }
-  const sizes = (opts.sizes ?? DEFAULT_SIZES).map((n, i) => checkInteger(`sizes[${i}]`, n, 1, 100_000_000));
+  if (opts.sizes !== undefined && !Array.isArray(opts.sizes)) throw typeError(`sizes must be an array of board sizes, got ${describe(opts.sizes)}`);
+  if (opts.seeds !== undefined && !Array.isArray(opts.seeds)) throw typeError(`seeds must be an array of u32 seeds, got ${describe(opts.seeds)}`);
+  const sizes = (opts.sizes ?? DEFAULT_SIZES).map((n, i) => checkInteger(`sizes[${i}]`, n, 1, CROSSCHECK_MAX_N));
   const seeds = (opts.seeds ?? DEFAULT_SEEDS).map((s, i) => checkInteger(`seeds[${i}]`, s, 0, 0xffffffff));
   const budgetMs = opts.budgetMs === undefined ? 10_000 : checkInteger("budgetMs", opts.budgetMs, 1, Number.MAX_SAFE_INTEGER);
   const onProgress = optionalFunction<(p: CrossCheckProgress) => void>("onProgress", opts.onProgress);
   const runner = optionalFunction<Runner>("runner", opts.runner) ?? defaultRunner;
+  if (opts.thorough !== undefined && typeof opts.thorough !== "boolean") throw typeError(`thorough must be true or false, got ${describe(opts.thorough)}`);
   const sweep: Sweep = { sizes, seeds, thorough: opts.thorough === true };
   const start = now();
   const caseTimeoutMs = Math.max(1000, Math.min(budgetMs / 2, 20_000));

@@ -101,10 +101,15 @@ export class Pacer<P> {
   }
 }
 
-/** Adapts a chunk's work budget so that one chunk takes about CHUNK_TARGET_MS. */
+/**
+ * Adapts a chunk's work budget so that one chunk takes about CHUNK_TARGET_MS. It starts
+ * at one unit by default and doubles while chunks are short: a unit's cost is not known
+ * in advance (a Las Vegas node at n = 10^6 scans a million columns), so a first chunk
+ * of a thousand units could take seconds and delay an abort or a timeout.
+ */
 export class ChunkSizer {
   private size: number;
-  constructor(initial = 1000, private readonly max = 1e9) {
+  constructor(initial = 1, private readonly max = 1e9) {
     this.size = initial;
   }
   get(): number {

@@ -24,16 +24,22 @@ export function optionalInteger(name: string, value: unknown, min: number, max: 
   return value === undefined ? fallback : checkInteger(name, value, min, max);
 }
 
-/** The options object: undefined or a plain object whose keys are all known. */
+/**
+ * The options object: undefined or an object whose keys are all known. Only its own
+ * enumerable keys count: the result is a copy without a prototype, so an inherited key
+ * (Object.create({ timeoutMs: 0 }), or a polluted Object.prototype) is never applied.
+ */
 export function checkOptions<T extends object>(what: string, options: unknown, known: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
+  const own = Object.create(null) as Record<string, unknown>;
+  if (options === undefined) return own as Partial<T>;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
     throw typeError(`options of ${what} must be an object, got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key)) throw typeError(`unknown option ${JSON.stringify(key)} for ${what} (known: ${known.join(", ")})`);
+    own[key] = (options as Record<string, unknown>)[key];
   }
-  return options as Partial<T>;
+  return own as Partial<T>;
 }
 
 export function optionalFunction<F>(name: string, value: unknown): F | undefined {
@@ -41,11 +47,14 @@ export function optionalFunction<F>(name: string, value: unknown): F | undefined
   return value as F | undefined;
 }
 
+/** An AbortSignal (a real one: `instanceof AbortSignal` where the platform has the class). */
 export function optionalSignal(value: unknown): AbortSignal | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "object" || value === null || typeof (value as AbortSignal).aborted !== "boolean") {
-    throw typeError(`signal must be an AbortSignal, got ${describe(value)}`);
-  }
+  const real = typeof AbortSignal === "function"
+    ? value instanceof AbortSignal
+    : typeof value === "object" && value !== null && typeof (value as AbortSignal).aborted === "boolean" &&
+      typeof (value as AbortSignal).addEventListener === "function";
+  if (!real) throw typeError(`signal must be an AbortSignal (from an AbortController), got ${describe(value)}`);
   return value as AbortSignal;
 }
 
@@ -59,10 +68,14 @@ export function checkChoice<T extends string>(name: string, value: unknown, choi
   return value as T;
 }
 
-/** A board as columns by row: an Int32Array or array of integers in [0, n). */
+/** The typed arrays that hold integers (and numbers, not bigints): a board may come in any of them. */
+const INTEGER_ARRAYS = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array] as const;
+
+/** A board as columns by row: an array or integer typed array of integers in [0, n) (not a DataView, a float or bigint array). */
 export function checkColumns(name: string, value: unknown): Int32Array {
-  if (!(value instanceof Int32Array) && !Array.isArray(value) && !ArrayBuffer.isView(value)) {
-    throw typeError(`${name} must be an Int32Array or an array of column numbers, got ${describe(value)}`);
+  if (!Array.isArray(value) && !INTEGER_ARRAYS.some((kind) => value instanceof kind)) {
+    const what = ArrayBuffer.isView(value) ? `a ${value.constructor.name}` : describe(value);
+    throw typeError(`${name} must be an array of column numbers or an integer typed array (Int32Array, Uint8Array, ...), got ${what}`);
   }
   const list = value as ArrayLike<unknown>;
   const n = list.length;

@@ -7,13 +7,14 @@ import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
-import { rangeError, typeError } from "../core/errors.js";
+import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
+import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { startGpuPoolWorker } from "../engine/webgpu/part.js";
 import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
-import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
+import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
-import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
+import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 
 export type ParallelProgress = {
   phase: "count";
@@ -43,8 +44,10 @@ export type ParallelOptions = {
   onProgress?: (progress: ParallelProgress) => void;
   /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every part. */
   progressIntervalMs?: number;
-  /** Node only: a file recording finished parts, so an interrupted count resumes. */
+  /** Node only: a file recording finished parts, so an interrupted count resumes (every entry is verified first). */
   checkpoint?: string;
+  /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
+  restart?: boolean;
   /**
    * Worker 0 is this machine's GPU (engine 'webgpu', docs/gpu.md), counting parts one at a
    * time beside the CPU threads; if its device is lost, its part is counted again and a CPU
@@ -87,7 +90,10 @@ type Events = { message(m: WorkerResponse): void; died(reason: string): void };
 async function startWorker(events: Events): Promise<PoolWorker> {
   if (isNode) {
     const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
-    const worker = new Worker(workerSource, { eval: true });
+    // execArgv: not the host's flags (under `node --input-type=module -e` the eval'd worker
+    // would be read as a module, without `require`); only those that limit or inspect the process.
+    const execArgv = process.execArgv.filter((flag) => !/^--(input-type|eval|print|import|require|loader|experimental-loader)\b|^-[epr]$/.test(flag));
+    const worker = new Worker(workerSource, { eval: true, execArgv });
     let ended = false;
     worker.on("message", (m: WorkerResponse) => events.message(m));
     worker.on("error", (e) => { if (!ended) { ended = true; events.died(String(e)); } });
@@ -111,30 +117,84 @@ async function startWorker(events: Events): Promise<PoolWorker> {
   };
 }
 
-type Checkpoint = { format: "nqueens-count-checkpoint"; splitVersion: number; n: number; parts: number; done: PartCount[] };
+/**
+ * The checkpoint file (JSON): the run's identity, the verified results of the finished parts,
+ * and `checksum`, the FNV-1a 64 of checkpointText (its other fields in a fixed order).
+ */
+type Checkpoint = {
+  format: "nqueens-count-checkpoint";
+  splitVersion: number;
+  n: number;
+  parts: number;
+  done: PartCount[];
+  checksum: string;
+};
 
+const RESULT_KEYS = ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"] as const;
+
+/** What the checksum covers: format, splitVersion, n, parts and every entry's fields, in a fixed order. */
+function checkpointText(data: Omit<Checkpoint, "checksum">): string {
+  const done = data.done.map((r) => RESULT_KEYS.map((key) => r[key]));
+  return JSON.stringify([data.format, data.splitVersion, data.n, data.parts, done]);
+}
+
+function refused(path: string, why: string): RangeError & { code: string } {
+  return withCode(
+    new RangeError(`checkpoint ${path} ${why}; it is not used: delete it, or pass restart: true, to start over`),
+    ErrorCode.checkpointCorrupt,
+  );
+}
+
+/**
+ * Reads and verifies a checkpoint: its checksum, its run (n, parts, split version), and every
+ * entry against its re-derived part (checkPartCount), one entry per part at most. Anything else
+ * is refused with NQ_CHECKPOINT_CORRUPT; a missing file is a fresh start.
+ */
 async function readCheckpoint(path: string, n: number, parts: number | undefined): Promise<Checkpoint | undefined> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   let text: string;
   try {
     text = await fs.readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    throw refused(path, `cannot be read (${code ?? (error as Error).message})`);
   }
   let data: Checkpoint;
   try {
     data = JSON.parse(text) as Checkpoint;
   } catch {
-    throw rangeError(`checkpoint ${path} is not a checkpoint file (not JSON)`);
+    throw refused(path, "is not a checkpoint file (not JSON)");
   }
-  if (data.format !== "nqueens-count-checkpoint") throw rangeError(`checkpoint ${path} is not a count checkpoint`);
+  if (typeof data !== "object" || data === null || data.format !== "nqueens-count-checkpoint") throw refused(path, "is not a count checkpoint");
   if (data.splitVersion !== SPLIT_VERSION) {
-    throw rangeError(`checkpoint ${path} was made by task split version ${data.splitVersion}; this package uses version ${SPLIT_VERSION}`);
+    throw refused(path, `was made by task split version ${data.splitVersion}; this package uses version ${SPLIT_VERSION}`);
   }
-  if (data.n !== n) throw rangeError(`checkpoint ${path} belongs to n = ${data.n}, not n = ${n}`);
-  if (parts !== undefined && data.parts !== parts) throw rangeError(`checkpoint ${path} has ${data.parts} parts, not ${parts}`);
+  if (!Array.isArray(data.done) || !data.done.every((r) => typeof r === "object" && r !== null)) throw refused(path, "has no list of finished parts");
+  if (typeof data.checksum !== "string" || fnv1a64(checkpointText(data)) !== data.checksum) {
+    throw refused(path, `fails its checksum (${typeof data.checksum === "string" ? "the content was changed or damaged" : "none"})`);
+  }
+  if (data.n !== n) throw refused(path, `belongs to n = ${data.n}, not n = ${n}`);
+  if (parts !== undefined && data.parts !== parts) throw refused(path, `has ${data.parts} parts, not ${parts}`);
   return data;
+}
+
+/** The checkpoint's entries, each checked against its part; a bad or repeated one refuses the file. */
+function verifiedEntries(path: string, data: Checkpoint, parts: readonly CountPart[]): Map<number, PartCount> {
+  if (data.parts !== parts.length) throw refused(path, `has ${data.parts} parts; the split of n = ${data.n} it names has ${parts.length}`);
+  const done = new Map<number, PartCount>();
+  for (const [i, entry] of data.done.entries()) {
+    const part = parts[entry.part];
+    if (!Number.isInteger(entry.part) || !part) throw refused(path, `entry ${i} names part ${JSON.stringify(entry.part)}, not one of 0 .. ${parts.length - 1}`);
+    if (done.has(entry.part)) throw refused(path, `holds part ${entry.part} twice`);
+    try {
+      checkPartCount(part, entry);
+    } catch (error) {
+      throw refused(path, `entry ${i}: ${(error as Error).message}`);
+    }
+    done.set(entry.part, Object.fromEntries(RESULT_KEYS.map((key) => [key, entry[key]])) as PartCount);
+  }
+  return done;
 }
 
 /** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
@@ -151,8 +211,8 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "gpu"]);
-  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${typeof opts.gpu}`);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "gpu"]);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -163,6 +223,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     throw rangeError(`checkpoint must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
+  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw typeError(`restart must be true or false, got ${describe(opts.restart)}`);
   signal?.throwIfAborted();
   if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
@@ -172,10 +233,9 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
-  const saved = opts.checkpoint ? await readCheckpoint(opts.checkpoint, n, opts.parts) : undefined;
+  const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts) : undefined;
   const parts = splitCount(n, { parts: saved?.parts ?? opts.parts });
-  const done = new Map<number, PartCount>();
-  for (const r of saved?.done ?? []) done.set(r.part, r);
+  const done = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, PartCount>();
   const resumed = done.size;
   const queue: CountPart[] = parts.filter((p) => !done.has(p.part));
   const poolSize = Math.max(1, Math.min(workers, queue.length));
@@ -184,9 +244,8 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const save = async (force: boolean): Promise<void> => {
     if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
     lastSave = now();
-    await writeCheckpoint(opts.checkpoint, {
-      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, done: [...done.values()],
-    });
+    const content: Omit<Checkpoint, "checksum"> = { format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, done: [...done.values()] };
+    await writeCheckpoint(opts.checkpoint, { ...content, checksum: fnv1a64(checkpointText(content)) });
   };
   let lastProgress = -Infinity;
   const report = (final: boolean): void => {
@@ -248,7 +307,11 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
             if (finished || !job) return;
             byId.delete(m.id);
             if (m.error !== undefined) return fail(new Error(`counting part ${job.part.part} failed: ${m.error}`));
-            done.set(m.result!.part, m.result!);
+            try {
+              done.set(job.part.part, checkPartCount(job.part, m.result)); // a worker's answer is verified before it is kept
+            } catch (error) {
+              return fail(error);
+            }
             if (done.size < parts.length) report(false); // the last is reported once, at the end
             save(false).catch(fail);
             feed(job.worker);
@@ -275,6 +338,6 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   await save(true);
   report(true);
-  const merged = mergeCounts(parts.map((p) => done.get(p.part)!));
+  const merged = mergeCounts(parts.map((p) => done.get(p.part)!), { n, parts: parts.length });
   return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

@@ -325,7 +325,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       const r = results.get(p.part);
       if (!r) throw withCode(new Error(`queue ${name} has no result for part ${p.part}`), DistributedErrorCode.failed);
       return r;
-    }));
+    }), { n, parts: parts.length });
     report(parts.length, workers, true);
     await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), unique: String(merged.unique) }));
     await client.srem(ACTIVE_RUNS_KEY, name);

@@ -66,7 +66,8 @@ export const METHODS = {
   // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
   construct: { maxN: CONSTRUCT_MAX_N, limits: [], seeded: false },
   // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (checkMinConflictsMemory).
-  "min-conflicts": { maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
+  // The checked maximum is the documented one, MIN_CONFLICTS_MAX_N (memory), not the looser index bound.
+  "min-conflicts": { maxN: MIN_CONFLICTS_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
 } as const satisfies Record<SearchMethod, MethodSpec>;
 
 /** Every method `solve` takes: the search methods, and 'auto', which picks one of them by n. */

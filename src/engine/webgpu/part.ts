@@ -10,23 +10,26 @@ import { ErrorCode } from "../../core/errors.js";
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal } = {}): Promise<PartCount> {
   const checked = checkPart(part);
   const s = await countTasksWebGpu(checked.n, checked.prefixes, { signal: options.signal });
-  const { splitVersion, n, part: index, parts } = checked;
+  const { splitVersion, n, part: index, parts, digest } = checked;
   return {
-    splitVersion, n, part: index, parts,
+    splitVersion, n, part: index, parts, digest,
     count8: String(s.count8), count4: String(s.count4), count2: String(s.count2), nodes: String(BigInt(checked.prefixNodes) + s.nodes),
   };
 }
 
 /**
- * The GPU as one worker of countParallel's pool ({ gpu: true }): counts the parts posted to it
- * one after another. A lost device is reported as the worker's death (its part goes back to
- * the queue and a CPU thread takes its place); any other failure as the part's error.
+ * The GPU as one worker of countParallel's pool ({ gpu: true }), speaking the counting
+ * worker's protocol (src/workers/worker.ts): counts the parts posted to it one after another;
+ * { cancel: id } stops that part (answered with an AbortError). A lost device is reported as
+ * the worker's death (its part goes back to the queue and a CPU thread takes its place); any
+ * other failure as the part's error.
  */
 export function startGpuPoolWorker(events: {
   message(m: { id: number; result?: PartCount; error?: string }): void;
   died(reason: string): void;
-}): { post(m: { id: number; part: CountPart }): void; terminate(): void; kill(): void } {
+}): { post(m: { id: number; part: CountPart } | { cancel: number }): void; terminate(): void; kill(): void } {
   const stop = new AbortController();
+  const jobs = new Map<number, AbortController>();
   let ended = false;
   let turn: Promise<unknown> = Promise.resolve();
   const end = (reason?: string): void => {
@@ -36,15 +39,27 @@ export function startGpuPoolWorker(events: {
     if (reason !== undefined) events.died(reason);
   };
   return {
-    post: ({ id, part }) => {
-      const next = turn.then(() => (ended ? undefined : countPartWebGpu(part, { signal: stop.signal })));
+    post: (m) => {
+      if ("cancel" in m) {
+        jobs.get(m.cancel)?.abort();
+        return;
+      }
+      const { id, part } = m;
+      const job = new AbortController();
+      jobs.set(id, job);
+      const signal = AbortSignal.any([stop.signal, job.signal]);
+      const next = turn.then(() => {
+        signal.throwIfAborted();
+        return countPartWebGpu(part, { signal });
+      });
       turn = next.catch(() => {});
       next.then(
-        (result) => { if (!ended && result) events.message({ id, result }); },
+        (result) => { jobs.delete(id); if (!ended) events.message({ id, result }); },
         (error: Error & { code?: string }) => {
+          jobs.delete(id);
           if (ended) return;
           if (error?.code === ErrorCode.deviceLost) end(`the GPU: ${error.message}`);
-          else events.message({ id, error: error?.message ?? String(error) });
+          else events.message({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
         },
       );
     },

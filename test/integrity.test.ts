@@ -1,0 +1,275 @@
+// Integrity of everything a count hands over (issue 12 item 1): parts carry their identity
+// and a digest, countTask counts only a part of the split, results are range-checked before
+// they are added, mergeCounts wants exactly one valid result per part, and a checkpoint is
+// verified (checksum and every entry) before a count resumes from it.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  ErrorCode, SPLIT_VERSION, checkPartCount, countParallel, countTask, derivePart, mergeCounts, partDigest, splitCount,
+  type CountPart, type PartCount,
+} from "../src/index.js";
+import { fnv1a64 } from "../src/core/digest.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+const codeOf = (fn: () => unknown): string | undefined => {
+  try {
+    fn();
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+  return undefined;
+};
+const fails = (fn: () => unknown, code: string, message: RegExp): void => {
+  expect(fn).toThrow(message);
+  expect(codeOf(fn)).toBe(code);
+};
+
+describe("digest", () => {
+  it("is FNV-1a 64 (the published test vectors)", () => {
+    expect(fnv1a64("")).toBe("cbf29ce484222325");
+    expect(fnv1a64("a")).toBe("af63dc4c8601ec8c");
+    expect(fnv1a64("foobar")).toBe("85944171f73967e8");
+  });
+});
+
+describe("parts carry their identity", () => {
+  it("derivePart gives exactly splitCount's part, digest included", () => {
+    const parts = splitCount(12, { parts: 64 });
+    expect(parts).toHaveLength(64);
+    for (const part of parts) {
+      expect(part).toMatchObject({ n: 12, parts: 64, splitVersion: SPLIT_VERSION });
+      expect(derivePart(12, 64, part.part)).toEqual(part);
+      expect(partDigest(part)).toBe(part.digest);
+      expect(part.digest).toMatch(/^[0-9a-f]{16}$/);
+    }
+    expect(new Set(parts.map((p) => p.digest)).size).toBe(64);
+  });
+
+  it("splits are bounded at n = 32: quick, and a part of any identity is re-derived quickly", () => {
+    const t = performance.now();
+    const parts = splitCount(32); // 256 parts of the depth-3 split (10,748 prefixes)
+    expect(parts).toHaveLength(256);
+    expect(derivePart(32, 256, 255)).toEqual(parts[255]);
+    expect(performance.now() - t).toBeLessThan(2000); // was 6 s and 1.8 GB before splits were bounded
+    const most = splitCount(32, { parts: 1_000_000 }); // as many as one bounded split has
+    expect(most.length).toBeLessThanOrEqual(131_072);
+    expect(most.every((p) => p.prefixes.length === 1)).toBe(true);
+  });
+});
+
+describe("countTask counts only a part of the split", () => {
+  const part = splitCount(12, { parts: 64 })[3];
+  const other = splitCount(12, { parts: 64 })[4];
+  const label = /part 3 of 64 \(n = 12\)/;
+
+  it("counts a part that came through JSON", () => {
+    const result = countTask(clone(part));
+    expect(result).toMatchObject({ n: 12, part: 3, parts: 64, splitVersion: SPLIT_VERSION, digest: part.digest });
+    expect(checkPartCount(part, result)).toBe(result);
+  });
+
+  it("refuses empty, duplicated, conflicting and malformed prefixes", () => {
+    const cases: [CountPart, RegExp][] = [
+      [{ ...clone(part), prefixes: [] }, /no prefixes/],
+      [{ ...clone(part), prefixes: [...part.prefixes, part.prefixes[0]] }, /repeats an earlier prefix/],
+      [{ ...clone(part), prefixes: [{ ...part.prefixes[0], rows: [0, 1, 5] }] }, /attack each other/],
+      [{ ...clone(part), prefixes: [{ ...part.prefixes[0], rows: [0, 99, 5] }] }, /malformed/],
+      [{ ...clone(part), prefixes: [{ kind: 3, bound1: 2, rows: [0, 2] }] } as unknown as CountPart, /malformed/],
+      [{ ...clone(part), prefixes: "abc" } as unknown as CountPart, /not a list/],
+    ];
+    for (const [bad, why] of cases) {
+      fails(() => countTask(bad), ErrorCode.partMismatch, why);
+      expect(() => countTask(bad)).toThrow(label);
+    }
+  });
+
+  it("refuses valid prefixes that are not this part's, a wrong digest, index, n or prefixNodes", () => {
+    fails(() => countTask({ ...clone(part), prefixes: other.prefixes }), ErrorCode.partMismatch, /holds other prefixes than the split deals to it/);
+    fails(() => countTask({ ...clone(part), prefixes: part.prefixes.slice(1) }), ErrorCode.partMismatch, /holds other prefixes/);
+    fails(() => countTask({ ...clone(part), digest: "0".repeat(16) }), ErrorCode.partMismatch, /carries digest "0000000000000000"/);
+    fails(() => countTask({ ...clone(part), part: 4 }), ErrorCode.partMismatch, /part 4 of 64 \(n = 12\) holds other prefixes/);
+    fails(() => countTask({ ...clone(part), prefixNodes: "5" }), ErrorCode.partMismatch, /prefixNodes "5"/);
+    fails(() => countTask({ ...clone(part), n: 13 }), ErrorCode.partMismatch, /n = 13/);
+    // a job for n = 32 is refused at once, not counted for years
+    const t = performance.now();
+    fails(() => countTask({ ...clone(part), n: 32 }), ErrorCode.partMismatch, /part 3 of 64 \(n = 32\)/);
+    expect(performance.now() - t).toBeLessThan(1000);
+    fails(() => countTask({ ...clone(part), parts: 10 ** 9 }), ErrorCode.partMismatch, /not a valid part identity/);
+    fails(() => countTask({ ...clone(part), splitVersion: 1 }), ErrorCode.partMismatch, /split version 1; this package uses version 2/);
+    fails(() => countTask(splitCount(5, { parts: 3 })[0] && { ...splitCount(5, { parts: 3 })[0], parts: 1000, part: 999 }), ErrorCode.partMismatch, /not a part of any split/);
+    expect(() => countTask(null as unknown as CountPart)).toThrow(TypeError);
+  });
+});
+
+describe("mergeCounts", () => {
+  const n = 12, P = 16;
+  const parts = splitCount(n, { parts: P });
+  const results = parts.map((p) => countTask(p));
+  const split = { n, parts: P };
+  const replace = (i: number, patch: Partial<PartCount> | PartCount): PartCount[] =>
+    results.map((r, j) => (j === i ? { ...r, ...patch } : r));
+
+  it("adds up exactly one valid result per part, in any order, after JSON", () => {
+    const merged = mergeCounts(clone(results).reverse(), split);
+    expect(merged).toMatchObject({ n, total: A000170[n], unique: A002562[n] });
+  });
+
+  it("refuses a missing part (part 99 in place of 3), a duplicated one, and an empty list", () => {
+    fails(() => mergeCounts(replace(3, { part: 99 }), split), ErrorCode.partMismatch, /results\[3\] is not a result of a part of the split of n = 12 into 16 parts \(part 99\)/);
+    fails(() => mergeCounts(results.filter((r) => r.part !== 3), split), ErrorCode.partsIncomplete, /15 of 16 parts of n = 12; missing part 3:/);
+    fails(() => mergeCounts(replace(3, results[4]), split), ErrorCode.partsIncomplete, /part 4 of 16 \(n = 12\) twice/);
+    fails(() => mergeCounts([], split), ErrorCode.partsIncomplete, /0 of 16 parts.*missing parts 0, 1, 2/);
+  });
+
+  it("refuses parts of another n or split, even a whole consistent set of them", () => {
+    const nine = splitCount(9, { parts: P }).map((p) => countTask(p));
+    fails(() => mergeCounts(nine, split), ErrorCode.partMismatch, /part 0 of 16 \(n = 9\).*not a part of the split of n = 12/);
+    fails(() => mergeCounts(replace(5, nine[5]), split), ErrorCode.partMismatch, /part 5 of 16 \(n = 9\)/);
+    fails(() => mergeCounts(replace(5, { splitVersion: 1 }), split), ErrorCode.partMismatch, /split version 1/);
+    fails(() => mergeCounts(replace(5, { digest: results[6].digest }), split), ErrorCode.partMismatch, /part 5 of 16 \(n = 12\) has digest/);
+    const other = splitCount(n, { parts: 8 }).map((p) => countTask(p));
+    fails(() => mergeCounts(other, split), ErrorCode.partMismatch, /not a part of the split of n = 12 into 16 parts/);
+    expect(() => mergeCounts(results, undefined as unknown as { n: number; parts: number })).toThrow(TypeError);
+    expect(() => mergeCounts(results, { n: 12, parts: 17 })).toThrow(/parts must be an integer from 1 to 16 for n = 12|not a part/);
+  });
+
+  it("refuses counts that are negative, hex, fractional, not decimal strings, or more than the part can hold", () => {
+    const bad: [Partial<PartCount>, RegExp][] = [
+      [{ count8: "-5" }, /count8 "-5", not a non-negative decimal integer/],
+      [{ count8: "0x10" }, /count8 "0x10"/],
+      [{ count4: "1.5" }, /count4 "1.5"/],
+      [{ count2: "abc" }, /count2 "abc"/],
+      [{ nodes: "" }, /nodes ""/],
+      [{ count8: 5 as unknown as string }, /count8 5/],
+      [{ count8: "007" }, /count8 "007"/],
+      [{ count8: "1" + "0".repeat(30) }, /solutions up to symmetry; its prefixes hold at most/],
+      [{ nodes: "0" }, /nodes 0; it must be from/],
+      [{ nodes: "1" + "0".repeat(30) }, /nodes 1000000000000000000000000000000; it must be from/],
+    ];
+    for (const [patch, why] of bad) {
+      const i = 5;
+      fails(() => mergeCounts(replace(i, patch), split), ErrorCode.partMismatch, why);
+      expect(() => mergeCounts(replace(i, patch), split)).toThrow(/part 5 of 16 \(n = 12\)/);
+    }
+  });
+
+  it("knows what a part's prefixes can yield: corner prefixes give only count8; n = 10 has no count2", () => {
+    const corner = splitCount(12, { parts: 1 })[0];
+    // a part made only of corner prefixes: the first prefixes of the split are all corner ones
+    const cornerParts = splitCount(14, { parts: 3184 }).filter((p) => p.prefixes.every((t) => t.kind === 1));
+    expect(cornerParts.length).toBeGreaterThan(0);
+    const counted = cornerParts.slice(0, 40).map((p) => [p, countTask(p)] as const);
+    const [cp, real] = counted.find(([, r]) => r.count8 !== "0")!;
+    expect(real.count4).toBe("0");
+    expect(real.count2).toBe("0");
+    fails(() => checkPartCount(cp, { ...real, count8: String(BigInt(real.count8) - 1n), count4: "1" }), ErrorCode.partMismatch, /corner prefixes yield only count8/);
+    const ten = splitCount(10, { parts: 1 })[0];
+    const tenCount = countTask(ten);
+    expect(tenCount.count2).toBe("0");
+    fails(() => checkPartCount(ten, { ...tenCount, count2: "1" }), ErrorCode.partMismatch, /no 10 x 10 solution is symmetric under a quarter turn/);
+    expect(checkPartCount(corner, countTask(corner))).toBeTruthy();
+  });
+});
+
+describe("checkpoints", () => {
+  const dir = mkdtempSync(join(tmpdir(), "nqueens-integrity-"));
+  const n = 12, parts = 16;
+  let good = "";
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it("hold a checksum over their content", async () => {
+    const path = join(dir, "good.json");
+    const result = await countParallel(n, { workers: 1, parts, checkpoint: path });
+    expect(result.total).toBe(A000170[n]);
+    good = readFileSync(path, "utf8");
+    const data = JSON.parse(good);
+    expect(data).toMatchObject({ format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts });
+    expect(data.checksum).toMatch(/^[0-9a-f]{16}$/);
+    expect(data.done).toHaveLength(parts);
+    const again = await countParallel(n, { workers: 1, checkpoint: path });
+    expect(again).toMatchObject({ total: A000170[n], unique: A002562[n], resumed: parts });
+  });
+
+  it("a tampered one is refused (count raised, negative, zeroed, truncated, wrong checksum), with how to start over", async () => {
+    const data = JSON.parse(good);
+    const tamper = (edit: (d: typeof data) => void): string => {
+      const copy = clone(data);
+      edit(copy);
+      return JSON.stringify(copy);
+    };
+    const cases: [string, string, RegExp][] = [
+      ["raised", tamper((d) => { d.done[3].count8 = String(BigInt(d.done[3].count8) + 1000n); }), /fails its checksum/],
+      ["negative", tamper((d) => { d.done[3].count8 = "-7"; }), /fails its checksum/],
+      ["zeroed", tamper((d) => { for (const r of d.done.slice(0, 8)) r.count8 = r.count4 = r.count2 = "0"; }), /fails its checksum/],
+      ["truncated", good.slice(0, good.length >> 1), /not JSON/],
+      ["checksum", tamper((d) => { d.checksum = "0123456789abcdef"; }), /fails its checksum/],
+      ["no-checksum", tamper((d) => { delete d.checksum; }), /fails its checksum \(none\)/],
+      ["dropped", tamper((d) => { d.done.pop(); }), /fails its checksum/],
+    ];
+    for (const [name, text, why] of cases) {
+      const path = file(`${name}.json`, text);
+      const error = await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e as Error & { code?: string });
+      expect(error).toBeInstanceOf(RangeError);
+      expect((error as Error).message).toMatch(why);
+      expect((error as Error).message).toMatch(/it is not used: delete it, or pass restart: true, to start over/);
+      expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
+      expect(readFileSync(path, "utf8")).toBe(text); // left as it was, for the user to look at
+    }
+  });
+
+  it("a recomputed checksum does not help: every entry is checked against its part", async () => {
+    const data = JSON.parse(good);
+    const forge = (edit: (d: typeof data) => void): string => {
+      const copy = clone(data);
+      edit(copy);
+      const done = copy.done.map((r: PartCount) => ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"].map((k) => r[k as keyof PartCount]));
+      copy.checksum = fnv1a64(JSON.stringify([copy.format, copy.splitVersion, copy.n, copy.parts, done]));
+      return JSON.stringify(copy);
+    };
+    const cases: [string, RegExp][] = [
+      [forge((d) => { d.done[3].count8 = "-7"; }), /entry 3: .*count8 "-7"/],
+      [forge((d) => { d.done[3].count8 = "1" + "0".repeat(20); }), /entry 3: .*its prefixes hold at most/],
+      [forge((d) => { d.done[4] = d.done[3]; }), /holds part 3 twice/],
+      [forge((d) => { d.done[2].digest = d.done[1].digest; }), /entry 2: .*has digest/],
+      [forge((d) => { d.done[2].part = 99; }), /entry 2 names part 99/],
+    ];
+    for (const [i, [text, why]] of cases.entries()) {
+      const path = file(`forged-${i}.json`, text);
+      const error = (await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e)) as Error;
+      expect(error.message).toMatch(why);
+      expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
+    }
+  });
+
+  it("restart: true starts over from a refused file and leaves a good one", async () => {
+    const path = file("restart.json", good.slice(0, 50));
+    const result = await countParallel(n, { workers: 1, parts, checkpoint: path, restart: true });
+    expect(result).toMatchObject({ total: A000170[n], resumed: 0 });
+    expect((await countParallel(n, { workers: 1, checkpoint: path })).resumed).toBe(parts);
+  });
+
+  it("a directory or unreadable path is refused with the code, not a stack of fs errors", async () => {
+    const sub = join(dir, "a-directory");
+    mkdirSync(sub);
+    const error = (await countParallel(n, { workers: 1, checkpoint: sub }).catch((e: unknown) => e)) as Error;
+    expect(error.message).toMatch(/cannot be read \(EISDIR\)/);
+    expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
+  });
+});
+
+describe("countParallel under node --input-type=module -e", () => {
+  it("starts its workers (they do not inherit the host's --input-type)", () => {
+    const script = `import { countParallel } from ${JSON.stringify(join(process.cwd(), "dist/index.js"))};
+      const r = await countParallel(10, { workers: 2 }); console.log(String(r.total));`;
+    const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000 });
+    expect(out.trim()).toBe(String(A000170[10]));
+  });
+});
