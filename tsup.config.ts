@@ -14,7 +14,7 @@ export default defineConfig([
     sourcemap: true,
     clean: true,
     target: "es2022",
-    loader: { ".wasm": "binary" },
+    loader: { ".wasm": "binary", ".wgsl": "text" },
     // The AssemblyScript loader (no dependencies, 5 KB) is bundled: dist/index.js stays one file.
     noExternal: ["@assemblyscript/loader"],
   },
@@ -24,7 +24,7 @@ export default defineConfig([
     sourcemap: true,
     target: "node20",
     platform: "node",
-    loader: { ".wasm": "binary" },
+    loader: { ".wasm": "binary", ".wgsl": "text" },
     // The CLI's own libraries are bundled in, so installing the package pulls none of them;
     // cli-progress is CommonJS and requires Node built-ins, hence a real `require` in the ESM
     // banner. The queue's libraries (bullmq, ioredis) stay external: optional peers, loaded

@@ -9,6 +9,6 @@ export default defineConfig({
   platform: "neutral",
   target: "es2022",
   minify: true,
-  loader: { ".wasm": "binary" },
+  loader: { ".wasm": "binary", ".wgsl": "text" },
   external: ["node:worker_threads"],
 });

@@ -1,5 +1,9 @@
 import { readFileSync } from "node:fs";
 import { defineConfig, type Plugin } from "vitest/config";
+import { softwareVulkanEnv } from "./test/webgpu-env.js";
+
+// WebGPU tests in Node without a GPU (test/webgpu.test.ts): set before the workers are forked.
+Object.assign(process.env, softwareVulkanEnv(process.env));
 
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {
@@ -14,8 +18,19 @@ function wasmBytes(): Plugin {
   };
 }
 
+/** Imports of *.wgsl give the source text, as tsup's text loader does in the bundle. */
+function wgslText(): Plugin {
+  return {
+    name: "wgsl-text",
+    enforce: "pre",
+    load(id) {
+      return id.endsWith(".wgsl") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [wasmBytes()],
+  plugins: [wasmBytes(), wgslText()],
   test: {
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],

@@ -4,7 +4,9 @@
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
 // n = 10^8 on wasm (about 1.2 GB). The loader section compares against an earlier build and
-// runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js.
+// runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js. --gpu runs only the WebGPU
+// section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
+// --gpu-wasm-max N, --gpu-repeats N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -13,11 +15,14 @@ import { benchConstruct, benchLoader, benchMinConflicts, benchSeed001 } from "./
 import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
+import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 
 const { values } = parseArgs({
   options: {
     only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false },
     queue: { type: "string" }, "queue-repeats": { type: "string" },
+    gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
+    "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
   },
 });
 const sections = {
@@ -28,9 +33,18 @@ const sections = {
   loader: () => benchLoader(),
   analysis: () => benchAnalysis(),
   parallel: () => benchParallel(),
+  gpu: () => benchGpu({
+    sizes: values["gpu-sizes"] ? parseSizes(values["gpu-sizes"]) : undefined,
+    slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined,
+    wasmMaxN: values["gpu-wasm-max"] ? Number(values["gpu-wasm-max"]) : undefined,
+    repeats: values["gpu-repeats"] ? Number(values["gpu-repeats"]) : undefined,
+    stack: values["gpu-stack"],
+  }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
-const chosen = values.only ? values.only.split(",") : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE));
+const chosen = values.only ? values.only.split(",") : values.gpu ? ["gpu"]
+  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu");
+if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown section ${name}; known: ${Object.keys(sections).join(", ")}`);

@@ -4,7 +4,7 @@
 // so Stop (terminating the worker or aborting the count) always acts at once.
 // The other rooms: board-panel.ts (the board of the last Solve), plot.ts (the live plot),
 // stepper.ts (the step-through), controls.ts (reading the form), board.ts (drawing).
-import { autoMethod, countParallel, defaultStopVegas, METHOD_NAMES, METHODS, LAS_VEGAS_EXACT_MAX_N, type Method } from "nqueens-wasm";
+import { autoMethod, count, countParallel, defaultStopVegas, gpuInfo, type GpuCountProgress, type GpuInfo, METHOD_NAMES, METHODS, LAS_VEGAS_EXACT_MAX_N, type Method } from "nqueens-wasm";
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
@@ -199,9 +199,50 @@ function onWorkerMessage(m: FromWorker): void {
 }
 
 // ---------- Count ----------
+// The GPU choice: enabled with the adapter's name where WebGPU has one, else disabled with the reason.
+let gpu: GpuInfo | null = null;
+gpuInfo().then((info) => {
+  gpu = info;
+  input("count-gpu").disabled = false;
+  $("gpu-name").textContent = `(${[info.vendor, info.architecture].filter(Boolean).join(" ") || "unnamed adapter"}${info.fallback ? ", software: slow" : ""})`;
+}, (error: Error) => {
+  $("gpu-name").textContent = "(no WebGPU here)";
+  $("gpu-choice").title = error.message;
+});
+
+function countOnGpu(n: number): void {
+  const controller = new AbortController();
+  const adapter = gpu ? [gpu.vendor, gpu.architecture].filter(Boolean).join(" ") : "GPU";
+  const r = start("count", () => controller.abort(), { result: "counting", method: `count on the GPU (${adapter})`, engine: "webgpu" },
+    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.` });
+  linePlot("parts", "Tasks counted vs time (GPU)", "s", "tasks done");
+  addPoint(0, 0);
+  setStatus(`Counting n = ${n} on the GPU (${adapter})...`, "running");
+  count(n, {
+    engine: "webgpu", signal: controller.signal, progressIntervalMs: 100,
+    onProgress: (progress) => {
+      const p = progress as GpuCountProgress;
+      if (run?.id !== r.id) return;
+      addPoint(p.elapsedMs / 1000, p.tasksDone);
+      setStatus(`Counting n = ${n} on the GPU (${adapter}): ${p.tasksDone} of ${p.tasksTotal} tasks, ${fmt(Math.round(p.tasksPerSecond))} tasks/s` +
+        (Number.isFinite(p.etaMs) ? `, about ${fmtMs(p.etaMs)} left` : ""), "running");
+    },
+  }).then((res) => {
+    if (run?.id !== r.id) return;
+    const rate = Number(res.total) / Math.max(res.ms / 1000, 1e-9);
+    setFigures({ result: `${fmt(res.total)} solutions (${fmt(res.unique)} unique)`, method: `count on the GPU (${adapter})`, engine: res.engine, nodes: fmt(res.nodes), time: fmtMs(res.ms) });
+    showJson(res);
+    finish("done", `n = ${n}: ${fmt(res.total)} solutions, ${fmt(res.unique)} unique, ${fmt(res.nodes)} nodes, ${fmtMs(res.ms)} on the GPU (${fmt(Math.round(rate))} solutions/s).`);
+  }, (error: Error) => {
+    if (run?.id !== r.id) return;
+    finish(error.name === "AbortError" ? "stopped" : "error", error.name === "AbortError" ? "Count stopped." : error.message);
+  });
+}
+
 $("count").addEventListener("click", () => {
   const n = readN(32, "Count");
   if (n === null) return;
+  if (input("count-gpu").checked) return countOnGpu(n);
   const workers = Math.max(1, Math.min(64, Number(input("workers").value) || 2));
   const controller = new AbortController();
   const r = start("count", () => controller.abort(), { result: "counting", method: `countParallel, ${workers} workers`, engine: engine() },

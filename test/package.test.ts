@@ -74,7 +74,7 @@ describe("the packed package", () => {
     expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the nqueens-wasm authors\n/);
   });
 
-  it("depends on exactly what its bundles import: never the CLI's libraries or the queue's, which are optional peers", () => {
+  it("depends on exactly what its bundles import: never the CLI's libraries or the queue's, which are optional peers, nor the GPU engine's (optional peer webgpu)", () => {
     const queue = ["bullmq", "ioredis"];
     const cliChunks = ["dist/cli.js", ...readdirSync(join(root, "dist")).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => `dist/${f}`)];
     const needed = new Set([...bareImports("dist/index.js"), ...bareImports("dist/index.cjs"), ...cliChunks.flatMap(bareImports)]);
@@ -84,8 +84,10 @@ describe("the packed package", () => {
       expect(bareImports(f).filter((name) => !needed.has(name)).every((name) => queue.includes(name)), f).toBe(true);
     }
     expect(bareImports("dist/distributed.js")).toEqual(expect.arrayContaining(queue));
-    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(queue);
-    for (const name of queue) {
+    expect(needed.has("webgpu")).toBe(false); // imported only at run time by engine 'webgpu' in Node (docs/gpu.md)
+    const peers = [...queue, "webgpu"];
+    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(peers);
+    for (const name of peers) {
       expect(pkg.peerDependenciesMeta?.[name]?.optional).toBe(true);
       expect(pkg.peerDependencies![name]).toMatch(/^\^\d/);
       expect(pkg.devDependencies?.[name], `${name} in devDependencies for the tests`).toBe(pkg.peerDependencies![name]);

@@ -3,7 +3,8 @@
 // of its own (not the engines' verify kernel), times both engines, and reports the
 // first divergence in full. An error on one engine only, or a timeout, is never
 // counted as agreement.
-import type { EngineName } from "../engine/contract.js";
+import type { CountEngineName, EngineName } from "../engine/contract.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
 import { count } from "../count/count.js";
 import { estimate } from "./estimate.js";
 import { lasVegasStats } from "./las-vegas-stats.js";
@@ -22,6 +23,8 @@ type Kernel = {
   cases(sweep: Sweep): CrossCheckCase[];
   /** Runs the public function on one engine. */
   run(input: CrossCheckCase, engine: EngineName, timeoutMs: number): Promise<unknown>;
+  /** The two engines compared (default 'wasm' and 'ts'). */
+  engines?: readonly [CountEngineName, CountEngineName];
   /** The `nqueens` command that reproduces a case. */
   command(input: CrossCheckCase): string;
 };
@@ -95,6 +98,13 @@ export const KERNELS: Record<string, Kernel> = {
     run: ({ n }, engine, timeoutMs) => count(n, { engine, timeoutMs }),
     command: ({ n }) => `nqueens count ${n}`,
   },
+  // The GPU against the Wasm engine: total, unique and nodes (run by default where WebGPU has an adapter).
+  "count:webgpu": {
+    engines: ["webgpu", "wasm"],
+    cases: ({ sizes }) => sizes.filter((n) => n <= 12).map((n) => ({ n, options: {} })),
+    run: ({ n }, engine, timeoutMs) => count(n, { engine: engine as CountEngineName, timeoutMs }),
+    command: ({ n }) => `nqueens count ${n}`,
+  },
   solutions: {
     cases: ({ sizes }) => within(sizes, "solutions").map((n) => ({ n, options: {} })),
     run: async ({ n }, engine) => {
@@ -147,6 +157,8 @@ export const KERNEL_NAMES: string[] = [...CROSS_CHECK_KERNELS];
 
 export type Divergence = {
   kernel: string;
+  /** The engines compared: `wasm` holds the first one's output, `ts` the second's ('wasm' and 'ts' but for count:webgpu). */
+  engines: [CountEngineName, CountEngineName];
   input: CrossCheckCase;
   /** The first differing field ('error' when one engine threw and the other did not). */
   field: string;
@@ -158,6 +170,8 @@ export type Divergence = {
 
 export type KernelReport = {
   kernel: string;
+  /** The engines compared (wasmMs, tsMs and tsOverWasm are the first's and the second's). */
+  engines: [CountEngineName, CountEngineName];
   cases: number;
   agree: number;
   /** Cases where an engine ran past the per-case time limit (not counted as agreement). */
@@ -176,9 +190,10 @@ export type CrossCheckReport = { ok: boolean; kernels: KernelReport[]; ms: numbe
 export type CrossCheckProgress = { kernel: string; casesDone: number; casesTotal: number; elapsedMs: number };
 
 /** Runs one engine of one case: its output, or the error it threw, and the time it took. */
-export type Runner = (kernel: string, input: CrossCheckCase, engine: EngineName, timeoutMs: number) => Promise<unknown>;
+export type Runner = (kernel: string, input: CrossCheckCase, engine: CountEngineName, timeoutMs: number) => Promise<unknown>;
 
-export const defaultRunner: Runner = (kernel, input, engine, timeoutMs) => KERNELS[kernel].run(input, engine, timeoutMs);
+// (A kernel is only ever run on its own `engines`: 'webgpu' reaches count:webgpu alone.)
+export const defaultRunner: Runner = (kernel, input, engine, timeoutMs) => KERNELS[kernel].run(input, engine as EngineName, timeoutMs);
 
 export type CrossCheckOptions = {
   /** Which kernels (default all: see KERNEL_NAMES). */
@@ -209,12 +224,14 @@ async function attempt(run: () => Promise<unknown>): Promise<{ value?: unknown; 
 }
 
 /**
- * Runs every kernel on the 'wasm' and 'ts' engines over a sweep and compares them.
+ * Runs every kernel on the 'wasm' and 'ts' engines over a sweep and compares them; where WebGPU
+ * has an adapter, also count on 'webgpu' against 'wasm' (kernel count:webgpu).
  * @example const report = await crossCheck({ budgetMs: 5000 }); report.ok // true when all agree
  */
 export async function crossCheck(options?: CrossCheckOptions): Promise<CrossCheckReport> {
   const opts = checkOptions<CrossCheckOptions>("crossCheck", options, ["kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner"]);
-  const kernels = opts.kernels ?? KERNEL_NAMES;
+  // The GPU kernel runs by default only where WebGPU has an adapter; asked for by name, it must run.
+  const kernels = opts.kernels ?? (await gpuInfo().then(() => true, () => false) ? KERNEL_NAMES : KERNEL_NAMES.filter((k) => k !== "count:webgpu"));
   if (!Array.isArray(kernels)) throw typeError(`kernels must be an array of names (${KERNEL_NAMES.join(", ")})`);
   for (const k of kernels) {
     if (!KERNEL_NAMES.includes(k)) throw typeError(`kernels: unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
@@ -237,11 +254,12 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
   for (const [index, kernel] of kernels.entries()) {
     const cases = KERNELS[kernel].cases(sweep);
     const deadline = start + share * (index + 1);
-    const report: KernelReport = { kernel, cases: cases.length, agree: 0, timedOut: 0, skipped: 0, wasmMs: 0, tsMs: 0, tsOverWasm: NaN };
+    const [first, second] = KERNELS[kernel].engines ?? ["wasm", "ts"];
+    const report: KernelReport = { kernel, engines: [first, second], cases: cases.length, agree: 0, timedOut: 0, skipped: 0, wasmMs: 0, tsMs: 0, tsOverWasm: NaN };
     for (const [i, input] of cases.entries()) {
       if (now() > deadline) { report.skipped = cases.length - i; break; }
-      const wasm = await attempt(() => runner(kernel, input, "wasm", caseTimeoutMs));
-      const ts = await attempt(() => runner(kernel, input, "ts", caseTimeoutMs));
+      const wasm = await attempt(() => runner(kernel, input, first, caseTimeoutMs));
+      const ts = await attempt(() => runner(kernel, input, second, caseTimeoutMs));
       report.wasmMs += wasm.ms;
       report.tsMs += ts.ms;
       onProgress?.({ kernel, casesDone: i + 1, casesTotal: cases.length, elapsedMs: now() - start });
@@ -252,10 +270,10 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
       else field = firstDifference(comparable(wasm.value), comparable(ts.value));
       if (field === undefined) { report.agree++; continue; }
       report.divergence ??= {
-        kernel, input, field,
+        kernel, engines: [first, second], input, field,
         wasm: wasm.error !== undefined ? { error: wasm.error } : wasm.value,
         ts: ts.error !== undefined ? { error: ts.error } : ts.value,
-        reproduce: [`${KERNELS[kernel].command(input)} --engine wasm`, `${KERNELS[kernel].command(input)} --engine ts`],
+        reproduce: [`${KERNELS[kernel].command(input)} --engine ${first}`, `${KERNELS[kernel].command(input)} --engine ${second}`],
       };
     }
     report.tsOverWasm = report.wasmMs > 0 ? report.tsMs / report.wasmMs : NaN;

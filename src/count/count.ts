@@ -1,7 +1,8 @@
 // count(n): every solution and every solution up to symmetry, by the full-symmetry
 // counter over tasks (src/count/tasks.ts), in chunks of about 10 ms (the counter is
 // resumable, so a task may be long) that honour signal/timeout/progress at every n.
-import type { EngineName } from "../engine/contract.js";
+import type { CountEngineName } from "../engine/contract.js";
+import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
 import { splitTasks } from "./tasks.js";
 import { timeoutError } from "../core/errors.js";
@@ -20,8 +21,8 @@ export type CountProgress = {
 };
 
 export type CountOptions = {
-  /** 'wasm' (default) or 'ts'. */
-  engine?: EngineName;
+  /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
+  engine?: CountEngineName;
   /** Stops the count; the promise rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
   /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
@@ -41,7 +42,7 @@ export type CountResult = {
   /** Queens placed by the search. */
   nodes: bigint;
   ms: number;
-  engine: EngineName;
+  engine: CountEngineName;
 };
 
 const OPTION_NAMES = ["engine", ...PACED_OPTION_NAMES] as const;
@@ -60,6 +61,7 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   checkInteger("n", n, 1, COUNT_MAX_N);
   const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
+  if (opts.engine === "webgpu") return countWebGpu(n, opts);
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();

@@ -9,6 +9,8 @@ import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
+import { startGpuPoolWorker } from "../engine/webgpu/part.js";
 import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
@@ -46,6 +48,12 @@ export type ParallelOptions = {
   checkpoint?: string;
   /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
   restart?: boolean;
+  /**
+   * Worker 0 is this machine's GPU (engine 'webgpu', docs/gpu.md), counting parts one at a
+   * time beside the CPU threads; if its device is lost, its part is counted again and a CPU
+   * thread takes its place. Rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
+   */
+  gpu?: boolean;
 };
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
@@ -203,7 +211,8 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "gpu"]);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -216,6 +225,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
   if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw typeError(`restart must be true or false, got ${describe(opts.restart)}`);
   signal?.throwIfAborted();
+  if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
   if (n <= 3) {
     const small = await count(n, { engine });
@@ -257,6 +267,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       let nextId = 0;
       let restarts = 0;
       let finished = false;
+      let gpuLost = false;
       const byId = new Map<number, { worker: PoolWorker; part: CountPart }>();
       const stopAll = (): void => {
         finished = true;
@@ -289,7 +300,8 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
       const spawn = async (index: number): Promise<void> => {
         let self: PoolWorker | undefined;
-        const worker = await startWorker({
+        const onGpu = opts.gpu === true && index === 0 && !gpuLost;
+        const worker = await (onGpu ? startGpuPoolWorker : startWorker)({
           message: (m) => {
             const job = byId.get(m.id);
             if (finished || !job) return;
@@ -306,6 +318,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
           },
           died: (reason) => {
             if (finished || !self) return;
+            if (onGpu) gpuLost = true; // a CPU thread takes the GPU's place
             const lost = running.get(self);
             running.delete(self);
             for (const [id, job] of byId) if (job.worker === self) byId.delete(id);

@@ -10,6 +10,9 @@ import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
+import { ErrorCode, typeError } from "../core/errors.js";
+import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type PartJob, type RunMeta } from "./keys.js";
 import { ThreadPool } from "./thread-pool.js";
@@ -52,6 +55,12 @@ export type WorkerOptions = {
   graceMs?: number;
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
+  /**
+   * Count the parts on this machine's GPU (engine 'webgpu', docs/gpu.md), one at a time
+   * (concurrency defaults to 1). A part whose device is lost is counted again on the CPU
+   * threads; without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
+   */
+  gpu?: boolean;
 };
 
 export type DistributedWorker = {
@@ -71,9 +80,11 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu"]);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
+  const gpu = opts.gpu === true;
   const redis = redisOptions(opts.connection as Connection);
-  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
   const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
@@ -85,6 +96,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
 
   const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError }, ioredis: { Redis } } = await queueLibraries();
 
+  if (gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing, before anything starts
+  const stopGpu = new AbortController();
+  let gpuTurn: Promise<unknown> = Promise.resolve(); // parts take turns on the GPU
+  const onGpu = (part: CountPart): Promise<PartCount> => {
+    const turn = gpuTurn.then(() => countPartWebGpu(part, { signal: stopGpu.signal }));
+    gpuTurn = turn.catch(() => {});
+    return turn;
+  };
   const client = await connect(redis, connectTimeoutMs);
   const pool = new ThreadPool(concurrency);
   const workers = new Map<string, QueueWorker>();
@@ -152,7 +171,16 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     }
     let result: PartCount;
     try {
-      result = await pool.run(part);
+      if (!gpu) result = await pool.run(part);
+      else {
+        try {
+          result = await onGpu(part);
+        } catch (error) {
+          if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
+          onEvent({ type: "error", queue: name, message: `part ${part.part}: ${(error as Error).message}; counting it on the CPU instead` });
+          result = await pool.run(part);
+        }
+      }
     } catch (error) {
       // Stopped at once (close(true)): hand the part back to the queue, without using up
       // one of its attempts, for another worker to take now rather than after its lock.
@@ -252,6 +280,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         // for its parts in hand) ends once they are completed or back in wait. A graceful
         // close already under way ends the same way.
         forced = true;
+        stopGpu.abort();
         const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
         await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
@@ -267,6 +296,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         clearTimeout(timer);
         if (!inTime) {
           forced = true;
+          stopGpu.abort();
           await pool.close();
           await within(Promise.all([closed, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
         }

@@ -7,6 +7,9 @@
 
 export type EngineName = "wasm" | "ts";
 
+/** What `count` runs on: a CPU engine, or the GPU (src/engine/webgpu/, counting only). */
+export type CountEngineName = EngineName | "webgpu";
+
 /** Status of a resumable search after a `run` call (same codes as assembly/status.ts). */
 export const RUNNING = 0;
 export const FOUND = 1;

@@ -170,7 +170,11 @@ export const CROSS_CHECK_SIZES = {
   lasVegasStats: { minN: 4, maxN: 20 },
 } as const satisfies Record<string, { minN: number; maxN: number }>;
 
-/** The kernel names crossCheck knows, in its order: count, solutions, one per method ('solve:<method>'), estimate, lasVegasStats. */
+/**
+ * The kernel names crossCheck knows, in its order: count, count on the GPU against Wasm
+ * ('count:webgpu', run by default only where WebGPU has an adapter), solutions, one per
+ * method ('solve:<method>'), estimate, lasVegasStats.
+ */
 export const CROSS_CHECK_KERNELS: readonly string[] = [
-  "count", "solutions", ...SEARCH_METHODS.map((m) => `solve:${m}`), "estimate", "lasVegasStats",
+  "count", "count:webgpu", "solutions", ...SEARCH_METHODS.map((m) => `solve:${m}`), "estimate", "lasVegasStats",
 ];

@@ -1,19 +1,20 @@
 // nqueens count N: count(), countParallel() with --workers, countDistributed() with --queue.
 import type { Command } from "commander";
-import { count, countParallel, type ParallelResult } from "../../index.js";
+import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.js";
+import { ENGINE_NAMES } from "../../engine/select.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
-import { checkWritableFile, engineOption, interruptSignal, number, withTimeout } from "../options.js";
+import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 
-type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
 
 export function countCommand(program: Command): void {
   program
     .command("count")
     .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32)")
     .argument("<N>", "board size", number("N"))
-    .addOption(engineOption())
+    .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
     .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
@@ -65,8 +66,13 @@ export function countCommand(program: Command): void {
         return;
       }
       const parallel = opts.workers !== undefined;
+      if (opts.engine === "webgpu") {
+        if (parallel) throw new UsageError("--engine webgpu counts on this machine's GPU: it takes no --workers, --parts or --checkpoint");
+        const gpu = await gpuInfo();
+        process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
+      }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
+        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;

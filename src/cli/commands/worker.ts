@@ -3,8 +3,9 @@ import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../errors.js";
 import { number } from "../options.js";
 import { plural } from "../progress.js";
+import { gpuInfo } from "../../index.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; gpu?: boolean };
 
 export function workerCommand(program: Command): void {
   program
@@ -18,6 +19,7 @@ export function workerCommand(program: Command): void {
     .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
     .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
     .option("--quiet", "print nothing but errors")
+    .option("--gpu", "count the parts on this machine's GPU, one at a time (docs/gpu.md); a part whose device is lost is counted again on the CPU")
     .action(async (opts: WorkerCliOptions) => {
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
@@ -34,13 +36,17 @@ export function workerCommand(program: Command): void {
       process.on("SIGTERM", signalled);
       const worker = await startWorker({
         connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
-        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace,
+        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, gpu: opts.gpu,
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
           else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
         },
       });
+      if (opts.gpu) {
+        const info = await gpuInfo();
+        log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
+      }
       log(`ready (pid ${process.pid})`);
       await new Promise<void>((resolve) => {
         let stopping = false;

@@ -1,0 +1,387 @@
+// The full-symmetry counter of assembly/count.ts (takaken's corner/side split with
+// bound1/bound2 and the rotation check at the leaves) as a WebGPU compute kernel.
+//
+// The host (src/engine/webgpu/count.ts) cuts the search into prefix tasks (src/count/tasks.ts,
+// deeper than the CPU engines cut it) and dispatches this kernel again and again. Each
+// invocation is a "slot": it takes a task from a shared atomic counter, searches it
+// depth-first with an explicit stack (workgroup or private memory), and when the task is done takes the
+// next one, until it has made `budget` steps in this dispatch; then it saves its stack
+// (the candidates left per row and the board) to `state` and returns. The next dispatch
+// resumes it where it stopped. So every dispatch is bounded (the host adapts `budget` so
+// that one takes tens of milliseconds), and slots that finish early take more tasks (many
+// more tasks than slots: the load is balanced by the queue, not by the split).
+//
+// Only u32 arithmetic: what a slot finds is added to its own 96-bit counters in `results`
+// (three u32 words, with carry: exact for any n <= 32); the host sums them exactly as
+// bigints. `ctrl` holds the task queue, the tasks done and a running 96-bit total of the
+// nodes (atomic, with carry) for progress reports, checked against the slots' sum at the end.
+//
+// Node counts are those of the CPU engines: the queens of a row are counted when the row is
+// entered (all its candidates after the pruning rules), a last-row queen when it is placed.
+
+struct Params {
+  n: u32,
+  lastRow: u32,
+  mask: u32,       // the n board columns
+  topBit: u32,     // 1 << lastRow
+  sideMask: u32,   // topBit | 1
+  depth: u32,      // rows fixed by every task
+  numTasks: u32,
+  budget: u32,     // steps per invocation in this dispatch
+  slots: u32,      // invocations that hold state
+  taskBase: u32,   // index of tasks[0] in the whole list (the host may upload tasks in batches)
+  _pad0: u32,
+  _pad1: u32,
+}
+
+struct Ctrl {
+  next: atomic<u32>,     // next task to hand out
+  done: atomic<u32>,     // tasks finished
+  nodesLo: atomic<u32>,  // nodes so far, for progress (the exact figure is the sum of results)
+  nodesMid: atomic<u32>,
+  nodesHi: atomic<u32>,
+}
+
+@group(0) @binding(0) var<uniform> P: Params;
+// Per task, 2 words: [kind (bit 0: 1 = side) | bound1 << 1 | columns 0..3 << 8 (5 bits each)], [columns 4..9 (5 bits each)].
+@group(0) @binding(1) var<storage, read> tasks: array<u32>;
+// Per slot, 12 words: count8, count4, count2, nodes, each lo/mid/hi; word w of slot s at w * slots + s.
+@group(0) @binding(2) var<storage, read_write> results: array<u32>;
+// Per slot, structure of arrays (field f of slot s at f * slots + s): 0: task + 1 (0: none),
+// 1: current row, 2..33: candidates left per row, 34..65: the board (one bit per row).
+@group(0) @binding(3) var<storage, read_write> state: array<u32>;
+@group(0) @binding(4) var<storage, read_write> ctrl: Ctrl;
+
+const NONE: u32 = 0u;
+const F_TASK: u32 = 0u;
+const F_ROW: u32 = 1u;
+const F_REM: u32 = 2u;
+const F_BOARD: u32 = 34u;
+
+// The stack of each invocation: per row, the candidates left, the queen, and the left and right
+// diagonal attacks on that row (the column attacks are undone exactly: down & ~queen). Two
+// layouts, one of which the host keeps (src/engine/webgpu/count.ts, tuning `stack`):
+// workgroup memory (on-chip; 16 KiB for 32 invocations, the least every adapter offers; row k
+// of invocation `lid` at k * 32 + lid, so that the invocations of a workgroup never share a
+// bank) or private arrays (wherever the compiler puts them).
+var<private> lid: u32;
+// @stack workgroup
+const WG: u32 = 32u;
+var<workgroup> remAt: array<u32, 1024>;
+var<workgroup> boardAt: array<u32, 1024>;
+var<workgroup> leftAt: array<u32, 1024>;
+var<workgroup> rightAt: array<u32, 1024>;
+fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }
+fn setRem(k: u32, v: u32) { remAt[k * WG + lid] = v; }
+fn board(k: u32) -> u32 { return boardAt[k * WG + lid]; }
+fn setBoard(k: u32, v: u32) { boardAt[k * WG + lid] = v; }
+fn leftOf(k: u32) -> u32 { return leftAt[k * WG + lid]; }
+fn rightOf(k: u32) -> u32 { return rightAt[k * WG + lid]; }
+fn setDiagonals(k: u32, l: u32, r: u32) { leftAt[k * WG + lid] = l; rightAt[k * WG + lid] = r; }
+// @end
+// @stack private
+var<private> remP: array<u32, 32>;
+var<private> boardP: array<u32, 32>;
+var<private> leftP: array<u32, 32>;
+var<private> rightP: array<u32, 32>;
+fn rem(k: u32) -> u32 { return remP[k]; }
+fn setRem(k: u32, v: u32) { remP[k] = v; }
+fn board(k: u32) -> u32 { return boardP[k]; }
+fn setBoard(k: u32, v: u32) { boardP[k] = v; }
+fn leftOf(k: u32) -> u32 { return leftP[k]; }
+fn rightOf(k: u32) -> u32 { return rightP[k]; }
+fn setDiagonals(k: u32, l: u32, r: u32) { leftP[k] = l; rightP[k] = r; }
+// @end
+
+// Attacks on the current row: left diagonals, columns, right diagonals.
+var<private> al: u32;
+var<private> ad: u32;
+var<private> ar: u32;
+
+// The task being searched.
+var<private> side: bool;
+var<private> bound1: u32;
+var<private> bound2: u32;
+var<private> lastMask: u32;
+var<private> endBit: u32;
+var<private> pruneMask: u32;
+
+// Found in this dispatch, for the current task.
+var<private> c8: u32;
+var<private> c4: u32;
+var<private> c2: u32;
+var<private> nodes: u32;
+
+fn taskColumn(t: u32, i: u32) -> u32 {
+  if (i < 4u) { return (tasks[2u * t] >> (8u + 5u * i)) & 31u; }
+  return (tasks[2u * t + 1u] >> (5u * (i - 4u))) & 31u;
+}
+
+// Sets the per-task rules and rows 0..depth-1 of the board; returns nothing.
+fn openTask(t: u32) {
+  let head = tasks[2u * t];
+  side = (head & 1u) != 0u;
+  bound1 = (head >> 1u) & 31u;
+  if (side) {
+    bound2 = P.lastRow - bound1;
+    let low = (1u << bound1) - 1u;
+    lastMask = low | (low << (P.n - bound1));
+    endBit = P.topBit >> bound1;
+    pruneMask = ~P.sideMask;
+  } else {
+    bound2 = 0u;
+    lastMask = 0u;
+    endBit = 0u;
+    pruneMask = ~2u;
+  }
+  for (var y = 0u; y < P.depth; y++) {
+    setBoard(y, 1u << taskColumn(t, y));
+  }
+}
+
+// The attacks on row y, from the board's rows above it.
+fn attacksAt(y: u32) {
+  al = 0u;
+  ad = 0u;
+  ar = 0u;
+  for (var k = 0u; k < y; k++) {
+    let bit = board(k);
+    al = (al | bit) << 1u;
+    ad = ad | bit;
+    ar = (ar | bit) >> 1u;
+  }
+}
+
+// The queens row y may take given its attacks, after the pruning rules of the task.
+fn candidates(y: u32, l: u32, d: u32, r: u32) -> u32 {
+  var c = P.mask & ~(l | d | r);
+  if (c == 0u) { return 0u; }
+  if (y == P.lastRow) {
+    if (side && (c & lastMask) != 0u) { return 0u; }
+    return c;
+  }
+  if (y < bound1) {
+    c = c & pruneMask;
+  } else if (side && y == bound2) {
+    let edges = d & P.sideMask;
+    if (edges == 0u) { return 0u; }
+    if (edges != P.sideMask) { c = c & P.sideMask; }
+  }
+  return c;
+}
+
+// A side solution: which rotations map it to itself (as checkSymmetry in src/engine/ts/count.ts).
+fn checkSymmetry() {
+  let lastRow = P.lastRow;
+  var own: u32;
+  var you: u32;
+  var bit: u32;
+  var ptn: u32;
+  // 90 degrees
+  if (board(bound2) == 1u) {
+    own = 1u;
+    ptn = 2u;
+    loop {
+      if (own > lastRow) { break; }
+      bit = 1u;
+      you = lastRow;
+      loop {
+        if (board(you) == ptn || board(own) < bit) { break; }
+        you = you - 1u;
+        bit = bit << 1u;
+      }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
+      own = own + 1u;
+      ptn = ptn << 1u;
+    }
+    if (own > lastRow) { c2 = c2 + 1u; return; }
+  }
+  // 180 degrees
+  if (board(lastRow) == endBit) {
+    own = 1u;
+    you = lastRow - 1u;
+    loop {
+      if (own > lastRow) { break; }
+      bit = 1u;
+      ptn = P.topBit;
+      loop {
+        if (ptn == board(you) || board(own) < bit) { break; }
+        ptn = ptn >> 1u;
+        bit = bit << 1u;
+      }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
+      own = own + 1u;
+      you = you - 1u;
+    }
+    if (own > lastRow) { c4 = c4 + 1u; return; }
+  }
+  // 270 degrees
+  if (board(bound1) == P.topBit) {
+    own = 1u;
+    ptn = P.topBit >> 1u;
+    loop {
+      if (own > lastRow) { break; }
+      bit = 1u;
+      you = 0u;
+      loop {
+        if (board(you) == ptn || board(own) < bit) { break; }
+        you = you + 1u;
+        bit = bit << 1u;
+      }
+      if (board(own) > bit) { return; }
+      if (board(own) < bit) { break; }
+      own = own + 1u;
+      ptn = ptn >> 1u;
+    }
+  }
+  c8 = c8 + 1u;
+}
+
+// A queen in the last row (`c` is its one free column, already checked).
+fn leaf(c: u32) {
+  nodes = nodes + 1u;
+  if (!side) {
+    c8 = c8 + 1u;
+  } else {
+    setBoard(P.lastRow, c);
+    checkSymmetry();
+  }
+}
+
+var<private> slotId: u32;
+
+// Adds v to counter k (0..3) of this slot: lo, mid, hi with carry.
+fn add96(k: u32, v: u32) {
+  let S = P.slots;
+  let i = 3u * k * S + slotId;
+  let lo = results[i];
+  let sum = lo + v;
+  results[i] = sum;
+  if (sum < lo) {
+    let mid = results[i + S] + 1u;
+    results[i + S] = mid;
+    if (mid == 0u) { results[i + 2u * S] = results[i + 2u * S] + 1u; }
+  }
+}
+
+// Adds what this invocation found since the last flush to its slot's counters and to the running node total.
+fn flush() {
+  if (c8 != 0u) { add96(0u, c8); }
+  if (c4 != 0u) { add96(1u, c4); }
+  if (c2 != 0u) { add96(2u, c2); }
+  if (nodes != 0u) {
+    add96(3u, nodes);
+    let old = atomicAdd(&ctrl.nodesLo, nodes);
+    if (old + nodes < old) {
+      let mid = atomicAdd(&ctrl.nodesMid, 1u);
+      if (mid == 0xffffffffu) { atomicAdd(&ctrl.nodesHi, 1u); }
+    }
+  }
+  c8 = 0u;
+  c4 = 0u;
+  c2 = 0u;
+  nodes = 0u;
+}
+
+@compute @workgroup_size(32)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+  // No barriers below: each invocation touches only its own column of the workgroup arrays.
+  lid = local;
+  let slot = gid.x;
+  if (slot >= P.slots) { return; }
+  slotId = slot;
+  let S = P.slots;
+  var task = state[F_TASK * S + slot];
+  var y = state[F_ROW * S + slot];
+  c8 = 0u;
+  c4 = 0u;
+  c2 = 0u;
+  nodes = 0u;
+  if (task != NONE) { // resume: the board and candidates were saved, the attacks are rebuilt
+    openTask(task - 1u);
+    for (var k = P.depth; k < y; k++) {
+      setBoard(k, state[(F_BOARD + k) * S + slot]);
+    }
+    for (var k = P.depth; k <= y; k++) {
+      setRem(k, state[(F_REM + k) * S + slot]);
+    }
+    attacksAt(P.depth);
+    for (var k = P.depth; k < y; k++) { // the diagonals of the rows above, as the pushes stored them
+      setDiagonals(k, al, ar);
+      let bit = board(k);
+      al = (al | bit) << 1u;
+      ad = ad | bit;
+      ar = (ar | bit) >> 1u;
+    }
+  }
+  var budget = P.budget;
+  loop {
+    if (task == NONE) {
+      if (atomicLoad(&ctrl.next) >= P.taskBase + P.numTasks) { break; } // (keeps `next` from growing without bound)
+      let t = atomicAdd(&ctrl.next, 1u);
+      if (t >= P.taskBase + P.numTasks) { break; }
+      task = t + 1u;
+      openTask(t);
+      y = P.depth;
+      attacksAt(y);
+      let c = candidates(y, al, ad, ar);
+      if (y == P.lastRow) { // the task is one leaf
+        if (c != 0u) { leaf(c); }
+        setRem(y, 0u);
+      } else {
+        nodes = nodes + countOneBits(c);
+        setRem(y, c);
+      }
+    }
+    if (budget == 0u) { break; }
+    budget = budget - 1u;
+    let r = rem(y);
+    if (r == 0u) {
+      if (y == P.depth) { // the task is done
+        flush();
+        atomicAdd(&ctrl.done, 1u);
+        task = NONE;
+      } else { // back up one row: undo its queen's attacks (the bits shifted out matter to no later row)
+        y = y - 1u;
+        ad = ad & ~board(y);
+        al = leftOf(y);
+        ar = rightOf(y);
+      }
+      continue;
+    }
+    let bit = r & (0u - r);
+    setRem(y, r ^ bit);
+    let l = (al | bit) << 1u;
+    let d = ad | bit;
+    let rr = (ar | bit) >> 1u;
+    let ny = y + 1u;
+    let c = candidates(ny, l, d, rr);
+    if (c == 0u) { continue; }
+    if (ny == P.lastRow) {
+      setBoard(y, bit);
+      leaf(c);
+      continue;
+    }
+    setBoard(y, bit);
+    setDiagonals(y, al, ar);
+    nodes = nodes + countOneBits(c);
+    y = ny;
+    setRem(y, c);
+    al = l;
+    ad = d;
+    ar = rr;
+  }
+  if (task != NONE) {
+    flush();
+    for (var k = P.depth; k < y; k++) {
+      state[(F_BOARD + k) * S + slot] = board(k);
+    }
+    for (var k = P.depth; k <= y; k++) {
+      state[(F_REM + k) * S + slot] = rem(k);
+    }
+  }
+  state[F_TASK * S + slot] = task;
+  state[F_ROW * S + slot] = y;
+}

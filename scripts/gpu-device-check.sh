@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# The WebGPU counter on the GPU device machine (issue 14), in one short run. Not run yet: the
+# session that wrote it had no device. Two steps:
+#
+#   here (project root):   scripts/gpu-device-check.sh prepare
+#       builds dist/ and ../shared/gpu/device-kit.sh's .device-kit/ (node, the webgpu package,
+#       Vulkan loader debs; about 46 MB, git-excluded)
+#   there (device tool):   run  command: "bash scripts/gpu-device-check.sh run"
+#                               carry:   [".device-kit", "dist"]   timeout_s: 420
+#       (the device time is 15 minutes a session, starts included: 420 s leaves room for a rerun;
+#       give the machine back after)
+#
+# On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
+# sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
+# fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate);
+# checks every total against OEIS A000170. Everything it prints and the bench JSON land in $OUT
+# (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json); copy the JSON to bench/results/.
+set -euo pipefail
+mode=${1:-}
+root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
+cd "$root"
+
+if [ "$mode" = prepare ]; then
+  npm run build
+  ../shared/gpu/device-kit.sh 0.6.2
+  echo "ready: device run with carry [\".device-kit\", \"dist\"] and command: bash scripts/gpu-device-check.sh run"
+  exit 0
+fi
+if [ "$mode" != run ]; then
+  echo "usage: $0 prepare (here) | run (on the device machine)" >&2
+  exit 2
+fi
+
+out=${OUT:-/tmp/gpu-out}
+mkdir -p "$out"
+exec > >(tee "$out/gpu-device-check.log") 2>&1
+# shellcheck disable=SC1091
+source .device-kit/setup.sh
+node --version
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null || true
+
+# 1. adapter, and n = 8..13 on both stacks against OEIS (a few seconds)
+timeout 120 node --input-type=module -e '
+import { countGpu, gpuInfo, releaseGpu } from "./dist/index.js";
+const A = [1n,1n,0n,0n,2n,10n,4n,40n,92n,352n,724n,2680n,14200n,73712n];
+console.log("adapter", JSON.stringify(await gpuInfo()));
+for (const stack of ["workgroup", "private"]) {
+  for (let n = 8; n <= 13; n++) {
+    const r = await countGpu(n, {}, { stack });
+    if (r.total !== A[n]) { console.log("WRONG", stack, n, r.total); process.exit(1); }
+  }
+  console.log("stack", stack, "n = 8..13 right");
+}
+await releaseGpu();
+'
+
+# 2. slots x stack at n = 17 (95815104 solutions); the fastest goes to the bench
+OUT_DIR="$out" timeout 150 node --input-type=module -e '
+import { writeFileSync } from "node:fs";
+import { countGpu, releaseGpu } from "./dist/index.js";
+const rows = [];
+for (const stack of ["workgroup", "private"]) {
+  for (const slots of [16384, 32768, 65536, 131072, 262144]) {
+    const times = [];
+    let dispatches = 0;
+    for (let i = 0; i < 2; i++) {
+      let d = 0;
+      const t0 = performance.now();
+      const r = await countGpu(17, { progressIntervalMs: 0, onProgress: () => d++ }, { stack, slots });
+      times.push(performance.now() - t0);
+      dispatches = d;
+      if (r.total !== 95815104n) { console.log("WRONG at n = 17", stack, slots, r.total); process.exit(1); }
+    }
+    rows.push({ stack, slots, ms: Math.min(...times), dispatches });
+    console.log(JSON.stringify(rows.at(-1)));
+  }
+}
+rows.sort((a, b) => a.ms - b.ms);
+writeFileSync(process.env.OUT_DIR + "/gpu-sweep.json", JSON.stringify(rows, null, 2));
+writeFileSync("/tmp/gpu-best", `${rows[0].stack} ${rows[0].slots}`);
+console.log("fastest", JSON.stringify(rows[0]));
+await releaseGpu();
+' || echo "sweep failed or ran out of time: the bench uses the defaults"
+best=$(cat /tmp/gpu-best 2>/dev/null || echo "workgroup 65536")
+stack=${best% *}
+slots=${best#* }
+echo "bench with stack=$stack slots=$slots"
+
+# 3. the bench (bench/gpu.mjs, called directly: bench/run.mjs also loads the queue bench, whose
+# bullmq is not on the device), n = 16..20, every total checked against OEIS A000170
+OUT_DIR="$out" STACK="$stack" SLOTS="$slots" timeout 240 node --expose-gc --input-type=module -e '
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { benchGpu } from "./bench/gpu.mjs";
+const A = { 16: 14772512, 17: 95815104, 18: 666090624, 19: 4968057848, 20: 39029188884 };
+const gpu = await benchGpu({ sizes: [16, 17, 18, 19, 20], wasmMaxN: 16, repeats: 3, stack: process.env.STACK, slots: Number(process.env.SLOTS) });
+const results = { date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, sections: { gpu } };
+writeFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", JSON.stringify(results, null, 2) + "\n");
+for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at n =", r.n, r.total); process.exit(1); }
+console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
+'

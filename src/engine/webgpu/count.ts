@@ -1,0 +1,372 @@
+/// <reference types="@webgpu/types" />
+// count(n, { engine: 'webgpu' }): the full-symmetry counter (gpu/count.wgsl) over many
+// prefix tasks (./tasks.ts), in bounded, resumable dispatches.
+//
+// Each dispatch runs every slot (one GPU invocation, holding one task's search at a time)
+// for at most `budget` steps; the host measures each dispatch and adapts the budget so that
+// one takes about DISPATCH_TARGET_MS. Between dispatches it checks the signal and the time
+// limit, reports progress (tasks done, rate, ETA) and lets the event loop run. The counts
+// are read once at the end, per task as lo/hi u32 pairs, and summed exactly as bigints;
+// the sum of the tasks' nodes must equal the kernel's running total and every task must be
+// done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, never a count.
+import shader from "../../../gpu/count.wgsl";
+import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
+import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
+import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
+import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
+import { acquireGpu, type GpuHandle } from "./device.js";
+import { extendTasks, gpuTasks, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+import type { CountTask, TaskCount } from "../contract.js";
+
+/** How long one dispatch should take. */
+export const DISPATCH_TARGET_MS = 20;
+const MIN_BUDGET = 16;
+const MAX_BUDGET = 1 << 22;
+const MAX_DEFAULT_TASKS = 1 << 21;
+const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
+const STATE_FIELDS = 66; // see gpu/count.wgsl
+const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
+const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
+
+// GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
+const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
+const MODE_READ = 0x0001;
+
+/** What `onProgress` receives from a GPU count: CountProgress plus the rate and an estimate of the time left. */
+export type GpuCountProgress = CountProgress & {
+  /** Tasks finished per second so far. */
+  tasksPerSecond: number;
+  /** Estimated milliseconds left (from the task rate; Infinity before any task is done). */
+  etaMs: number;
+  /** Steps per GPU invocation in the last dispatch, and how long that dispatch took. */
+  budget: number;
+  dispatchMs: number;
+};
+
+/** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
+export type GpuCountTuning = {
+  /** GPU invocations that each hold one task's search (rounded up to a multiple of 32; default 65536, 256 on a software adapter). */
+  slots?: number;
+  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, at most 2^21; 4 x slots on a software adapter). */
+  minTasks?: number;
+  /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
+  initialBudget?: number;
+  /** How long one dispatch should take, ms (default DISPATCH_TARGET_MS = 20). */
+  targetMs?: number;
+  /**
+   * Where each invocation keeps its stack: on-chip workgroup memory (default on hardware) or
+   * private arrays (default on a software adapter, where the workgroup kernel compiles for seconds).
+   */
+  stack?: GpuStack;
+  /**
+   * Tests only: the lo and mid words of every slot counter and of the running node total start
+   * at this value instead of 0 (subtracted again on the host), so that the kernel's carries run.
+   */
+  seedLo?: number;
+};
+
+export function deviceLostError(message: string): Error & { code: string } {
+  const error = withCode(new Error(`the GPU device was lost during the count; no count is reported (${message})`), ErrorCode.deviceLost);
+  error.name = "DeviceLostError";
+  return error;
+}
+
+function kernelError(message: string): Error & { code: string } {
+  return withCode(new Error(`gpu/count.wgsl: ${message}`), ErrorCode.kernelAbort);
+}
+
+export type GpuStack = "workgroup" | "private";
+
+/** The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and `// @end`). */
+export function kernelSource(stack: GpuStack): string {
+  return shader.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
+}
+
+const pipelines = new WeakMap<GPUDevice, Map<GpuStack, Promise<GPUComputePipeline>>>();
+
+async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUComputePipeline> {
+  let byStack = pipelines.get(device);
+  if (!byStack) pipelines.set(device, (byStack = new Map()));
+  let p = byStack.get(stack);
+  if (!p) {
+    p = (async () => {
+      device.pushErrorScope("validation");
+      const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
+      const info = await module.getCompilationInfo();
+      const errors = info.messages.filter((m) => m.type === "error");
+      if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
+      const pipeline = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+      const failure = await device.popErrorScope();
+      if (failure) throw kernelError(failure.message);
+      return pipeline;
+    })();
+    byStack.set(stack, p);
+    p.catch(() => byStack.delete(stack));
+  }
+  return p;
+}
+
+/** n <= 3, answered directly (as count() does for every engine). */
+function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
+  if (n === 1) return { total: 1n, unique: 1n, nodes: 1n };
+  if (n <= 3) return { total: 0n, unique: 0n, nodes: 0n };
+  return undefined;
+}
+
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "seedLo"] as const;
+
+/**
+ * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
+ * @example const r = await countGpu(18, {}, { slots: 131072 }); // r.engine === 'webgpu'
+ */
+export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuning?: GpuCountTuning): Promise<CountResult> {
+  try {
+    checkInteger("n", n, 1, 32);
+    const opts = checkOptions<CountOptions>("countGpu", options, PACED_OPTION_NAMES);
+    const t = checkOptions<GpuCountTuning>("countGpu tuning", tuning, TUNING_NAMES);
+    const checked: GpuCountTuning = {
+      slots: t.slots === undefined ? undefined : checkInteger("tuning.slots", t.slots, 1, 1 << 22),
+      minTasks: t.minTasks === undefined ? undefined : checkInteger("tuning.minTasks", t.minTasks, 1, Number.MAX_SAFE_INTEGER),
+      initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
+      targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
+      stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
+      seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
+    };
+    if (checked.slots !== undefined) checked.slots = Math.ceil(checked.slots / WORKGROUP) * WORKGROUP;
+    return countWebGpu(n, opts, checked);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/**
+ * The GPU count; `n` (1..32) and the option names are already checked by count() or countGpu().
+ * @internal use count(n, { engine: 'webgpu' })
+ */
+export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const gpu = await acquireGpu();
+  pacer.throwIfAborted();
+  const small = smallBoard(n);
+  if (small) {
+    pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
+    return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
+  }
+  const maxSlots = slotsFor(gpu, tuning);
+  const tasks = gpuTasks(n, minTasksFor(gpu, tuning, maxSlots));
+  const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
+  return {
+    n,
+    total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
+    unique: sums.count8 + sums.count4 + sums.count2,
+    nodes: sums.nodes,
+    ms: pacer.elapsed(),
+    engine: "webgpu",
+  };
+}
+
+function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
+  return tuning.slots ?? (gpu.fallback ? 256 : 65536);
+}
+
+/**
+ * Many more tasks than slots (the queue balances the load), but not so many that making,
+ * uploading and reading them back costs more than it brings (32 bytes of results a task).
+ */
+function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): number {
+  return tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * slots, MAX_DEFAULT_TASKS);
+}
+
+/**
+ * Counts the given prefix tasks of src/count/tasks.ts (a count part's, say) on the GPU, each
+ * cut deeper as the GPU needs: the sums of what countTask of a CPU engine gives for each
+ * (count8, count4, count2, and the nodes below the given prefixes). Rejects as count() does
+ * (NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST: then count them on a CPU engine instead).
+ * @internal for the queue worker and countParallel
+ */
+export async function countTasksWebGpu(
+  n: number,
+  roots: readonly CountTask[],
+  opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
+  tuning: GpuCountTuning = {},
+): Promise<TaskCount> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const gpu = await acquireGpu();
+  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+  const maxSlots = slotsFor(gpu, tuning);
+  const minTasks = minTasksFor(gpu, tuning, maxSlots);
+  const rootDepth = Math.max(...roots.map((t) => t.rows.length));
+  let tasks = extendTasks(n, roots, rootDepth);
+  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) tasks = extendTasks(n, roots, depth);
+  if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
+  return run(n, gpu, pacer, tuning, tasks, maxSlots);
+}
+
+async function run(
+  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, tasks: PackedTasks, maxSlots: number,
+): Promise<TaskCount> {
+  const { device } = gpu;
+  if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+  const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
+  const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
+  const limits = device.limits;
+  const resultBytes = RESULT_WORDS * slots * 4, stateBytes = STATE_FIELDS * slots * 4;
+  for (const [what, bytes] of [["results", resultBytes], ["state", stateBytes], ["tasks", tasks.words.byteLength]] as const) {
+    if (bytes > limits.maxStorageBufferBindingSize) {
+      throw withCode(new Error(`count(${n}) on the GPU needs a ${what} buffer of ${bytes} bytes; this adapter allows ${limits.maxStorageBufferBindingSize}`), ErrorCode.outOfMemory);
+    }
+  }
+
+  const pipeline = await pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"));
+  device.pushErrorScope("validation");
+  device.pushErrorScope("out-of-memory");
+  const buffers: GPUBuffer[] = [];
+  const buffer = (size: number, usage: number, label: string): GPUBuffer => {
+    const b = device.createBuffer({ size: Math.max(16, Math.ceil(size / 4) * 4), usage, label });
+    buffers.push(b);
+    return b;
+  };
+  const params = buffer(48, UNIFORM | COPY_DST, "params");
+  const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
+  const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
+  const state = buffer(stateBytes, STORAGE, "state");
+  const ctrl = buffer(CTRL_BYTES, STORAGE | COPY_SRC | COPY_DST, "ctrl");
+  const ctrlRead = buffer(CTRL_BYTES, MAP_READ | COPY_DST, "ctrl read");
+  device.queue.writeBuffer(taskBuf, 0, tasks.words);
+  const seed = tuning.seedLo ?? 0;
+  if (seed) {
+    const init = new Uint32Array(RESULT_WORDS * slots);
+    for (let k = 0; k < 4; k++) init.fill(seed, 3 * k * slots, (3 * k + 2) * slots); // lo and mid words
+    device.queue.writeBuffer(results, 0, init);
+    device.queue.writeBuffer(ctrl, 8, new Uint32Array([seed, seed]));
+  }
+  const bindGroup = device.createBindGroup({
+    layout: pipeline.getBindGroupLayout(0),
+    entries: [params, taskBuf, results, state, ctrl].map((b, binding) => ({ binding, resource: { buffer: b } })),
+  });
+  const outOfMemory = await device.popErrorScope();
+  const invalid = await device.popErrorScope();
+  if (outOfMemory || invalid) {
+    for (const b of buffers) b.destroy();
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    if (outOfMemory) throw withCode(new Error(`count(${n}) on the GPU: buffers could not be had (${outOfMemory.message})`), ErrorCode.outOfMemory);
+    throw kernelError(`setting up the count failed: ${invalid!.message}`);
+  }
+  const lastRow = n - 1;
+  const topBit = 2 ** lastRow;
+  const p = new Uint32Array(12);
+  p.set([n, lastRow, n === 32 ? 0xffffffff : 2 ** n - 1, topBit, topBit + 1, tasks.depth, tasks.count, 0, slots, 0]);
+
+  // Rejects as soon as the device is lost, whatever the host is waiting for.
+  let rejectLost: (e: Error) => void = () => {};
+  const lost = new Promise<never>((_, reject) => (rejectLost = reject));
+  lost.catch(() => {});
+  const onLost = (message: string) => rejectLost(deviceLostError(message));
+  gpu.onLost.add(onLost);
+  const guard = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await Promise.race([work, lost]);
+    } catch (error) {
+      if ((error as { code?: string })?.code === ErrorCode.deviceLost) throw error;
+      // A failed map or submit: the device is gone (destroyed, reset by the driver) or going.
+      throw deviceLostError(gpu.lostMessage || (error as Error)?.message || String(error));
+    }
+  };
+
+  let budget = tuning.initialBudget ?? 64;
+  let done = 0, dispatchMs = 0;
+  const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
+  let runningNodes = 0n; // the kernel's running total (less the seed)
+  const progress = (): CountProgress => {
+    const elapsedMs = pacer.elapsed();
+    const tasksPerSecond = done / Math.max(elapsedMs / 1000, 1e-9);
+    const report: GpuCountProgress = {
+      phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
+      nodes: tasks.prefixNodes + runningNodes, elapsedMs,
+      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
+    };
+    return report;
+  };
+
+  try {
+    while (done < tasks.count) {
+      const stop = pacer.stopReason();
+      if (stop === "aborted") pacer.throwIfAborted();
+      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+      if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+      p[7] = budget;
+      device.queue.writeBuffer(params, 0, p);
+      const encoder = device.createCommandEncoder();
+      const pass = encoder.beginComputePass();
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, bindGroup);
+      pass.dispatchWorkgroups(slots / WORKGROUP);
+      pass.end();
+      encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, CTRL_BYTES);
+      const t0 = performance.now();
+      device.queue.submit([encoder.finish()]);
+      await guard(ctrlRead.mapAsync(MODE_READ));
+      dispatchMs = performance.now() - t0;
+      const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
+      ctrlRead.unmap();
+      done = c[1];
+      runningNodes = word96(c[2], c[3], c[4]) - seedValue;
+      if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
+      if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
+      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
+      if (done < tasks.count) await pacer.between(progress);
+    }
+    const read = buffer(resultBytes, MAP_READ | COPY_DST, "results read");
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(results, 0, read, 0, resultBytes);
+    device.queue.submit([encoder.finish()]);
+    await guard(read.mapAsync(MODE_READ));
+    const words = new Uint32Array(read.getMappedRange().slice(0));
+    read.unmap();
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    const sums = sumResults(words, slots);
+    const seeded = seedValue * BigInt(slots);
+    sums.count8 -= seeded;
+    sums.count4 -= seeded;
+    sums.count2 -= seeded;
+    sums.nodes -= seeded;
+    if (sums.nodes !== runningNodes) throw kernelError(`the slots' nodes (${sums.nodes}) differ from the running total (${runningNodes}); count refused`);
+    pacer.finish(progress());
+    return {
+      count8: sums.count8,
+      count4: sums.count4,
+      count2: sums.count2,
+      nodes: tasks.prefixNodes + sums.nodes,
+    };
+  } finally {
+    gpu.onLost.delete(onLost);
+    if (!gpu.lost) for (const b of buffers) b.destroy();
+  }
+}
+
+function word96(lo: number, mid: number, hi: number): bigint {
+  return (BigInt(hi) << 64n) + (BigInt(mid) << 32n) + BigInt(lo);
+}
+
+/**
+ * Exact sums of the slots' 96-bit counters: counter k's word j (lo, mid, hi) of slot s at
+ * (3k + j) * slots + s (see gpu/count.wgsl).
+ */
+export function sumResults(words: Uint32Array, slots: number): { count8: bigint; count4: bigint; count2: bigint; nodes: bigint } {
+  const out = [0n, 0n, 0n, 0n];
+  const CHUNK = 1 << 20; // 2^20 numbers below 2^32 add up exactly in a double
+  for (let k = 0; k < 4; k++) {
+    for (let j = 0; j < 3; j++) {
+      const base = (3 * k + j) * slots;
+      for (let start = 0; start < slots; start += CHUNK) {
+        let sum = 0;
+        const end = Math.min(slots, start + CHUNK);
+        for (let s = start; s < end; s++) sum += words[base + s];
+        out[k] += BigInt(sum) << BigInt(32 * j);
+      }
+    }
+  }
+  return { count8: out[0], count4: out[1], count2: out[2], nodes: out[3] };
+}

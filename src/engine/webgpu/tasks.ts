@@ -1,0 +1,152 @@
+// The GPU's tasks: the prefixes of src/count/tasks.ts (same rules, same order, same
+// prefix node count; test/webgpu.test.ts checks them against splitTasks), cut deeper so
+// that there are many more tasks than GPU threads, and packed two u32 words a task for
+// gpu/count.wgsl: [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column.
+
+import type { CountTask } from "../contract.js";
+
+export type PackedTasks = { n: number; depth: number; count: number; words: Uint32Array<ArrayBuffer>; prefixNodes: bigint };
+
+/** Deepest prefix the packing holds. */
+export const MAX_GPU_DEPTH = 10;
+
+type Packer = {
+  /** Every prefix of `depth` rows below a prefix of y rows (kind, bound1, columns already set). */
+  extend(side: boolean, bound1: number, y: number, left: number, down: number, right: number): void;
+  start(side: boolean, bound1: number): void;
+  setColumn(y: number, col: number): void;
+  countNode(): void;
+  done(): PackedTasks;
+};
+
+function packer(n: number, depth: number): Packer {
+  const lastRow = n - 1;
+  const mask = n === 32 ? 0xffffffff : (1 << n) - 1;
+  const topBit = 2 ** lastRow;
+  const sideMask = (topBit + 1) >>> 0;
+  let words = new Uint32Array(2 * 1024);
+  let count = 0;
+  let prefixNodes = 0;
+  let head = 0; // side bit, bound1 and columns 0..3 of the current prefix
+  let tail = 0; // columns 4..9
+
+  function setColumn(y: number, col: number): void {
+    if (y < 4) head = (head & ~(31 << (8 + 5 * y))) | (col << (8 + 5 * y));
+    else tail = (tail & ~(31 << (5 * (y - 4)))) | (col << (5 * (y - 4)));
+  }
+
+  function emit(): void {
+    if (2 * count + 2 > words.length) {
+      const bigger = new Uint32Array(words.length * 2);
+      bigger.set(words);
+      words = bigger;
+    }
+    words[2 * count] = head >>> 0;
+    words[2 * count + 1] = tail >>> 0;
+    count++;
+  }
+
+  // As extend() in src/count/tasks.ts.
+  function extend(side: boolean, bound1: number, y: number, left: number, down: number, right: number): void {
+    if (y === depth) {
+      emit();
+      return;
+    }
+    let bitmap = (mask & ~(left | down | right)) >>> 0;
+    if (!side) {
+      if (y < bound1) bitmap = (bitmap & ~2) >>> 0;
+    } else if (y < bound1) {
+      bitmap = (bitmap & ~sideMask) >>> 0;
+    } else if (y === lastRow - bound1) {
+      if (!(down & sideMask)) return;
+      if (((down & sideMask) >>> 0) !== sideMask) bitmap = (bitmap & sideMask) >>> 0;
+    }
+    while (bitmap) {
+      const bit = (bitmap & -bitmap) >>> 0;
+      bitmap = (bitmap ^ bit) >>> 0;
+      setColumn(y, 31 - Math.clz32(bit));
+      prefixNodes++;
+      extend(side, bound1, y + 1, (left | bit) << 1, down | bit, (right | bit) >>> 1);
+    }
+  }
+
+  return {
+    extend,
+    setColumn,
+    start(side, bound1) {
+      head = (side ? 1 : 0) | (bound1 << 1);
+      tail = 0;
+    },
+    countNode() {
+      prefixNodes++;
+    },
+    done: () => ({ n, depth, count, words: words.subarray(0, 2 * count), prefixNodes: BigInt(prefixNodes) }),
+  };
+}
+
+/** Packed tasks of `depth` rows (2 <= depth <= min(n - 1, 10)), 4 <= n <= 32. */
+export function packTasks(n: number, depth: number): PackedTasks {
+  const lastRow = n - 1;
+  const p = packer(n, depth);
+  p.countNode(); // the corner queen of row 0
+  for (let bound1 = 2; bound1 < lastRow; bound1++) {
+    const bit = 2 ** bound1;
+    p.start(false, bound1);
+    p.setColumn(0, 0);
+    p.setColumn(1, bound1);
+    p.countNode();
+    p.extend(false, bound1, 2, (2 | bit) << 1, 1 | bit, bit >>> 1);
+  }
+  for (let bound1 = 1; bound1 < lastRow - bound1; bound1++) {
+    const bit = 2 ** bound1;
+    p.start(true, bound1);
+    p.setColumn(0, bound1);
+    p.countNode();
+    p.extend(true, bound1, 1, bit << 1, bit, bit >>> 1);
+  }
+  return p.done();
+}
+
+/**
+ * The given prefix tasks (of src/count/tasks.ts, e.g. a count part's), each cut into its
+ * sub-prefixes of max(depth, deepest given) rows. `prefixNodes`: the
+ * queens placed below the given prefixes to make the deeper ones, so that the nodes of the
+ * given tasks are prefixNodes + the nodes of the packed ones.
+ */
+export function extendTasks(n: number, roots: readonly CountTask[], depth: number): PackedTasks {
+  const rootDepth = roots.reduce((d, t) => Math.max(d, t.rows.length), 0);
+  const p = packer(n, Math.max(depth, rootDepth));
+  for (const task of roots) {
+    const side = task.kind !== 1;
+    p.start(side, task.bound1);
+    let left = 0, down = 0, right = 0;
+    task.rows.forEach((col, y) => {
+      const bit = 2 ** col;
+      p.setColumn(y, col);
+      left = ((left | bit) << 1) >>> 0;
+      down = (down | bit) >>> 0;
+      right = (right | bit) >>> 1;
+    });
+    p.extend(side, task.bound1, task.rows.length, left, down, right);
+  }
+  return p.done();
+}
+
+/** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
+export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1: number; rows: number[] } {
+  const head = tasks.words[2 * i], tail = tasks.words[2 * i + 1];
+  const rows: number[] = [];
+  for (let y = 0; y < tasks.depth; y++) rows.push(y < 4 ? (head >>> (8 + 5 * y)) & 31 : (tail >>> (5 * (y - 4))) & 31);
+  return { kind: head & 1 ? 2 : 1, bound1: (head >>> 1) & 31, rows };
+}
+
+/**
+ * The prefix depth for the GPU: the shallowest that gives at least `minTasks` tasks (many
+ * more than threads, for balance), at most min(n - 2, 10) rows (n >= 4).
+ */
+export function gpuTasks(n: number, minTasks: number): PackedTasks {
+  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+  let tasks = packTasks(n, 2);
+  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) tasks = packTasks(n, depth);
+  return tasks;
+}

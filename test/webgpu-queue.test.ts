@@ -1,0 +1,169 @@
+// Parts on the GPU: countParallel({ gpu: true }) (the GPU as one worker of the pool) and the
+// queue worker (`nqueens worker --queue URL --gpu`, startWorker({ gpu: true })). Parts counted
+// with the WebGPU engine give the exact total; a device lost while a part is counted sends that
+// part to the CPU (never a count from the lost device). Needs a WebGPU adapter (SwiftShader in
+// Node, see test/webgpu-env.ts) and, for the queue, Redis (redis-server, started here on a
+// free port); in CI a missing one fails the file.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { splitCount } from "../src/count/parts.js";
+import { countParallel, workerHooks } from "../src/count/parallel.js";
+import { count } from "../src/index.js";
+import { countTask } from "../src/count/parts.js";
+import { acquireGpu, countPartWebGpu, gpuInfo, releaseGpu } from "../src/engine/webgpu/index.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+
+const haveRedis = spawnSync("redis-server", ["--version"]).status === 0;
+const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
+  if (process.env.CI) throw new Error(`WebGPU cannot start in Node here (${error.message}); CI must run the GPU queue tests`);
+  console.warn(`webgpu queue tests skipped: ${error.message}`);
+  return false;
+});
+if (!haveRedis) {
+  if (process.env.CI) throw new Error("the GPU queue tests need redis-server (.ci/run installs it)");
+  console.warn("webgpu queue tests skipped: no redis-server");
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let url = "";
+let server: ChildProcess | undefined;
+let dir = "";
+
+beforeAll(async () => {
+  if (!haveRedis || !haveGpu) return;
+  const port = await freePort();
+  dir = mkdtempSync(join(tmpdir(), "nq-gpu-redis-"));
+  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
+  url = `redis://127.0.0.1:${port}`;
+  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+  probe.on("error", () => {}); // refused until redis-server listens
+  for (let i = 0; i < 100; i++) {
+    if (await probe.connect().then(() => true, () => false)) break;
+    await sleep(50);
+  }
+  await probe.flushall();
+  probe.disconnect();
+});
+
+afterAll(async () => {
+  server?.kill();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  await releaseGpu();
+});
+
+describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker of the pool", () => {
+  it("counts exactly with the GPU beside CPU threads", async () => {
+    const starts: number[] = [];
+    workerHooks.onStart = (_w, index) => starts.push(index);
+    try {
+      const r = await countParallel(11, { gpu: true, workers: 2, parts: 32 });
+      expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11, { engine: "ts" })).nodes]);
+      expect(starts.sort()).toEqual([0, 1]);
+    } finally {
+      workerHooks.onStart = undefined;
+    }
+  });
+
+  it("a device lost mid-count: the GPU's part is counted again, a CPU thread takes its place, the total is exact", async () => {
+    await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // compiled and warm
+    const starts: number[] = [];
+    workerHooks.onStart = (_w, index) => starts.push(index);
+    let destroyed = false;
+    try {
+      const r = await countParallel(12, {
+        gpu: true, workers: 2, parts: 64, progressIntervalMs: 0,
+        onProgress: (p) => {
+          if (!destroyed && p.tasksDone >= 2) {
+            destroyed = true;
+            void acquireGpu().then((g) => g.device.destroy());
+          }
+        },
+      });
+      expect([r.total, r.unique]).toEqual([A000170[12], A002562[12]]);
+      expect(destroyed).toBe(true);
+      expect(starts.filter((i) => i === 0).length).toBe(2); // the GPU, then the CPU thread in its place
+    } finally {
+      workerHooks.onStart = undefined;
+    }
+  });
+
+  it("rejects where WebGPU has no adapter, and a gpu that is not a boolean", async () => {
+    const { setGpuLoader, createLoader } = await import("../src/engine/webgpu/index.js");
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: () => Promise.reject(new Error("Cannot find package 'webgpu'")) })));
+    try {
+      await expect(countParallel(9, { gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
+    } finally {
+      setGpuLoader();
+    }
+    await expect(countParallel(9, { gpu: 1 as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+  });
+});
+
+describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
+  it("a part counted on the GPU is the part counted on the CPU, field for field", async () => {
+    for (const part of splitCount(11, { parts: 5 })) {
+      expect(await countPartWebGpu(part)).toEqual(countTask(part, { engine: "ts" }));
+    }
+  });
+
+  it("startWorker({ gpu: true }) counts a run exactly", async () => {
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-11", pollMs: 50, onEvent: (e) => events.push(e) });
+    try {
+      const r = await countDistributed(11, { connection: url, queue: "gpu-11", parts: 6 });
+      expect([r.total, r.unique]).toEqual([A000170[11], A002562[11]]);
+      expect(events.filter((e) => e.type === "counted")).toHaveLength(6);
+      expect(events.filter((e) => e.type === "error")).toEqual([]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("a device lost mid-part: the part is counted again on the CPU, the total is exact", async () => {
+    await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // pipeline compiled: the part below starts at once
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-12", pollMs: 50, onEvent: (e) => events.push(e) });
+    try {
+      const run = countDistributed(12, { connection: url, queue: "gpu-12", parts: 1 });
+      const redis = new Redis(url);
+      for (let i = 0; i < 400 && (await redis.llen("bull:gpu-12:active")) === 0; i++) await sleep(10);
+      redis.disconnect();
+      await sleep(150);
+      (await acquireGpu()).device.destroy();
+      const r = await run;
+      expect([r.total, r.unique]).toEqual([A000170[12], A002562[12]]);
+      const fallbacks = events.filter((e) => e.type === "error" && /device was lost.*counting it on the CPU/.test(e.message));
+      expect(fallbacks, JSON.stringify(events)).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("without an adapter, startWorker({ gpu: true }) rejects with NQ_ENGINE_UNAVAILABLE; gpu must be a boolean", async () => {
+    const { setGpuLoader, createLoader } = await import("../src/engine/webgpu/index.js");
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: () => Promise.reject(new Error("Cannot find package 'webgpu'")) })));
+    try {
+      await expect(startWorker({ connection: url, gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+    } finally {
+      setGpuLoader();
+    }
+    await expect(startWorker({ connection: url, gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+  });
+});

@@ -1,0 +1,343 @@
+/// <reference types="@webgpu/types" />
+// The WebGPU engine in Node (issue 14): the `webgpu` package (Dawn) on whatever adapter it
+// finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
+// (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
+// adapter fails this file; elsewhere it is skipped with a message saying why.
+import { afterAll, describe, expect, it } from "vitest";
+import { count, ErrorCode } from "../src/index.js";
+import { splitTasks } from "../src/count/tasks.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import {
+  acquireGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
+  type GpuCountProgress,
+} from "../src/engine/webgpu/index.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
+import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
+
+async function probe(): Promise<boolean> {
+  try {
+    const info = await gpuInfo();
+    console.info(`webgpu tests on: ${info.vendor} ${info.architecture} ${info.description} (fallback: ${info.fallback})`);
+    return true;
+  } catch (error) {
+    const why = `WebGPU cannot start in Node here: ${(error as Error).message}`;
+    if (process.env.CI) throw new Error(`${why}. CI must run these tests: install chromium (its SwiftShader Vulkan driver) and the devDependency webgpu`);
+    console.warn(`webgpu tests skipped: ${why}`);
+    return false;
+  }
+}
+
+const haveGpu = await probe();
+
+afterAll(async () => {
+  setGpuLoader();
+  await releaseGpu();
+});
+
+function codeOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => "resolved",
+    (error: { code?: string; name?: string }) => error.code ?? error.name,
+  );
+}
+
+describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
+  it("are src/count/tasks.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
+    let compared = 0;
+    for (let n = 4; n <= 13; n++) {
+      for (let depth = 2; depth <= Math.min(n - 1, n <= 10 ? 9 : 5); depth++) {
+        const cpu = splitTasks(n, depth);
+        const gpu = packTasks(n, depth);
+        expect(gpu.count).toBe(cpu.tasks.length);
+        expect(gpu.prefixNodes).toBe(cpu.prefixNodes);
+        for (let i = 0; i < gpu.count; i++) expect(unpackTask(gpu, i)).toEqual(cpu.tasks[i]);
+        compared += gpu.count;
+      }
+    }
+    expect(compared).toBeGreaterThan(30_000);
+  });
+
+  it("pack columns up to 31 and depths up to 10 (n = 32)", () => {
+    const t = packTasks(32, 3);
+    const cpu = splitTasks(32, 3);
+    expect(t.count).toBe(cpu.tasks.length);
+    for (let i = 0; i < t.count; i += 97) expect(unpackTask(t, i)).toEqual(cpu.tasks[i]);
+    const deep = packTasks(11, 10);
+    const deepCpu = splitTasks(11, 10);
+    expect(deep.count).toBe(deepCpu.tasks.length);
+    for (let i = 0; i < deep.count; i++) expect(unpackTask(deep, i)).toEqual(deepCpu.tasks[i]);
+  });
+
+  it("extend given prefixes (a count part's) to exactly the deeper prefixes, with the nodes in between", () => {
+    for (const n of [8, 11, 14]) {
+      for (const [from, to] of [[2, 4], [3, 5], [4, 4]]) {
+        const roots = splitTasks(n, from);
+        const deep = packTasks(n, to);
+        const extended = extendTasks(n, roots.tasks, to);
+        expect(extended.count).toBe(deep.count);
+        expect(Array.from(extended.words)).toEqual(Array.from(deep.words));
+        expect(extended.prefixNodes).toBe(deep.prefixNodes - roots.prefixNodes);
+      }
+    }
+  });
+
+  it("go deeper until there are enough of them", () => {
+    expect(gpuTasks(16, 200_000).depth).toBe(6);
+    expect(gpuTasks(16, 1).depth).toBe(2);
+    expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
+  });
+
+  it("sumResults adds the slots' 96-bit counters exactly, far past 2^53", () => {
+    const slots = 3;
+    const words = new Uint32Array(12 * slots);
+    const pick = [0xffffffff, 0, 1, 0x80000000, 0x12345678, 0xfffffffe];
+    for (let i = 0; i < words.length; i++) words[i] = pick[(i * 7 + 3) % pick.length];
+    const want = [0, 1, 2, 3].map((k) => {
+      let sum = 0n;
+      for (let slot = 0; slot < slots; slot++) {
+        for (let j = 0; j < 3; j++) sum += BigInt(words[(3 * k + j) * slots + slot]) << BigInt(32 * j);
+      }
+      return sum;
+    });
+    const got = sumResults(words, slots);
+    expect([got.count8, got.count4, got.count2, got.nodes]).toEqual(want);
+    expect(got.nodes > 2n ** 64n).toBe(true);
+  });
+});
+
+describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
+  it("gives OEIS A000170 and A002562 for n = 1..12, and the result object of the other engines", async () => {
+    for (let n = 1; n <= 12; n++) {
+      const r = await count(n, { engine: "webgpu" });
+      expect({ n: r.n, total: r.total, unique: r.unique, engine: r.engine }).toEqual({ n, total: A000170[n], unique: A002562[n], engine: "webgpu" });
+      expect(typeof r.ms).toBe("number");
+      expect(typeof r.nodes).toBe("bigint");
+      expect(Object.keys(r).sort()).toEqual(["engine", "ms", "n", "nodes", "total", "unique"]);
+    }
+  });
+
+  it("searches the same tree as the reference engine: total, unique and nodes identical to engine 'ts'", async () => {
+    for (let n = 4; n <= 11; n++) {
+      const [gpu, ts] = [await count(n, { engine: "webgpu" }), await count(n, { engine: "ts" })];
+      expect({ total: gpu.total, unique: gpu.unique, nodes: gpu.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+    }
+  });
+
+  it("gives the same answer whatever the slots, the split depth and the first budget (resumed searches)", async () => {
+    const ts = await count(11, { engine: "ts" });
+    for (const tuning of [
+      { slots: 64, minTasks: 1, initialBudget: 1 }, // two-row prefixes, one step a dispatch at first
+      { slots: 64, minTasks: 1e9, initialBudget: 16 }, // the deepest split (9 rows)
+      { slots: 1024, minTasks: 3000, initialBudget: 5, targetMs: 1 },
+      { slots: 96, minTasks: 1000, initialBudget: 7, stack: "private" as const },
+    ]) {
+      const r = await countWebGpu(11, {}, tuning);
+      expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+    }
+  });
+
+  it("the workgroup-memory stack (the default on hardware adapters) gives the same answers", async () => {
+    for (const n of [5, 9, 11]) {
+      const ts = await count(n, { engine: "ts" });
+      for (const tuning of [{ stack: "workgroup" as const }, { stack: "workgroup" as const, slots: 64, initialBudget: 3, minTasks: 1 }]) {
+        const r = await countWebGpu(n, {}, tuning);
+        expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+      }
+    }
+  });
+
+  it("counts a part's prefix tasks: the sums of the reference engine's countTask, for any subset", async () => {
+    for (const n of [9, 12]) {
+      const { tasks } = splitTasks(n);
+      const counter = tsEngine.openCounter(n);
+      for (const pick of [(i: number) => i % 3 === 1, (i: number) => i < 5, () => true]) {
+        const subset = tasks.filter((_, i) => pick(i));
+        const want = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+        for (const t of subset) {
+          const r = counter.countTask(t);
+          want.count8 += r.count8; want.count4 += r.count4; want.count2 += r.count2; want.nodes += r.nodes;
+        }
+        expect(await countTasksWebGpu(n, subset)).toEqual(want);
+        expect(await countTasksWebGpu(n, subset, {}, { slots: 32, minTasks: 1 })).toEqual(want);
+      }
+      counter.close();
+    }
+    expect(await countTasksWebGpu(10, [])).toEqual({ count8: 0n, count4: 0n, count2: 0n, nodes: 0n });
+  });
+
+  it("carries into the mid and hi words exactly (lo and mid words seeded just below 2^32)", async () => {
+    const ts = await count(10, { engine: "ts" });
+    for (const seedLo of [0xffffffff, 0xfffffff0, 0xffffff00]) {
+      const r = await countWebGpu(10, {}, { seedLo, slots: 64 });
+      expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+    }
+  });
+
+  it("reports progress: tasks done (rising to all), rate, ETA, and at the end the result's nodes", async () => {
+    const reports: GpuCountProgress[] = [];
+    const r = await count(12, { engine: "webgpu", progressIntervalMs: 0, onProgress: (p) => reports.push(p as GpuCountProgress) });
+    expect(reports.length).toBeGreaterThan(1);
+    for (let i = 1; i < reports.length; i++) {
+      expect(reports[i].tasksDone).toBeGreaterThanOrEqual(reports[i - 1].tasksDone);
+      expect(reports[i].nodes >= reports[i - 1].nodes).toBe(true);
+    }
+    const last = reports.at(-1)!;
+    expect(last).toMatchObject({ phase: "count", n: 12, tasksDone: last.tasksTotal, nodes: r.nodes });
+    expect(last.tasksTotal).toBeGreaterThan(100);
+    expect(last.tasksPerSecond).toBeGreaterThan(0);
+    expect(last.etaMs).toBe(0);
+    expect(last.budget).toBeGreaterThan(0);
+  });
+
+  it("rejects bad input with coded errors naming the parameter", async () => {
+    for (const n of [0, 33, 8.5, -1, Number.NaN]) {
+      await expect(count(n, { engine: "webgpu" })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("n") });
+    }
+    await expect(count(8, { engine: "gpu" as never })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("engine") });
+    await expect(count(8, { engine: "webgpu", timeoutMs: -1 })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("timeoutMs") });
+    await expect(count(8, { engine: "webgpu", onProgress: 3 as never })).rejects.toMatchObject({ code: ErrorCode.invalidArgument });
+    await expect(count(8, { engine: "webgpu", cores: 2 } as never)).rejects.toMatchObject({ code: ErrorCode.invalidArgument });
+  });
+
+  it("aborts mid-count within a few dispatches, and the next count is right", async () => {
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const started = count(12, {
+      engine: "webgpu",
+      signal: controller.signal,
+      progressIntervalMs: 0,
+      onProgress: (p) => {
+        if (!abortedAt && p.tasksDone > 0) {
+          abortedAt = performance.now();
+          controller.abort();
+        }
+      },
+    });
+    await expect(started).rejects.toMatchObject({ name: "AbortError" });
+    const latency = performance.now() - abortedAt;
+    expect(abortedAt).toBeGreaterThan(0);
+    expect(latency).toBeLessThan(500); // one dispatch (tens of ms) at most, with a wide margin for a loaded machine
+    await expect(count(8, { engine: "webgpu", signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    const next = await count(11, { engine: "webgpu" });
+    expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
+  });
+
+  it("runs counts side by side on the shared device, each right", async () => {
+    const rs = await Promise.all([10, 11, 9, 12].map((n) => count(n, { engine: "webgpu" })));
+    expect(rs.map((r) => [r.n, r.total, r.unique])).toEqual([10, 11, 9, 12].map((n) => [n, A000170[n], A002562[n]]));
+  });
+
+  it("honours timeoutMs with NQ_TIMEOUT", async () => {
+    await expect(count(12, { engine: "webgpu", timeoutMs: 30 })).rejects.toMatchObject({ code: ErrorCode.timeout });
+    const next = await count(9, { engine: "webgpu", timeoutMs: 60_000 });
+    expect(next.total).toBe(A000170[9]);
+  });
+
+  it("a device lost mid-count (destroyed) rejects with NQ_DEVICE_LOST, never a count; the next count gets a new device", async () => {
+    const { device } = await acquireGpu();
+    let destroyed = false;
+    const outcome = await count(12, {
+      engine: "webgpu",
+      progressIntervalMs: 0,
+      onProgress: () => {
+        if (!destroyed) {
+          destroyed = true;
+          device.destroy();
+        }
+      },
+    }).then(
+      (r) => ({ resolved: r }),
+      (error: { code?: string; message: string }) => ({ code: error.code, message: error.message }),
+    );
+    expect(destroyed).toBe(true);
+    expect(outcome).toMatchObject({ code: ErrorCode.deviceLost, message: expect.stringContaining("no count is reported") });
+    const again = await acquireGpu();
+    expect(again.device).not.toBe(device);
+    const next = await count(10, { engine: "webgpu" });
+    expect([next.total, next.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
+  it("the CLI: nqueens count N --engine webgpu prints the adapter and the count; Ctrl-C stops it; no --workers", async () => {
+    const r = await runCli(["count", "10", "--engine", "webgpu", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: "724", unique: "92", engine: "webgpu" });
+    expect(r.stderr).toMatch(/^GPU: /);
+    const usage = await runCli(["count", "10", "--engine", "webgpu", "--workers", "2"]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain("--engine webgpu");
+    const interrupted = await runCli(["count", "14", "--engine", "webgpu"], { killAfterMs: 3000 });
+    expect(interrupted.code).toBe(130);
+    expect(interrupted.stderr).toContain("interrupted");
+  });
+
+  it("crossCheck compares count on 'webgpu' with 'wasm' where there is an adapter, and reports a divergence", async () => {
+    const report = await crossCheck({ kernels: ["count:webgpu"], sizes: [1, 4, 6, 8, 10, 11] });
+    expect(report.ok).toBe(true);
+    expect(report.kernels[0]).toMatchObject({ kernel: "count:webgpu", engines: ["webgpu", "wasm"], cases: 6, agree: 6 });
+    const all = await crossCheck({ sizes: [8], seeds: [1], budgetMs: 20_000 });
+    expect(all.kernels.map((k) => k.kernel)).toContain("count:webgpu");
+    const wrong: Runner = async (kernel, input, engine, timeoutMs) => {
+      const value = (await defaultRunner(kernel, input, engine, timeoutMs)) as { total: bigint };
+      return engine === "webgpu" && input.n === 10 ? { ...value, total: value.total + 1n } : value;
+    };
+    const bad = await crossCheck({ kernels: ["count:webgpu"], sizes: [9, 10], runner: wrong });
+    expect(bad.ok).toBe(false);
+    expect(bad.kernels[0].divergence).toMatchObject({ field: "total", engines: ["webgpu", "wasm"], reproduce: ["nqueens count 10 --engine webgpu", "nqueens count 10 --engine wasm"] });
+  });
+
+  it("gpuInfo() names the adapter and says whether it is a software fallback", async () => {
+    const info = await gpuInfo();
+    expect(Object.keys(info).sort()).toEqual(["architecture", "description", "device", "fallback", "source", "vendor"]);
+    expect(info.source).toBe("webgpu package");
+    if (/swiftshader/i.test(`${info.architecture} ${info.description}`)) expect(info.fallback).toBe(true);
+  });
+});
+
+describe("without WebGPU", () => {
+  afterAll(() => setGpuLoader());
+
+  it("Node without the `webgpu` package: NQ_ENGINE_UNAVAILABLE saying `npm install webgpu`", async () => {
+    setGpuLoader(createLoader(() => ({
+      isNode: true,
+      importPackage: () => Promise.reject(Object.assign(new Error("Cannot find package 'webgpu'"), { code: "ERR_MODULE_NOT_FOUND" })),
+    })));
+    await expect(count(8, { engine: "webgpu" })).rejects.toMatchObject({
+      code: ErrorCode.engineUnavailable,
+      message: expect.stringContaining("npm install webgpu"),
+    });
+    await expect(gpuInfo()).rejects.toMatchObject({ code: ErrorCode.engineUnavailable });
+    // the CPU engines do not care
+    expect((await count(8)).total).toBe(92n);
+  });
+
+  it("a browser without navigator.gpu: NQ_ENGINE_UNAVAILABLE saying so", async () => {
+    setGpuLoader(createLoader(() => ({ navigator: {}, isNode: false, importPackage: () => Promise.reject(new Error("not in a browser")) })));
+    await expect(count(8, { engine: "webgpu" })).rejects.toMatchObject({
+      code: ErrorCode.engineUnavailable,
+      message: expect.stringContaining("navigator.gpu is missing"),
+    });
+  });
+
+  it("no adapter: NQ_ENGINE_UNAVAILABLE saying so, with how to get SwiftShader's", async () => {
+    const gpu = { requestAdapter: async () => null } as unknown as GPU;
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: async () => ({ create: () => gpu }) })));
+    const error = await count(8, { engine: "webgpu" }).catch((e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: ErrorCode.engineUnavailable, message: expect.stringContaining("no adapter") });
+    expect((error as Error).message).toContain("VK_ICD_FILENAMES");
+    await expect(codeOf(gpuInfo())).resolves.toBe(ErrorCode.engineUnavailable);
+  });
+
+  it("crossCheck leaves the GPU out by default where there is no adapter", async () => {
+    setGpuLoader(createLoader(() => ({ isNode: true, importPackage: () => Promise.reject(new Error("Cannot find package 'webgpu'")) })));
+    const report = await crossCheck({ kernels: undefined, sizes: [6], seeds: [1], budgetMs: 2000 });
+    expect(report.kernels.map((k) => k.kernel)).not.toContain("count:webgpu");
+    expect(report.kernels.map((k) => k.kernel)).toContain("count");
+  });
+
+  it("a loader that throws while asking for the adapter: NQ_ENGINE_UNAVAILABLE", async () => {
+    const gpu = { requestAdapter: async () => { throw new Error("driver exploded"); } } as unknown as GPU;
+    setGpuLoader(async () => ({ gpu, source: "webgpu package" }));
+    await expect(count(8, { engine: "webgpu" })).rejects.toMatchObject({ code: ErrorCode.engineUnavailable, message: expect.stringContaining("driver exploded") });
+  });
+});
