@@ -5,6 +5,8 @@
  * loop over engines. Inputs here are already checked by `src/core/validate.ts`.
  */
 
+import type { Constraints } from "../board/constraints.js";
+
 export type EngineName = "wasm" | "ts";
 
 /** Status of a resumable search after a `run` call (same codes as assembly/status.ts). */
@@ -63,6 +65,8 @@ export type SearchParams = {
   maxNodes: number;
   maxSteps: number;
   maxTries: number;
+  /** Given queens and blocked squares (src/board/constraints.ts); absent or `empty`: the plain problem, node for node. */
+  constraints?: Constraints;
 };
 
 /** A resumable search for one solution. */
