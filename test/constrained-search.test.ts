@@ -1,0 +1,140 @@
+// The randomized and local searches on constrained boards (issue 15): las-vegas, hybrid,
+// hill-climb and min-conflicts with given queens and blocked squares, on both engines.
+// Every board a search returns is checked by `isCompletion` below (written here, knowing
+// nothing of the kernels); whether a completion exists comes from `completions`, a plain
+// brute force over permutations, also written here.
+import { describe, expect, it } from "vitest";
+import { checkConstraints, type BoardConstraints, type Constraints, type Square } from "../src/board/constraints.js";
+import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, type Engine, type SearchMethod } from "../src/engine/contract.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
+import { isSolution } from "./helpers.js";
+
+const ENGINES: Engine[] = [wasmEngine, tsEngine];
+type Local = "las-vegas" | "hybrid" | "hill-climb" | "min-conflicts";
+
+/** A small seeded generator for the test's own random boards (mulberry32). */
+function generator(seed: number): (k: number) => number {
+  let a = seed >>> 0;
+  return (k: number) => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * k);
+  };
+}
+
+/** Queens on distinct columns and diagonals, every given queen in place, no queen on a blocked square. */
+function isCompletion(n: number, columns: ArrayLike<number>, input: BoardConstraints): boolean {
+  if (columns.length !== n || !isSolution(columns)) return false;
+  for (const [r, c] of input.fixed ?? []) if (columns[r] !== c) return false;
+  for (const [r, c] of input.blocked ?? []) if (columns[r] === c) return false;
+  return true;
+}
+
+/** Every completion, by brute force over all permutations (n <= 8: at most 40,320). */
+function completions(n: number, input: BoardConstraints): number {
+  let total = 0;
+  const cols: number[] = [];
+  const used = new Array<boolean>(n).fill(false);
+  const walk = (r: number): void => {
+    if (r === n) {
+      if (isCompletion(n, cols, input)) total++;
+      return;
+    }
+    for (let c = 0; c < n; c++) {
+      if (used[c]) continue;
+      used[c] = true;
+      cols[r] = c;
+      walk(r + 1);
+      used[c] = false;
+    }
+  };
+  walk(0);
+  return total;
+}
+
+/** A random constraint set: a few given queens (possibly attacking) and some blocked squares. */
+function randomBoard(n: number, draw: (k: number) => number): BoardConstraints {
+  const fixed: Square[] = [];
+  const blocked: Square[] = [];
+  const givens = draw(4);
+  for (let i = 0; i < givens; i++) fixed.push([draw(n), draw(n)]);
+  const blocks = draw(2 * n + 1);
+  for (let i = 0; i < blocks; i++) blocked.push([draw(n), draw(n)]);
+  return { fixed, blocked };
+}
+
+type Outcome = { status: number; columns: number[]; nodes: number; tries: number; steps: number };
+
+/** Generous caps where a completion exists; small ones where none does (the search can only run out). */
+const CAPS = { maxNodes: 2_000_000, maxSteps: 200_000, maxTries: 5_000 };
+const SMALL_CAPS = { maxNodes: 20_000, maxSteps: 2_000, maxTries: 50 };
+
+/** Run one search to its end (in chunks, as solve does). */
+function runSearch(
+  engine: Engine, method: SearchMethod, n: number, constraints: Constraints | undefined, seed: number, param = 0, caps = CAPS,
+): Outcome {
+  const search = engine.openSearch(method, n, { seed, param, ...caps, constraints });
+  try {
+    let status: number = RUNNING;
+    for (let chunks = 0; status === RUNNING; chunks++) {
+      status = search.run(search.work() + 997);
+      if (chunks > 1e6) throw new Error("no end");
+    }
+    return { status, columns: Array.from(search.columns()), ...search.stats() };
+  } finally {
+    search.close();
+  }
+}
+
+const METHODS: { method: Local; param: (n: number) => number }[] = [
+  { method: "las-vegas", param: () => 0 },
+  { method: "hybrid", param: (n) => Math.min(n, 3) },
+  { method: "hybrid", param: () => 0 }, // every row backtracked: complete, EXHAUSTED proves no completion
+  { method: "hill-climb", param: () => 0 },
+  { method: "min-conflicts", param: () => 0 },
+];
+
+describe("constrained search: every board is checked, existence agrees with brute force, engines agree", () => {
+  it("random constraint sets, n = 4..8, every method, both engines", () => {
+    const draw = generator(15);
+    let boards = 0, solvable = 0, unsolvable = 0, found = 0, proved = 0;
+    for (let trial = 0; trial < 150; trial++) {
+      const n = 4 + (trial % 5);
+      const input = randomBoard(n, draw);
+      const constraints = checkConstraints(n, input, "test");
+      if (constraints.conflict) continue; // solve answers these before any search (tested below)
+      boards++;
+      const exists = completions(n, input) > 0;
+      if (exists) solvable++;
+      else unsolvable++;
+      for (const { method, param } of METHODS) {
+        const seed = 1 + trial;
+        const [w, t] = ENGINES.map((engine) => runSearch(engine, method, n, constraints, seed, param(n), exists ? CAPS : SMALL_CAPS));
+        const where = `${method} k=${param(n)} n=${n} seed=${seed} ${JSON.stringify(input)}`;
+        // Parity: same status, columns and figures on both engines.
+        expect(w, where).toEqual(t);
+        if (w.status === FOUND) {
+          found++;
+          expect(isCompletion(n, w.columns, input), where).toBe(true);
+        } else {
+          expect([EXHAUSTED, MAX_NODES, MAX_STEPS, MAX_TRIES], where).toContain(w.status);
+        }
+        if (w.status === EXHAUSTED) proved++;
+        // A completion exists: every method finds one within the generous caps; none: never FOUND,
+        // and the complete variant (hybrid with every row backtracked) proves it.
+        if (exists) expect(w.status, where).toBe(FOUND);
+        else expect(w.status, where).not.toBe(FOUND);
+        if (method === "hybrid" && param(n) === 0) expect(w.status, where).toBe(exists ? FOUND : EXHAUSTED);
+        if (w.status === EXHAUSTED) expect(exists, where).toBe(false);
+      }
+    }
+    expect(boards).toBeGreaterThan(60);
+    expect(solvable).toBeGreaterThan(20);
+    expect(unsolvable).toBeGreaterThan(5);
+    expect(found).toBeGreaterThan(100);
+    expect(proved).toBeGreaterThan(5);
+  }, 120_000);
+});
