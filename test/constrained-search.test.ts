@@ -138,3 +138,121 @@ describe("constrained search: every board is checked, existence agrees with brut
     expect(proved).toBeGreaterThan(5);
   }, 120_000);
 });
+
+describe("constrained search: no constraints is the plain problem, node for node and draw for draw", () => {
+  it("absent, undefined-input and empty-list constraints give today's columns and figures", () => {
+    for (const engine of ENGINES) {
+      for (const { method, param } of METHODS) {
+        for (let n = 4; n <= 24; n += 2) {
+          for (const seed of [1, 7, 123456789]) {
+            const plain = runSearch(engine, method, n, undefined, seed, param(n));
+            for (const input of [undefined, {}, { fixed: [], blocked: [] }]) {
+              const empty = checkConstraints(n, input, "test");
+              expect(empty.empty).toBe(true);
+              expect(runSearch(engine, method, n, empty, seed, param(n)), `${engine.name} ${method} n=${n} seed=${seed}`).toEqual(plain);
+            }
+            expect(plain.status).toBe(FOUND);
+            expect(isSolution(plain.columns)).toBe(true);
+          }
+        }
+      }
+    }
+  }, 60_000);
+});
+
+/** Given queens taken from a real solution and blocked squares off it: a completion exists. */
+function solvableBoard(n: number, draw: (k: number) => number, givens: number, blocks: number): BoardConstraints {
+  // A solution from the plain min-conflicts search (checked here before use).
+  const plain = runSearch(tsEngine, "min-conflicts", n, undefined, 99 + n);
+  expect(isSolution(plain.columns)).toBe(true);
+  const fixed: Square[] = [];
+  for (let i = 0; i < givens; i++) {
+    const r = draw(n);
+    fixed.push([r, plain.columns[r]]);
+  }
+  const blocked: Square[] = [];
+  while (blocked.length < blocks) {
+    const r = draw(n), c = draw(n);
+    if (plain.columns[r] !== c) blocked.push([r, c]);
+  }
+  return { fixed, blocked };
+}
+
+describe("constrained search on larger boards (a completion known to exist)", () => {
+  const sizes: Record<Local, number[]> = {
+    "las-vegas": [12, 20, 30],
+    hybrid: [12, 20, 40, 60],
+    "hill-climb": [12, 20, 40, 80],
+    "min-conflicts": [12, 50, 200, 1000, 5000],
+  };
+  for (const method of Object.keys(sizes) as Local[]) {
+    it(`${method}: found, checked, the same on both engines`, () => {
+      const draw = generator(method.length * 31);
+      for (const n of sizes[method]) {
+        for (const [givens, blocks] of [[0, 2 * n], [Math.ceil(n / 8), n], [Math.ceil(n / 4), 0]]) {
+          const input = solvableBoard(n, draw, givens, blocks);
+          const constraints = checkConstraints(n, input, "test");
+          expect(constraints.conflict).toBeNull();
+          for (const seed of [1, 2]) {
+            const param = method === "hybrid" ? Math.max(0, n - 12) : 0;
+            const [w, t] = ENGINES.map((engine) => runSearch(engine, method, n, constraints, seed, param));
+            const where = `${method} n=${n} givens=${givens} blocks=${blocks} seed=${seed}`;
+            expect(w, where).toEqual(t);
+            expect(w.status, where).toBe(FOUND);
+            expect(isCompletion(n, w.columns, input), where).toBe(true);
+          }
+        }
+      }
+    }, 60_000);
+  }
+});
+
+describe("constrained search: no completion", () => {
+  it("a row with every square blocked or attacked by a given queen: EXHAUSTED at once, every method", () => {
+    const n = 8;
+    // Row 3: columns 0, 1, 2, 3, 5, 7 blocked; 4 and 6 are the given queens' columns.
+    const input = { fixed: [[0, 6], [1, 4]] as Square[], blocked: [0, 1, 2, 3, 5, 7].map((c) => [3, c] as Square) };
+    expect(completions(n, input)).toBe(0);
+    const constraints = checkConstraints(n, input, "test");
+    expect(constraints.conflict).toBeNull();
+    for (const engine of ENGINES) {
+      for (const { method, param } of METHODS) {
+        const r = runSearch(engine, method, n, constraints, 5, param(n));
+        expect(r.status, `${engine.name} ${method}`).toBe(EXHAUSTED);
+        expect({ nodes: r.nodes, tries: r.tries, steps: r.steps }).toEqual({
+          nodes: method === "las-vegas" || method === "hybrid" ? 1 : 0, tries: 1, steps: 0,
+        });
+      }
+    }
+  });
+
+  it("a column with no open square: EXHAUSTED at once", () => {
+    const n = 6;
+    const input = { blocked: [0, 1, 2, 3, 4, 5].map((r) => [r, 2] as Square) };
+    expect(completions(n, input)).toBe(0);
+    const constraints = checkConstraints(n, input, "test");
+    for (const engine of ENGINES) {
+      for (const { method, param } of METHODS) expect(runSearch(engine, method, n, constraints, 3, param(n)).status).toBe(EXHAUSTED);
+    }
+  });
+
+  it("no completion but every line open: the randomized searches stop at their caps, the complete variant proves it", () => {
+    // n = 4 has two solutions, (1,3,0,2) and (2,0,3,1); block one square of each.
+    const n = 4;
+    const input = { blocked: [[0, 1], [0, 2]] as Square[] };
+    expect(completions(n, input)).toBe(0);
+    const constraints = checkConstraints(n, input, "test");
+    for (const engine of ENGINES) {
+      expect(runSearch(engine, "las-vegas", n, constraints, 1, 0, SMALL_CAPS).status).toBe(MAX_TRIES);
+      expect(runSearch(engine, "hybrid", n, constraints, 1, 2, SMALL_CAPS).status).toBe(MAX_TRIES);
+      expect(runSearch(engine, "hybrid", n, constraints, 1, 0, SMALL_CAPS).status).toBe(EXHAUSTED);
+      expect([MAX_STEPS, MAX_TRIES]).toContain(runSearch(engine, "hill-climb", n, constraints, 1, 0, SMALL_CAPS).status);
+      expect([MAX_STEPS, MAX_TRIES]).toContain(runSearch(engine, "min-conflicts", n, constraints, 1, 0, SMALL_CAPS).status);
+      // maxNodes stops las-vegas too
+      const capped = engine.openSearch("las-vegas", n, { seed: 1, param: 0, maxNodes: 100, maxSteps: Infinity, maxTries: Infinity, constraints });
+      expect(capped.run(Infinity)).toBe(MAX_NODES);
+      expect(capped.stats().nodes).toBe(100);
+      capped.close();
+    }
+  });
+});
