@@ -36,6 +36,20 @@ describe("solve with method 'complete'", () => {
     expect(none).toBeGreaterThan(50);
   });
 
+  it("row-order backtracking honours constraints: its first solution is the lexicographically first of brute force", async () => {
+    const random = rng(2);
+    for (let i = 0; i < 300; i++) {
+      const n = 4 + (i % 5);
+      const givens = randomGivens(n, random, 1 + (i % 2), 0.2);
+      const all = bruteForce(n, givens); // in lexicographic order
+      for (const engine of ENGINES) {
+        const result = await solve(n, { method: "backtrack", engine, ...givens });
+        if (all.length === 0) expect(result.found).toBe(false);
+        else expect(Array.from(result.columns!)).toEqual(all[0]);
+      }
+    }
+  });
+
   it("names the attacking pair of given queens, and the given queen on a blocked square", async () => {
     for (const engine of ENGINES) {
       const pair = await solve(8, { engine, fixed: [[0, 0], [5, 5]] });
