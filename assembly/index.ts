@@ -13,3 +13,5 @@ export { verifyInput, verifyRepeats } from "./verify";
 export { estimateInit, estimateRun } from "./estimate";
 export { treeSizeInit, treeSizeTask } from "./tree-size";
 export { lasVegasTrialsInit, lasVegasTrialsRun, lasVegasTrialsStat, lasVegasExactInit, lasVegasExactTask } from "./las-vegas-stats";
+export { constraintsInput, constraintsClear } from "./constraints";
+export { completeInit, completeRun, completeStat, completeSolutions } from "./complete";

@@ -89,7 +89,7 @@ export const KERNELS: Record<string, Kernel> = {
       {
         cases: ({ sizes, seeds }) => {
           // sizes each method handles in milliseconds (pure Las Vegas at n = 1000 practically never succeeds)
-          const largest = { backtrack: 24, "las-vegas": 100, hybrid: 200, "hill-climb": 200, "min-conflicts": Infinity, construct: Infinity }[method];
+          const largest = { backtrack: 24, "las-vegas": 100, hybrid: 200, "hill-climb": 200, "min-conflicts": Infinity, construct: Infinity, complete: 64 }[method];
           const usable = sizes.filter((n) => n <= largest);
           return METHODS[method].seeded
             ? usable.flatMap((n) => seeds.map((seed) => ({ n, options: { method, seed } })))

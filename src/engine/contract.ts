@@ -52,7 +52,7 @@ export type SearchPhase = (typeof PHASES)[number];
 export type SearchState = { phase: SearchPhase; conflicts: number };
 
 /** The single-solution search methods; each has one kernel file in assembly/ and its twin in src/engine/ts/. */
-export type SearchMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb" | "construct" | "min-conflicts";
+export type SearchMethod = "backtrack" | "las-vegas" | "hybrid" | "hill-climb" | "construct" | "min-conflicts" | "complete";
 
 /**
  * What a search is opened with. The caps are exact (both engines stop at the same
@@ -92,6 +92,8 @@ export type Search = {
    * next pair (i, j) its scan evaluates. The Wasm engine does not implement it.
    */
   cursor?(): SearchCursor;
+  /** 'complete' only: the solutions met so far (param 1 enumerates, param 2 counts; see assembly/complete.ts). */
+  solutions?(): bigint;
   close(): void;
 };
 

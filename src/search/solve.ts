@@ -8,6 +8,7 @@ import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../engi
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
+import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
 type Limit = "maxNodes" | "maxSteps" | "maxTries";
@@ -55,6 +56,9 @@ function checkMinConflictsMemory(n: number): void {
   );
 }
 
+/** Largest n of the complete search (a row's open columns in one 64-bit mask). */
+export const COMPLETE_MAX_N = 64;
+
 export const METHODS = {
   backtrack: { maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false },
   // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
@@ -67,6 +71,8 @@ export const METHODS = {
   construct: { maxN: CONSTRUCT_MAX_N, limits: [], seeded: false },
   // 8 bytes per queen; n = 10^8 in 0.8 GB; memory is checked separately (checkMinConflictsMemory).
   "min-conflicts": { maxN: MIN_CONFLICTS_INDEX_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true },
+  // Constrained boards (issue 15): decides every instance, 64-bit bitboards.
+  complete: { maxN: COMPLETE_MAX_N, limits: ["maxNodes"], seeded: false },
 } as const satisfies Record<SearchMethod, MethodSpec>;
 
 /** Every method `solve` takes: the search methods, and 'auto', which picks one of them by n. */
@@ -82,7 +88,9 @@ export const DEFAULT_METHOD: Method = "auto";
  * from n = 50 on (under a millisecond at n = 1000; hybrid takes hundreds there).
  * Thresholds from `npm run bench -- --only seed-001` and a sweep of solve() medians.
  */
-export function autoMethod(n: number): SearchMethod {
+export function autoMethod(n: number, constrained = false): SearchMethod {
+  // Given queens or blocked squares: the complete search (n <= 64; solve checks n).
+  if (constrained) return "complete";
   return n <= 12 ? "backtrack" : n < 50 ? "hybrid" : "min-conflicts";
 }
 
@@ -122,11 +130,15 @@ export type SolveOptions = {
   signal?: AbortSignal;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: SolveProgress) => void;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; not with 'construct'). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
   /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of the search (about 10 ms), for dense plots. */
   progressIntervalMs?: number;
 };
 
-export type StopReason = "no-solution" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
+export type StopReason = "no-solution" | "conflict" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
 
 const STOP_REASONS: Partial<Record<SearchStatus, StopReason>> = {
   [EXHAUSTED]: "no-solution",
@@ -156,9 +168,13 @@ export type SolveResult = {
   ms: number;
   /** Why nothing was found, when found is false. */
   reason?: StopReason;
+  /** reason 'conflict': the given queens that attack each other, or the given queen on a blocked square. */
+  conflict?: { reason: string; squares: Square[] };
 };
 
-const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", ...PACED_OPTION_NAMES] as const;
+const OPTION_NAMES = [
+  "method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "fixed", "blocked", ...PACED_OPTION_NAMES,
+] as const;
 const LIMITS: readonly Limit[] = ["maxNodes", "maxSteps", "maxTries"];
 
 /**
@@ -169,8 +185,13 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
   const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
   const auto = requested === "auto";
-  checkInteger("n", n, 1, auto ? MIN_CONFLICTS_MAX_N : METHODS[requested].maxN);
-  const method = auto ? autoMethod(n) : requested;
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : MIN_CONFLICTS_MAX_N) : METHODS[requested].maxN);
+  const constraints: Constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "solve");
+  if (requested === "construct" && !constraints.empty) {
+    throw rangeError(`method "construct" cannot honour given queens or blocked squares (it builds one fixed pattern); use "complete" or "auto"`);
+  }
+  const method = auto ? autoMethod(n, !constraints.empty) : requested;
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
   const engine = pickEngine(opts.engine);
@@ -200,11 +221,16 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const base = {
     n, method, ...("stopVegas" in spec ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
   };
+  if (constraints.conflict !== null) {
+    const { reason, squares } = constraints.conflict;
+    pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
+    return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "conflict", conflict: { reason, squares } };
+  }
   if (n === 2 || n === 3) {
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }
-  const search = engine.openSearch(method, n, { seed, param, ...caps });
+  const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
     const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
     const sizer = new ChunkSizer();
@@ -223,6 +249,9 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     pacer.finish(progress());
     const stats = search.stats();
     const found = reason === undefined;
+    if (found && !constraints.empty && !satisfiesConstraints(constraints, search.columns())) {
+      throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
+    }
     return { ...base, found, columns: found ? search.columns() : null, ...stats, ms: pacer.elapsed(), ...(found ? {} : { reason }) };
   } finally {
     search.close();

@@ -18,6 +18,7 @@ const SEARCH_KERNELS = {
   hybrid: "hybrid",
   "hill-climb": "hillClimb",
   construct: "construct",
+  complete: "complete",
 } as const satisfies Record<SearchMethod, string>;
 type SearchKernel = (typeof SEARCH_KERNELS)[SearchMethod];
 
@@ -53,6 +54,9 @@ export type KernelExports = {
   lasVegasTrialsStat(slot: number): number;
   lasVegasExactInit(n: number, stopVegas: number): number;
   lasVegasExactTask(depth: number): void;
+  constraintsInput(n: number, blockedCount: number): number;
+  constraintsClear(): void;
+  completeSolutions(): bigint;
 };
 
 let compiled: WebAssembly.Module | undefined;
@@ -149,9 +153,28 @@ function openSolutions(n: number): SolutionStream {
 // Stat slots of assembly/status.ts.
 const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
 
+/**
+ * Hands a job's constraints to the kernels (assembly/constraints.ts), or clears those of
+ * an earlier job of this instance. Call after acquire() and before the kernel's Init.
+ */
+export function loadConstraints(k: KernelExports, constraints: Constraints | undefined): void {
+  if (constraints === undefined || constraints.empty) {
+    k.constraintsClear();
+    return;
+  }
+  const { n, fixedColumn, blockedStart, blockedCols } = constraints;
+  const at = k.constraintsInput(n, blockedCols.length);
+  if (at === 0) throw outOfMemory(`the constraints of n = ${n}`);
+  const view = new Int32Array(k.memory.buffer, at, 2 * n + 1 + blockedCols.length);
+  view.set(fixedColumn, 0);
+  view.set(blockedStart, n);
+  view.set(blockedCols, 2 * n + 1);
+}
+
 function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
   if (method === "construct") return openConstruct(n, params);
   const k = acquire();
+  loadConstraints(k, params.constraints);
   const name = SEARCH_KERNELS[method];
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
   const constraintsAt = writeConstraints(k, params.constraints);
@@ -164,6 +187,7 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
     state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
     // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
+    ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
     close: closer(k),
   };
 }
