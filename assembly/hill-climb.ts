@@ -11,7 +11,8 @@
 // maxSteps and maxTries are exact. Twin: src/engine/ts/hill-climb.ts.
 
 import { allocate } from "./memory";
-import { loadConstraints, givenColumn, isBlocked, linesOpen } from "./board-constraints";
+import { constrained, fixedColumn, isBlocked } from "./constraints";
+import { linesOpen } from "./lines-open";
 import { below, seedRandom } from "./rng";
 import {
   RUNNING, FOUND, EXHAUSTED, MAX_STEPS, MAX_TRIES,
@@ -33,9 +34,9 @@ let rd: usize = 0; // i32[2n - 1]: queens on diagonal col + row
 
 /**
  * Allocate for an n x n board and start the first try; returns the columns buffer, 0 if out
- * of memory. `constraintsAt`: the board's constraints (assembly/board-constraints.ts), 0 for none.
+ * of memory. Honours the job's constraints (assembly/constraints.ts), if any.
  */
-export function hillClimbInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64, constraintsAt: usize): usize {
+export function hillClimbInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   size = n;
   maxSteps = stepCap;
   maxTries = tryCap;
@@ -47,8 +48,8 @@ export function hillClimbInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepC
   work = 0;
   steps = 0;
   tries = 1;
-  constrained = loadConstraints(n, constraintsAt);
-  if (constrained) return initConstrained() ? board : 0;
+  withConstraints = constrained;
+  if (withConstraints) return initConstrained() ? board : 0;
   shuffle();
   return board;
 }
@@ -98,7 +99,7 @@ function shuffle(): void {
 
 /** Climb until a solution, maxSteps, maxTries, or `workLimit` swap evaluations in all; returns the status. */
 export function hillClimbRun(workLimit: f64): i32 {
-  if (constrained) return runConstrained(workLimit);
+  if (withConstraints) return runConstrained(workLimit);
   while (true) {
     if (h == 0) return FOUND;
     if (steps >= maxSteps) return MAX_STEPS;
@@ -160,7 +161,7 @@ export function hillClimbStat(slot: i32): f64 {
 // chunk stays bounded when every try is dropped. If the givens leave a row or column
 // without a square (linesOpen), no completion exists: EXHAUSTED at once.
 
-let constrained: bool = false;
+let withConstraints: bool = false;
 let proved: bool = false;
 let stuck: bool = false; // this try could not keep every queen off blocked squares
 let free: i32 = 0; // m: rows without a given queen
@@ -180,12 +181,12 @@ function initConstrained(): bool {
   freeRows = allocate(<usize>n << 2);
   freeCols = allocate(<usize>n << 2);
   const held = allocate(<usize>n);
-  const open = linesOpen();
+  const open = linesOpen(n);
   if (freeRows == 0 || freeCols == 0 || held == 0 || open < 0) return false;
   proved = open == 0;
   free = 0;
   for (let r = 0; r < n; r++) {
-    const c = givenColumn(r);
+    const c = fixedColumn(r);
     if (c >= 0) {
       setColumn(r, c);
       store<u8>(held + <usize>c, 1);

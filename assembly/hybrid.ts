@@ -12,7 +12,8 @@
 // Twin: src/engine/ts/hybrid.ts.
 
 import { allocate } from "./memory";
-import { loadConstraints, givenColumn, blockedFrom, blockedColumn, isBlocked, linesOpen } from "./board-constraints";
+import { constrained, fixedColumn, isBlocked } from "./constraints";
+import { linesOpen } from "./lines-open";
 import { below, seedRandom } from "./rng";
 import {
   RUNNING, FOUND, EXHAUSTED, MAX_NODES, MAX_TRIES,
@@ -34,9 +35,9 @@ let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
 
 /**
  * Allocate and reset for an n x n board, `param` random rows; returns the columns buffer,
- * 0 if out of memory. `constraintsAt`: the board's constraints (assembly/board-constraints.ts), 0 for none.
+ * 0 if out of memory. Honours the job's constraints (assembly/constraints.ts), if any.
  */
-export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64, constraintsAt: usize): usize {
+export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   size = n;
   stopVegas = param;
   maxNodes = nodeCap;
@@ -52,8 +53,8 @@ export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap:
   row = 0;
   nodes = 1; // the empty board of the first try
   tries = 1;
-  constrained = loadConstraints(n, constraintsAt);
-  if (constrained && !initConstrained()) return 0;
+  withConstraints = constrained;
+  if (withConstraints && !initConstrained()) return 0;
   return cols;
 }
 
@@ -80,7 +81,7 @@ function newTry(): i32 {
 
 /** Search until a solution, exhaustion, maxNodes, maxTries, or `workLimit` nodes in all; returns the status. */
 export function hybridRun(workLimit: f64): i32 {
-  if (constrained) return runConstrained(workLimit);
+  if (withConstraints) return runConstrained(workLimit);
   while (true) {
     if (row == size) return FOUND;
     if (nodes >= maxNodes) return MAX_NODES;
@@ -150,16 +151,16 @@ export function hybridStat(slot: i32): f64 {
 // row or column has no square left once the givens stand (linesOpen), no completion
 // exists and the search reports EXHAUSTED at once. With no constraints none of this runs.
 
-let constrained: bool = false;
+let withConstraints: bool = false;
 let proved: bool = false; // the givens leave a line without a square: no completion
 
 /** Put the given queens on the board; false if out of memory. */
 function initConstrained(): bool {
-  const open = linesOpen();
+  const open = linesOpen(size);
   if (open < 0) return false;
   proved = open == 0;
   for (let r = 0; r < size; r++) {
-    const c = givenColumn(r);
+    const c = fixedColumn(r);
     if (c < 0) continue;
     store<i32>(cols + (<usize>r << 2), c);
     mark(r, c, 1);
@@ -170,7 +171,7 @@ function initConstrained(): bool {
 
 /** The first row from r on without a given queen (size if none). */
 function nextFreeRow(r: i32): i32 {
-  while (r < size && givenColumn(r) >= 0) r++;
+  while (r < size && fixedColumn(r) >= 0) r++;
   return r;
 }
 
@@ -179,7 +180,7 @@ function newTryConstrained(): i32 {
   if (stopVegas == 0) return EXHAUSTED;
   if (tries >= maxTries) return MAX_TRIES;
   for (let r = 0; r < row; r++) {
-    if (givenColumn(r) >= 0) continue;
+    if (fixedColumn(r) >= 0) continue;
     const at = cols + (<usize>r << 2);
     const c = load<i32>(at);
     if (c < 0) continue;
@@ -201,14 +202,11 @@ function runConstrained(workLimit: f64): i32 {
     const at = cols + (<usize>row << 2);
     const sum = sumUsed + <usize>row;
     const diff = diffUsed + <usize>(row + size - 1);
-    let k = blockedFrom(row);
-    const end = blockedFrom(row + 1);
     if (row < stopVegas) {
       let count = 0;
       for (let c = 0; c < size; c++) {
         if ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) continue;
-        while (k < end && blockedColumn(k) < c) k++;
-        if (k < end && blockedColumn(k) == c) continue;
+        if (isBlocked(row, c)) continue;
         store<i32>(safe + (<usize>count << 2), c);
         count++;
       }
@@ -231,7 +229,7 @@ function runConstrained(workLimit: f64): i32 {
     if (c == size) {
       store<i32>(at, -1);
       let back = row - 1;
-      while (back >= stopVegas && givenColumn(back) >= 0) back--;
+      while (back >= stopVegas && fixedColumn(back) >= 0) back--;
       if (back < stopVegas) {
         const status = newTryConstrained();
         if (status != RUNNING) return status;

@@ -41,7 +41,8 @@
 // per swap tried. Steps: swaps kept (improving ones and kicks). Tries: 1 + restarts.
 
 import { allocate } from "./memory";
-import { loadConstraints, givenColumn, isBlocked, linesOpen } from "./board-constraints";
+import { constrained, fixedColumn, isBlocked } from "./constraints";
+import { linesOpen } from "./lines-open";
 import { seedRandom, below } from "./rng";
 import {
   RUNNING, FOUND, EXHAUSTED, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
@@ -86,11 +87,11 @@ let maxTries: f64 = 0;
 
 /**
  * Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory.
- * `constraintsAt`: the board's constraints (assembly/board-constraints.ts), 0 for none.
+ * Honours the job's constraints (assembly/constraints.ts), if any.
  */
-export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64, constraintsAt: usize): usize {
-  constrained = loadConstraints(n, constraintsAt);
-  if (constrained) return initConstrained(n, seed, stepCap, tryCap);
+export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  withConstraints = constrained;
+  if (withConstraints) return initConstrained(n, seed, stepCap, tryCap);
   size = n;
   maxSteps = stepCap;
   maxTries = tryCap;
@@ -239,7 +240,7 @@ function restart(): i32 {
 
 /** Search until a solution, a cap, or `workLimit` units of work in all; returns the status. */
 export function minConflictsRun(workLimit: f64): i32 {
-  if (constrained) return runConstrained(workLimit);
+  if (withConstraints) return runConstrained(workLimit);
   while (status == RUNNING) {
     if (stage == STAGE_PREPARE) status = prepare(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
@@ -436,7 +437,7 @@ export function minConflictsStat(slot: i32): f64 {
 // trial. If the givens leave a row or column without a square (linesOpen), no
 // completion exists: EXHAUSTED at once.
 
-let constrained: bool = false;
+let withConstraints: bool = false;
 let proved: bool = false;
 let free: i32 = 0; // m
 let freeRows: usize = 0; // i32[m]
@@ -471,12 +472,12 @@ function initConstrained(n: i32, seed: u32, stepCap: f64, tryCap: f64): usize {
   inList = allocate(<usize>n);
   sumAll = allocate(<usize>n << 3);
   diffAll = allocate(<usize>n << 3);
-  const open = linesOpen();
+  const open = linesOpen(n);
   if (cols == 0 || freeRows == 0 || freeCols == 0 || pool == 0 || candidates == 0 || inList == 0 || sumAll == 0 || diffAll == 0 || open < 0) return 0;
   proved = open == 0;
   free = 0;
   for (let r = 0; r < n; r++) {
-    const c = givenColumn(r);
+    const c = fixedColumn(r);
     if (c >= 0) {
       storeI(cols, r, c);
       store<u8>(inList + <usize>c, 1); // (inList as scratch: columns held)
@@ -551,7 +552,7 @@ function startConstrained(): void {
   memory.fill(inList, 0, <usize>n);
   collisions = 0;
   for (let r = 0; r < n; r++) {
-    const c = givenColumn(r);
+    const c = fixedColumn(r);
     if (c >= 0) addC(r, c);
   }
   memory.copy(pool, freeCols, <usize>free << 2);

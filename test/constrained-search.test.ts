@@ -8,7 +8,9 @@ import { checkConstraints, type BoardConstraints, type Constraints, type Square 
 import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, type Engine, type SearchMethod } from "../src/engine/contract.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
-import { isSolution } from "./helpers.js";
+import { isSolution, isSolutionLarge } from "./helpers.js";
+import { solve } from "../src/index.js";
+import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../src/engine/ts/min-conflicts.js";
 
 const ENGINES: Engine[] = [wasmEngine, tsEngine];
 type Local = "las-vegas" | "hybrid" | "hill-climb" | "min-conflicts";
@@ -27,7 +29,7 @@ function generator(seed: number): (k: number) => number {
 
 /** Queens on distinct columns and diagonals, every given queen in place, no queen on a blocked square. */
 function isCompletion(n: number, columns: ArrayLike<number>, input: BoardConstraints): boolean {
-  if (columns.length !== n || !isSolution(columns)) return false;
+  if (columns.length !== n || !(n <= 2000 ? isSolution(columns) : isSolutionLarge(columns))) return false;
   for (const [r, c] of input.fixed ?? []) if (columns[r] !== c) return false;
   for (const [r, c] of input.blocked ?? []) if (columns[r] === c) return false;
   return true;
@@ -143,8 +145,8 @@ describe("constrained search: no constraints is the plain problem, node for node
   it("absent, undefined-input and empty-list constraints give today's columns and figures", () => {
     for (const engine of ENGINES) {
       for (const { method, param } of METHODS) {
-        for (let n = 4; n <= 24; n += 2) {
-          for (const seed of [1, 7, 123456789]) {
+        for (const n of [4, 5, 6, 8, 10, 13, 16, 20]) {
+          for (const seed of [1, 123456789]) {
             const plain = runSearch(engine, method, n, undefined, seed, param(n));
             for (const input of [undefined, {}, { fixed: [], blocked: [] }]) {
               const empty = checkConstraints(n, input, "test");
@@ -255,4 +257,80 @@ describe("constrained search: no completion", () => {
       capped.close();
     }
   });
+});
+
+describe("solve with fixed and blocked: the four methods through the public entry", () => {
+  const methods: Local[] = ["las-vegas", "hybrid", "hill-climb", "min-conflicts"];
+
+  it("given queens that attack each other: found false, reason 'conflict' naming the pair, before any search", async () => {
+    for (const engine of ["wasm", "ts"] as const) {
+      for (const method of methods) {
+        for (const [fixed, line] of [[[[1, 2], [5, 6]], "diagonal"], [[[0, 3], [6, 3]], "column"], [[[2, 0], [4, 6], [7, 5]], "diagonal"]] as const) {
+          const r = await solve(8, { method, engine, fixed: fixed as unknown as Square[], blocked: [[0, 0]] });
+          expect(r.found).toBe(false);
+          expect(r.reason).toBe("conflict");
+          expect(r.columns).toBeNull();
+          expect({ nodes: r.nodes, tries: r.tries, steps: r.steps }).toEqual({ nodes: 0, tries: 0, steps: 0 });
+          // The attacking pair, by a check written here.
+          const [[r1, c1], [r2, c2]] = r.conflict!.squares;
+          expect(c1 === c2 || r1 === r2 || Math.abs(r1 - r2) === Math.abs(c1 - c2)).toBe(true);
+          expect(r.conflict!.reason).toContain(`(${r1}, ${c1})`);
+          expect(r.conflict!.reason).toContain(`(${r2}, ${c2})`);
+          expect(r.conflict!.reason).toContain(line);
+        }
+      }
+    }
+  });
+
+  it("a given queen on a blocked square: reason 'conflict' naming the square", async () => {
+    for (const method of methods) {
+      const r = await solve(10, { method, fixed: [[4, 4]], blocked: [[4, 4]] });
+      expect({ found: r.found, reason: r.reason, squares: r.conflict?.squares }).toEqual({ found: false, reason: "conflict", squares: [[4, 4]] });
+      expect(r.conflict!.reason).toContain("(4, 4)");
+    }
+  });
+
+  it("solvable boards: a checked completion, the same on both engines; a closed line: 'no-solution'", async () => {
+    const draw = generator(2026);
+    for (const method of methods) {
+      for (const n of [8, 12, 16]) {
+        const input = solvableBoard(n, draw, 2, n);
+        const [w, t] = await Promise.all(
+          (["wasm", "ts"] as const).map((engine) => solve(n, { method, engine, seed: 4, ...input, ...(method === "hybrid" ? { stopVegas: n - 6 } : {}) })),
+        );
+        expect(w.found).toBe(true);
+        expect(isCompletion(n, w.columns!, input)).toBe(true);
+        expect({ ...w, ms: 0, engine: "" }).toEqual({ ...t, ms: 0, engine: "" });
+      }
+      const closed = await solve(8, { method, blocked: [0, 1, 2, 3, 4, 5, 6, 7].map((c) => [5, c] as Square) });
+      expect({ found: closed.found, reason: closed.reason }).toEqual({ found: false, reason: "no-solution" });
+    }
+  });
+
+  it("constrained min-conflicts takes n up to MIN_CONFLICTS_CONSTRAINED_MAX_N; beyond, a RangeError naming n and the range", async () => {
+    const n = MIN_CONFLICTS_CONSTRAINED_MAX_N + 1;
+    await expect(solve(n, { method: "min-conflicts", blocked: [[0, 0]] })).rejects.toThrow(RangeError);
+    await expect(solve(n, { method: "min-conflicts", blocked: [[0, 0]] })).rejects.toThrow(`n = ${n}`);
+    await expect(solve(n, { method: "min-conflicts", blocked: [[0, 0]] })).rejects.toThrow(`1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N}`);
+  });
+
+  it("constrained min-conflicts at n = 10^5 (a sparse blocked list, given queens from a solution): checked, engines agree", async () => {
+    const n = 100_000;
+    const plain = await solve(n, { method: "min-conflicts", seed: 3 });
+    const draw = generator(7);
+    const fixed: Square[] = [];
+    for (let i = 0; i < 50; i++) {
+      const r = draw(n);
+      fixed.push([r, plain.columns![r]]);
+    }
+    const blocked: Square[] = [];
+    while (blocked.length < 2000) {
+      const r = draw(n), c = draw(n);
+      if (plain.columns![r] !== c) blocked.push([r, c]);
+    }
+    const [w, t] = await Promise.all((["wasm", "ts"] as const).map((engine) => solve(n, { method: "min-conflicts", engine, seed: 9, fixed, blocked })));
+    expect(w.found).toBe(true);
+    expect(isCompletion(n, w.columns!, { fixed, blocked })).toBe(true);
+    expect({ ...w, ms: 0, engine: "" }).toEqual({ ...t, ms: 0, engine: "" });
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import {
   type EngineName, type SearchMethod, type SearchPhase, type SearchStatus,
 } from "../engine/contract.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../engine/ts/min-conflicts.js";
+import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../engine/ts/min-conflicts.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
@@ -194,6 +195,12 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const method = auto ? autoMethod(n, !constraints.empty) : requested;
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
+  if (method === "min-conflicts" && !constraints.empty && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
+    throw rangeError(
+      `n = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
+        `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
+    );
+  }
   const engine = pickEngine(opts.engine);
   const seed = checkSeed(opts.seed);
   const caps = { maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };

@@ -5,8 +5,8 @@
 // improving swap starts a new try. Work = swap evaluations; nodes 0.
 import { EXHAUSTED, FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
-import { activeConstraints, isBlocked, linesOpen } from "./board-constraints.js";
-import type { Constraints } from "../../board/constraints.js";
+import { activeConstraints, linesOpen } from "./lines-open.js";
+import { isBlockedSquare as isBlocked, type Constraints } from "../../board/constraints.js";
 
 export function openHillClimb(n: number, params: SearchParams): Search {
   const constraints = activeConstraints(params.constraints);

@@ -6,8 +6,8 @@ import {
   EXHAUSTED, FOUND, MAX_NODES, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus,
 } from "../contract.js";
 import { Random } from "./rng.js";
-import { activeConstraints, isBlocked, linesOpen } from "./board-constraints.js";
-import type { Constraints } from "../../board/constraints.js";
+import { activeConstraints, linesOpen } from "./lines-open.js";
+import { isBlockedSquare as isBlocked, type Constraints } from "../../board/constraints.js";
 
 export function openHybrid(n: number, params: SearchParams): Search {
   const constraints = activeConstraints(params.constraints);
@@ -116,7 +116,6 @@ function openHybridConstrained(n: number, params: SearchParams, k: Constraints):
   const maxNodes = params.maxNodes;
   const maxTries = params.maxTries;
   const given = k.fixedColumn;
-  const blockedStart = k.blockedStart, blockedCols = k.blockedCols;
   const cols = new Int32Array(n).fill(-1);
   const safe = new Int32Array(n);
   const colUsed = new Uint8Array(n);
@@ -166,14 +165,11 @@ function openHybridConstrained(n: number, params: SearchParams, k: Constraints):
       if (nodes >= maxNodes) return MAX_NODES;
       if (nodes >= workLimit) return RUNNING;
       const diff = row + size - 1;
-      let b = blockedStart[row];
-      const end = blockedStart[row + 1];
       if (row < stopVegas) {
         let count = 0;
         for (let c = 0; c < size; c++) {
           if ((colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0) continue;
-          while (b < end && blockedCols[b] < c) b++;
-          if (b < end && blockedCols[b] === c) continue;
+          if (isBlocked(k, row, c)) continue;
           safe[count] = c;
           count++;
         }

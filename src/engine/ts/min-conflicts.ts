@@ -6,8 +6,8 @@
 // small integers only, so V8 keeps it all in 32-bit registers.
 import { EXHAUSTED, FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
-import { activeConstraints, isBlocked, linesOpen } from "./board-constraints.js";
-import type { Constraints } from "../../board/constraints.js";
+import { activeConstraints, linesOpen } from "./lines-open.js";
+import { isBlockedSquare as isBlocked, type Constraints } from "../../board/constraints.js";
 
 const GREEDY_TRIES = 64;
 const REPAIR_TRIALS = 4096;

@@ -36,8 +36,7 @@ export type KernelExports = {
   solutionsNodes(): bigint;
 } & {
   // Every search kernel exports <name>Init, <name>Run and <name>Stat (see assembly/backtrack.ts).
-  // constraintsAt: the board's constraints in Wasm memory (writeConstraints), 0 or absent for none.
-  [K in `${SearchKernel}Init`]: (n: number, seed: number, param: number, maxNodes: number, maxSteps: number, maxTries: number, constraintsAt?: number) => number;
+  [K in `${SearchKernel}Init`]: (n: number, seed: number, param: number, maxNodes: number, maxSteps: number, maxTries: number) => number;
 } & {
   [K in `${SearchKernel}Run`]: (workLimit: number) => number;
 } & {
@@ -177,8 +176,7 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
   loadConstraints(k, params.constraints);
   const name = SEARCH_KERNELS[method];
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
-  const constraintsAt = writeConstraints(k, params.constraints);
-  const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries, constraintsAt);
+  const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
   if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`); // k is dropped, not pooled
   return {
     run: (workLimit: number) => run(workLimit) as SearchStatus,
@@ -190,23 +188,6 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
     ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
     close: closer(k),
   };
-}
-
-/**
- * Copies a constrained board's constraints into the instance's memory in the layout of
- * assembly/board-constraints.ts (given columns, blockedStart, blocked columns); returns
- * the address, or 0 for the plain problem (absent or empty: kernels run as without them).
- */
-function writeConstraints(k: KernelExports, constraints: Constraints | undefined): number {
-  if (constraints === undefined || constraints.empty) return 0;
-  const { n, fixedColumn, blockedStart, blockedCols } = constraints;
-  const at = k.allocate(4 * (2 * n + 1 + blockedCols.length));
-  if (at === 0) throw outOfMemory(`the constraints of n = ${n}`);
-  const view = new Int32Array(k.memory.buffer, at, 2 * n + 1 + blockedCols.length);
-  view.set(fixedColumn, 0);
-  view.set(blockedStart, n);
-  view.set(blockedCols, 2 * n + 1);
-  return at;
 }
 
 /**

@@ -1,25 +1,11 @@
-// Twin of assembly/board-constraints.ts: the checks the search kernels make on a
-// constrained board (given queens, blocked squares), read from src/board/constraints.ts's
-// normalised form.
-import type { Constraints } from "../../board/constraints.js";
+// Twin of assembly/lines-open.ts: a quick proof that a constrained board has no
+// completion (a row or column without a given queen whose every square is blocked or
+// attacked by a given queen), made by the randomized and local searches before they start.
+import { isBlockedSquare, type Constraints } from "../../board/constraints.js";
 
 /** The constraints a kernel must honour, or null for the plain problem (absent or empty). */
 export function activeConstraints(constraints: Constraints | undefined): Constraints | null {
   return constraints === undefined || constraints.empty ? null : constraints;
-}
-
-/** Whether square (r, c) is blocked: binary search in row r's sorted list. */
-export function isBlocked(k: Constraints, r: number, c: number): boolean {
-  let lo = k.blockedStart[r];
-  let hi = k.blockedStart[r + 1] - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = k.blockedCols[mid];
-    if (v === c) return true;
-    if (v < c) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
 
 /**
@@ -38,13 +24,10 @@ export function linesOpen(k: Constraints): boolean {
   }
   for (let r = 0; r < n; r++) {
     if (k.fixedColumn[r] >= 0) continue;
-    let b = k.blockedStart[r];
-    const end = k.blockedStart[r + 1];
     let open = false;
     for (let c = 0; c < n; c++) {
       if ((colUsed[c] | sumUsed[r + c] | diffUsed[r - c + n - 1]) !== 0) continue;
-      while (b < end && k.blockedCols[b] < c) b++;
-      if (b < end && k.blockedCols[b] === c) continue;
+      if (isBlockedSquare(k, r, c)) continue;
       open = true;
       break;
     }
@@ -56,7 +39,7 @@ export function linesOpen(k: Constraints): boolean {
     for (let r = 0; r < n; r++) {
       if (k.fixedColumn[r] >= 0) continue;
       if ((sumUsed[r + c] | diffUsed[r - c + n - 1]) !== 0) continue;
-      if (isBlocked(k, r, c)) continue;
+      if (isBlockedSquare(k, r, c)) continue;
       open = true;
       break;
     }
