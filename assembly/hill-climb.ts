@@ -157,8 +157,9 @@ export function hillClimbStat(slot: i32): f64 {
 // queens on open squares; if a queen finds none the try is dropped (`stuck`) and the
 // next starts. The scan runs over pairs of free rows in the same order as above and
 // skips (as not improving) any swap that would put a queen on a blocked square. h
-// counts the given queens' diagonals too. Work also counts one per try started, so a
-// chunk stays bounded when every try is dropped. If the givens leave a row or column
+// counts the given queens' diagonals too. Work counts swap evaluations, and one for a
+// try with nothing to scan (stuck, or fewer than two free rows), so a chunk stays
+// bounded when every try is dropped. If the givens leave a row or column
 // without a square (linesOpen), no completion exists: EXHAUSTED at once.
 
 let withConstraints: bool = false;
@@ -253,15 +254,20 @@ function runConstrained(workLimit: f64): i32 {
   while (true) {
     if (h == 0 && !stuck) return FOUND;
     if (steps >= maxSteps) return MAX_STEPS;
-    if (work >= workLimit) return RUNNING;
-    work++;
     if (stuck || scanI >= m - 1) {
       // Stuck, or a full scan found no improving swap: a fresh permutation.
       if (tries >= maxTries) return MAX_TRIES;
+      if (stuck || m < 2) {
+        // A try with nothing to scan counts one unit of work, so a chunk ends.
+        if (work >= workLimit) return RUNNING;
+        work++;
+      }
       tries++;
       shuffleConstrained();
       continue;
     }
+    if (work >= workLimit) return RUNNING;
+    work++;
     const i = freeRow(scanI), j = freeRow(scanJ);
     const a = column(i), b = column(j);
     if (!isBlocked(i, b) && !isBlocked(j, a)) {

@@ -9,7 +9,7 @@ import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, type Engine
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { isSolution, isSolutionLarge } from "./helpers.js";
-import { solve } from "../src/index.js";
+import { solve, trace } from "../src/index.js";
 import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../src/engine/ts/min-conflicts.js";
 
 const ENGINES: Engine[] = [wasmEngine, tsEngine];
@@ -334,3 +334,67 @@ describe("solve with fixed and blocked: the four methods through the public entr
     expect({ ...w, ms: 0, engine: "" }).toEqual({ ...t, ms: 0, engine: "" });
   }, 60_000);
 });
+
+describe("trace (the demo's step-through) on constrained boards", () => {
+  const methods = ["backtrack", "las-vegas", "hybrid", "hill-climb"] as const;
+
+  it("every board keeps the given queens and no blocked square; the end is solve's answer (ts engine)", async () => {
+    const draw = generator(77);
+    let solutions = 0, ended = 0;
+    for (let trial = 0; trial < 40; trial++) {
+      const n = 4 + (trial % 5);
+      const input = randomBoard(n, draw);
+      const constraints = checkConstraints(n, input, "test");
+      const exists = completions(n, input) > 0;
+      for (const method of methods) {
+        const seed = trial + 1;
+        const events = [...trace(n, { method, seed, ...input, maxEvents: 20_000 })];
+        const last = events[events.length - 1];
+        const where = `${method} n=${n} seed=${seed} ${JSON.stringify(input)}`;
+        if (constraints.conflict) {
+          expect(last.kind, where).toBe("end");
+          expect(last.kind === "end" && last.reason, where).toBe("conflict");
+          continue;
+        }
+        // Las Vegas, hybrid and hill climbing put the given queens on the board first; backtracking places each in its turn.
+        const standing = method !== "backtrack";
+        for (const e of events) {
+          if (e.kind === "start" && method !== "hill-climb") {
+            // The start board: the given queens only (none for backtracking).
+            for (let r = 0; r < n; r++) expect(e.columns[r], where).toBe(standing ? constraints.fixedColumn[r] : -1);
+          }
+          for (let r = 0; r < n; r++) {
+            const given = constraints.fixedColumn[r];
+            if (given >= 0) expect(standing ? [given] : [given, -1], where).toContain(e.columns[r]);
+            if (e.columns[r] >= 0 && e.kind !== "evaluate") expect(isCompletionSquare(input, r, e.columns[r]), where).toBe(true);
+          }
+          if (e.kind === "place") {
+            expect(e.safe, where).toContain(e.column);
+            for (const c of e.safe) expect(isCompletionSquare(input, e.row, c), where).toBe(true);
+          }
+          if (e.kind === "evaluate" && e.taken) expect(e.delta, where).toBeLessThan(0);
+          if (e.kind === "evaluate" && !e.taken && !e.blocked) expect(e.delta, where).toBeGreaterThanOrEqual(0);
+        }
+        if (last.kind === "solution") {
+          solutions++;
+          expect(isCompletion(n, last.columns, input), where).toBe(true);
+          const s = await solve(n, { method, engine: "ts", ...(method === "backtrack" ? {} : { seed }), ...input });
+          expect({ columns: Array.from(s.columns!), nodes: s.nodes, tries: s.tries, steps: s.steps }, where).toEqual({
+            columns: Array.from(last.columns), nodes: last.nodes, tries: last.tries, steps: last.steps,
+          });
+        } else {
+          ended++;
+          expect(last.kind, where).toBe("end");
+          if (last.kind === "end" && last.reason === "no-solution") expect(exists, where).toBe(false);
+        }
+      }
+    }
+    expect(solutions).toBeGreaterThan(30);
+    expect(ended).toBeGreaterThan(5);
+  }, 60_000);
+});
+
+/** A square not blocked (the trace's `safe` lists never offer one). */
+function isCompletionSquare(input: BoardConstraints, r: number, c: number): boolean {
+  return !(input.blocked ?? []).some(([br, bc]) => br === r && bc === c);
+}

@@ -110,7 +110,7 @@ export type Search = {
   close(): void;
 };
 
-/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates. */
+/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates (-1, -1 on a constrained board when the next unit of work is a new try). */
 export type SearchCursor = { i: number; j: number };
 
 /**

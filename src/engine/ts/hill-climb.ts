@@ -110,7 +110,8 @@ export function openHillClimb(n: number, params: SearchParams): Search {
 // Given queens never move; no queen is put on a blocked square. The m free columns are
 // shuffled over the m free rows, queens on blocked squares swapped off (or the try is
 // dropped: `stuck`); the scan over pairs of free rows skips swaps onto blocked squares.
-// Work also counts one per try started. EXHAUSTED at once when linesOpen is false.
+// Work: swap evaluations, and one for a try with nothing to scan (stuck, or fewer than
+// two free rows). EXHAUSTED at once when linesOpen is false.
 function openHillClimbConstrained(n: number, params: SearchParams, k: Constraints): Search {
   const size = n;
   const maxSteps = params.maxSteps;
@@ -198,14 +199,19 @@ function openHillClimbConstrained(n: number, params: SearchParams, k: Constraint
     for (;;) {
       if (h === 0 && !stuck) return FOUND;
       if (steps >= maxSteps) return MAX_STEPS;
-      if (work >= workLimit) return RUNNING;
-      work++;
       if (stuck || scanI >= m - 1) {
         if (tries >= maxTries) return MAX_TRIES;
+        if (stuck || m < 2) {
+          // A try with nothing to scan counts one unit of work, so a chunk ends.
+          if (work >= workLimit) return RUNNING;
+          work++;
+        }
         tries++;
         shuffle();
         continue;
       }
+      if (work >= workLimit) return RUNNING;
+      work++;
       const i = freeRows[scanI], j = freeRows[scanJ];
       const a = board[i], b = board[j];
       if (!isBlocked(k, i, b) && !isBlocked(k, j, a)) {
@@ -239,8 +245,8 @@ function openHillClimbConstrained(n: number, params: SearchParams, k: Constraint
     stats: () => ({ nodes: 0, tries, steps }),
     state: () => ({ phase: "search", conflicts: h }),
     columns: () => board.slice(),
-    // The next pair as board rows (free rows only; past the scan's end, the last pair).
-    cursor: () => ({ i: freeRows[Math.min(scanI, Math.max(m - 2, 0))] ?? 0, j: freeRows[Math.min(scanJ, m - 1)] ?? 0 }),
+    // The next pair as board rows; i = j = -1 when the next unit of work is a new try (nothing to scan).
+    cursor: () => (stuck || scanI >= m - 1 ? { i: -1, j: -1 } : { i: freeRows[scanI], j: freeRows[scanJ] }),
     close() {},
   };
 }
