@@ -23,7 +23,12 @@ export default defineConfig([
     target: "node20",
     platform: "node",
     loader: { ".wasm": "binary" },
-    banner: { js: "#!/usr/bin/env node" },
+    // The CLI's own libraries are bundled in, so installing the package pulls none of them;
+    // cli-progress is CommonJS and requires Node built-ins, hence a real `require` in the ESM
+    // banner. The queue's libraries (bullmq, ioredis) stay external: optional peers, loaded
+    // only by `--queue`, `worker` and `runs`.
+    noExternal: ["commander", "cli-progress"],
+    banner: { js: '#!/usr/bin/env node\nimport { createRequire as __nqCreateRequire } from "node:module";\nconst require = __nqCreateRequire(import.meta.url);' },
     define: { __NQ_VERSION__: JSON.stringify(version) }, // nqueens --version
   },
 ]);

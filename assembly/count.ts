@@ -5,7 +5,9 @@
 // solutions is met once, then a rotation check tells classes of 2, 4 or 8).
 // total = 8*COUNT8 + 4*COUNT4 + 2*COUNT2, unique = COUNT8 + COUNT4 + COUNT2.
 // The search runs over tasks (fixed prefixes of rows 0..depth-1) made by
-// src/count/tasks.ts; this file counts one task at a time.
+// src/count/tasks.ts; this file counts one task at a time, resumably: countStart
+// sets a task up, countRun(budget) searches until the task is done or about `budget`
+// more nodes are placed (checked when a row is popped), so a caller can bound a chunk.
 // Twin: src/engine/ts/count.ts. Bit i of a mask is column i.
 //
 // Speed (the search tree and its node count are takaken's, unchanged):
@@ -30,11 +32,12 @@ const BY_COUNT: usize = memory.data(4 * 34, 16); // the board: row y's queen at 
 const KIND: usize = memory.data(40, 16); // u8 per popcnt(down) of a row: what that row needs
 
 // run()'s inputs, counters and resume state (fixed offsets into RUN).
-const RUN: usize = memory.data(64, 16);
+const RUN: usize = memory.data(80, 16);
 const LAST_MASK = 0, END_BIT = 4, PRUNE_MASK = 8, SIDE_MASK = 12, TOP_BIT = 16; // u32
 const BOUND1_ROW = 20, BOUND2_ROW = 24; // u32: addresses of the board rows bound1 and bound2
 const NODES = 32, COUNT8 = 40; // u64, added to `nodes` and `count8` by countTask
 const LEFT = 48, DOWN = 52, RIGHT = 56, QUEENS = 60; // u32: the row run() returned from
+const LIMIT = 64; // u64: run() pauses (returns sp | 1) at a pop once NODES >= LIMIT
 
 // KIND values: PLAIN rows need nothing; rows above bound1 PRUNE columns (pruneMask);
 // row bound2 (side) has the BOUND2 rule; the last row is a leaf.
@@ -53,6 +56,8 @@ let bound1: i32 = 0;
 let bound2: i32 = 0;
 let board: usize = 0; // row y at board + 4y, inside BY_COUNT
 let prefix: usize = 0; // u32[32]: the task's rows, written by the TS side
+
+let resumeSp: usize = 0; // run()'s stack pointer to resume with; 0 when the task is done
 
 let count8: u64 = 0;
 let count4: u64 = 0;
@@ -122,8 +127,9 @@ function checkSymmetry(): void {
 
 /**
  * Searches from the state in RUN with the stack pointer `sp` until the task is done
- * (returns 0) or a side solution needs the rotation check (returns the stack pointer
- * to resume with; the board holds the solution). `queens` are the columns still to
+ * (returns 0), a side solution needs the rotation check (returns the stack pointer
+ * to resume with; the board holds the solution), or NODES reached LIMIT when a row is
+ * popped (returns the stack pointer | 1; the row to pop is resumed from). `queens` are the columns still to
  * try on the current row; each is a node, counted in bulk (popcnt) when its row is
  * entered.
  */
@@ -133,6 +139,11 @@ function run(sp: usize): usize {
   while (true) {
     if (!queens) {
       if (sp == STACK) break;
+      if (load<u64>(RUN, NODES) >= load<u64>(RUN, LIMIT)) {
+        store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT);
+        store<u32>(RUN, 0, QUEENS);
+        return sp | 1;
+      }
       sp -= 16;
       queens = load<u32>(sp); left = load<u32>(sp, 4); down = load<u32>(sp, 8); right = load<u32>(sp, 12);
     }
@@ -187,11 +198,12 @@ function run(sp: usize): usize {
 }
 
 /**
- * Count the completions of one task: `kind` 1 = corner, 2 = side; `b1` its bound1;
- * the first `depth` rows (one-bit masks) are in the prefix buffer. Sets the
- * counters read by countResult; returns nothing.
+ * Set up one task: `kind` 1 = corner, 2 = side; `b1` its bound1; the first `depth`
+ * rows (one-bit masks) are in the prefix buffer. Clears the counters read by
+ * countResult; then countRun searches.
  */
-export function countTask(kind: i32, b1: i32, depth: i32): void {
+export function countStart(kind: i32, b1: i32, depth: i32): void {
+  resumeSp = 0;
   count8 = 0; count4 = 0; count2 = 0; nodes = 0;
   let left: u32 = 0, down: u32 = ~mask, right: u32 = 0;
   for (let y = 0; y < depth; y++) {
@@ -226,7 +238,7 @@ export function countTask(kind: i32, b1: i32, depth: i32): void {
       setRow(lastRow, queens);
       if (side) checkSymmetry(); else count8++;
     }
-    return;
+    return; // done: resumeSp = 0
   }
   if (first == PRUNE) queens &= pruneMask;
   else if (first == BOUND2) queens = bound2Rule(down, queens);
@@ -237,13 +249,30 @@ export function countTask(kind: i32, b1: i32, depth: i32): void {
   store<u32>(RUN, <u32>(board + (<usize>bound2 << 2)), BOUND2_ROW);
   store<u64>(RUN, 0, NODES); store<u64>(RUN, 0, COUNT8);
   store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT); store<u32>(RUN, queens, QUEENS);
-  let sp = run(STACK);
+  resumeSp = STACK | 2; // (bit 1 marks "started", STACK itself is 16-aligned)
+}
+
+/**
+ * Search the task set up by countStart until it is done (returns 1) or about `budget`
+ * (>= 1) more nodes are placed (returns 0; call again to go on). The node count and
+ * the counters at the end do not depend on the budgets.
+ */
+export function countRun(budget: u32): i32 {
+  if (!resumeSp) return 1;
+  store<u64>(RUN, load<u64>(RUN, NODES) + <u64>budget, LIMIT);
+  let sp = run(resumeSp & ~(<usize>3));
   while (sp) {
+    if (sp & 1) {
+      resumeSp = sp ^ 1;
+      return 0;
+    }
     checkSymmetry();
     sp = run(sp);
   }
+  resumeSp = 0;
   nodes += load<u64>(RUN, NODES);
   count8 += load<u64>(RUN, COUNT8);
+  return 1;
 }
 
 /** The counters of the last task: 0 = COUNT8, 1 = COUNT4, 2 = COUNT2, 3 = nodes. */

@@ -1,7 +1,7 @@
 // The Wasm engine's exports: one file per algorithm, re-exported here.
 export { allocate, resetMemory } from "./memory";
 export { seedRandom, randomSequence } from "./rng";
-export { countInit, countTask, countResult } from "./count";
+export { countInit, countStart, countRun, countResult } from "./count";
 export { solutionsInit, solutionsNext, solutionsNodes } from "./solutions";
 export { backtrackInit, backtrackRun, backtrackStat } from "./backtrack";
 export { lasVegasInit, lasVegasRun, lasVegasStat } from "./las-vegas";

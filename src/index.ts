@@ -12,8 +12,8 @@ export {
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
 } from "./search/solve.js";
 export {
-  splitCount, countTask, mergeCounts, SPLIT_VERSION,
-  type CountPart, type PartCount, type MergedCount,
+  splitCount, countTask, countPart, mergeCounts, derivePart, partDigest, checkPartCount, SPLIT_VERSION,
+  type CountPart, type PartCount, type MergedCount, type CountPartOptions,
 } from "./count/parts.js";
 export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./count/parallel.js";
 export {

@@ -27,6 +27,24 @@ describe("count", () => {
     }
   });
 
+  it.each([["ts", tsEngine], ["wasm", wasmEngine]] as const)("a task counted in chunks of any budget gives what countTask gives (n = 6..12, engine %s)", (_name, engine) => {
+    for (let n = 6; n <= 12; n++) {
+      const { tasks } = splitTasks(n, Math.min(3, n - 1));
+      const whole = engine.openCounter(n), chunked = engine.openCounter(n);
+      for (const [i, task] of tasks.entries()) {
+        const budget = [1, 2, 7, 100, 5000][i % 5];
+        chunked.start(task);
+        let chunks = 0;
+        while (!chunked.run(budget)) chunks++;
+        const expected = whole.countTask(task);
+        expect(chunked.result()).toEqual(expected);
+        // a chunk places about `budget` nodes: the check is at a pop, so a little more
+        if (budget === 1) expect(chunks).toBeGreaterThanOrEqual(Number(expected.nodes) / (2 * n) - 1);
+      }
+      whole.close(); chunked.close();
+    }
+  });
+
   it("uses symmetry to search far fewer nodes than a plain search (n = 10)", async () => {
     // a plain depth-first count, placing every queen that fits
     const n = 10;

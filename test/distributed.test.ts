@@ -12,7 +12,8 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count } from "../src/index.js";
-import { countDistributed, countedKey, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { countedKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 

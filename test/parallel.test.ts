@@ -17,7 +17,7 @@ describe("splitCount / countTask / mergeCounts", () => {
     for (let n = 4; n <= 14; n++) {
       const parts = splitCount(n);
       const results = parts.map((part) => countTask(JSON.parse(JSON.stringify(part)), { engine }));
-      const merged = mergeCounts(JSON.parse(JSON.stringify(results)));
+      const merged = mergeCounts(JSON.parse(JSON.stringify(results)), { n, parts: parts.length });
       const whole = await count(n, { engine });
       expect(merged).toEqual({ n, total: A000170[n], unique: A002562[n], nodes: whole.nodes });
     }
@@ -32,13 +32,14 @@ describe("splitCount / countTask / mergeCounts", () => {
     expect(splitCount(5, { parts: 1000 }).length).toBeLessThan(1000); // n = 5 has few prefixes
   });
 
-  it("mergeCounts refuses missing, repeated and mixed parts", () => {
+  it("mergeCounts refuses missing, repeated and mixed parts (the rest: test/integrity.test.ts)", () => {
     const results = splitCount(8, { parts: 4 }).map((p) => countTask(p));
-    expect(() => mergeCounts(results.slice(1))).toThrow(/3 of 4 parts/);
-    expect(() => mergeCounts([...results, results[0]])).toThrow(/part 0 twice/);
+    const split = { n: 8, parts: 4 };
+    expect(() => mergeCounts(results.slice(1), split)).toThrow(/3 of 4 parts of n = 8; missing part 0/);
+    expect(() => mergeCounts([...results, results[0]], split)).toThrow(/part 0 of 4 \(n = 8\) twice/);
     const other = splitCount(9, { parts: 4 }).map((p) => countTask(p));
-    expect(() => mergeCounts([...results.slice(0, 3), other[3]])).toThrow(/mix splits/);
-    expect(() => countTask({ ...splitCount(8)[0], splitVersion: 0 })).toThrow(/splitVersion must be 1/);
+    expect(() => mergeCounts([...results.slice(0, 3), other[3]], split)).toThrow(/part 3 of 4 \(n = 9\).*not a part of the split of n = 8/);
+    expect(() => countTask({ ...splitCount(8)[0], splitVersion: 0 })).toThrow(/split version 0; this package uses version 2/);
   });
 });
 

@@ -28,6 +28,8 @@ export const ErrorCode = {
   queuePartFailed: "NQ_QUEUE_PART_FAILED",
   /** The run's keys vanished from Redis mid-run (Redis restarted empty, or someone removed them). */
   queueLost: "NQ_QUEUE_LOST",
+  /** An optional package this feature needs is not installed (the message names what to install). */
+  missingDependency: "NQ_MISSING_DEPENDENCY",
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -1,10 +1,11 @@
 // count(n): every solution and every solution up to symmetry, by the full-symmetry
-// counter over tasks (src/count/tasks.ts), in chunks that honour signal/timeout/progress.
+// counter over tasks (src/count/tasks.ts), in chunks of about 10 ms (the counter is
+// resumable, so a task may be long) that honour signal/timeout/progress at every n.
 import type { EngineName } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { splitTasks } from "./tasks.js";
 import { timeoutError } from "../core/errors.js";
-import { PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
+import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
@@ -90,12 +91,25 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   const progress = (done: number): CountProgress => ({
     phase: "count", n, tasksDone: done, tasksTotal: tasks.length, nodes, elapsedMs: pacer.elapsed(),
   });
+  const sizer = new ChunkSizer(20_000);
+  const checkStop = (): void => {
+    const stop = pacer.stopReason();
+    if (stop === "aborted") pacer.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+  };
   try {
     for (let i = 0; i < tasks.length; i++) {
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
-      const r = counter.countTask(tasks[i]);
+      checkStop();
+      counter.start(tasks[i]);
+      for (;;) {
+        const t = now();
+        const done = counter.run(sizer.get());
+        sizer.observe(now() - t);
+        if (done) break;
+        await pacer.between(() => progress(i));
+        checkStop();
+      }
+      const r = counter.result();
       count8 += r.count8;
       count4 += r.count4;
       count2 += r.count2;

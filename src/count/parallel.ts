@@ -262,6 +262,6 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   await save(true);
   report(true);
-  const merged = mergeCounts(parts.map((p) => done.get(p.part)!));
+  const merged = mergeCounts(parts.map((p) => done.get(p.part)!), { n, parts: parts.length });
   return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

@@ -1,19 +1,32 @@
 // Work splitting for counts: splitCount(n) cuts a count into plain-JSON parts that
-// any process can count (countTask) and anyone can add up exactly (mergeCounts).
+// any process can count (countTask, countPart) and anyone can add up exactly (mergeCounts).
 // A part is a list of prefix tasks of src/count/tasks.ts, dealt out round-robin so
 // neighbouring (similar) prefixes land in different parts and the parts balance.
+//
+// Integrity: a part is fully determined by (n, splitVersion, parts, part); derivePart
+// re-derives it in bounded time and memory, and `digest` (FNV-1a 64, src/core/digest.ts)
+// covers its identity and prefixes. countTask counts only the part re-derived from the
+// identity, after checking the given part matches it; a result carries the part's identity
+// and digest, and checkPartCount range-checks its counts against the part before anyone
+// adds them up. Nothing that fails a check is ever summed.
 import type { CountTask, EngineName } from "../engine/contract.js";
-import { defaultSplitDepth, splitTasks } from "./tasks.js";
+import { defaultSplitDepth, MAX_SPLIT_TASKS, walkTasks } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
-import { rangeError, typeError } from "../core/errors.js";
+import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
+import { fnv1a64 } from "../core/digest.js";
+import { ChunkSizer, now, Pacer } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 
 /**
  * Version of the task split: bump it whenever the prefixes, their order or how they are
  * dealt into parts change, so that old checkpoints and queues are refused.
+ * 2: shallow, bounded splits (at most MAX_SPLIT_TASKS prefixes) and digests.
  */
-export const SPLIT_VERSION = 1;
+export const SPLIT_VERSION = 2;
+
+/** The most parts a split may be asked for (a split holds at most MAX_SPLIT_TASKS prefixes anyway). */
+export const MAX_PARTS = 1_000_000;
 
 /** One part of a count, as plain JSON (bigints as decimal strings). */
 export type CountPart = {
@@ -22,17 +35,21 @@ export type CountPart = {
   /** This part's index, 0 .. parts - 1. */
   part: number;
   parts: number;
+  /** FNV-1a 64 (16 hex digits) of the part's identity, prefixNodes and prefixes: see partDigest. */
+  digest: string;
   /** Queens placed while making the prefixes: carried by part 0 only, "0" elsewhere. */
   prefixNodes: string;
   prefixes: CountTask[];
 };
 
-/** What counting one part found (bigints as decimal strings, so it is plain JSON). */
+/** What counting one part found (bigints as decimal strings, so it is plain JSON), with the part's identity and digest. */
 export type PartCount = {
   splitVersion: number;
   n: number;
   part: number;
   parts: number;
+  /** The counted part's digest. */
+  digest: string;
   count8: string;
   count4: string;
   count2: string;
@@ -46,60 +63,268 @@ export function defaultParts(n: number): number {
   return n <= 10 ? 8 : n <= 14 ? 64 : 256;
 }
 
-/** The deepest split needed to have at least `parts` prefixes (so parts are never empty). */
-function depthFor(n: number, parts: number): { depth: number; prefixes: CountTask[]; prefixNodes: bigint } {
+/** The depth of a split into `parts`: the shallowest with at least `parts` prefixes, within MAX_SPLIT_TASKS. */
+function depthFor(n: number, parts: number): { depth: number; tasks: number } {
   let depth = defaultSplitDepth(n);
-  let split = splitTasks(n, depth);
-  while (split.tasks.length < parts && depth < n - 1 && depth < 8) split = splitTasks(n, ++depth);
-  return { depth, prefixes: split.tasks, prefixNodes: split.prefixNodes };
+  let tasks = walkTasks(n, depth, undefined, MAX_SPLIT_TASKS).tasks;
+  while (tasks < parts && depth < n - 1) {
+    const deeper = walkTasks(n, depth + 1, undefined, MAX_SPLIT_TASKS).tasks;
+    if (deeper > MAX_SPLIT_TASKS) break;
+    depth++;
+    tasks = deeper;
+  }
+  return { depth, tasks };
+}
+
+/** How many parts a split of n asked for `asked` parts has (fewer when the board has fewer prefixes). */
+export function partsFor(n: number, asked: number): number {
+  return Math.min(asked, depthFor(n, asked).tasks);
+}
+
+/** The text partDigest hashes: identity, prefixNodes, then one line per prefix. */
+function digestText(part: Omit<CountPart, "digest">): string {
+  let text = `nqueens-count-part v${part.splitVersion} n=${part.n} part=${part.part}/${part.parts} prefixNodes=${part.prefixNodes}\n`;
+  for (const t of part.prefixes) text += `${t.kind} ${t.bound1} ${t.rows.join(",")}\n`;
+  return text;
+}
+
+/** The digest of a part's identity and content (FNV-1a 64, 16 hex digits), whatever its `digest` field says. */
+export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }): string {
+  return fnv1a64(digestText(part));
+}
+
+/** Parts `indices` (all when undefined) of the split of n into exactly `parts` parts, in one walk. */
+function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
+  const { depth, tasks } = depthFor(n, parts);
+  if (tasks < parts) {
+    throw rangeError(`parts must be an integer from 1 to ${tasks} for n = ${n} (the prefixes a split of n has), got ${parts}`);
+  }
+  const dealt = new Map<number, CountTask[]>();
+  for (let i = 0; i < parts; i++) if (!indices || indices.has(i)) dealt.set(i, []);
+  const { prefixNodes } = walkTasks(n, depth, (kind, bound1, rows, index) => {
+    dealt.get(index % parts)?.push({ kind, bound1, rows: rows.slice() });
+  });
+  return [...dealt].map(([part, prefixes]) => {
+    const body = { splitVersion: SPLIT_VERSION, n, part, parts, prefixNodes: part === 0 ? String(prefixNodes) : "0", prefixes };
+    return { splitVersion: SPLIT_VERSION, n, part, parts, digest: partDigest(body), prefixNodes: body.prefixNodes, prefixes };
+  });
 }
 
 /**
  * Splits count(n) into parts (4 <= n <= 32). Deterministic: the same n and parts give the
- * same JSON. There may be fewer parts than asked when the board has fewer prefixes.
+ * same JSON. There may be fewer parts than asked when the board has fewer prefixes (a split
+ * holds at most MAX_SPLIT_TASKS, 131,072, prefixes).
  * @example const parts = splitCount(16, { parts: 64 }); // 64 plain-JSON parts
  */
 export function splitCount(n: number, options?: { parts?: number }): CountPart[] {
   checkInteger("n", n, 4, COUNT_MAX_N);
   const opts = checkOptions<{ parts: number }>("splitCount", options, ["parts"]);
-  const asked = opts.parts === undefined ? defaultParts(n) : checkInteger("parts", opts.parts, 1, 1_000_000);
-  const { prefixes, prefixNodes } = depthFor(n, asked);
-  const parts = Math.min(asked, prefixes.length);
-  const dealt: CountTask[][] = Array.from({ length: parts }, () => []);
-  prefixes.forEach((task, i) => dealt[i % parts].push(task));
-  return dealt.map((list, part) => ({
-    splitVersion: SPLIT_VERSION,
-    n,
-    part,
-    parts,
-    prefixNodes: part === 0 ? String(prefixNodes) : "0",
-    prefixes: list,
-  }));
+  const asked = opts.parts === undefined ? defaultParts(n) : checkInteger("parts", opts.parts, 1, MAX_PARTS);
+  return dealParts(n, partsFor(n, asked));
 }
 
-/** Checks that a value is a CountPart this version of the package made. */
+/**
+ * Part `index` of the split of n into `parts` parts, re-derived from that identity alone
+ * (bounded: one walk of at most MAX_SPLIT_TASKS prefixes, keeping only this part's).
+ * `parts` is the split's real number of parts (CountPart.parts), not the number asked.
+ */
+export function derivePart(n: number, parts: number, index: number): CountPart {
+  checkInteger("n", n, 4, COUNT_MAX_N);
+  checkInteger("parts", parts, 1, MAX_PARTS);
+  checkInteger("index", index, 0, parts - 1);
+  return dealParts(n, parts, new Set([index]))[0];
+}
+
+function mismatch(message: string): RangeError & { code: string } {
+  return withCode(new RangeError(message), ErrorCode.partMismatch);
+}
+
+function name(part: { n: unknown; part: unknown; parts: unknown }): string {
+  return `part ${describe(part.part)} of ${describe(part.parts)} (n = ${describe(part.n)})`;
+}
+
+/** Why a list of prefixes cannot be a split's: empty, malformed, duplicated, or with queens that attack each other. */
+function prefixProblem(prefixes: unknown, n: number): string | undefined {
+  if (!Array.isArray(prefixes)) return `its prefixes are ${describe(prefixes)}, not a list`;
+  if (prefixes.length === 0) return "it has no prefixes";
+  const seen = new Set<string>();
+  for (const [i, task] of (prefixes as unknown[]).entries()) {
+    const t = task as CountTask;
+    const ok = typeof t === "object" && t !== null && (t.kind === 1 || t.kind === 2) && Number.isInteger(t.bound1) &&
+      Array.isArray(t.rows) && t.rows.length >= 2 && t.rows.length < n && t.rows.every((c) => Number.isInteger(c) && c >= 0 && c < n);
+    if (!ok) return `prefixes[${i}] is malformed: ${JSON.stringify(task)?.slice(0, 200)}`;
+    for (let a = 0; a < t.rows.length; a++) {
+      for (let b = 0; b < a; b++) {
+        if (t.rows[a] === t.rows[b] || Math.abs(t.rows[a] - t.rows[b]) === a - b) {
+          return `prefixes[${i}] has queens that attack each other (rows ${b} and ${a})`;
+        }
+      }
+    }
+    const key = `${t.kind} ${t.bound1} ${t.rows.join(",")}`;
+    if (seen.has(key)) return `prefixes[${i}] repeats an earlier prefix (${key})`;
+    seen.add(key);
+  }
+  return undefined;
+}
+
+/**
+ * Checks that a value is a part of this package's split: its identity is valid, and its
+ * prefixes and digest are exactly those derivePart gives. Returns the re-derived part.
+ * Throws a TypeError (not an object) or a RangeError with code NQ_PART_MISMATCH naming the part.
+ */
 export function checkPart(value: unknown): CountPart {
-  const part = value as CountPart;
-  if (typeof value !== "object" || value === null || !Array.isArray(part.prefixes)) {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw typeError(`part must be an object made by splitCount, got ${describe(value)}`);
   }
+  const part = value as CountPart;
   if (part.splitVersion !== SPLIT_VERSION) {
-    throw rangeError(`part.splitVersion must be ${SPLIT_VERSION} (this version's task split), got ${describe(part.splitVersion)}`);
+    throw mismatch(`${name(part)} was made by task split version ${describe(part.splitVersion)}; this package uses version ${SPLIT_VERSION}`);
   }
-  checkInteger("part.n", part.n, 4, COUNT_MAX_N);
-  checkInteger("part.parts", part.parts, 1, 1_000_000);
-  checkInteger("part.part", part.part, 0, part.parts - 1);
-  for (const [i, task] of part.prefixes.entries()) {
-    const ok = task && (task.kind === 1 || task.kind === 2) && Array.isArray(task.rows) &&
-      task.rows.length >= 2 && task.rows.length < part.n &&
-      task.rows.every((c) => Number.isInteger(c) && c >= 0 && c < part.n) &&
-      Number.isInteger(task.bound1) && task.bound1 >= 1 && task.bound1 < part.n - 1;
-    if (!ok) throw rangeError(`part.prefixes[${i}] is not a task of an n = ${part.n} split: ${JSON.stringify(task)}`);
+  const identityOk = Number.isInteger(part.n) && part.n >= 4 && part.n <= COUNT_MAX_N &&
+    Number.isInteger(part.parts) && part.parts >= 1 && part.parts <= MAX_PARTS &&
+    Number.isInteger(part.part) && part.part >= 0 && part.part < part.parts;
+  if (!identityOk) throw mismatch(`${name(part)} is not a valid part identity (n from 4 to ${COUNT_MAX_N}, 0 <= part < parts <= ${MAX_PARTS})`);
+  const problem = prefixProblem(part.prefixes, part.n);
+  if (problem) throw mismatch(`${name(part)} is not a part of the split: ${problem}`);
+  let derived: CountPart;
+  try {
+    derived = derivePart(part.n, part.parts, part.part);
+  } catch (error) {
+    throw mismatch(`${name(part)} is not a part of any split: ${(error as Error).message}`);
   }
-  return part;
+  if (typeof part.prefixNodes !== "string" || part.prefixNodes !== derived.prefixNodes) {
+    throw mismatch(`${name(part)} has prefixNodes ${describe(part.prefixNodes)}; the split gives ${derived.prefixNodes}`);
+  }
+  const given = partDigest(part);
+  if (given !== derived.digest) {
+    throw mismatch(`${name(part)} holds other prefixes than the split deals to it (digest ${given}, expected ${derived.digest})`);
+  }
+  if (part.digest !== derived.digest) {
+    throw mismatch(`${name(part)} carries digest ${describe(part.digest)}; its content's is ${derived.digest}`);
+  }
+  return derived;
 }
 
-/** Counts one part on the chosen engine (synchronous; a part takes seconds at most at n = 17). */
+/** Upper bounds of what a part can hold: solutions (unique) and nodes, from each prefix's free squares row by row. */
+type Capacity = { unique: bigint; nodes: bigint; corner: boolean };
+const capacities = new WeakMap<CountPart, Capacity>();
+
+function capacity(part: CountPart): Capacity {
+  const known = capacities.get(part);
+  if (known) return known;
+  const n = part.n;
+  const mask = n === 32 ? 0xffffffff : 2 ** n - 1;
+  let unique = 0n, nodes = BigInt(part.prefixNodes), corner = true;
+  for (const t of part.prefixes) {
+    if (t.kind !== 1) corner = false;
+    // A completion puts one queen in each row below the prefix, on a square no prefix queen attacks.
+    let product = 1n;
+    for (let y = t.rows.length; y < n; y++) {
+      let attacked = 0;
+      for (let r = 0; r < t.rows.length; r++) {
+        const c = t.rows[r], d = y - r;
+        attacked |= 2 ** c;
+        if (c - d >= 0) attacked |= 2 ** (c - d);
+        if (c + d < n) attacked |= 2 ** (c + d);
+      }
+      let free = (mask & ~attacked) >>> 0, k = 0;
+      while (free) { free &= free - 1; k++; }
+      product *= BigInt(k);
+      nodes += product;
+      if (product === 0n) break;
+    }
+    unique += product;
+  }
+  const result = { unique, nodes, corner };
+  capacities.set(part, result);
+  return result;
+}
+
+const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
+
+/**
+ * Checks that `result` is a count of `part` (a part from splitCount, derivePart or checkPart):
+ * same identity and digest; counts non-negative decimal integers within what the part can
+ * hold; count4 and count2 zero where they cannot occur (corner prefixes yield only count8;
+ * boards with n mod 4 = 2 or 3 have no solution symmetric under a quarter turn); nodes at
+ * least prefixNodes + solutions. Returns the result; throws RangeError NQ_PART_MISMATCH naming the part.
+ */
+export function checkPartCount(part: CountPart, result: unknown): PartCount {
+  const label = name(part);
+  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+    throw mismatch(`the result for ${label} is ${describe(result)}, not a countTask result`);
+  }
+  const r = result as PartCount;
+  for (const key of ["splitVersion", "n", "part", "parts", "digest"] as const) {
+    if (r[key] !== part[key]) {
+      throw mismatch(`the result for ${label} has ${key} ${describe(r[key])}, not ${describe(part[key])}: it is not a count of this part`);
+    }
+  }
+  const value: Record<string, bigint> = {};
+  for (const key of ["count8", "count4", "count2", "nodes"] as const) {
+    const v = r[key];
+    if (typeof v !== "string" || !DECIMAL.test(v)) {
+      throw mismatch(`the result for ${label} has ${key} ${describe(v)}, not a non-negative decimal integer`);
+    }
+    value[key] = BigInt(v);
+  }
+  const cap = capacity(part);
+  const unique = value.count8 + value.count4 + value.count2;
+  if (unique > cap.unique) throw mismatch(`the result for ${label} has ${unique} solutions up to symmetry; its prefixes hold at most ${cap.unique}`);
+  if (cap.corner && (value.count4 !== 0n || value.count2 !== 0n)) {
+    throw mismatch(`the result for ${label} has count4 ${value.count4} and count2 ${value.count2}; corner prefixes yield only count8`);
+  }
+  if (part.n % 4 >= 2 && value.count2 !== 0n) {
+    throw mismatch(`the result for ${label} has count2 ${value.count2}; no ${part.n} x ${part.n} solution is symmetric under a quarter turn`);
+  }
+  const least = BigInt(part.prefixNodes) + unique;
+  if (value.nodes < least || value.nodes > cap.nodes) {
+    throw mismatch(`the result for ${label} has nodes ${value.nodes}; it must be from ${least} to ${cap.nodes}`);
+  }
+  return r;
+}
+
+export type CountPartOptions = {
+  engine?: EngineName;
+  /** Stops the count between chunks (~10 ms); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
+  timeoutMs?: number;
+};
+
+/** Counts a checked part's prefixes in chunks of about 10 ms, calling `between` after each chunk (which may throw to stop). */
+async function countChunked(part: CountPart, engine: EngineName | undefined, between: () => Promise<void> | void): Promise<PartCount> {
+  const counter = pickEngine(engine).openCounter(part.n);
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(part.prefixNodes);
+  const sizer = new ChunkSizer(20_000);
+  try {
+    for (const task of part.prefixes) {
+      counter.start(task);
+      for (;;) {
+        const t = now();
+        const done = counter.run(sizer.get());
+        sizer.observe(now() - t);
+        if (done) break;
+        await between();
+      }
+      const r = counter.result();
+      count8 += r.count8;
+      count4 += r.count4;
+      count2 += r.count2;
+      nodes += r.nodes;
+    }
+  } finally {
+    counter.close();
+  }
+  const { splitVersion, n, part: index, parts, digest } = part;
+  return { splitVersion, n, part: index, parts, digest, count8: String(count8), count4: String(count4), count2: String(count2), nodes: String(nodes) };
+}
+
+/**
+ * Counts one part on the chosen engine, synchronously. The part must be exactly a part of
+ * the split (checkPart: its identity re-derived, prefixes and digest compared); anything
+ * else is refused with NQ_PART_MISMATCH. Long at large n: countPart is the abortable form.
+ */
 export function countTask(part: CountPart, options?: { engine?: EngineName }): PartCount {
   const checked = checkPart(part);
   const opts = checkOptions<{ engine: EngineName }>("countTask", options, ["engine"]);
@@ -116,27 +341,72 @@ export function countTask(part: CountPart, options?: { engine?: EngineName }): P
   } finally {
     counter.close();
   }
-  const { splitVersion, n, part: index, parts } = checked;
-  return { splitVersion, n, part: index, parts, count8: String(count8), count4: String(count4), count2: String(count2), nodes: String(nodes) };
+  const { splitVersion, n, part: index, parts, digest } = checked;
+  return { splitVersion, n, part: index, parts, digest, count8: String(count8), count4: String(count4), count2: String(count2), nodes: String(nodes) };
 }
 
-/** Adds up the counts of every part of one split, exactly; refuses gaps, repeats and mixes. */
-export function mergeCounts(results: readonly PartCount[]): MergedCount {
-  if (!Array.isArray(results) || results.length === 0) throw typeError("results must be a non-empty array of countTask results");
-  const { n, parts, splitVersion } = results[0];
-  const seen = new Set<number>();
-  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = 0n;
-  for (const r of results) {
-    if (r.n !== n || r.parts !== parts || r.splitVersion !== splitVersion) {
-      throw rangeError(`results mix splits: n = ${r.n}, parts = ${r.parts}, splitVersion = ${r.splitVersion} vs n = ${n}, parts = ${parts}, splitVersion = ${splitVersion}`);
+/**
+ * countTask in chunks of about 10 ms that honour `signal` and `timeoutMs` (within ~100 ms),
+ * yielding to the event loop between chunks: for workers that must stop or hand a part back.
+ * @example const result = await countPart(part, { signal: controller.signal });
+ */
+export async function countPart(part: CountPart, options?: CountPartOptions): Promise<PartCount> {
+  const checked = checkPart(part);
+  const opts = checkOptions<CountPartOptions>("countPart", options, ["engine", "signal", "timeoutMs"]);
+  pickEngine(opts.engine);
+  const pacer = Pacer.from<never>({ signal: opts.signal, timeoutMs: opts.timeoutMs });
+  pacer.throwIfAborted();
+  const what = `countPart(part ${checked.part} of ${checked.parts}, n = ${checked.n})`;
+  return countChunked(checked, opts.engine, async () => {
+    const stop = pacer.stopReason();
+    if (stop === "aborted") pacer.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(what, pacer.timeoutMs);
+    await pacer.between(() => undefined as never);
+  });
+}
+
+/**
+ * Adds up the counts of every part of the split of n into `parts` parts, exactly. Each result
+ * is checked against its re-derived part (checkPartCount); there must be exactly one per part.
+ * Throws RangeError NQ_PART_MISMATCH for a result that is not a count of this split's part
+ * (other n, split or parts, wrong digest, counts out of range), NQ_PARTS_INCOMPLETE for a
+ * missing or repeated part. `parts` is the split's real number of parts (CountPart.parts).
+ * @example const { total } = mergeCounts(results, { n: 12, parts: 64 });
+ */
+export function mergeCounts(results: readonly PartCount[], expected: { n: number; parts: number }): MergedCount {
+  if (!Array.isArray(results)) throw typeError(`results must be an array of countTask results, got ${describe(results)}`);
+  if (typeof expected !== "object" || expected === null) {
+    throw typeError(`mergeCounts needs the split it adds up, { n, parts }, got ${describe(expected)}`);
+  }
+  const n = checkInteger("n", expected.n, 4, COUNT_MAX_N);
+  const parts = checkInteger("parts", expected.parts, 1, MAX_PARTS);
+  const split = dealParts(n, parts);
+  const byPart = new Map<number, PartCount>();
+  for (const [i, r] of results.entries()) {
+    const index = (r as PartCount | null)?.part as number;
+    if (typeof r !== "object" || r === null || !Number.isInteger(index) || index < 0 || index >= parts) {
+      throw mismatch(`results[${i}] is not a result of a part of the split of n = ${n} into ${parts} parts (part ${describe(index)})`);
     }
-    if (seen.has(r.part)) throw rangeError(`results hold part ${r.part} twice`);
-    seen.add(r.part);
+    if (r.n !== n || r.parts !== parts || r.splitVersion !== SPLIT_VERSION) {
+      throw mismatch(`results[${i}] (${name(r)}, split version ${describe(r.splitVersion)}) is not a part of the split of n = ${n} into ${parts} parts, version ${SPLIT_VERSION}`);
+    }
+    if (byPart.has(index)) throw withCode(new RangeError(`results hold part ${index} of ${parts} (n = ${n}) twice`), ErrorCode.partsIncomplete);
+    byPart.set(index, checkPartCount(split[index], r));
+  }
+  if (byPart.size !== parts) {
+    const missing = split.filter((p) => !byPart.has(p.part)).map((p) => p.part);
+    const shown = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", ..." : "");
+    throw withCode(
+      new RangeError(`results hold ${byPart.size} of ${parts} parts of n = ${n}; missing part${missing.length > 1 ? "s" : ""} ${shown}: every part must be counted once`),
+      ErrorCode.partsIncomplete,
+    );
+  }
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = 0n;
+  for (const r of byPart.values()) {
     count8 += BigInt(r.count8);
     count4 += BigInt(r.count4);
     count2 += BigInt(r.count2);
     nodes += BigInt(r.nodes);
   }
-  if (seen.size !== parts) throw rangeError(`results hold ${seen.size} of ${parts} parts; every part must be counted once`);
   return { n, total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2, nodes };
 }

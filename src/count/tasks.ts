@@ -3,30 +3,46 @@
 // rules, becomes a task whose rows below `depth` are searched by an engine.
 // The queens placed inside the prefixes are counted here (`prefixNodes`), so
 // nodes = prefixNodes + the nodes of every task, whatever the depth.
+// Splitting is bounded: a split never holds more than MAX_SPLIT_TASKS prefixes (the
+// count kernel is resumable, so a task may be long: count() runs it in ~10 ms chunks).
 import type { CountTask } from "../engine/contract.js";
+import { rangeError } from "../core/errors.js";
 
 export type CountSplit = { n: number; depth: number; tasks: CountTask[]; prefixNodes: bigint };
 
-/** A depth that gives tasks of a few milliseconds or less. */
+/** The most prefixes one split may hold (about 20 MB of tasks, made in well under 100 ms). */
+export const MAX_SPLIT_TASKS = 1 << 17;
+
+/** A shallow depth: a few hundred to ten thousand tasks whatever n (n = 32 at depth 3: 10,748). */
 export function defaultSplitDepth(n: number): number {
-  const depth = n <= 10 ? 2 : n <= 13 ? 3 : n <= 16 ? 4 : 5;
+  const depth = n <= 10 ? 2 : n <= 13 ? 3 : n <= 16 ? 4 : 3;
   return Math.min(depth, n - 1);
 }
 
-/** Tasks for an n x n board (5 <= n <= 32), prefixes of `depth` rows (2 <= depth <= n - 1). */
-export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit {
+/**
+ * Visits the tasks of an n x n board at `depth` in split order (`rows` is reused: copy it
+ * to keep it). Stops early, returning tasks = limit + 1, once more than `limit` are met.
+ */
+export function walkTasks(
+  n: number,
+  depth: number,
+  visit?: (kind: 1 | 2, bound1: number, rows: readonly number[], index: number) => void,
+  limit = Infinity,
+): { tasks: number; prefixNodes: number } {
   const lastRow = n - 1;
   const mask = n === 32 ? 0xffffffff : (1 << n) - 1;
   const topBit = 2 ** lastRow;
   const sideMask = (topBit + 1) >>> 0;
-  const tasks: CountTask[] = [];
   const rows: number[] = [];
   let prefixNodes = 0;
+  let tasks = 0;
 
   // Follows searchCorner/searchSide of assembly/count.ts for rows y < depth.
   function extend(kind: 1 | 2, bound1: number, y: number, left: number, down: number, right: number): void {
+    if (tasks > limit) return;
     if (y === depth) {
-      tasks.push({ kind, bound1, rows: rows.slice() });
+      if (tasks < limit) visit?.(kind, bound1, rows, tasks);
+      tasks++;
       return;
     }
     let bitmap = (mask & ~(left | down | right)) >>> 0;
@@ -38,7 +54,7 @@ export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit 
       if (!(down & sideMask)) return;
       if (((down & sideMask) >>> 0) !== sideMask) bitmap = (bitmap & sideMask) >>> 0;
     }
-    while (bitmap) {
+    while (bitmap && tasks <= limit) {
       const bit = (bitmap & -bitmap) >>> 0;
       bitmap = (bitmap ^ bit) >>> 0;
       rows.push(31 - Math.clz32(bit));
@@ -67,5 +83,15 @@ export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit 
     extend(2, bound1, 1, bit << 1, bit, bit >>> 1);
     rows.pop();
   }
+  return { tasks: Math.min(tasks, limit + 1), prefixNodes };
+}
+
+/** Tasks for an n x n board (5 <= n <= 32), prefixes of `depth` rows (2 <= depth <= n - 1), at most MAX_SPLIT_TASKS. */
+export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit {
+  if (walkTasks(n, depth, undefined, MAX_SPLIT_TASKS).tasks > MAX_SPLIT_TASKS) {
+    throw rangeError(`a split of n = ${n} at depth ${depth} would hold more than ${MAX_SPLIT_TASKS} prefixes; use a smaller depth`);
+  }
+  const tasks: CountTask[] = [];
+  const { prefixNodes } = walkTasks(n, depth, (kind, bound1, rows) => tasks.push({ kind, bound1, rows: rows.slice() }));
   return { n, depth, tasks, prefixNodes: BigInt(prefixNodes) };
 }

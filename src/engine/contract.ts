@@ -29,8 +29,21 @@ export type CountTask = { kind: 1 | 2; bound1: number; rows: number[] };
 /** What counting one task finds: solutions by symmetry class size, and queens placed. */
 export type TaskCount = { count8: bigint; count4: bigint; count2: bigint; nodes: bigint };
 
-/** A counter for one board size; `close` frees what it holds. */
-export type Counter = { countTask(task: CountTask): TaskCount; close(): void };
+/**
+ * A counter for one board size; `close` frees what it holds. A task is counted whole
+ * (`countTask`) or resumably: `start(task)`, then `run(workLimit)` until it returns true
+ * (each call places about `workLimit` nodes, checked when a row is popped), then `result()`.
+ * Both ways give the same counts and nodes on both engines.
+ */
+export type Counter = {
+  countTask(task: CountTask): TaskCount;
+  start(task: CountTask): void;
+  /** Searches on; true when the task is done. `workLimit` >= 1 nodes (about: the check is at a pop). */
+  run(workLimit: number): boolean;
+  /** The counts of the task started last (complete once run returned true). */
+  result(): TaskCount;
+  close(): void;
+};
 
 /** Lexicographic enumeration of all solutions, a chunk at a time. */
 export type SolutionStream = {

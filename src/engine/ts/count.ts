@@ -36,8 +36,12 @@ export function openCounter(n: number): Counter {
   let count8 = 0;
   let count4 = 0;
   let count2 = 0;
-  let nodes = 0;
+  let nodes = 0; // since the last flush into the bigint totals (kept below 2^53)
+  let count8Total = 0n, count4Total = 0n, count2Total = 0n, nodesTotal = 0n;
   let atLeft = 0, atDown = 0, atRight = 0, atQueens = 0; // the row run() returned from
+  let resumeSp = -1; // run()'s stack index to resume with; -1: the task is done
+  let budget = 0; // nodes left in this chunk
+  let paused = false; // run() returned because the budget ran out (not for a rotation check)
 
   const row = (y: number): number => byCount[board + y];
 
@@ -81,7 +85,8 @@ export function openCounter(n: number): Counter {
   }
 
   /**
-   * As in assembly/count.ts, but the stack pointer is an index (-1: the task is done).
+   * As in assembly/count.ts, but the stack pointer is an index (-1: the task is done),
+   * and a pause for the budget sets `paused`.
    * Everything the loop reads is copied into locals first: later counters are
    * closures of the same code, which V8 does not specialise to their context.
    */
@@ -91,9 +96,15 @@ export function openCounter(n: number): Counter {
     const rowBound1 = board + bound1, rowBound2 = board + bound2;
     let left = atLeft, down = atDown, right = atRight, queens = atQueens;
     let placed = 0, found = 0;
+    const limit = budget;
     for (;;) {
       if (!queens) {
         if (sp === 0) { sp = -1; break; }
+        if (placed >= limit) {
+          atLeft = left; atDown = down; atRight = right; atQueens = 0;
+          paused = true;
+          break;
+        }
         sp -= 4;
         queens = rows[sp]; left = rows[sp + 1]; down = rows[sp + 2]; right = rows[sp + 3];
       }
@@ -139,11 +150,19 @@ export function openCounter(n: number): Counter {
     }
     nodes += placed;
     count8 += found;
+    budget -= placed;
     return sp;
   }
 
-  function countTask(task: CountTask): TaskCount {
+  function flush(): void {
+    count8Total += BigInt(count8); count4Total += BigInt(count4); count2Total += BigInt(count2); nodesTotal += BigInt(nodes);
     count8 = count4 = count2 = nodes = 0;
+  }
+
+  function start(task: CountTask): void {
+    count8 = count4 = count2 = nodes = 0;
+    count8Total = count4Total = count2Total = nodesTotal = 0n;
+    resumeSp = -1;
     const depth = task.rows.length;
     let left = 0, down = ~mask, right = 0;
     for (let y = 0; y < depth; y++) {
@@ -183,10 +202,35 @@ export function openCounter(n: number): Counter {
       else if (first === BOUND2) queens = bound2Rule(down, queens);
       nodes += popcount(queens);
       atLeft = left; atDown = down; atRight = right; atQueens = queens;
-      for (let sp = run(0); sp >= 0; sp = run(sp)) checkSymmetry();
+      resumeSp = 0;
     }
-    return { count8: BigInt(count8), count4: BigInt(count4), count2: BigInt(count2), nodes: BigInt(nodes) };
+    flush();
   }
 
-  return { countTask, close() {} };
+  /** As countRun in assembly/count.ts: true when the task is done. */
+  function runFor(workLimit: number): boolean {
+    if (resumeSp < 0) return true;
+    budget = Math.max(1, workLimit);
+    paused = false;
+    let sp = run(resumeSp);
+    while (sp >= 0 && !paused) {
+      checkSymmetry();
+      sp = run(sp);
+    }
+    flush();
+    resumeSp = sp;
+    return sp < 0;
+  }
+
+  function result(): TaskCount {
+    return { count8: count8Total, count4: count4Total, count2: count2Total, nodes: nodesTotal };
+  }
+
+  function countTask(task: CountTask): TaskCount {
+    start(task);
+    while (!runFor(2 ** 40));
+    return result();
+  }
+
+  return { countTask, start, run: runFor, result, close() {} };
 }

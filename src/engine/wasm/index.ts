@@ -29,7 +29,8 @@ export type KernelExports = {
   resetMemory(): void;
   randomSequence(seed: number, bound: number, out: number, count: number): void;
   countInit(n: number): number;
-  countTask(kind: number, bound1: number, depth: number): void;
+  countStart(kind: number, bound1: number, depth: number): void;
+  countRun(budget: number): number;
   countResult(which: number): bigint;
   solutionsInit(n: number): void;
   solutionsNext(out: number, max: number): number;
@@ -115,18 +116,21 @@ export function outOfMemory(what: string): Error {
 function openCounter(n: number): Counter {
   const k = acquire();
   const prefix = k.countInit(n);
+  const start = (task: CountTask): void => {
+    const view = new Uint32Array(k.memory.buffer, prefix, 32);
+    for (let y = 0; y < task.rows.length; y++) view[y] = 2 ** task.rows[y];
+    k.countStart(task.kind, task.bound1, task.rows.length);
+  };
+  const result = () => ({ count8: k.countResult(0), count4: k.countResult(1), count2: k.countResult(2), nodes: k.countResult(3) });
   return {
     countTask(task: CountTask) {
-      const view = new Uint32Array(k.memory.buffer, prefix, 32);
-      for (let y = 0; y < task.rows.length; y++) view[y] = 2 ** task.rows[y];
-      k.countTask(task.kind, task.bound1, task.rows.length);
-      return {
-        count8: k.countResult(0),
-        count4: k.countResult(1),
-        count2: k.countResult(2),
-        nodes: k.countResult(3),
-      };
+      start(task);
+      while (!k.countRun(0xffffffff));
+      return result();
     },
+    start,
+    run: (workLimit: number) => k.countRun(Math.max(1, Math.min(workLimit, 0xffffffff))) === 1,
+    result,
     close: closer(k),
   };
 }

@@ -1,0 +1,83 @@
+// nqueens count N: count(), countParallel() with --workers, countDistributed() with --queue.
+import type { Command } from "commander";
+import { count, countParallel, type ParallelResult } from "../../index.js";
+import { InterruptedError, UsageError } from "../errors.js";
+import { checkWritableFile, engineOption, interruptSignal, number, withTimeout } from "../options.js";
+import { out, toJson } from "../output.js";
+import { etaText, plural, progressBar } from "../progress.js";
+
+type CountCliOptions = { engine: "wasm" | "ts"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
+
+export function countCommand(program: Command): void {
+  program
+    .command("count")
+    .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32)")
+    .argument("<N>", "board size", number("N"))
+    .addOption(engineOption())
+    .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
+    .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
+    .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
+    .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
+    .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")
+    .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
+    .option("--json", "print one JSON object")
+    .action(async (n: number, opts: CountCliOptions, command: Command) => {
+      // --parts and --checkpoint belong to a count on workers: without --workers or --queue
+      // they are refused rather than silently switching to worker threads.
+      if (opts.queue === undefined && opts.workers === undefined) {
+        const orphan = opts.checkpoint !== undefined ? "--checkpoint" : opts.parts !== undefined ? "--parts" : undefined;
+        if (orphan) throw new UsageError(`${orphan} applies to a count on workers: add --workers W (worker threads) or --queue URL (Redis workers)`);
+      }
+      if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
+      const interrupt = interruptSignal();
+      const signal = withTimeout(interrupt, opts.timeout);
+      let last = { tasksDone: 0, tasksTotal: 0 };
+      const bar = progressBar("count {n} |{bar}| {percentage}% | {value}/{total} parts | {workers}{duration_formatted} elapsed{eta}");
+      let started = false;
+      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number }): void => {
+        last = p;
+        if (!bar || p.elapsedMs < 500) return;
+        const payload = {
+          n, workers: p.workers === undefined ? "" : `${plural(p.workers, "worker")} | `,
+          eta: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs, p.tasksResumed),
+        };
+        if (!started) { bar.start(p.tasksTotal, p.tasksDone, payload); started = true; }
+        bar.update(p.tasksDone, payload);
+      };
+      if (opts.queue !== undefined) {
+        if (opts.workers !== undefined || opts.checkpoint !== undefined) throw new UsageError("--queue counts on `nqueens worker` processes: it takes no --workers or --checkpoint");
+        if (command.getOptionValueSource("engine") === "cli" && opts.engine !== "wasm") {
+          throw new UsageError(`--engine ${opts.engine} does not apply with --queue: the workers count on the Wasm engine`);
+        }
+        const { countDistributed } = await import("../../distributed/index.js");
+        const r = await countDistributed(n, {
+          connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick,
+          onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
+        }).catch((error: unknown) => {
+          if (interrupt.aborted) {
+            throw new InterruptedError(`interrupted; the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`);
+          }
+          throw error;
+        }).finally(() => bar?.stop());
+        if (opts.json) return out(toJson(r));
+        out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
+        out(`${r.nodes} queens placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        return;
+      }
+      const parallel = opts.workers !== undefined;
+      const result = await (parallel
+        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
+        : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
+      ).catch((error: unknown) => {
+        if (interrupt.aborted && opts.checkpoint !== undefined) {
+          throw new InterruptedError(`interrupted; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`);
+        }
+        throw error;
+      }).finally(() => bar?.stop());
+      if (opts.json) return out(toJson(result));
+      out(`n = ${result.n}: ${result.total} solutions, ${result.unique} unique (up to rotation and reflection)`);
+      const pool = parallel ? (result as ParallelResult) : undefined;
+      const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint)` : "";
+      out(`${result.nodes} queens placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
+    });
+}

@@ -1,0 +1,44 @@
+// nqueens crosscheck: both engines over a sweep, bit for bit.
+import { Option, type Command } from "commander";
+import { KERNEL_NAMES, crossCheck, describeReport } from "../../analysis/crosscheck.js";
+import { UsageError } from "../errors.js";
+import { notAChoice, number } from "../options.js";
+import { out, toJson } from "../output.js";
+import { progressBar } from "../progress.js";
+
+type CrossCheckCliOptions = { kernels?: string[]; quick?: boolean; thorough?: boolean; budget?: number; json?: boolean };
+
+export function crossCheckCommand(program: Command): void {
+  program
+    .command("crosscheck")
+    .description("run every kernel on both engines over a sweep; exit 0 only if they agree bit for bit")
+    .option("--kernels <names...>", `kernels to check (default all: ${KERNEL_NAMES.join(", ")})`)
+    .addOption(new Option("--quick", "a small sweep (under 2 s)").conflicts("thorough"))
+    .option("--thorough", "a large sweep (about a minute)")
+    .option("--budget <ms>", "stop starting new cases after this many milliseconds", number("--budget"))
+    .option("--json", "print the report as one JSON object")
+    .action(async (opts: CrossCheckCliOptions) => {
+      for (const k of opts.kernels ?? []) {
+        if (!KERNEL_NAMES.includes(k)) throw new UsageError(`--kernels: unknown kernel ${JSON.stringify(k)}. ${notAChoice(k, KERNEL_NAMES)}`);
+      }
+      const budgetMs = opts.budget ?? (opts.quick ? 2_000 : opts.thorough ? 60_000 : 10_000);
+      const bar = progressBar("crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}");
+      let current = "";
+      const report = await crossCheck({
+        kernels: opts.kernels,
+        budgetMs,
+        thorough: opts.thorough,
+        sizes: opts.quick ? [1, 2, 3, 4, 5, 6, 8, 10, 12, 20, 50, 1000] : undefined,
+        seeds: opts.quick ? [1, 2] : opts.thorough ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : undefined,
+        onProgress: (p) => {
+          if (!bar) return;
+          if (p.kernel !== current) { bar.stop(); bar.start(p.casesTotal, 0, { kernel: p.kernel }); current = p.kernel; }
+          bar.update(p.casesDone, { kernel: p.kernel });
+        },
+      }).finally(() => bar?.stop());
+      const { table, problems, exitCode } = describeReport(report);
+      out(opts.json ? toJson(report) : table);
+      for (const line of problems) process.stderr.write(`nqueens: ${line}\n`);
+      process.exitCode = exitCode;
+    });
+}

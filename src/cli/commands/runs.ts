@@ -1,0 +1,39 @@
+// nqueens runs: the queue runs Redis holds; --remove deletes one.
+import type { Command } from "commander";
+import { UsageError } from "../errors.js";
+import { out, toJson } from "../output.js";
+
+export function runsCommand(program: Command): void {
+  program
+    .command("runs")
+    .description("list the `nqueens count N --queue URL` runs held in Redis, or remove one (--remove NAME)")
+    .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
+    .option("--remove <NAME>", "delete this run's queue, jobs and results (stop its coordinator first)")
+    .option("--json", "print one JSON object")
+    .action(async (opts: { queue: string; remove?: string; json?: boolean }) => {
+      const { listRuns, removeRun } = await import("../../distributed/index.js");
+      const runs = await listRuns({ connection: opts.queue });
+      if (opts.remove !== undefined) {
+        const run = runs.find((r) => r.queue === opts.remove);
+        if (!run) {
+          throw new UsageError(`no run named ${JSON.stringify(opts.remove)} in Redis at ${opts.queue}${runs.length ? ` (runs: ${runs.map((r) => r.queue).join(", ")})` : " (it holds no runs)"}`);
+        }
+        await removeRun(run.queue, { connection: opts.queue });
+        if (opts.json) return out(toJson({ removed: run.queue }));
+        return out(`removed ${run.queue} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
+      }
+      if (opts.json) return out(toJson({ runs }));
+      if (runs.length === 0) return out("no runs");
+      const rows = runs.map((r) => [
+        r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
+        r.unreadable !== undefined ? "unreadable" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
+        r.total !== undefined ? `${r.total} (${r.unique} unique)` : "-",
+      ]);
+      const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "total"];
+      const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+      const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
+      out(line(head));
+      for (const row of rows) out(line(row));
+      for (const r of runs) if (r.unreadable !== undefined) process.stderr.write(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
+    });
+}

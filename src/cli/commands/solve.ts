@@ -1,0 +1,115 @@
+// nqueens solve N: one solution by any method.
+import type { Command } from "commander";
+import { closeSync, openSync, writeSync } from "node:fs";
+import { render, solve, METHOD_NAMES, type SolveResult } from "../../index.js";
+import { DEFAULT_METHOD } from "../../search/solve.js";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RuntimeError } from "../errors.js";
+import { checkWritableFile, choiceOption, engineOption, interruptSignal, number } from "../options.js";
+import { out, toJson } from "../output.js";
+import { plural, progressBar } from "../progress.js";
+
+/**
+ * Writes the columns to `path`; when that fails after the work (disk full, /dev/full, the
+ * directory gone), keeps them in a file beside it, or in the temporary directory, or on
+ * stdout, and returns where they are and why.
+ */
+function keepColumns(path: string, columns: Int32Array, n: number): { where: string; failure?: string } {
+  try {
+    writeColumns(path, columns);
+    return { where: path };
+  } catch (error) {
+    const failure = `could not write ${path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+    for (const fallback of [`${path}.nqueens-${process.pid}.txt`, join(tmpdir(), `nqueens-solve-${n}-${process.pid}.txt`)]) {
+      try {
+        writeColumns(fallback, columns);
+        return { where: fallback, failure };
+      } catch { /* try the next place */ }
+    }
+    return { where: "stdout", failure };
+  }
+}
+
+/** Writes columns (0-based, one per line) to a file, a million rows at a time. */
+export function writeColumns(path: string, columns: Int32Array): void {
+  const fd = openSync(path, "w");
+  try {
+    const rows = 1 << 20;
+    for (let start = 0; start < columns.length; start += rows) {
+      writeSync(fd, columns.subarray(start, start + rows).join("\n") + "\n");
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+type SolveCliOptions = {
+  method: (typeof METHOD_NAMES)[number];
+  seed?: string;
+  stopVegas?: number;
+  engine: "wasm" | "ts";
+  maxNodes?: number;
+  maxSteps?: number;
+  maxTries?: number;
+  timeout?: number;
+  out?: string;
+  json?: boolean;
+};
+
+export function solveCommand(program: Command): void {
+  program
+    .command("solve")
+    .description("find one solution")
+    .argument("<N>", "board size", number("N"))
+    .addOption(choiceOption("--method <M>", "algorithm", METHOD_NAMES).default(DEFAULT_METHOD))
+    .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
+    .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking (default 8, or N - 15 when N > 15)", number("--stop-vegas"))
+    .addOption(engineOption())
+    .option("--max-nodes <X>", "stop after X nodes (tree searches)", number("--max-nodes"))
+    .option("--max-steps <X>", "stop after X moves (local search)", number("--max-steps"))
+    .option("--max-tries <X>", "stop after X tries or restarts (randomized methods)", number("--max-tries"))
+    .option("--timeout <ms>", "stop after this many milliseconds", number("--timeout"))
+    .option("--out <FILE>", "write the columns (0-based, one per line) to FILE instead of drawing the board")
+    .option("--json", "print one JSON object")
+    .action(async (n: number, opts: SolveCliOptions) => {
+      const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
+      if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
+      const bar = progressBar("solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}");
+      let started = false;
+      const result: SolveResult = await solve(n, {
+        method: opts.method,
+        engine: opts.engine,
+        seed,
+        stopVegas: opts.stopVegas,
+        maxNodes: opts.maxNodes,
+        maxSteps: opts.maxSteps,
+        maxTries: opts.maxTries,
+        timeoutMs: opts.timeout,
+        signal: interruptSignal(),
+        onProgress: (p) => {
+          if (!bar || p.elapsedMs < 500) return;
+          if (!started) { bar.start(1, 0); started = true; }
+          const conflicts = p.conflicts < 0 ? "- conflicts" : plural(p.conflicts, "conflict");
+          bar.update(0, { n, phase: p.phase, nodes: plural(p.nodes, "node"), tries: plural(p.tries, "try"), steps: plural(p.steps, "step"), conflicts });
+        },
+      }).finally(() => bar?.stop());
+      // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
+      const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;
+      const lost = kept?.failure !== undefined;
+      if (opts.json) {
+        out(toJson(kept && kept.where !== "stdout" ? { ...result, columns: undefined, out: kept.where } : result));
+      } else if (!result.found || !result.columns) {
+        out(`n = ${n}: no solution found (${result.reason}); ${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
+        return;
+      } else {
+        if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
+        else out(kept ? `${n} columns written to ${kept.where}` : render(result.columns));
+        out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
+          `${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
+      }
+      if (lost) {
+        throw new RuntimeError(`${kept!.failure}; the solution is kept ${kept!.where === "stdout" ? "on stdout above" : `in ${kept!.where}`}`);
+      }
+    });
+}

@@ -1,0 +1,72 @@
+// nqueens worker: counts parts of queue runs until stopped.
+import type { Command } from "commander";
+import { EXIT_INTERRUPTED } from "../errors.js";
+import { number } from "../options.js";
+import { plural } from "../progress.js";
+
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean };
+
+export function workerCommand(program: Command): void {
+  program
+    .command("worker")
+    .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand, handing back within --grace ms those not done; a second one hands them back at once and exits 130)")
+    .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
+    .option("--queue-name <NAME>", "work on this queue only (default: every unfinished run)")
+    .option("--concurrency <C>", "parts counted at once, each on a thread (default: the cores available)", number("--concurrency"))
+    .option("--prefetch <P>", "parts taken ahead of the threads, so a thread never waits for Redis (default 1)", number("--prefetch"))
+    .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
+    .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
+    .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
+    .option("--quiet", "print nothing but errors")
+    .action(async (opts: WorkerCliOptions) => {
+      const { startWorker } = await import("../../distributed/index.js");
+      const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
+      // Signals are taken from the start: one that comes while the worker connects stops it as
+      // soon as it is up, handing back any part it took meanwhile; a second one exits at once.
+      let signals = 0;
+      let onSignal = (): void => {
+        signals++;
+        if (signals > 1) process.exit(EXIT_INTERRUPTED);
+        log("stopping as soon as the worker is up (signal again to exit now)");
+      };
+      const signalled = (): void => onSignal();
+      process.on("SIGINT", signalled);
+      process.on("SIGTERM", signalled);
+      const worker = await startWorker({
+        connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
+        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace,
+        onEvent: (e) => {
+          if (e.type === "joined") log(`working on ${e.queue}`);
+          else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
+          else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
+        },
+      });
+      log(`ready (pid ${process.pid})`);
+      await new Promise<void>((resolve) => {
+        let stopping = false;
+        const stop = (): void => {
+          if (stopping) {
+            // Forced: stop counting, hand the parts in hand back to the queue (if Redis is gone,
+            // their locks run out and another worker's stalled-job check does it) and exit now.
+            log("stopping now: the parts in hand go back to the queue");
+            const exit = (): never => process.exit(EXIT_INTERRUPTED);
+            setTimeout(exit, 2000).unref();
+            void worker.close(true).finally(exit);
+            return;
+          }
+          stopping = true;
+          log("stopping: finishing the parts in hand, handing back those not done within the grace time (signal again to stop at once)");
+          void worker.close().finally(resolve);
+        };
+        onSignal = stop;
+        if (signals > 0) {
+          // A signal came while the worker was starting: it may already hold parts of open runs,
+          // which go back to the queue rather than being counted to the end.
+          stopping = true;
+          log("stopping: handing back the parts taken while starting");
+          void worker.close(true).finally(resolve);
+        }
+      });
+      log(`stopped after ${plural(worker.counted, "part")}`);
+    });
+}

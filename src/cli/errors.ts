@@ -1,0 +1,57 @@
+// The CLI's errors and exit codes: every failure is one line on stderr, `nqueens: ...`,
+// in the CLI's own words (flag names, not the API's option names), credentials redacted;
+// the exit code follows the error's code, never its class.
+import { ErrorCode } from "../core/errors.js";
+import { redact } from "../distributed/redact.js";
+
+export const EXIT_RUNTIME = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_INTERRUPTED = 130;
+
+/** Raised for bad command-line input: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** Ctrl-C (or SIGTERM) stopped a command; the message says what was kept and how to resume. Exit 130. */
+export class InterruptedError extends Error {}
+
+/** A runtime failure found by the CLI itself (the answer kept elsewhere, say): one line, exit 1. */
+export class RuntimeError extends Error {}
+
+/** The API's option names as the CLI's flags, for messages. */
+const FLAG_NAMES: Record<string, string> = {
+  timeoutMs: "--timeout", maxNodes: "--max-nodes", maxSteps: "--max-steps", maxTries: "--max-tries", stopVegas: "--stop-vegas",
+  maxEvents: "--max-events", samples: "--samples", trials: "--trials", seed: "--seed", workers: "--workers", parts: "--parts",
+  limit: "--limit", connection: "--queue", concurrency: "--concurrency", prefetch: "--prefetch", lockDuration: "--lock-duration",
+  stalledInterval: "--stalled-interval", budgetMs: "--budget", kernels: "--kernels", checkpoint: "--checkpoint", method: "--method",
+  engine: "--engine", queue: "--queue-name",
+};
+
+/** An API message in the CLI's words: option names become flag names. */
+export function inFlagNames(message: string): string {
+  return message.replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint)(?=\s+(?:must|does not|=|cannot|is not|database))/g,
+    (word) => word.endsWith("'s") ? `${FLAG_NAMES[word.slice(0, -2)]}'s` : FLAG_NAMES[word] ?? word);
+}
+
+/** Out-of-memory failures that come without a code (V8's and Wasm's RangeErrors). */
+function isOutOfMemory(error: Error): boolean {
+  return /allocation failed|out of memory|Invalid (typed )?array length|Array buffer allocation|WebAssembly\.Memory\.grow|could not allocate/i.test(error.message);
+}
+
+/** The line to print and the exit code for an error that ended a command. */
+export function describeFailure(error: unknown): { line: string; exitCode: number } {
+  const oneLine = (text: string): string => `nqueens: ${redact(text).replace(/\s*\n\s*/g, "; ").trim()}`;
+  if (error instanceof InterruptedError) return { line: oneLine(error.message), exitCode: EXIT_INTERRUPTED };
+  if (error instanceof UsageError) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
+  if (error instanceof RuntimeError) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
+  if (!(error instanceof Error)) return { line: oneLine(String(error)), exitCode: EXIT_RUNTIME };
+  if (error.name === "AbortError") return { line: oneLine("interrupted"), exitCode: EXIT_INTERRUPTED };
+  const code = (error as { code?: unknown }).code;
+  if (code === ErrorCode.invalidArgument) return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_USAGE };
+  if (code === ErrorCode.queueMismatch) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
+  if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_RUNTIME };
+  if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
+  if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
+  // Anything else is a fault of this program or of the system, not of the input: said in one line.
+  const system = typeof code === "string" ? ` (${code})` : "";
+  return { line: oneLine(`${error.message}${system}`), exitCode: EXIT_RUNTIME };
+}

@@ -1,0 +1,112 @@
+// Parsing of the CLI's arguments and options shared by the commands, checks of the files it
+// will write, and its interrupt signal.
+import { accessSync, constants, statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { InvalidArgumentError, Option } from "commander";
+import { ENGINE_NAMES } from "../engine/select.js";
+import { UsageError } from "./errors.js";
+
+/** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
+const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?Infinity$|^NaN$/;
+
+/** A number argument as the user typed it, in decimal; the API then checks its range and names it. */
+export function number(name: string): (text: string) => number {
+  return (text: string) => {
+    if (!DECIMAL.test(text)) {
+      const how = /^[+-]?0[xXbBoO]/.test(text.trim()) ? "a decimal number (no 0x, 0b or 0o prefix)" : "a number";
+      throw new UsageError(`${name} must be ${how}, got ${JSON.stringify(text)}`);
+    }
+    return Number(text);
+  };
+}
+
+/** A --seed value: a number, 'random', or undefined (the API's default). */
+export function seedOption(text: string | undefined): number | "random" | undefined {
+  return text === undefined || text === "random" ? text : number("--seed")(text);
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps), for "did you mean". */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return d[a.length][b.length];
+}
+
+/** The choice a mistyped value most likely meant: close in spelling, or one it is the start of; undefined when none is. */
+export function closest(value: string, choices: readonly string[]): string | undefined {
+  const text = value.toLowerCase();
+  const starts = choices.filter((c) => text.length >= 2 && (c.startsWith(text) || text.startsWith(c)));
+  if (starts.length === 1) return starts[0];
+  let best: string | undefined, bestDistance = Infinity;
+  for (const c of choices) {
+    const dist = distance(text, c);
+    if (dist < bestDistance) { best = c; bestDistance = dist; }
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+/** The message for a value not among the choices: the choices, and the one probably meant. */
+export function notAChoice(value: string, choices: readonly string[]): string {
+  const guess = closest(value, choices);
+  return `Allowed choices are ${choices.join(", ")}.${guess ? ` Did you mean ${guess}?` : ""}`;
+}
+
+/** An option restricted to `choices` (listed in --help) that says which one a misspelt value probably meant. */
+export function choiceOption(flags: string, description: string, choices: readonly string[]): Option {
+  return new Option(flags, description).choices(choices).argParser((value: string) => {
+    if (!choices.includes(value)) throw new InvalidArgumentError(notAChoice(value, choices));
+    return value;
+  });
+}
+
+export const engineOption = () => choiceOption("--engine <name>", "engine", ENGINE_NAMES).default("wasm");
+
+/** An AbortSignal that fires on Ctrl-C (SIGINT) or SIGTERM. */
+export function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  return controller.signal;
+}
+
+/** The most a timer can wait (Node's setTimeout); a longer --timeout is no timer at all. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * `interrupt`, and a --timeout checked as the API checks timeoutMs (an integer >= 0) and
+ * named as the flag, rather than Node's own message about a "delay".
+ */
+export function withTimeout(interrupt: AbortSignal, timeout: number | undefined): AbortSignal {
+  if (timeout === undefined) return interrupt;
+  if (!Number.isInteger(timeout) || timeout < 0) throw new UsageError(`--timeout must be an integer >= 0 (milliseconds), got ${timeout}`);
+  return timeout > LONGEST_TIMER_MS ? interrupt : AbortSignal.any([interrupt, AbortSignal.timeout(timeout)]);
+}
+
+/**
+ * Checks, before any work, that `path` can be written as a file: its directory exists and
+ * is writable, and it is not a directory itself (nor a file that cannot be written).
+ * Bad input: a UsageError naming the flag and the path.
+ */
+export function checkWritableFile(flag: string, path: string): void {
+  if (path.trim() === "") throw new UsageError(`${flag} needs a file name, got ""`);
+  const full = resolve(path);
+  const existing = statSync(full, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) throw new UsageError(`${flag} ${path} is a directory; give a file name in it`);
+  if (existing) {
+    try { accessSync(full, constants.W_OK); } catch { throw new UsageError(`${flag} ${path} cannot be written (no permission)`); }
+    return;
+  }
+  const dir = dirname(full);
+  const parent = statSync(dir, { throwIfNoEntry: false });
+  if (!parent) throw new UsageError(`${flag} ${path}: the directory ${dir} does not exist`);
+  if (!parent.isDirectory()) throw new UsageError(`${flag} ${path}: ${dir} is not a directory`);
+  try { accessSync(dir, constants.W_OK); } catch { throw new UsageError(`${flag} ${path}: the directory ${dir} cannot be written (no permission)`); }
+}

@@ -1,0 +1,34 @@
+// The CLI's progress bars (stderr, only on a terminal).
+import cliProgress from "cli-progress";
+
+/** A progress bar on stderr, only when stderr is a terminal. */
+export function progressBar(format: string): cliProgress.SingleBar | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  return new cliProgress.SingleBar(
+    { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    cliProgress.Presets.shades_classic,
+  );
+}
+
+/** "1 worker", "2 workers", "0 tries": a count with its noun in the right number. */
+export function plural(count: number | bigint | string, noun: string, nouns = noun.endsWith("y") ? `${noun.slice(0, -1)}ies` : `${noun}s`): string {
+  return `${count} ${String(count) === "1" ? noun : nouns}`;
+}
+
+/** A duration as a bar shows it: 45s, 3m 05s, 2h 07m. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
+  return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+}
+
+/**
+ * The ETA part of a bar: empty until it is known (nothing done yet in this run), then
+ * " | ETA 3m 05s". `etaMs`, when the job gives one, wins over the estimate from done/total.
+ */
+export function etaText(done: number, total: number, elapsedMs: number, etaMs?: number, doneBefore = 0): string {
+  const here = done - doneBefore;
+  const left = etaMs ?? (here > 0 && total > done ? (elapsedMs / here) * (total - done) : total <= done && here > 0 ? 0 : undefined);
+  return left === undefined || !Number.isFinite(left) ? "" : ` | ETA ${duration(left)}`;
+}

@@ -1,0 +1,34 @@
+// Redis key names and queue names of the queue's runs (internal: countedKey is a test hook).
+import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
+
+/** The Redis set that lists the queues of unfinished runs, for workers to find. */
+export const ACTIVE_RUNS_KEY = "nqueens:runs";
+/** The Redis pub/sub channel on which coordinators announce that a run started or finished (message: the queue). */
+export const RUNS_CHANNEL = "nqueens:runs:changed";
+export const metaKey = (queue: string): string => `nqueens:meta:${queue}`;
+/** Hash part -> how many times a worker finished counting it (tests read it: nothing is recounted). */
+export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
+
+/** The queue a run uses by default: its name says n, the number of parts and the split version. */
+export function queueName(n: number, parts: number): string {
+  return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;
+}
+
+/**
+ * Default number of parts of a run on the queue: splitCount's, but fewer (so longer) from
+ * n = 11 to 17. A part costs the queue about 2 ms of wall time however long it is (measured
+ * with 2 workers, Redis on the same machine), a fifth of a part at n = 16 with 256 parts
+ * (10 ms); from n = 18 a part takes seconds. Runs started before this default (n = 11 to 17)
+ * are on queues named after splitCount's parts: 64 up to n = 14, 256 from n = 15.
+ */
+export function defaultQueueParts(n: number): number {
+  return Math.min(defaultParts(n), n <= 16 ? 32 : n === 17 ? 64 : 256);
+}
+
+/** Job id of a part: derived from the part, so adding it twice adds nothing. */
+export const jobId = (part: number): string => `part-${part}`;
+
+export type RunMeta = { format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string };
+
+/** A job's data: only the identity of its part (workers re-derive the part and check the digest). */
+export type PartJob = { n: number; parts: number; index: number; splitVersion: number; digest: string };

@@ -1,0 +1,264 @@
+// startWorker() is the long-running worker: it finds the runs to work on in a Redis set,
+// told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
+// polled too, slowly, in case a message is missed), or is given one queue, and counts each
+// part with countTask on the Wasm engine in a worker thread (the same embedded worker as
+// countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
+// another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
+// in the CLI) finishes the parts in hand first.
+import { availableParallelism } from "node:os";
+import type { Worker as QueueWorker, Job } from "bullmq";
+import type { Redis } from "ioredis";
+import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
+import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
+import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
+import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type PartJob, type RunMeta } from "./keys.js";
+import { ThreadPool } from "./thread-pool.js";
+import { queueLibraries } from "./deps.js";
+import { redact } from "./redact.js";
+
+export type WorkerEvent =
+  | { type: "joined"; queue: string }
+  /**
+   * The run is no longer listed in `nqueens:runs`: `finished` (a coordinator stored its
+   * total), `removed` (removeRun, `nqueens runs --remove`) or `unlisted` (taken out of the
+   * set by hand; its parts stay).
+   */
+  | { type: "left"; queue: string; reason: "finished" | "removed" | "unlisted" }
+  | { type: "counted"; queue: string; part: number; ms: number }
+  | { type: "error"; queue?: string; message: string };
+
+export type WorkerOptions = {
+  /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
+  connection: Connection;
+  /** Parts counted at once, each on its own thread (default: the cores available). */
+  concurrency?: number;
+  /**
+   * Parts taken ahead of the threads (default 1): a thread that finishes a part starts the
+   * next at once instead of waiting for a Redis round trip.
+   */
+  prefetch?: number;
+  /** Work on this queue only (default: every unfinished run, found in Redis). */
+  queue?: string;
+  /** BullMQ lock of a part in hand, renewed every half of it (default 30000 ms). */
+  lockDuration?: number;
+  /** How often to look for parts whose worker died (default 30000 ms). */
+  stalledInterval?: number;
+  /** How often to look for new and finished runs besides the coordinators' notices (default 5000 ms). */
+  pollMs?: number;
+  /**
+   * close() without force: how long the parts in hand may take to finish before they are
+   * handed back to the queue instead (default 1000 ms), so a stop never waits on a long part.
+   */
+  graceMs?: number;
+  connectTimeoutMs?: number;
+  onEvent?: (event: WorkerEvent) => void;
+};
+
+export type DistributedWorker = {
+  /** Parts this worker finished counting. */
+  readonly counted: number;
+  /**
+   * Stops taking parts and finishes the parts in hand, handing back to the queue those not
+   * finished within graceMs; with force, stops counting at once and hands them back (or,
+   * Redis being gone, leaves them to the stalled-job check).
+   */
+  close(force?: boolean): Promise<void>;
+};
+
+/**
+ * A long-running counting worker: takes parts from the queues of unfinished runs (or one
+ * queue) and stores each part's count as its job's return value.
+ * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
+ */
+export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs"]);
+  const redis = redisOptions(opts.connection as Connection);
+  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
+  const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
+  const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
+  const pollMs = opts.pollMs === undefined ? 5000 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
+  const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const graceMs = opts.graceMs === undefined ? 1000 : checkInteger("graceMs", opts.graceMs, 0, 3_600_000);
+  const given = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
+  const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
+
+  const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError }, ioredis: { Redis } } = await queueLibraries();
+
+  const client = await connect(redis, connectTimeoutMs);
+  const pool = new ThreadPool(concurrency);
+  const workers = new Map<string, QueueWorker>();
+  let counted = 0;
+  let closing = false;
+  let forced = false;
+  const inHand = new Set<Promise<unknown>>(); // parts being counted or handed back, for close(true) to wait on
+  const track = <T>(promise: Promise<T>): Promise<T> => {
+    const settled = promise.then(() => {}, () => {}).finally(() => inHand.delete(settled));
+    inHand.add(settled);
+    return promise;
+  };
+
+  const join = (name: string): void => {
+    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track(countPart(name, job, token)), {
+      connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
+    });
+    worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
+    workers.set(name, worker);
+    onEvent({ type: "joined", queue: name });
+  };
+
+  /**
+   * The part a job names, re-derived from its identity (n, parts, index, split version) and
+   * checked against its digest and the run's record: a job written by someone else cannot
+   * change what is counted. Anything else fails the job at once (no retries), saying why.
+   */
+  const partOfJob = async (name: string, job: Job<unknown>): Promise<CountPart> => {
+    const refuse = (why: string): never => {
+      throw new UnrecoverableError(`refused job ${job.id ?? "?"} of queue ${name}: ${why}`);
+    };
+    const data = job.data as Partial<PartJob> | null;
+    if (typeof data !== "object" || data === null || Array.isArray(data)) return refuse(`its data is ${describe(data)}, not a part's identity`);
+    for (const key of ["n", "parts", "index", "splitVersion"] as const) {
+      if (!Number.isSafeInteger(data[key])) refuse(`its ${key} is ${describe(data[key])}, not an integer`);
+    }
+    if (typeof data.digest !== "string") refuse(`its digest is ${describe(data.digest)}, not a string`);
+    const id = data as PartJob;
+    const stored = await client.get(metaKey(name));
+    let meta: RunMeta | undefined;
+    try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
+    if (!meta || meta.format !== "nqueens-count-run") return refuse("no coordinator started a run on this queue (no readable nqueens:meta record)");
+    if (id.n !== meta.n || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
+      refuse(`it is a part of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}`);
+    }
+    if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
+    let part: CountPart;
+    try {
+      part = derivePart(id.n, id.parts, id.index);
+    } catch (error) {
+      return refuse(error instanceof Error ? error.message : String(error));
+    }
+    if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of part ${id.index} of ${id.parts} (n = ${id.n})`);
+    return part;
+  };
+
+  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount> => {
+    const t0 = performance.now();
+    let part: CountPart;
+    try {
+      part = await partOfJob(name, job);
+    } catch (error) {
+      if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
+      throw error;
+    }
+    let result: PartCount;
+    try {
+      result = await pool.run(part);
+    } catch (error) {
+      // Stopped at once (close(true)): hand the part back to the queue, without using up
+      // one of its attempts, for another worker to take now rather than after its lock.
+      if (!forced) throw error;
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
+    await client.hincrby(countedKey(name), String(result.part), 1);
+    counted++;
+    onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
+    return result;
+  };
+
+  const leave = async (name: string): Promise<void> => {
+    const worker = workers.get(name);
+    workers.delete(name);
+    await worker?.close();
+    const stored = await client.get(metaKey(name)).catch(() => undefined);
+    let total: unknown;
+    try { total = stored ? (JSON.parse(stored) as RunMeta).total : undefined; } catch { /* unlisted */ }
+    onEvent({ type: "left", queue: name, reason: total !== undefined ? "finished" : stored === null ? "removed" : "unlisted" });
+  };
+
+  // One look at a time; a notice during a look makes another look right after it.
+  let timer: NodeJS.Timeout | undefined;
+  let looking: Promise<void> | undefined;
+  let lookAgain = false;
+  const look = async (): Promise<void> => {
+    try {
+      const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
+      if (closing) return;
+      for (const name of names) if (!workers.has(name)) join(name);
+      for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
+    } catch (error) {
+      if (!closing) onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  const discover = (): Promise<void> => {
+    if (closing) return Promise.resolve();
+    if (looking) { lookAgain = true; return looking; }
+    clearTimeout(timer);
+    looking = look().finally(() => {
+      looking = undefined;
+      if (closing) return;
+      if (lookAgain) { lookAgain = false; void discover(); } else timer = setTimeout(() => void discover(), pollMs);
+    });
+    return looking;
+  };
+
+  // Coordinators PUBLISH on RUNS_CHANNEL when a run starts or finishes: look at once.
+  let subscriber: Redis | undefined;
+  if (!opts.queue) {
+    subscriber = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
+    subscriber.on("error", () => {}); // it reconnects and resubscribes by itself; the poll covers the gap
+    subscriber.on("message", () => void discover());
+    await within(subscriber.subscribe(RUNS_CHANNEL), connectTimeoutMs, "subscribe").catch((error) => {
+      onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
+    });
+  }
+  pool.warm(); // threads started and the Wasm compiled before the first part comes
+  await discover();
+
+  return {
+    get counted() { return counted; },
+    async close(force = false) {
+      const first = !closing;
+      closing = true;
+      clearTimeout(timer);
+      subscriber?.disconnect();
+      const queueWorkers = [...workers.values()];
+      if (force) {
+        // Stop counting now; the parts in hand go back to the queue (see the processor).
+        // Every queue worker must stop taking parts first: a worker still fetching takes a
+        // handed-back part again at once (BullMQ fetches the next job after a WaitingError)
+        // and a forced BullMQ close drops it, still active and locked, for lockDuration; a
+        // forced close also skips storing a part finished just before it. A paused worker
+        // takes nothing more, still stores what it finishes, and its pause() (which waits
+        // for its parts in hand) ends once they are completed or back in wait. A graceful
+        // close already under way ends the same way.
+        forced = true;
+        const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
+        await pool.close();
+        await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+      } else {
+        // Graceful: take no more parts, let those in hand finish for up to graceMs, then hand
+        // the rest back as a forced stop does (a part at a large n may take hours).
+        const closed = Promise.all(queueWorkers.map((w) => w.close().catch(() => {})));
+        let timer: NodeJS.Timeout | undefined;
+        const inTime = await Promise.race([
+          closed.then(() => true),
+          new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), graceMs); }),
+        ]);
+        clearTimeout(timer);
+        if (!inTime) {
+          forced = true;
+          await pool.close();
+          await within(Promise.all([closed, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
+        }
+      }
+      await Promise.all(queueWorkers.map((w) => w.close(force)));
+      workers.clear();
+      await pool.close();
+      // A look in flight (it joins nothing once closing) ends before its client goes, else
+      // its command fails and reports an error after the worker said it was stopping.
+      await within(looking ?? Promise.resolve(), connectTimeoutMs, "look").catch(() => {});
+      client.disconnect();
+    },
+  };
+}

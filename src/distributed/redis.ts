@@ -1,0 +1,130 @@
+// Redis connections for the queue: URL parsing, connecting with a bounded wait, reading a
+// failed command as a lost connection.
+import type { ConnectionOptions } from "bullmq";
+import type { Redis, RedisOptions } from "ioredis";
+import { ErrorCode, rangeError, withCode } from "../core/errors.js";
+import { queueLibraries } from "./deps.js";
+import { describeTarget, redact } from "./redact.js";
+
+/** Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or ioredis options. */
+export type Connection = string | RedisOptions;
+
+/** The queue's error codes (also in `ErrorCode`, which lists every code of the package). */
+export const DistributedErrorCode = {
+  unreachable: ErrorCode.queueUnreachable,
+  mismatch: ErrorCode.queueMismatch,
+  failed: ErrorCode.queuePartFailed,
+  lost: ErrorCode.queueLost,
+} as const;
+
+
+/**
+ * ioredis options from a URL or options object. A URL that cannot be read, a database
+ * index that is not a decimal integer: RangeError NQ_INVALID_ARGUMENT, the URL redacted
+ * (no password is ever echoed).
+ */
+export function redisOptions(connection: Connection): RedisOptions {
+  if (typeof connection !== "string") {
+    if (typeof connection !== "object" || connection === null) throw rangeError(`connection must be a redis:// URL or ioredis options, got ${describeTarget(connection)}`);
+    return { ...connection };
+  }
+  let url: URL;
+  try {
+    url = new URL(connection);
+  } catch {
+    throw rangeError(`connection must be a redis:// URL such as redis://127.0.0.1:6379, got ${describeTarget(connection)}`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw rangeError(`connection must be a redis:// or rediss:// URL, got ${describeTarget(connection)}`);
+  }
+  const db = url.pathname.replace(/^\//, "");
+  if (db !== "" && !/^\d{1,9}$/.test(db)) {
+    throw rangeError(`connection's database must be a number such as /0 after the port, got /${db} in ${describeTarget(connection)}`);
+  }
+  if (url.search || url.hash) throw rangeError(`connection must be a redis:// URL without ?query or #fragment, got ${describeTarget(connection)}`);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
+    port: url.port ? Number(url.port) : 6379,
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(db ? { db: Number(db) } : {}),
+    ...(url.protocol === "rediss:" ? { tls: {} } : {}),
+  };
+}
+
+/** ioredis options as BullMQ's connection option (BullMQ's own type is looser than ioredis's). */
+export const bull = (options: RedisOptions): ConnectionOptions => options as unknown as ConnectionOptions;
+
+export function describeConnection(options: RedisOptions): string {
+  return `${options.host ?? "127.0.0.1"}:${options.port ?? 6379}`;
+}
+
+/**
+ * Connects and pings within `timeoutMs`, without ioredis's endless retries, so a wrong
+ * address is a clear error at once rather than a hang. Returns a client for small
+ * commands (a few retries, then an error).
+ */
+export async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis> {
+  const { ioredis: { Redis } } = await queueLibraries();
+  const { db, ...server } = options;
+  const probe = new Redis({
+    ...server, lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false,
+    retryStrategy: () => null,
+    disconnectTimeout: 100, // else a refused socket keeps the process alive 2 s after the error
+  });
+  let cause: Error | undefined;
+  probe.on("error", (e: Error) => { cause ??= e; }); // reported below
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe.connect().then(() => probe.ping()),
+      new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+    ]);
+  } catch (error) {
+    throw withCode(
+      new Error(redact(`cannot reach Redis at ${describeConnection(options)} (${(cause ?? error as Error)?.message ?? String(error)}); is redis-server running there?`)),
+      DistributedErrorCode.unreachable,
+    );
+  }
+  try {
+    // The database, chosen apart: ioredis would retry a refused SELECT for ever.
+    if (db !== undefined && db !== 0) await within(probe.select(db), timeoutMs, "select");
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    if (/DB index is out of range|invalid DB index/i.test(why)) {
+      throw rangeError(`connection's database ${db} does not exist on Redis at ${describeConnection(options)} (${redact(why)}); use one from /0 to the server's 'databases' - 1`);
+    }
+    throw withCode(new Error(redact(`cannot use database ${db} of Redis at ${describeConnection(options)}: ${why}`)), DistributedErrorCode.unreachable);
+  } finally {
+    clearTimeout(timer);
+    probe.disconnect();
+  }
+  const client = new Redis({ ...options, connectTimeout: timeoutMs, maxRetriesPerRequest: 3 });
+  client.on("error", () => {}); // commands fail with the error themselves
+  return client;
+}
+
+/** Reads a Redis command's failure as "the connection is gone". */
+export function lost(options: RedisOptions, error: unknown): Error {
+  if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
+  return withCode(
+    new Error(redact(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`)),
+    DistributedErrorCode.unreachable,
+  );
+}
+
+/** A promise that rejects when `promise` has not settled within `ms`. */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void { clearTimeout(timer); signal?.removeEventListener("abort", done); resolve(); }
+    signal?.addEventListener("abort", done, { once: true });
+  });

@@ -1,0 +1,114 @@
+// Run administration: listRuns (every run Redis holds) and removeRun.
+import { rangeError } from "../core/errors.js";
+import { checkInteger, checkOptions, describe } from "../core/validate.js";
+import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
+import { queueLibraries } from "./deps.js";
+import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
+
+/** One run as Redis holds it (listRuns). */
+export type RunInfo = {
+  queue: string;
+  n: number;
+  parts: number;
+  splitVersion: number;
+  /** Parts finished, being counted, waiting (including delayed retries), failed for good. */
+  done: number;
+  active: number;
+  waiting: number;
+  failed: number;
+  /** Worker connections on the queue now. */
+  workers: number;
+  /** Listed for workers to find: a coordinator started it and has not yet seen it finish. */
+  open: boolean;
+  /** Set once a coordinator has merged every part. */
+  total?: bigint;
+  unique?: bigint;
+  /** Set when the run's record (`nqueens:meta:QUEUE`) cannot be read as it should: what is wrong. */
+  unreadable?: string;
+};
+
+/** A stored count (a decimal integer string) as a bigint, or undefined when it is not one. */
+function storedCount(value: unknown): bigint | undefined {
+  return typeof value === "string" && /^\d+$/.test(value) ? BigInt(value) : undefined;
+}
+
+/**
+ * Every run recorded in Redis (finished or not), by queue name: its parts done, in hand
+ * and waiting, the workers on it and, once merged, its total. A run whose record holds
+ * a total that is not a count is listed with `unreadable` saying so (and no total);
+ * Redis that stops answering is an NQ_QUEUE_UNREACHABLE error within connectTimeoutMs.
+ * @example for (const run of await listRuns({ connection: "redis://127.0.0.1:6379" })) console.log(run.queue, run.done, run.parts);
+ */
+export async function listRuns(options: { connection: Connection; connectTimeoutMs?: number }): Promise<RunInfo[]> {
+  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("listRuns", options, ["connection", "connectTimeoutMs"]);
+  const redis = redisOptions(opts.connection as Connection);
+  const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const { bullmq: { Queue } } = await queueLibraries();
+  const client = await connect(redis, timeoutMs);
+  // Only Redis's answers can fail for want of Redis; reading what it holds is checked apart.
+  // Each waits at most timeoutMs: BullMQ's connection retries forever when Redis is gone.
+  const ask = <T>(promise: Promise<T>, what: string): Promise<T> => within(promise, timeoutMs, what).catch((e) => { throw lost(redis, e); });
+  try {
+    const keys: string[] = [];
+    let cursor = "0";
+    do {
+      const [next, found] = await ask(client.scan(cursor, "MATCH", metaKey("*"), "COUNT", 1000), "scan");
+      cursor = next;
+      keys.push(...found);
+    } while (cursor !== "0");
+    const open = new Set(await ask(client.smembers(ACTIVE_RUNS_KEY), "smembers"));
+    const runs: RunInfo[] = [];
+    for (const key of [...new Set(keys)].sort()) {
+      const name = key.slice(metaKey("").length);
+      const stored = await ask(client.get(key), "get");
+      let meta: RunMeta | undefined;
+      try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* not ours */ }
+      if (!meta || meta.format !== "nqueens-count-run") continue;
+      const problems: string[] = [];
+      for (const field of ["n", "parts", "splitVersion"] as const) {
+        if (!Number.isSafeInteger(meta[field])) problems.push(`${field} ${JSON.stringify(meta[field]) ?? "missing"} is not an integer`);
+      }
+      const total = meta.total === undefined ? undefined : storedCount(meta.total);
+      const unique = meta.total === undefined ? undefined : storedCount(meta.unique);
+      if (meta.total !== undefined && total === undefined) problems.push(`the stored total ${JSON.stringify(meta.total)} is not a count`);
+      if (meta.total !== undefined && unique === undefined) problems.push(`the stored unique ${JSON.stringify(meta.unique) ?? "(missing)"} is not a count`);
+      const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: timeoutMs }) });
+      queue.on("error", () => {});
+      try {
+        const counts = await ask(queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed"), `queue ${name}`);
+        runs.push({
+          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion,
+          done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
+          workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
+          ...(total !== undefined && unique !== undefined ? { total, unique } : {}),
+          ...(problems.length ? { unreadable: `${key}: ${problems.join("; ")}` } : {}),
+        });
+      } finally {
+        await within(queue.close(), 1000, "close").catch(() => within(queue.disconnect(), 1000, "disconnect")).catch(() => {});
+      }
+    }
+    return runs;
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Removes a run from Redis: its queue, its jobs and results, its meta keys. */
+export async function removeRun(queue: string, options: { connection: Connection; connectTimeoutMs?: number }): Promise<void> {
+  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("removeRun", options, ["connection", "connectTimeoutMs"]);
+  if (typeof queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(queue)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
+  const redis = redisOptions(opts.connection as Connection);
+  const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const { bullmq: { Queue } } = await queueLibraries();
+  const client = await connect(redis, timeoutMs);
+  const q = new Queue(queue, { connection: bull(redis) });
+  try {
+    await q.obliterate({ force: true });
+    await client.del(metaKey(queue), countedKey(queue));
+    await client.srem(ACTIVE_RUNS_KEY, queue);
+    await client.publish(RUNS_CHANNEL, queue);
+  } finally {
+    await q.close().catch(() => {});
+    client.disconnect();
+  }
+}

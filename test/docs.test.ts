@@ -1,0 +1,96 @@
+// The docs stay true to the code: the generated API reference (docs/api, TypeDoc from the
+// TSDoc comments) and the generated numbers of docs/analysis.md are what the current source
+// and build produce, and every relative link in the Markdown leads to a file and heading
+// that exist.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+const node = process.execPath;
+
+function walk(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+/** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces to '-'. */
+function anchor(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/<[^>]+>/g, "")
+    .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+    .replace(/\s/g, "-");
+}
+
+function anchors(file: string): Set<string> {
+  const seen = new Map<string, number>();
+  const out = new Set<string>();
+  let fenced = false;
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    if (line.startsWith("```")) fenced = !fenced;
+    const m = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const base = anchor(m[1]!.replace(/\\/g, ""));
+    const k = seen.get(base) ?? 0;
+    seen.set(base, k + 1);
+    out.add(k === 0 ? base : `${base}-${k}`);
+  }
+  return out;
+}
+
+describe("docs", () => {
+  const tmp = mkdtempSync(join(tmpdir(), "nq-docs-"));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it("docs/api is the reference TypeDoc makes from the current source (npm run docs)", () => {
+    const out = join(tmp, "api");
+    const r = spawnSync(node, [join(root, "node_modules/typedoc/bin/typedoc"), "--out", out], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    const fresh = walk(out).map((f) => relative(out, f)).sort();
+    const committed = walk(join(root, "docs/api")).map((f) => relative(join(root, "docs/api"), f)).sort();
+    expect(committed, "files of docs/api: run npm run docs and commit").toEqual(fresh);
+    for (const f of fresh) {
+      expect(readFileSync(join(root, "docs/api", f), "utf8"), `docs/api/${f} is out of date: run npm run docs`).toBe(readFileSync(join(out, f), "utf8"));
+    }
+    expect(fresh).toContain("nqueens-wasm.md");
+    expect(readFileSync(join(out, "nqueens-wasm.md"), "utf8")).toMatch(/^### countParallel\(\)$/m);
+  }, 120_000);
+
+  it("docs/analysis.md's generated numbers are up to date (npm run docs:costs)", () => {
+    const r = spawnSync(node, [join(root, "scripts/readme-costs.mjs"), "--check"], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+  }, 120_000);
+
+  it("every relative link of the Markdown docs leads to a file and heading that exist", () => {
+    const files = [
+      "README.md", "CONTRIBUTING.md", "bench/README.md",
+      ...walk(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => relative(root, f)),
+    ];
+    const broken: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      let fenced = false;
+      for (const line of readFileSync(join(root, file), "utf8").split("\n")) {
+        if (line.startsWith("```")) fenced = !fenced;
+        if (fenced) continue;
+        for (const m of line.matchAll(/\]\(([^)\s]+)\)/g)) {
+          const link = m[1]!;
+          if (/^[a-z]+:/i.test(link)) continue;
+          const [path, hash] = link.split("#") as [string, string | undefined];
+          const target = path ? resolve(root, dirname(file), path) : join(root, file);
+          checked++;
+          if (!existsSync(target)) broken.push(`${file}: ${link} (no such file)`);
+          else if (hash && target.endsWith(".md") && !anchors(target).has(hash)) broken.push(`${file}: ${link} (no such heading)`);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(50);
+    expect(broken).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+// The published package, as `npm pack` makes it: publint and @arethetypeswrong/cli find no
+// problem in any resolution mode, the tarball holds what it should, the library's own
+// dependencies are exactly what its bundles import, and installing it into an empty project
+// pulls in nothing else while the library and the CLI work from there.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = resolve(import.meta.dirname, "..");
+const node = process.execPath;
+const bin = (name: string, script: string) => join(root, "node_modules", name, script);
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  devDependencies?: Record<string, string>;
+  version: string;
+};
+
+let dir: string;
+let tarball: string;
+let files: string[];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "nq-pack-"));
+  // --ignore-scripts: pack the dist/ that `npm test` just built instead of building again.
+  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], { cwd: root, encoding: "utf8" });
+  const [info] = JSON.parse(out) as { filename: string; files: { path: string }[] }[];
+  tarball = join(dir, info!.filename);
+  files = info!.files.map((f) => f.path).sort();
+}, 120_000);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The bare module names a bundle imports or requires (not relative paths, not Node built-ins). */
+function bareImports(file: string): string[] {
+  const text = readFileSync(join(root, file), "utf8");
+  const names = new Set<string>();
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    if (spec.startsWith(".") || spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
+    names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
+  }
+  return [...names].sort();
+}
+
+describe("the packed package", () => {
+  it("publint finds nothing, not even a suggestion", () => {
+    const r = spawnSync(node, [bin("publint", "src/cli.js"), "run", tarball, "--strict", "--level", "suggestion"], { encoding: "utf8" });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toContain("All good!");
+  }, 60_000);
+
+  it("@arethetypeswrong/cli finds no problem for any entry point in any resolution mode", () => {
+    const r = spawnSync(node, [bin("@arethetypeswrong/cli", "dist/index.js"), tarball, "--format", "json"], { encoding: "utf8", maxBuffer: 64 << 20 });
+    const report = JSON.parse(r.stdout) as { analysis: { problems: unknown[]; entrypoints: Record<string, { resolutions: Record<string, unknown> }> }; problems: unknown };
+    expect(report.analysis.problems).toEqual([]);
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([".", "./distributed", "./package.json"]);
+    for (const entry of Object.values(report.analysis.entrypoints)) {
+      expect(Object.keys(entry.resolutions).sort()).toEqual(["bundler", "node10", "node16-cjs", "node16-esm"]);
+    }
+    expect(r.status, r.stderr).toBe(0);
+  }, 60_000);
+
+  it("holds the bundles, their types, the node10 stub for nqueens-wasm/distributed, README, LICENSE and the guides; no sources or tests", () => {
+    for (const f of ["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts",
+      "dist/distributed.js", "dist/distributed.cjs", "dist/distributed.d.ts", "dist/distributed.d.cts", "dist/cli.js",
+      "distributed/package.json", "docs/counting.md", "docs/api/nqueens-wasm.md"]) {
+      expect(files).toContain(f);
+    }
+    expect(files.filter((f) => /^(src|test|assembly|bench|demo|scripts|build|node_modules)\//.test(f) || f.endsWith(".png"))).toEqual([]);
+    expect(readFileSync(join(root, "LICENSE"), "utf8")).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} the nqueens-wasm authors\n/);
+  });
+
+  it("depends on exactly what its bundles import: the library nothing, the queue on optional peers bullmq and ioredis", () => {
+    expect(bareImports("dist/index.js")).toEqual([]);
+    expect(bareImports("dist/index.cjs")).toEqual([]);
+    const cliChunks = ["dist/cli.js", ...readdirSync(join(root, "dist")).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => `dist/${f}`)];
+    for (const f of cliChunks) expect(bareImports(f), f).toEqual([]); // commander and cli-progress are bundled in
+    const queue = ["bullmq", "ioredis"];
+    for (const f of ["dist/distributed.js", "dist/distributed.cjs"]) {
+      expect(bareImports(f).every((name) => queue.includes(name)), f).toBe(true);
+    }
+    expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
+    expect(Object.keys(pkg.peerDependencies ?? {}).sort()).toEqual(queue);
+    for (const name of queue) {
+      expect(pkg.peerDependenciesMeta?.[name]?.optional).toBe(true);
+      expect(pkg.peerDependencies![name]).toMatch(/^\^\d/);
+      expect(pkg.devDependencies?.[name], `${name} in devDependencies for the tests`).toBe(pkg.peerDependencies![name]);
+    }
+  });
+
+  it("installs into an empty project alone (no other package), and the library and the CLI run from there", () => {
+    const app = join(dir, "app");
+    execFileSync("mkdir", ["-p", app]);
+    writeFileSync(join(app, "package.json"), JSON.stringify({ name: "app", version: "1.0.0", private: true, type: "module" }));
+    // --offline: the package needs nothing from the registry.
+    execFileSync("npm", ["install", tarball, "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: app, encoding: "utf8" });
+    const installed = readdirSync(join(app, "node_modules")).filter((f) => !f.startsWith("."));
+    expect(installed).toEqual(["nqueens-wasm"]);
+    const lock = JSON.parse(readFileSync(join(app, "package-lock.json"), "utf8")) as { packages: Record<string, unknown> };
+    expect(Object.keys(lock.packages).sort()).toEqual(["", "node_modules/nqueens-wasm"]);
+
+    const esm = execFileSync(node, ["--input-type=module", "-e",
+      'import { count, solve, verify } from "nqueens-wasm"; const c = await count(10); const s = await solve(8); console.log(JSON.stringify({ total: String(c.total), ok: verify(s.columns).ok }));'],
+      { cwd: app, encoding: "utf8" });
+    expect(JSON.parse(esm)).toEqual({ total: "724", ok: true });
+    const cjs = execFileSync(node, ["-e", 'require("nqueens-wasm").count(6).then((c) => console.log(String(c.total)))'], { cwd: app, encoding: "utf8" });
+    expect(cjs.trim()).toBe("4");
+
+    const cli = (...args: string[]) => spawnSync(join(app, "node_modules/.bin/nqueens"), args, { cwd: app, encoding: "utf8" });
+    const counted = cli("count", "8", "--json");
+    expect(counted.status, counted.stderr).toBe(0);
+    expect(JSON.parse(counted.stdout)).toMatchObject({ n: 8, total: "92", unique: "12" });
+    const version = cli("--version");
+    expect(version.stdout.trim()).toBe(pkg.version);
+  }, 120_000);
+});
