@@ -2,7 +2,11 @@
 // (1-based) forms round-trip; malformed files give one clear, coded line.
 import { describe, expect, it } from "vitest";
 import { BOARD_FORMATS, detectFormat, drawBoard, formatBoard, parseBoard, type BoardFile } from "../src/board/formats.js";
-import { randomGivens, rng } from "./constrained.js";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bruteForce, honours, randomGivens, rng } from "./constrained.js";
+import { runCli } from "./cli-run.js";
 
 const sorted = (list: readonly (readonly [number, number])[]) =>
   [...new Map(list.map(([r, c]) => [`${r},${c}`, [r, c]])).values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -71,5 +75,61 @@ describe("board files", () => {
   it("draws given queens Q, placed queens q, blocked squares #", () => {
     expect(drawBoard(4, { fixed: [[0, 1]], blocked: [[1, 0]] }, [1, 3, 0, 2])).toBe(". Q . .\n# . . q\nq . . .\n. . q .");
     expect(drawBoard(2, { blocked: [[0, 0]] }, null)).toBe("# .\n. .");
+  });
+});
+
+describe("the CLI with given queens, blocked squares and board files", () => {
+  const dir = mkdtempSync(join(tmpdir(), "nq-boards-"));
+  const file = (name: string, text: string): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it("solve, count and all read each format and draw given Q, placed q, blocked #", async () => {
+    const text = file("b.txt", ".Q......\n........\n...#....\n........\n........\n........\n........\n........\n");
+    const solved = await runCli(["solve", "--board", text, "--engine", "ts"]);
+    expect(solved.code).toBe(0);
+    const grid = solved.stdout.split("\n").slice(0, 8).map((line) => line.split(" "));
+    expect(grid[0][1]).toBe("Q");
+    expect(grid[2][3]).toBe("#");
+    const columns = grid.map((row) => row.findIndex((s) => s === "Q" || s === "q"));
+    expect(honours(columns, 8, { fixed: [[0, 1]], blocked: [[2, 3]] })).toBe(true);
+    const givens = { fixed: [[0, 1]] as [number, number][], blocked: [[2, 3]] as [number, number][] };
+    const expected = bruteForce(8, givens).length;
+    const counted = await runCli(["count", "--board", text, "--json"]);
+    expect(JSON.parse(counted.stdout)).toMatchObject({ total: String(expected), unique: null });
+    const essence = file("b.essence", "letting n = 8\nletting blocks = [[3, 4]]\n");
+    const json = file("b.json", '{ "n": 8, "blocks": [[2, 3]] }');
+    const flags = await runCli(["count", "8", "--blocked", "2:3", "--json"]);
+    const withoutTime = (out: string) => ({ ...JSON.parse(out), ms: undefined });
+    expect(withoutTime((await runCli(["count", "--board", json, "--json"])).stdout)).toEqual(withoutTime(flags.stdout));
+    expect(JSON.parse((await runCli(["count", "--board", essence, "--json"])).stdout).total).toBe(String(bruteForce(8, { fixed: [], blocked: [[2, 3]] }).length));
+    const all = await runCli(["all", "--board", text, "--json"]);
+    const listed = JSON.parse(all.stdout);
+    expect(listed.count).toBe(expected);
+    for (const board of listed.solutions) expect(honours(board, 8, givens)).toBe(true);
+  });
+
+  it("names the attacking pair; malformed input is one line and exit 2", async () => {
+    const pair = await runCli(["solve", "8", "--fixed", "0:0,5:5"]);
+    expect(pair.code).toBe(0);
+    expect(pair.stdout).toContain("no completion: the given queens at (0, 0) and (5, 5) attack each other");
+    const cases: [string[], RegExp][] = [
+      [["solve", "--board", file("bad.json", '{ "n": 6, "blocks": [[0, 9]] }')], /bad\.json \(JSON\): blocked\[0\] col must be an integer from 0 to 5/],
+      [["count", "--board", file("bad.txt", "..\n.x\n")], /bad\.txt \(text board\) line 2, column 2/],
+      [["all", "--board", file("bad.essence", "letting n = 3\nletting blocks = [[0, 0]]")], /outside the board \(rows and columns 1 to 3, 1-based\)/],
+      [["solve", "--board", join(dir, "missing.txt")], /cannot read the file \(no such file\)/],
+      [["solve", "8", "--fixed", "0:x"], /--fixed must be row:col pairs/],
+      [["solve", "8", "--blocked", "0:8"], /blocked\[0\] col must be an integer from 0 to 7/],
+      [["solve"], /N is missing/],
+      [["count", "65", "--blocked", "0:0"], /from 1 to 64, got 65/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
   });
 });
