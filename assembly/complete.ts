@@ -6,9 +6,9 @@
 // allowed squares, less the lines of the queens placed); a level of the search is
 // a copy of those masks, so going back is free. At each node (dynamic ordering):
 // - fail when a row has no square left, or a free column no row can take;
-// - branch on the row with the fewest squares (lowest row on ties); when it has
-//   two or more, but some free column can be taken by one row only, place that
-//   queen instead (a forced move: a branch of one);
+// - branch on the row with the fewest squares (lowest row on ties), or on the free
+//   column that the fewest rows can take when that is fewer still (lowest column on
+//   ties; columns are counted in three bit planes, exactly up to 7);
 // the branches of a node partition its solutions, so enumerating and counting are exact.
 // Empty board = 1 node, each queen placed = 1 node (as backtrack.ts).
 //
@@ -66,8 +66,11 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   if (rows == 0) return SOLVED;
   const from = avail + (<usize>(src * size) << 3);
   const to = avail + (<usize>(dst * size) << 3);
-  let ones: u64 = 0;
-  let twos: u64 = 0;
+  // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
+  let b0: u64 = 0;
+  let b1: u64 = 0;
+  let b2: u64 = 0;
+  let sat: u64 = 0;
   let best: i32 = -1;
   let bestCount: i32 = 65;
   let x = rows;
@@ -81,32 +84,36 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
     }
     store<u64>(to + (<usize>y << 3), a);
     if (a == 0) return FAIL;
-    twos |= ones & a;
-    ones |= a;
+    const c0 = b0 & a;
+    b0 ^= a;
+    const c1 = b1 & c0;
+    b1 ^= c0;
+    sat |= b2 & c1;
+    b2 ^= c1;
     const k = <i32>popcnt<u64>(a);
     if (k < bestCount) {
       bestCount = k;
       best = y;
     }
   }
-  if ((free & ~ones) != 0) return FAIL; // a free column no row can take
-  if (bestCount > 1) {
-    const single = free & ~twos;
-    if (single != 0) {
-      const cc = <i32>ctz<u64>(single);
-      const bit = <u64>1 << <u64>cc;
-      x = rows;
-      while (x != 0) {
-        const y = <i32>ctz<u64>(x);
-        x &= x - 1;
-        if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) {
-          store<i32>(at32(kind, dst), BY_COLUMN);
-          store<i32>(at32(index, dst), cc);
-          store<u64>(at64(rest, dst), <u64>1 << <u64>y);
-          return OPEN;
-        }
-      }
+  if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
+  const exact = free & ~sat;
+  for (let k = 1; k < bestCount && k < 8; k++) {
+    const hits = exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
+    if (hits == 0) continue;
+    const cc = <i32>ctz<u64>(hits);
+    const bit = <u64>1 << <u64>cc;
+    let takers: u64 = 0;
+    x = rows;
+    while (x != 0) {
+      const y = <i32>ctz<u64>(x);
+      x &= x - 1;
+      if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) takers |= <u64>1 << <u64>y;
     }
+    store<i32>(at32(kind, dst), BY_COLUMN);
+    store<i32>(at32(index, dst), cc);
+    store<u64>(at64(rest, dst), takers);
+    return OPEN;
   }
   store<i32>(at32(kind, dst), BY_ROW);
   store<i32>(at32(index, dst), best);

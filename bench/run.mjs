@@ -3,7 +3,8 @@
 // The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
-// n = 10^8 on wasm (about 1.2 GB).
+// n = 10^8 on wasm (about 1.2 GB). --constrained runs only the Blocked n-Queens sweep
+// (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -12,11 +13,13 @@ import { benchConstruct, benchMinConflicts, benchSeed001 } from "./solve.mjs";
 import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
+import { benchConstrained } from "./constrained.mjs";
 
 const { values } = parseArgs({
   options: {
     only: { type: "string" }, out: { type: "string" }, big: { type: "boolean", default: false },
     queue: { type: "string" }, "queue-repeats": { type: "string" },
+    constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
   },
 });
 const sections = {
@@ -26,9 +29,15 @@ const sections = {
   construct: () => benchConstruct(),
   analysis: () => benchAnalysis(),
   parallel: () => benchParallel(),
+  constrained: () => benchConstrained({
+    ...(values.boards ? { boards: Number(values.boards) } : {}),
+    ...(values.quick ? { sweep: [{ n: 28, ms: [575, 600] }, { n: 48, ms: [1950, 2000] }], timeoutMs: 10_000, tsTimeoutMs: 10_000, backtrackCap: 1e7 } : {}),
+  }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
-const chosen = values.only ? values.only.split(",") : Object.keys(sections).filter((name) => name !== "queue" || values.queue);
+const chosen = values.constrained
+  ? ["constrained"]
+  : values.only ? values.only.split(",") : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && name !== "constrained");
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
 for (const name of chosen) if (!sections[name]) throw new Error(`unknown section ${name}; known: ${Object.keys(sections).join(", ")}`);

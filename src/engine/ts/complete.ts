@@ -90,7 +90,8 @@ export class CompleteSearch {
     if (rowsLo === 0 && rowsHi === 0) return SOLVED;
     const availLo = this.availLo, availHi = this.availHi;
     const from = src * n, to = dst * n;
-    let onesLo = 0, onesHi = 0, twosLo = 0, twosHi = 0;
+    // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
+    let b0Lo = 0, b0Hi = 0, b1Lo = 0, b1Hi = 0, b2Lo = 0, b2Hi = 0, satLo = 0, satHi = 0;
     let best = -1, bestCount = 65;
     for (let half = 0; half < 2; half++) {
       let x = half === 0 ? rowsLo : rowsHi;
@@ -115,8 +116,10 @@ export class CompleteSearch {
         }
         availLo[to + y] = lo; availHi[to + y] = hi;
         if (lo === 0 && hi === 0) return FAIL;
-        twosLo |= onesLo & lo; twosHi |= onesHi & hi;
-        onesLo |= lo; onesHi |= hi;
+        let c0 = b0Lo & lo, c1: number;
+        b0Lo ^= lo; c1 = b1Lo & c0; b1Lo ^= c0; satLo |= b2Lo & c1; b2Lo ^= c1;
+        c0 = b0Hi & hi;
+        b0Hi ^= hi; c1 = b1Hi & c0; b1Hi ^= c0; satHi |= b2Hi & c1; b2Hi ^= c1;
         const k = popcount32(lo) + popcount32(hi);
         if (k < bestCount) {
           bestCount = k;
@@ -124,24 +127,28 @@ export class CompleteSearch {
         }
       }
     }
-    if ((freeLo & ~onesLo) !== 0 || (freeHi & ~onesHi) !== 0) return FAIL; // a free column no row can take
-    if (bestCount > 1) {
-      const singleLo = freeLo & ~twosLo, singleHi = freeHi & ~twosHi;
-      if (singleLo !== 0 || singleHi !== 0) {
-        const cc = singleLo !== 0 ? ctz32(singleLo) : 32 + ctz32(singleHi);
-        for (let y = 0; y < n; y++) {
-          const inRows = y < 32 ? (rowsLo >>> y) & 1 : (rowsHi >>> (y - 32)) & 1;
-          if (!inRows) continue;
-          const has = cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1;
-          if (has) {
-            this.kind[dst] = BY_COLUMN;
-            this.index[dst] = cc;
-            if (y < 32) { this.restLo[dst] = 1 << y; this.restHi[dst] = 0; }
-            else { this.restLo[dst] = 0; this.restHi[dst] = 1 << (y - 32); }
-            return OPEN;
-          }
-        }
+    // a free column no row can take
+    if ((freeLo & ~(b0Lo | b1Lo | b2Lo | satLo)) !== 0 || (freeHi & ~(b0Hi | b1Hi | b2Hi | satHi)) !== 0) return FAIL;
+    const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
+    for (let k = 1; k < bestCount && k < 8; k++) {
+      const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
+      const hitsHi = exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
+      if (hitsLo === 0 && hitsHi === 0) continue;
+      const cc = hitsLo !== 0 ? ctz32(hitsLo) : 32 + ctz32(hitsHi);
+      let takersLo = 0, takersHi = 0;
+      for (let y = 0; y < n; y++) {
+        const inRows = y < 32 ? (rowsLo >>> y) & 1 : (rowsHi >>> (y - 32)) & 1;
+        if (!inRows) continue;
+        const has = cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1;
+        if (!has) continue;
+        if (y < 32) takersLo |= 1 << y;
+        else takersHi |= 1 << (y - 32);
       }
+      this.kind[dst] = BY_COLUMN;
+      this.index[dst] = cc;
+      this.restLo[dst] = takersLo;
+      this.restHi[dst] = takersHi;
+      return OPEN;
     }
     this.kind[dst] = BY_ROW;
     this.index[dst] = best;
