@@ -30,7 +30,7 @@ export type SolveSummary = {
   n: number; method: string; stopVegas?: number; engine: string; seed: number | null; found: boolean;
   nodes: number; tries: number; steps: number; ms: number; reason?: string;
   /** reason 'conflict': the given queens that attack each other (or the given queen on a blocked square). */
-  conflict?: { reason: string; squares: [number, number][] };
+  conflict?: { reason: string; squares: readonly (readonly [number, number])[] };
 };
 export type VerifySummary = { ok: boolean; conflicts: [number, number][]; conflictCount: number; ms: number };
 
