@@ -57,6 +57,11 @@ function checkMinConflictsMemory(n: number): void {
   );
 }
 
+/** The plain problem's constraints in solve: `empty`, and no per-row arrays (never read when empty). */
+const PLAIN_BOARD: Constraints = {
+  n: 0, fixedColumn: new Int32Array(0), blockedStart: new Int32Array(1), blockedCols: new Int32Array(0), conflict: null, empty: true,
+};
+
 /** Largest n of the complete search (a row's open columns in one 64-bit mask). */
 export const COMPLETE_MAX_N = 64;
 
@@ -188,7 +193,8 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const auto = requested === "auto";
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : MIN_CONFLICTS_MAX_N) : METHODS[requested].maxN);
-  const constraints: Constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "solve");
+  // Without givens, no per-row arrays: n may be 5 x 10^8 (construct), and nothing reads them.
+  const constraints: Constraints = givens ? checkConstraints(n, { fixed: opts.fixed, blocked: opts.blocked }, "solve") : PLAIN_BOARD;
   if (requested === "construct" && !constraints.empty) {
     throw rangeError(`method "construct" cannot honour given queens or blocked squares (it builds one fixed pattern); use "complete" or "auto"`);
   }
