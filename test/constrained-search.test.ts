@@ -398,3 +398,24 @@ describe("trace (the demo's step-through) on constrained boards", () => {
 function isCompletionSquare(input: BoardConstraints, r: number, c: number): boolean {
   return !(input.blocked ?? []).some(([br, bc]) => br === r && bc === c);
 }
+
+describe("constrained search: pooled Wasm instances", () => {
+  it("a plain job after a constrained one on the same (pooled) instance is the plain search", () => {
+    const n = 12;
+    const plain = runSearch(wasmEngine, "hybrid", n, undefined, 4, 6);
+    const constraints = checkConstraints(n, { fixed: [[0, 5]], blocked: [[1, 1], [2, 2]] }, "test");
+    for (let i = 0; i < 6; i++) {
+      const c = runSearch(wasmEngine, "hybrid", n, constraints, 4, 6);
+      expect(c.columns[0]).toBe(5);
+      // every other kind of job on the pool, then the plain search again
+      wasmEngine.randomSequence(1, 10, 10);
+      const p = wasmEngine.openProbes(n, 1);
+      p.run(10);
+      p.close();
+      const trials = wasmEngine.openLasVegasTrials(n, 4, 6, 3);
+      trials.run(Infinity);
+      trials.close();
+      expect(runSearch(wasmEngine, "hybrid", n, undefined, 4, 6)).toEqual(plain);
+    }
+  });
+});

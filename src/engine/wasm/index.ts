@@ -90,6 +90,7 @@ const pool: KernelExports[] = [];
 function acquire(): KernelExports {
   const k = pool.pop() ?? newInstance();
   k.resetMemory();
+  k.constraintsClear(); // a pooled instance may still hold an earlier job's constraints (now freed memory)
   return k;
 }
 
