@@ -33,10 +33,7 @@ let colUsed: usize = 0; // u8[n]
 let sumUsed: usize = 0; // u8[2n]: diagonal row + col
 let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
 
-/**
- * Allocate and reset for an n x n board, `param` random rows; returns the columns buffer,
- * 0 if out of memory. Honours the job's constraints (assembly/constraints.ts), if any.
- */
+/** Allocate and reset for an n x n board, `param` random rows; returns the columns buffer, 0 if out of memory. */
 export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   size = n;
   stopVegas = param;
