@@ -145,3 +145,15 @@ describe("parts of a constrained count", () => {
     expect(() => mergeConstrainedCounts(bad, split)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
   });
 });
+
+describe("crossCheck on constrained boards", () => {
+  it("solve:constrained and count:constrained agree on both engines, every board checked", async () => {
+    const { crossCheck } = await import("../src/analysis/crosscheck.js");
+    const report = await crossCheck({ kernels: ["solve:constrained", "count:constrained"], sizes: [4, 6, 8, 12, 30, 50], seeds: [1, 2, 3], budgetMs: 20_000 });
+    expect(report.ok).toBe(true);
+    for (const k of report.kernels) {
+      expect(k.cases).toBeGreaterThan(0);
+      expect(k.agree).toBe(k.cases);
+    }
+  });
+});
