@@ -51,11 +51,11 @@ const stats = (values) => (values.length ? { median: median(values), worst: Math
  */
 export async function benchConstrained({
   sweep = [
-    { n: 28, ms: [300, 350, 400, 450] },
-    { n: 48, ms: [1100, 1250, 1400] },
-    { n: 56, ms: [1500, 1700, 1900] },
+    { n: 28, ms: [575, 600, 625] },
+    { n: 48, ms: [1900, 1950, 2000] },
+    { n: 56, ms: [2700, 2725, 2750] },
   ],
-  boards = 5, k = 1, timeoutMs = 60_000, tsTimeoutMs = 60_000, backtrackCap = 1e8, engines = ["wasm", "ts"],
+  boards = 5, k = 1, timeoutMs = 60_000, tsTimeoutMs = 30_000, backtrackCap = 1e8, engines = ["wasm", "ts"],
 } = {}) {
   const rows = [];
   for (const { n, ms } of sweep) {

@@ -50,6 +50,18 @@ describe("solve with method 'complete'", () => {
     }
   });
 
+  it("with empty lists every method gives exactly the plain answer (columns, nodes, tries, steps)", async () => {
+    for (const method of ["backtrack", "las-vegas", "hybrid", "hill-climb", "construct", "min-conflicts", "complete", "auto"] as const) {
+      for (const n of [8, 13, 20]) {
+        for (const engine of ENGINES) {
+          const plain = await solve(n, { method, engine });
+          const empty = await solve(n, { method, engine, fixed: [], blocked: [] });
+          expect({ ...empty, ms: 0 }).toEqual({ ...plain, ms: 0 });
+        }
+      }
+    }
+  });
+
   it("names the attacking pair of given queens, and the given queen on a blocked square", async () => {
     for (const engine of ENGINES) {
       const pair = await solve(8, { engine, fixed: [[0, 0], [5, 5]] });

@@ -1,9 +1,14 @@
 // count and solutions on constrained boards (issue 15): exact totals against brute
 // force, every enumerated board checked, both engines identical, parts that partition.
 import { describe, expect, it } from "vitest";
-import { count, solutions, solve } from "../src/index.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { count, countParallel, solutions, solve } from "../src/index.js";
 import { checkConstraints, emptyConstraints } from "../src/board/constraints.js";
-import { constrainedPrefixes, countConstrainedNow, prefixConstraints } from "../src/count/constrained.js";
+import {
+  constrainedPrefixes, countConstrainedNow, countConstrainedPart, mergeConstrainedCounts, prefixConstraints, splitConstrainedCount,
+} from "../src/count/constrained.js";
 import { pickEngine } from "../src/engine/select.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng } from "./constrained.js";
@@ -99,6 +104,56 @@ describe("count and solutions with given queens and blocked squares", () => {
       await expect(count(20, { engine, blocked: [[0, 0]], signal: controller.signal })).rejects.toThrow("stop now");
       expect(performance.now() - started).toBeLessThan(50 + 500);
       await expect(count(20, { engine, blocked: [[0, 0]], timeoutMs: 50 })).rejects.toMatchObject({ code: "NQ_TIMEOUT" });
+    }
+  });
+});
+
+describe("parts of a constrained count", () => {
+  it("countParallel on constrained boards equals count, with a checkpoint that resumes and refuses another board", async () => {
+    const random = rng(4242);
+    const dir = mkdtempSync(join(tmpdir(), "nq-constrained-"));
+    for (let i = 0; i < 4; i++) {
+      const n = 9 + i;
+      const givens = randomGivens(n, random, 1, 0.1);
+      const single = await count(n, givens);
+      const checkpoint = join(dir, `c${i}.json`);
+      const parallel = await countParallel(n, { ...givens, workers: 2, parts: 12, checkpoint });
+      expect(parallel).toMatchObject({ total: single.total, unique: null });
+      const again = await countParallel(n, { ...givens, workers: 2, checkpoint });
+      expect(again).toMatchObject({ total: single.total, resumed: parallel.parts });
+      const taken = new Set([...givens.blocked, ...givens.fixed].map(([r, c]) => r * n + c));
+      const square = [...Array(n * n).keys()].find((s) => !taken.has(s))!;
+      const other = { fixed: givens.fixed, blocked: [...givens.blocked, [Math.floor(square / n), square % n]] as [number, number][] };
+      await expect(countParallel(n, { ...other, workers: 1, checkpoint })).rejects.toThrow(/belongs to another board/);
+    }
+  });
+
+  it("a part or a result that is not what it claims is refused, never summed", () => {
+    const constraints = checkConstraints(10, { fixed: [[3, 4]], blocked: [[0, 0], [5, 5]] }, "test");
+    const split = splitConstrainedCount(10, constraints, 8);
+    expect(split.length).toBe(8);
+    const results = split.map((p) => countConstrainedPart(p));
+    const whole = countConstrainedNow(10, constraints, pickEngine("wasm")).total;
+    expect(mergeConstrainedCounts(results, split).total).toBe(whole);
+    const tampered = { ...split[2], prefixes: split[3].prefixes };
+    expect(() => countConstrainedPart(tampered)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
+    expect(() => mergeConstrainedCounts(results.slice(1), split)).toThrow(expect.objectContaining({ code: "NQ_PARTS_INCOMPLETE" }));
+    expect(() => mergeConstrainedCounts([...results, results[0]], split)).toThrow(expect.objectContaining({ code: "NQ_PARTS_INCOMPLETE" }));
+    const forged = results.map((r, i) => (i === 1 ? { ...r, digest: results[0].digest } : r));
+    expect(() => mergeConstrainedCounts(forged, split)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
+    const bad = results.map((r, i) => (i === 1 ? { ...r, total: "-1" } : r));
+    expect(() => mergeConstrainedCounts(bad, split)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
+  });
+});
+
+describe("crossCheck on constrained boards", () => {
+  it("solve:constrained and count:constrained agree on both engines, every board checked", async () => {
+    const { crossCheck } = await import("../src/analysis/crosscheck.js");
+    const report = await crossCheck({ kernels: ["solve:constrained", "count:constrained"], sizes: [4, 6, 8, 12, 30, 50], seeds: [1, 2, 3], budgetMs: 20_000 });
+    expect(report.ok).toBe(true);
+    for (const k of report.kernels) {
+      expect(k.cases).toBeGreaterThan(0);
+      expect(k.agree).toBe(k.cases);
     }
   });
 });

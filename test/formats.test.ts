@@ -123,7 +123,8 @@ describe("the CLI with given queens, blocked squares and board files", () => {
       [["solve", "8", "--fixed", "0:x"], /--fixed must be row:col pairs/],
       [["solve", "8", "--blocked", "0:8"], /blocked\[0\] col must be an integer from 0 to 7/],
       [["solve"], /N is missing/],
-      [["count", "65", "--blocked", "0:0"], /from 1 to 64, got 65/],
+        [["count", "65", "--blocked", "0:0"], /from 1 to 64, got 65/],
+      [["count", "8", "--blocked", "0:0", "--queue", "redis://127.0.0.1:1"], /--queue does not take given queens/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args);

@@ -12,6 +12,16 @@ import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
 import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
 import { checkInteger, checkOptions, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import { fnv1a64 } from "../core/digest.js";
+import {
+  CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, mergeConstrainedCounts, splitConstrainedCount,
+  type ConstrainedPart, type ConstrainedPartCount,
+} from "./constrained.js";
+
+/** A part of a plain or of a constrained count (src/count/constrained.ts), and its result. */
+type AnyPart = CountPart | ConstrainedPart;
+type AnyCount = PartCount | ConstrainedPartCount;
 
 export type ParallelProgress = {
   phase: "count";
@@ -43,6 +53,10 @@ export type ParallelOptions = {
   progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes. */
   checkpoint?: string;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15: then n <= 64, `unique` null). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
@@ -103,9 +117,10 @@ async function startWorker(events: Events): Promise<PoolWorker> {
   };
 }
 
-type Checkpoint = { format: "nqueens-count-checkpoint"; splitVersion: number; n: number; parts: number; done: PartCount[] };
+/** `board`: a constrained count's board (digest of its givens and split version); absent for the plain count. */
+type Checkpoint = { format: "nqueens-count-checkpoint"; splitVersion: number; n: number; parts: number; board?: string; done: AnyCount[] };
 
-async function readCheckpoint(path: string, n: number, parts: number | undefined): Promise<Checkpoint | undefined> {
+async function readCheckpoint(path: string, n: number, parts: number | undefined, board?: string): Promise<Checkpoint | undefined> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   let text: string;
   try {
@@ -126,6 +141,7 @@ async function readCheckpoint(path: string, n: number, parts: number | undefined
   }
   if (data.n !== n) throw rangeError(`checkpoint ${path} belongs to n = ${data.n}, not n = ${n}`);
   if (parts !== undefined && data.parts !== parts) throw rangeError(`checkpoint ${path} has ${data.parts} parts, not ${parts}`);
+  if (data.board !== board) throw rangeError(`checkpoint ${path} belongs to another board (given queens and blocked squares differ)`);
   return data;
 }
 
@@ -142,8 +158,12 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  * @example const { total } = await countParallel(16, { workers: 2 }); // 14772512n
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
-  checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "fixed", "blocked"]);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
+  if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
+  const board = constraints.empty ? undefined : fnv1a64(`v${CONSTRAINED_SPLIT_VERSION} n=${n} ${JSON.stringify([...constraints.fixedColumn])} ${JSON.stringify([...constraints.blockedStart])} ${JSON.stringify([...constraints.blockedCols])}`);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -156,28 +176,35 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
   signal?.throwIfAborted();
   const start = now();
-  if (n <= 3) {
+  if (n <= 3 && constraints.empty) {
     const small = await count(n, { engine });
     onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
-  const saved = opts.checkpoint ? await readCheckpoint(opts.checkpoint, n, opts.parts) : undefined;
-  const parts = splitCount(n, { parts: saved?.parts ?? opts.parts });
-  const done = new Map<number, PartCount>();
+  const saved = opts.checkpoint ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
+  const parts: AnyPart[] = constraints.empty
+    ? splitCount(n, { parts: saved?.parts ?? opts.parts })
+    : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
+  const done = new Map<number, AnyCount>();
   for (const r of saved?.done ?? []) done.set(r.part, r);
   const resumed = done.size;
-  const queue: CountPart[] = parts.filter((p) => !done.has(p.part));
+  const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
   const poolSize = Math.max(1, Math.min(workers, queue.length));
 
   let lastSave = 0;
   const save = async (force: boolean): Promise<void> => {
     if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
     lastSave = now();
-    await writeCheckpoint(opts.checkpoint, {
-      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, done: [...done.values()],
-    });
+    const data: Checkpoint = {
+      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+    };
+    // One write at a time: two writes overlapping on the same temporary file lose a rename.
+    const write = saving.then(() => writeCheckpoint(opts.checkpoint!, data));
+    saving = write.catch(() => undefined);
+    await write;
   };
+  let saving: Promise<void> = Promise.resolve();
   let lastProgress = -Infinity;
   const report = (final: boolean): void => {
     if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
@@ -194,11 +221,11 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
   if (queue.length > 0) {
     await new Promise<void>((resolve, reject) => {
-      const running = new Map<PoolWorker, CountPart | undefined>();
+      const running = new Map<PoolWorker, AnyPart | undefined>();
       let nextId = 0;
       let restarts = 0;
       let finished = false;
-      const byId = new Map<number, { worker: PoolWorker; part: CountPart }>();
+      const byId = new Map<number, { worker: PoolWorker; part: AnyPart }>();
       const stopAll = (): void => {
         finished = true;
         for (const w of running.keys()) w.terminate();
@@ -262,6 +289,10 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   await save(true);
   report(true);
-  const merged = mergeCounts(parts.map((p) => done.get(p.part)!), { n, parts: parts.length });
+  if (!constraints.empty) {
+    const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
+    return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+  }
+  const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
   return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

@@ -4,9 +4,10 @@
 // Protocol: receives { id, part, engine }, answers { id, result } or { id, error }.
 import type { EngineName } from "../engine/contract.js";
 import { countTask, type CountPart, type PartCount } from "../count/parts.js";
+import { countConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
-export type WorkerRequest = { id: number; part: CountPart; engine: EngineName };
-export type WorkerResponse = { id: number; result?: PartCount; error?: string };
+export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName };
+export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -34,7 +35,9 @@ function port(): Port {
 const channel = port();
 channel.listen(({ id, part, engine }) => {
   try {
-    channel.post({ id, result: countTask(part, { engine }) });
+    // A constrained board's part (issue 15) or a plain one.
+    const result = "kind" in part && part.kind === "constrained" ? countConstrainedPart(part, { engine }) : countTask(part as CountPart, { engine });
+    channel.post({ id, result });
   } catch (error) {
     channel.post({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
   }

@@ -26,8 +26,8 @@ export function countCommand(program: Command): void {
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
       const givens = readGivens(nArgument, opts);
       const n = givens.n;
-      if (hasGivens(givens) && (opts.queue !== undefined || opts.workers !== undefined)) {
-        throw new UsageError(`${opts.queue !== undefined ? "--queue" : "--workers"} does not take given queens or blocked squares yet: count a constrained board on one thread (leave it out)`);
+      if (hasGivens(givens) && opts.queue !== undefined) {
+        throw new UsageError("--queue does not take given queens or blocked squares yet: count a constrained board with --workers W, or on one thread");
       }
       // --parts and --checkpoint belong to a count on workers: without --workers or --queue
       // they are refused rather than silently switching to worker threads.
@@ -73,7 +73,7 @@ export function countCommand(program: Command): void {
       }
       const parallel = opts.workers !== undefined;
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
+        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         if (interrupt.aborted && opts.checkpoint !== undefined) {
