@@ -1,7 +1,9 @@
 // First solution by depth-first backtracking (seed 002, Brassard & Bratley's
 // node convention): rows from 0, columns tried in increasing order; the empty
 // board is one node and every queen placed is one node. Arrays, not bitboards,
-// so any n works. Runs in bounded chunks: backtrackRun stops at a work limit and
+// so any n works. Constrained boards (constraints.ts): a row with a given queen
+// tries only its column, blocked squares are skipped; nothing else changes (the
+// row-order baseline of the complete search, complete.ts). Runs in bounded chunks: backtrackRun stops at a work limit and
 // resumes where it stopped. Twin: src/engine/ts/backtrack.ts.
 //
 // Every search kernel has the same exports (see src/engine/wasm/index.ts):
@@ -9,6 +11,7 @@
 //   <name>Run(workLimit): status (status.ts)      <name>Stat(slot): a figure (status.ts)
 
 import { allocate } from "./memory";
+import { fixedColumn, isBlocked, rowConstrained } from "./constraints";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 let size: i32 = 0;
@@ -54,7 +57,12 @@ export function backtrackRun(workLimit: f64): i32 {
     c++;
     const sum = sumUsed + <usize>row;
     const diff = diffUsed + <usize>(row + size - 1);
-    while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) c++;
+    if (rowConstrained(row)) {
+      const f = fixedColumn(row);
+      while (c < size && ((f >= 0 && c != f) || (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0 || isBlocked(row, c))) c++;
+    } else {
+      while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) c++;
+    }
     if (c == size) {
       store<i32>(at, -1);
       row--;

@@ -12,6 +12,8 @@
 // Twin: src/engine/ts/hybrid.ts.
 
 import { allocate } from "./memory";
+import { constrained, fixedColumn, isBlocked } from "./constraints";
+import { linesOpen } from "./lines-open";
 import { below, seedRandom } from "./rng";
 import {
   RUNNING, FOUND, EXHAUSTED, MAX_NODES, MAX_TRIES,
@@ -49,6 +51,8 @@ export function hybridInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap:
   row = 0;
   nodes = 1; // the empty board of the first try
   tries = 1;
+  withConstraints = constrained;
+  if (withConstraints && !initConstrained()) return 0;
   return cols;
 }
 
@@ -123,6 +127,7 @@ export function hybridNextTry(): void {
 
 /** Search until a solution, exhaustion, maxNodes, maxTries, or `workLimit` nodes in all; returns the status. */
 export function hybridRun(workLimit: f64): i32 {
+  if (withConstraints) return runConstrained(workLimit);
   const limit = min(workLimit, maxNodes);
   while (true) {
     const status = hybridTry(limit);
@@ -141,4 +146,108 @@ export function hybridStat(slot: i32): f64 {
   if (slot == STAT_CONFLICTS) return -1;
   if (slot == STAT_PHASE) return PHASE_SEARCH;
   return 0;
+}
+
+// ---- Constrained boards (issue 15) ----
+// The given queens stand from the start of every try (their lines marked) and their
+// rows are passed over; a random row draws among its columns that are neither attacked
+// nor blocked (listed in increasing order, one below(count) draw, as above), and a
+// backtracking row tries them in increasing order. Backtracking skips the given rows
+// going back; when it would go back past the first backtracking row, the try fails.
+// Nodes: the empty board (givens standing) of each try, plus each queen placed. If a
+// row or column has no square left once the givens stand (linesOpen), no completion
+// exists and the search reports EXHAUSTED at once. With no constraints none of this runs.
+
+let withConstraints: bool = false;
+let proved: bool = false; // the givens leave a line without a square: no completion
+
+/** Put the given queens on the board; false if out of memory. */
+function initConstrained(): bool {
+  const open = linesOpen(size);
+  if (open < 0) return false;
+  proved = open == 0;
+  for (let r = 0; r < size; r++) {
+    const c = fixedColumn(r);
+    if (c < 0) continue;
+    store<i32>(cols + (<usize>r << 2), c);
+    mark(r, c, 1);
+  }
+  row = nextFreeRow(0);
+  return true;
+}
+
+/** The first row from r on without a given queen (size if none). */
+function nextFreeRow(r: i32): i32 {
+  while (r < size && fixedColumn(r) >= 0) r++;
+  return r;
+}
+
+/** The try failed (constrained): as newTry, lifting only the queens the search placed. */
+function newTryConstrained(): i32 {
+  if (stopVegas == 0) return EXHAUSTED;
+  if (tries >= maxTries) return MAX_TRIES;
+  for (let r = 0; r < row; r++) {
+    if (fixedColumn(r) >= 0) continue;
+    const at = cols + (<usize>r << 2);
+    const c = load<i32>(at);
+    if (c < 0) continue;
+    mark(r, c, 0);
+    store<i32>(at, -1);
+  }
+  row = nextFreeRow(0);
+  tries++;
+  nodes++; // the new try's empty board
+  return RUNNING;
+}
+
+function runConstrained(workLimit: f64): i32 {
+  if (proved) return EXHAUSTED;
+  while (true) {
+    if (row == size) return FOUND;
+    if (nodes >= maxNodes) return MAX_NODES;
+    if (nodes >= workLimit) return RUNNING;
+    const at = cols + (<usize>row << 2);
+    const sum = sumUsed + <usize>row;
+    const diff = diffUsed + <usize>(row + size - 1);
+    if (row < stopVegas) {
+      let count = 0;
+      for (let c = 0; c < size; c++) {
+        if ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0) continue;
+        if (isBlocked(row, c)) continue;
+        store<i32>(safe + (<usize>count << 2), c);
+        count++;
+      }
+      if (count == 0) {
+        const status = newTryConstrained();
+        if (status != RUNNING) return status;
+        continue;
+      }
+      const c = load<i32>(safe + (<usize>below(count) << 2));
+      store<i32>(at, c);
+      mark(row, c, 1);
+      nodes++;
+      row = nextFreeRow(row + 1);
+      continue;
+    }
+    let c = load<i32>(at);
+    if (c >= 0) mark(row, c, 0); // lift the queen we come back to
+    c++;
+    while (c < size && ((load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0 || isBlocked(row, c))) c++;
+    if (c == size) {
+      store<i32>(at, -1);
+      let back = row - 1;
+      while (back >= stopVegas && fixedColumn(back) >= 0) back--;
+      if (back < stopVegas) {
+        const status = newTryConstrained();
+        if (status != RUNNING) return status;
+        continue;
+      }
+      row = back;
+      continue;
+    }
+    store<i32>(at, c);
+    mark(row, c, 1);
+    nodes++;
+    row = nextFreeRow(row + 1);
+  }
 }

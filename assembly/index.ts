@@ -17,3 +17,5 @@ export {
   lasVegasTrialsInit, lasVegasTrialsRun, lasVegasTrialsStat, lasVegasExactInit, lasVegasExactTask,
   LAS_VEGAS_EXACT_COLUMNS, LAS_VEGAS_EXACT_SUMS,
 } from "./las-vegas-stats";
+export { constraintsInput, constraintsClear } from "./constraints";
+export { completeInit, completeRun, completeStat, completeSolutions } from "./complete";

@@ -13,7 +13,11 @@
 
 import { hybridInit, hybridRun, hybridStat } from "./hybrid";
 
-/** Allocate and reset for an n x n board (`param` is unused: every row is random); returns the columns buffer, 0 if out of memory. */
+/**
+ * Allocate and reset for an n x n board (`param` is unused: every row is random); returns the
+ * columns buffer, 0 if out of memory. The job's constraints, if any, are honoured by hybrid.ts
+ * (given queens stand, random rows draw among the squares neither attacked nor blocked).
+ */
 export function lasVegasInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   return hybridInit(n, seed, n, nodeCap, stepCap, tryCap);
 }

@@ -6,7 +6,8 @@
 // n = 10^8 on wasm (about 1.2 GB). The loader section compares against an earlier build and
 // runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js. --gpu runs only the WebGPU
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
-// --gpu-wasm-max N, --gpu-repeats N).
+// --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
+// n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -16,6 +17,7 @@ import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
+import { benchConstrained } from "./constrained.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     queue: { type: "string" }, "queue-repeats": { type: "string" },
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
+    constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
   },
 });
 const sections = {
@@ -40,10 +43,16 @@ const sections = {
     repeats: values["gpu-repeats"] ? Number(values["gpu-repeats"]) : undefined,
     stack: values["gpu-stack"],
   }),
+  constrained: () => benchConstrained({
+    ...(values.boards ? { boards: Number(values.boards) } : {}),
+    ...(values.quick ? { sweep: [{ n: 28, ms: [575, 600] }, { n: 48, ms: [1950, 2000] }], timeoutMs: 10_000, tsTimeoutMs: 10_000, backtrackCap: 1e7 } : {}),
+  }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
-const chosen = values.only ? values.only.split(",") : values.gpu ? ["gpu"]
-  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu");
+// --gpu and --constrained run only their own section; the default run leaves out those two,
+// the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
+const chosen = values.only ? values.only.split(",") : values.gpu ? ["gpu"] : values.constrained ? ["constrained"]
+  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "constrained");
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

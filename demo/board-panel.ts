@@ -4,7 +4,8 @@
 // it, so the board never shows a result the figures beside it do not describe.
 import { verify } from "nqueens-wasm";
 import { CHESSBOARD_MAX_N, cellAt, drawBoard } from "./board";
-import { $, fmt } from "./dom";
+import { $, fmt, input } from "./dom";
+import { clearConstraints, constraintHighlight, constraintsOf, constraintsSummary, cycleSquare } from "./constraints";
 import type { SolveSummary, VerifySummary } from "./protocol";
 
 let board: { n: number; columns: Int32Array | null } = { n: 8, columns: null };
@@ -13,13 +14,30 @@ let attacked = new Set<number>();
 const canvas = () => $<HTMLCanvasElement>("board");
 
 function paint(): void {
-  drawBoard(canvas(), board.columns, board.n, { attacked });
+  drawBoard(canvas(), board.columns, board.n, { attacked, ...(board.n <= CHESSBOARD_MAX_N ? constraintHighlight(board.n) : {}) });
   // what the board shows, for tests and scripts: the columns (up to 64 queens) or nothing
   const panel = $("board-panel");
   panel.dataset.n = String(board.n);
   panel.dataset.shows = board.columns ? "solution" : "none";
   if (board.columns && board.n <= CHESSBOARD_MAX_N) panel.dataset.columns = JSON.stringify(Array.from(board.columns));
   else delete panel.dataset.columns;
+  // the given queens and blocked squares of this n (demo/constraints.ts), for tests and scripts
+  const marks = constraintsOf(board.n);
+  panel.dataset.given = JSON.stringify(marks.fixed);
+  panel.dataset.blocked = JSON.stringify(marks.blocked);
+  $("givens-summary").textContent = constraintsSummary(board.n);
+}
+
+/** Edit mode (the checkbox under the board): clicks mark squares instead of moving queens. */
+const editing = () => input("edit-givens").checked;
+
+/** An empty board of the form's n to mark given queens and blocked squares on. */
+function showEditBoard(n: number): void {
+  board = { n, columns: null };
+  showVerify(null, n);
+  $("board-title").textContent = `Board, n = ${n}: given queens and blocked squares`;
+  $("board-note").textContent = "Click a square: a given queen (blue), click again: blocked (dark), again: free. Solve, Count and Step through then keep the given queens and use no blocked square.";
+  paint();
 }
 
 function showVerify(v: VerifySummary | null, n: number): void {
@@ -56,11 +74,34 @@ export function showSolution(result: SolveSummary, columns: Int32Array | null, v
       : result.n <= width * 8
         ? `One dot per queen; the board is ${fmt(result.n)} squares across. Attacked queens would be circled in red.`
         : `Each pixel is ${fmt(result.n / width)} rows by as many columns; darker = more queens. Attacked queens would be circled in red.`;
+  if (columns && result.n <= CHESSBOARD_MAX_N && editing()) {
+    $("board-note").textContent = "Given queens are blue, blocked squares dark. Edit is on: a click marks a square (and clears this board); turn it off to move queens.";
+  }
 }
 
 /** Clicking a square moves that row's queen (chessboards only, and not while a run is going). */
-export function enableClicks(busy: () => boolean): void {
+export function enableClicks(busy: () => boolean, formN: () => number | null): void {
+  const edit = () => {
+    const n = formN();
+    if (n !== null && n <= CHESSBOARD_MAX_N) showEditBoard(n);
+    else if (editing()) $("board-note").textContent = `Given queens and blocked squares can be marked on boards up to n = ${CHESSBOARD_MAX_N}.`;
+  };
+  input("edit-givens").addEventListener("change", () => { if (editing()) edit(); });
+  input("n").addEventListener("change", () => { if (editing() && !busy()) edit(); });
+  $("clear-givens").addEventListener("click", () => {
+    clearConstraints();
+    if (editing() && !busy()) edit();
+    else paint();
+  });
   canvas().addEventListener("click", (event) => {
+    if (editing() && board.n <= CHESSBOARD_MAX_N && !busy()) {
+      if (board.columns) showEditBoard(board.n); // back to the marks alone: the solution shown no longer applies
+      const { row, col } = cellAt(canvas(), board.n, event);
+      const now = cycleSquare(row, col);
+      paint();
+      $("board-note").textContent = `Square (${row}, ${col}) is now ${now === "given" ? "a given queen" : now}. ${constraintsSummary(board.n)}.`;
+      return;
+    }
     const { n, columns } = board;
     if (!columns || n > CHESSBOARD_MAX_N || busy()) return;
     const { row, col } = cellAt(canvas(), n, event);

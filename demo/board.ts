@@ -13,6 +13,9 @@ export type Highlight = {
   current?: { row: number; col: number; ok: boolean };
   rows?: { row: number; color: string }[];
   marks?: { row: number; col: number; kind: "attacked" | "choice" | "placed" }[];
+  /** Constrained boards (demo/constraints.ts): given queens (tinted blue, their queen drawn even without a board) and blocked squares (dark). */
+  given?: { row: number; col: number }[];
+  blocked?: { row: number; col: number }[];
 };
 
 export function drawBoard(canvas: HTMLCanvasElement, columns: ArrayLike<number> | null, n: number, hl: Highlight): void {
@@ -34,6 +37,21 @@ function drawChessboard(g: CanvasRenderingContext2D, size: number, columns: Arra
       g.fillStyle = (r + c) % 2 === 0 ? "#f0d9b5" : "#b58863";
       g.fillRect(c * cell, r * cell, Math.ceil(cell), Math.ceil(cell));
     }
+  }
+  for (const { row, col } of hl.blocked ?? []) {
+    g.fillStyle = "#3a3a3a";
+    g.fillRect(col * cell, row * cell, Math.ceil(cell), Math.ceil(cell));
+    g.strokeStyle = "#9a9a9a";
+    g.lineWidth = Math.max(1, cell * 0.06);
+    g.beginPath(); // hatched: a blocked square
+    g.moveTo(col * cell, (row + 1) * cell); g.lineTo((col + 1) * cell, row * cell);
+    g.moveTo(col * cell, (row + 0.5) * cell); g.lineTo((col + 0.5) * cell, row * cell);
+    g.moveTo((col + 0.5) * cell, (row + 1) * cell); g.lineTo((col + 1) * cell, (row + 0.5) * cell);
+    g.stroke();
+  }
+  for (const { row, col } of hl.given ?? []) {
+    g.fillStyle = "rgba(40,90,220,0.55)";
+    g.fillRect(col * cell, row * cell, Math.ceil(cell), Math.ceil(cell));
   }
   for (const { row, color } of hl.rows ?? []) {
     g.fillStyle = color;
@@ -57,10 +75,15 @@ function drawChessboard(g: CanvasRenderingContext2D, size: number, columns: Arra
     g.fillStyle = hl.current.ok ? "rgba(40,160,60,0.55)" : "rgba(220,40,40,0.55)";
     g.fillRect(hl.current.col * cell, hl.current.row * cell, Math.ceil(cell), Math.ceil(cell));
   }
-  if (!columns) return;
   g.textAlign = "center";
   g.textBaseline = "middle";
   g.font = `${Math.max(6, cell * 0.8)}px "DejaVu Sans", "Segoe UI Symbol", serif`;
+  for (const { row, col } of hl.given ?? []) {
+    if (columns && columns[row] === col) continue; // drawn with the board's queens below
+    g.fillStyle = "#0b1f66";
+    g.fillText("\u265B", (col + 0.5) * cell, (row + 0.5) * cell + cell * 0.04);
+  }
+  if (!columns) return;
   for (let r = 0; r < columns.length; r++) {
     const c = columns[r];
     if (c < 0) continue; // a row without a queen (step-through)

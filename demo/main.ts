@@ -12,6 +12,7 @@ import { $, fmt, fmtMs, input, select } from "./dom";
 import { addPoint, flushPlot, lastX, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
+import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
 import "./style.css";
 
 for (const m of METHOD_NAMES) select("method").add(new Option(m, m));
@@ -105,7 +106,9 @@ $("solve").addEventListener("click", () => {
   if (n === null) return;
   const method = select("method").value as Method;
   const sv = stopVegasText();
-  const job: Job = { kind: "solve", id: 0, n, method, seed: seed(), engine: engine(), ...(sv !== "" ? { stopVegas: Number(sv) } : {}) };
+  const job: Job = {
+    kind: "solve", id: 0, n, method, seed: seed(), engine: engine(), ...(sv !== "" ? { stopVegas: Number(sv) } : {}), ...constraintOptions(n),
+  };
   const r = start("solve", () => killWorker(), { result: "running", method, engine: engine() },
     { n: boardN(n), title: `Board, n = ${fmt(n)}`, note: "Solving: the board appears when the search ends." });
   job.id = r.id;
@@ -156,6 +159,8 @@ function showSolved(result: SolveSummary, columns: Int32Array | null, v: VerifyS
   if (kind === "conflicts" && lastX() !== result.steps && result.found) addPoint(result.steps, 0);
   if (kind === "nodes" && lastX() !== result.ms) addPoint(result.ms, result.nodes);
   showSolution(result, columns, v);
+  const none = noCompletionText(result, hasConstraints(result.n));
+  if (none) $("board-note").textContent = none;
   setFigures({
     result: result.found ? "found" : `not found (${result.reason})`,
     method: result.method + (result.stopVegas !== undefined ? ` (stopVegas ${result.stopVegas})` : "") + (result.seed !== null ? `, seed ${result.seed}` : ""),
@@ -167,7 +172,7 @@ function showSolved(result: SolveSummary, columns: Int32Array | null, v: VerifyS
   showJson(json);
   finish("done", result.found
     ? `Found a solution for n = ${fmt(result.n)} with ${result.method} in ${fmtMs(result.ms)}${v ? `; verify: ${v.ok ? "ok" : "FAILED"} (${fmtMs(v.ms)})` : ""}.`
-    : `No solution: ${result.reason}.`);
+    : none ?? `No solution: ${result.reason}.`);
 }
 
 function onWorkerMessage(m: FromWorker): void {
@@ -176,6 +181,12 @@ function onWorkerMessage(m: FromWorker): void {
     onSolveProgress(m);
   } else if (m.type === "solved") {
     showSolved(m.result, m.columns, m.verify);
+  } else if (m.type === "counted") {
+    const c = m.result;
+    setFigures({ result: `${fmt(BigInt(c.total))} solutions`, method: "count (complete search)", engine: c.engine, nodes: fmt(BigInt(c.nodes)), time: fmtMs(c.ms) });
+    showJson(c);
+    finish("done", `n = ${c.n} with ${constraintsSummary(c.n)}: ${fmt(BigInt(c.total))} solutions` +
+      `${c.total === "0" ? " (no completion: proved by exhaustive search)" : ""}, ${fmt(BigInt(c.nodes))} nodes, ${fmtMs(c.ms)}.`);
   } else if (m.type === "estimate-exact") {
     setExact(m.total);
   } else if (m.type === "estimate-progress") {
@@ -242,6 +253,8 @@ function countOnGpu(n: number): void {
 $("count").addEventListener("click", () => {
   const n = readN(32, "Count");
   if (n === null) return;
+  // A constrained board is counted on the CPU (the GPU counts plain boards only).
+  if (hasConstraints(n)) { countConstrained(n); return; }
   if (input("count-gpu").checked) return countOnGpu(n);
   const workers = Math.max(1, Math.min(64, Number(input("workers").value) || 2));
   const controller = new AbortController();
@@ -262,14 +275,23 @@ $("count").addEventListener("click", () => {
     },
   }).then((res) => {
     if (run?.id !== r.id) return;
-    setFigures({ result: `${fmt(res.total)} solutions (${fmt(res.unique)} unique)`, method: `countParallel, ${res.workers} workers, ${res.parts} parts`, engine: res.engine, nodes: fmt(res.nodes), time: fmtMs(res.ms) });
+    setFigures({ result: `${fmt(res.total)} solutions (${fmt(res.unique ?? 0n)} unique)`, method: `countParallel, ${res.workers} workers, ${res.parts} parts`, engine: res.engine, nodes: fmt(res.nodes), time: fmtMs(res.ms) });
     showJson(res);
-    finish("done", `n = ${n}: ${fmt(res.total)} solutions, ${fmt(res.unique)} unique, ${fmt(res.nodes)} nodes, ${fmtMs(res.ms)}.`);
+    finish("done", `n = ${n}: ${fmt(res.total)} solutions, ${fmt(res.unique ?? 0n)} unique, ${fmt(res.nodes)} nodes, ${fmtMs(res.ms)}.`);
   }, (error: Error) => {
     if (run?.id !== r.id) return;
     finish(error.name === "AbortError" ? "stopped" : "error", error.name === "AbortError" ? "Count stopped." : error.message);
   });
 });
+
+/** Count of a board with given queens or blocked squares: count() in the worker (the complete search; countParallel takes plain boards). */
+function countConstrained(n: number): void {
+  const marks = constraintOptions(n);
+  const r = start("count", () => killWorker(), { result: "counting", method: "count (complete search)", engine: engine() },
+    { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one." });
+  setStatus(`Counting the completions of n = ${n} with ${constraintsSummary(n)}...`, "running");
+  getWorker().postMessage({ kind: "count", id: r.id, n, engine: engine(), ...marks } satisfies Job);
+}
 
 // ---------- Estimate ----------
 $("estimate").addEventListener("click", () => {
@@ -395,7 +417,7 @@ $("copy").addEventListener("click", async () => {
 // ---------- first paint ----------
 linePlot("none", "Plot", "x", "y");
 clearBoard(8, "Board", "Solve to see a board. Up to n = 64 it is a chessboard (click a square to move that row's queen; attacked queens turn red); beyond, a picture of the permutation, one dot per queen.");
-enableClicks(() => run !== null);
+enableClicks(() => run !== null, () => { try { return parseN(); } catch { return null; } });
 initStepper();
 // stopVegas is used by the methods that take it (hybrid): in Solve, or in the step-through
 const takesStopVegas = (method: string) => method in METHODS && METHODS[method as keyof typeof METHODS].stopVegas;

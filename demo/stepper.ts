@@ -5,6 +5,7 @@ import { defaultStopVegas, METHODS, trace, TRACE_METHODS, verify, type TraceEven
 import { drawBoard, type Highlight } from "./board";
 import { parseN, seed, stopVegasText } from "./controls";
 import { $, fmt, input, select } from "./dom";
+import { constraintHighlight, constraintOptions } from "./constraints";
 
 // trace() follows the reference engine's own search one queen or one swap at a time (small n,
 // cheap enough for this thread); every event carries the board and the running figures.
@@ -98,13 +99,13 @@ function explain(e: TraceEvent, before: Int32Array): { board: Int32Array; hl: Hi
     case "solution":
       return { board: e.columns, hl, text: `Solution: ${e.nodes} nodes, ${e.tries} ${e.tries === 1 ? "try" : "tries"}, ${e.steps} steps, as solve() reports.` };
     case "end":
-      return { board: e.columns, hl, text: e.reason === "no-solution" ? "No solution exists." : "Stopped after too many events." };
+      return { board: e.columns, hl, text: e.reason === "no-solution" ? "No solution exists." : e.reason === "conflict" ? "No completion: two given queens attack each other, or one stands on a blocked square." : "Stopped after too many events." };
   }
 }
 
 function showEvent(e: TraceEvent): void {
   const { board: shown, hl, text } = explain(e, shownColumns);
-  drawBoard($<HTMLCanvasElement>("st-board"), shown, stepN, hl);
+  drawBoard($<HTMLCanvasElement>("st-board"), shown, stepN, { ...hl, ...constraintHighlight(stepN) });
   $("st-board").dataset.columns = JSON.stringify(Array.from(e.columns));
   shownColumns = e.columns;
   $("st-status").textContent = text;
@@ -148,7 +149,9 @@ function resetTrace(): void {
   stepEvents = 0; stepFails = 0;
   shownColumns = new Int32Array(stepN).fill(-1);
   try {
-    steps = trace(stepN, { method: stepMethod, seed: seed(), ...(takesStopVegas ? { stopVegas: stepStopVegas } : {}) });
+    steps = trace(stepN, {
+      method: stepMethod, seed: seed(), ...(takesStopVegas ? { stopVegas: stepStopVegas } : {}), ...constraintOptions(stepN),
+    });
   } catch (error) {
     steps = null;
     $("st-status").textContent = (error as Error).message;

@@ -1,6 +1,6 @@
 // The computing worker: every solve, verify and estimate of the page runs here, so the page
 // never freezes. Stop terminates this worker (the page starts a fresh one).
-import { estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, METHODS, solve, treeSize, verify } from "nqueens-wasm";
+import { count, estimate, LAS_VEGAS_EXACT_MAX_N, lasVegasStats, METHODS, solve, treeSize, verify } from "nqueens-wasm";
 import { ESTIMATE_EXACT_MAX_N, type FromWorker, type Job, type LasVegasRow } from "./protocol";
 
 const post = (message: FromWorker, transfer: Transferable[] = []) =>
@@ -8,9 +8,10 @@ const post = (message: FromWorker, transfer: Transferable[] = []) =>
 
 async function run(job: Job): Promise<void> {
   if (job.kind === "solve") {
-    const { id, n, method, seed, engine, stopVegas } = job;
+    const { id, n, method, seed, engine, stopVegas, fixed, blocked } = job;
     const r = await solve(n, {
       method, seed, engine, ...(method !== "auto" && METHODS[method].stopVegas && stopVegas !== undefined ? { stopVegas } : {}),
+      ...(fixed || blocked ? { fixed, blocked } : {}),
       // A report after every chunk of work (about 10 ms), so the page plots a point per chunk
       // from the start, also for runs that take only a few chunks.
       progressIntervalMs: 0,
@@ -24,6 +25,11 @@ async function run(job: Job): Promise<void> {
     }
     const { columns, ...rest } = r;
     post({ id, type: "solved", result: rest, columns, verify: checked }, columns ? [columns.buffer] : []);
+  } else if (job.kind === "count") {
+    // A constrained board (countParallel takes plain boards only): the complete search counts it.
+    const { id, n, engine, fixed, blocked } = job;
+    const r = await count(n, { engine, fixed, blocked });
+    post({ id, type: "counted", result: { n, total: String(r.total), nodes: String(r.nodes), ms: r.ms, engine: r.engine } });
   } else if (job.kind === "lv-table") {
     // t against stopVegas, one row at a time so the plot grows as they come: exact (every
     // random choice walked with its probability) up to LAS_VEGAS_EXACT_MAX_N, else Monte

@@ -8,7 +8,7 @@ export { init } from "./engine/select.js";
 export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count/count.js";
 export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./count/solutions.js";
 export {
-  solve, autoMethod, defaultStopVegas, METHOD_NAMES, DEFAULT_METHOD, DEFAULT_SEED,
+  solve, autoMethod, defaultStopVegas, METHOD_NAMES, COMPLETE_MAX_N, DEFAULT_METHOD, DEFAULT_SEED,
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
 } from "./search/solve.js";
 export {
@@ -21,6 +21,12 @@ export {
   type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,
 } from "./analysis/crosscheck.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
+export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
+export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
+export {
+  splitConstrainedCount, countConstrainedPart, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
+  type ConstrainedPart, type ConstrainedPartCount,
+} from "./count/constrained.js";
 export { render, type RenderOptions } from "./board/render.js";
 export { randomSequence, type RandomSequenceOptions } from "./core/random.js";
 export {

@@ -92,7 +92,7 @@ describe("nqueens CLI", () => {
     [["solve", "8", "--method", "magic"], /Allowed choices are/],
     [["solve", "8", "--seed", "-3"], /seed must be an integer from 0 to 4294967295, got -3/],
     [["solve", "8", "--max-nodes", "0"], /--max-nodes must be an integer >= 1, got 0/],
-    [["count"], /missing required argument 'N'/],
+    [["count"], /N is missing: give the board size, or --board FILE/],
     [["solve", "8", "--method", "hybrid", "--stop-vegas", "9"], /--stop-vegas must be an integer from 0 to 8, got 9/],
     [["solve", "8", "--method", "backtrack", "--max-steps", "5"], /--max-steps does not apply to method "backtrack"/],
     [["frobnicate"], /unknown command 'frobnicate'/],

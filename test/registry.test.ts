@@ -67,7 +67,9 @@ describe("registry", () => {
 
   test("'auto' follows the registry's rule at and around its thresholds", async () => {
     const { backtrackMaxN, hybridBelowN } = AUTO_RULE;
-    expect([backtrackMaxN, backtrackMaxN + 1, hybridBelowN - 1, hybridBelowN].map(autoMethod)).toEqual(["backtrack", "hybrid", "hybrid", "min-conflicts"]);
+    expect([backtrackMaxN, backtrackMaxN + 1, hybridBelowN - 1, hybridBelowN].map((n) => autoMethod(n))).toEqual(["backtrack", "hybrid", "hybrid", "min-conflicts"]);
+    expect(autoMethod(8, true)).toBe("complete"); // given queens or blocked squares
+    expect((await solve(8, { blocked: [[0, 0]] })).method).toBe("complete");
     for (const n of [4, backtrackMaxN, backtrackMaxN + 1, hybridBelowN - 1, hybridBelowN, 1000]) {
       const result = await solve(n, { engine: "wasm" });
       expect(result.method).toBe(autoMethod(n));

@@ -256,7 +256,7 @@ describe("trace() input checks", () => {
     ["stopVegas > n", () => trace(8, { method: "hybrid", stopVegas: 9 }), /^stopVegas must be an integer from 0 to 8, got 9$/],
     ["bad seed", () => trace(8, { method: "las-vegas", seed: -1 }), /^seed must be an integer from 0 to 4294967295, got -1$/],
     ["maxEvents 0", () => trace(8, { maxEvents: 0 }), /^maxEvents must be an integer >= 1, got 0$/],
-    ["unknown option", () => trace(8, { engine: "wasm" } as object), /^unknown option "engine" for trace \(known: method, seed, stopVegas, maxEvents\)$/],
+    ["unknown option", () => trace(8, { engine: "wasm" } as object), /^unknown option "engine" for trace \(known: method, seed, stopVegas, maxEvents, fixed, blocked\)$/],
     ["options not an object", () => trace(8, 3 as unknown as object), /^options of trace must be an object, got 3$/],
   ];
   for (const [what, call, message] of cases) {

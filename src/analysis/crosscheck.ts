@@ -46,6 +46,34 @@ function independentlyValid(columns: ArrayLike<number>): boolean {
 }
 
 /**
+ * A seeded constrained board for the sweep (issue 15): about a quarter of the squares
+ * blocked, and one given queen (which may stand on a block or be attacked: such boards are
+ * valid instances with no completion, and the engines must agree on that too).
+ */
+export function sweepBoard(n: number, seed: number): { fixed: [number, number][]; blocked: [number, number][] } {
+  let x = (Math.imul(n, 0x9e3779b1) ^ Math.imul(seed, 0x85ebca6b)) >>> 0;
+  const next = (): number => {
+    x = (Math.imul(x ^ (x >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) >>> 0;
+    return x / 4294967296;
+  };
+  const blocked: [number, number][] = [];
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (next() < 0.25) blocked.push([r, c]);
+  return { fixed: [[Math.floor(next() * n), Math.floor(next() * n)]], blocked };
+}
+
+/** The constrained board's flags for the CLI. */
+const givenFlags = (options: Record<string, unknown>): string => {
+  const list = (squares: unknown) => (squares as [number, number][]).map(([r, c]) => `${r}:${c}`).join(",");
+  return ` --fixed ${list(options.fixed)} --blocked ${list(options.blocked)}`;
+};
+
+/** A found board keeps every given queen and uses no blocked square. */
+function honoursGivens(columns: ArrayLike<number>, options: Record<string, unknown>): boolean {
+  return (options.fixed as [number, number][]).every(([r, c]) => columns[r] === c) &&
+    (options.blocked as [number, number][]).every(([r, c]) => columns[r] !== c);
+}
+
+/**
  * The largest board size crossCheck takes: both engines' answers are held at once (a
  * construct or min-conflicts board is 4 bytes per queen, so 40 MB each at the cap), and
  * compared element by element.
@@ -135,6 +163,24 @@ export const KERNELS: Record<string, Kernel> = {
       },
     ]),
   ),
+  // Constrained boards (issue 15): the complete search and the constrained count.
+  "solve:constrained": {
+    cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 64).flatMap((n) => seeds.map((seed) => ({ n, options: { method: "complete", ...sweepBoard(n, seed) } }))),
+    run: async ({ n, options }, engine, timeoutMs) => {
+      const result = await solve(n, { ...options, engine, timeoutMs });
+      if (result.reason === "timeout") throw new Error(`timed out after ${timeoutMs} ms`);
+      if (result.found && !(independentlyValid(result.columns!) && honoursGivens(result.columns!, options))) {
+        throw new Error("the columns found are not a solution of the constrained board");
+      }
+      return result;
+    },
+    command: ({ n, options }) => `nqueens solve ${n} --method complete${givenFlags(options)} --json`,
+  },
+  "count:constrained": {
+    cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 12).flatMap((n) => seeds.map((seed) => ({ n, options: sweepBoard(n, seed) }))),
+    run: ({ n, options }, engine, timeoutMs) => count(n, { ...options, engine, timeoutMs }),
+    command: ({ n, options }) => `nqueens count ${n}${givenFlags(options)} --json`,
+  },
   estimate: {
     cases: ({ sizes, seeds, thorough }) =>
       within(sizes, "estimate").flatMap((n) => seeds.map((seed) => ({ n, options: { seed, samples: thorough ? 2000 : 200 } }))),

@@ -5,9 +5,11 @@ import type { CountEngineName } from "../engine/contract.js";
 import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
 import { splitTasks } from "./tasks.js";
-import { timeoutError } from "../core/errors.js";
+import { rangeError, timeoutError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
 
 export const COUNT_MAX_N = 32;
 
@@ -31,21 +33,25 @@ export type CountOptions = {
   onProgress?: (progress: CountProgress) => void;
   /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after each chunk (about 10 ms) and task, for dense plots. */
   progressIntervalMs?: number;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; then n <= 64 and `unique` is null). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 export type CountResult = {
   n: number;
   /** All solutions (OEIS A000170). */
   total: bigint;
-  /** Solutions distinct under the 8 rotations and reflections (OEIS A002562). */
-  unique: bigint;
+  /** Solutions distinct under the 8 rotations and reflections (OEIS A002562); null with given queens or blocked squares (they break the symmetry). */
+  unique: bigint | null;
   /** Queens placed by the search. */
   nodes: bigint;
   ms: number;
   engine: CountEngineName;
 };
 
-const OPTION_NAMES = ["engine", ...PACED_OPTION_NAMES] as const;
+const OPTION_NAMES = ["engine", "fixed", "blocked", ...PACED_OPTION_NAMES] as const;
 
 /** Boards too small for the symmetry counter, answered directly: n = 1 has one queen, 2 and 3 none. */
 function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
@@ -59,12 +65,26 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
  * @example const { total, unique } = await count(8); // 92n, 12n
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
-  checkInteger("n", n, 1, COUNT_MAX_N);
   const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
-  if (opts.engine === "webgpu") return countWebGpu(n, opts);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "count");
+  if (n > COUNT_MAX_N && constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N); // empty lists: the plain count
+  if (opts.engine === "webgpu") {
+    if (!constraints.empty) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
+    const { fixed: _fixed, blocked: _blocked, ...plain } = opts; // empty lists: the plain count
+    return countWebGpu(n, plain);
+  }
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
+  if (!constraints.empty) {
+    // Constrained board (src/count/constrained.ts): one complete search, total only.
+    const report = (nodes: bigint): CountProgress => ({ phase: "count", n, tasksDone: 0, tasksTotal: 1, nodes, elapsedMs: pacer.elapsed() });
+    const { total, nodes } = await countConstrained(n, constraints, engine, pacer, report);
+    pacer.finish({ ...report(nodes), tasksDone: 1 });
+    return { n, total, unique: null, nodes, ms: pacer.elapsed(), engine: engine.name };
+  }
 
   const small = smallBoard(n);
   if (small) {

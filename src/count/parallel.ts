@@ -15,6 +15,15 @@ import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import {
+  CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, mergeConstrainedCounts, splitConstrainedCount,
+  type ConstrainedPart, type ConstrainedPartCount,
+} from "./constrained.js";
+
+/** A part of a plain or of a constrained count (src/count/constrained.ts), and its result. */
+type AnyPart = CountPart | ConstrainedPart;
+type AnyCount = PartCount | ConstrainedPartCount;
 
 export type ParallelProgress = {
   phase: "count";
@@ -54,6 +63,10 @@ export type ParallelOptions = {
    * thread takes its place. Rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
    */
   gpu?: boolean;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15: then n <= 64, `unique` null). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
@@ -126,16 +139,22 @@ type Checkpoint = {
   splitVersion: number;
   n: number;
   parts: number;
-  done: PartCount[];
+  /** A constrained count's board (digest of its givens and split version); absent for the plain count. */
+  board?: string;
+  done: AnyCount[];
   checksum: string;
 };
 
 const RESULT_KEYS = ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"] as const;
+const CONSTRAINED_RESULT_KEYS = ["kind", "splitVersion", "n", "part", "parts", "digest", "total", "nodes"] as const;
 
-/** What the checksum covers: format, splitVersion, n, parts and every entry's fields, in a fixed order. */
+/** What the checksum covers: format, splitVersion, n, parts, the board if any, and every entry's fields, in a fixed order. */
 function checkpointText(data: Omit<Checkpoint, "checksum">): string {
-  const done = data.done.map((r) => RESULT_KEYS.map((key) => r[key]));
-  return JSON.stringify([data.format, data.splitVersion, data.n, data.parts, done]);
+  const done = data.done.map((r) =>
+    "kind" in r && r.kind === "constrained"
+      ? CONSTRAINED_RESULT_KEYS.map((key) => r[key])
+      : RESULT_KEYS.map((key) => (r as PartCount)[key]));
+  return JSON.stringify([data.format, data.splitVersion, data.n, data.parts, ...(data.board === undefined ? [] : [data.board]), done]);
 }
 
 function refused(path: string, why: string): RangeError & { code: string } {
@@ -150,7 +169,7 @@ function refused(path: string, why: string): RangeError & { code: string } {
  * entry against its re-derived part (checkPartCount), one entry per part at most. Anything else
  * is refused with NQ_CHECKPOINT_CORRUPT; a missing file is a fresh start.
  */
-async function readCheckpoint(path: string, n: number, parts: number | undefined): Promise<Checkpoint | undefined> {
+async function readCheckpoint(path: string, n: number, parts: number | undefined, board?: string): Promise<Checkpoint | undefined> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   let text: string;
   try {
@@ -176,25 +195,32 @@ async function readCheckpoint(path: string, n: number, parts: number | undefined
   }
   if (data.n !== n) throw refused(path, `belongs to n = ${data.n}, not n = ${n}`);
   if (parts !== undefined && data.parts !== parts) throw refused(path, `has ${data.parts} parts, not ${parts}`);
+  if (data.board !== board) throw refused(path, "belongs to another board (given queens and blocked squares differ)");
   return data;
 }
 
 /** The checkpoint's entries, each checked against its part; a bad or repeated one refuses the file. */
-function verifiedEntries(path: string, data: Checkpoint, parts: readonly CountPart[]): Map<number, PartCount> {
+function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart[]): Map<number, AnyCount> {
   if (data.parts !== parts.length) throw refused(path, `has ${data.parts} parts; the split of n = ${data.n} it names has ${parts.length}`);
-  const done = new Map<number, PartCount>();
+  const done = new Map<number, AnyCount>();
   for (const [i, entry] of data.done.entries()) {
     const part = parts[entry.part];
     if (!Number.isInteger(entry.part) || !part) throw refused(path, `entry ${i} names part ${JSON.stringify(entry.part)}, not one of 0 .. ${parts.length - 1}`);
     if (done.has(entry.part)) throw refused(path, `holds part ${entry.part} twice`);
     try {
-      checkPartCount(part, entry);
+      done.set(entry.part, checkCount(part, entry));
     } catch (error) {
       throw refused(path, `entry ${i}: ${(error as Error).message}`);
     }
-    done.set(entry.part, Object.fromEntries(RESULT_KEYS.map((key) => [key, entry[key]])) as PartCount);
   }
   return done;
+}
+
+/** A part's result, checked against the part (plain: checkPartCount; constrained: checkConstrainedPartCount), holding only its own fields. */
+function checkCount(part: AnyPart, result: unknown): AnyCount {
+  if ("kind" in part && part.kind === "constrained") return checkConstrainedPartCount(part, result);
+  const checked = checkPartCount(part as CountPart, result);
+  return Object.fromEntries(RESULT_KEYS.map((key) => [key, checked[key]])) as PartCount;
 }
 
 /** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
@@ -210,9 +236,14 @@ async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
  * @example const { total } = await countParallel(16, { workers: 2 }); // 14772512n
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
-  checkInteger("n", n, 1, COUNT_MAX_N);
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "gpu"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "gpu", "fixed", "blocked"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
+  if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
+  if (opts.gpu && !constraints.empty) throw rangeError("gpu: the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (gpu: false)");
+  const board = constraints.empty ? undefined : fnv1a64(`v${CONSTRAINED_SPLIT_VERSION} n=${n} ${JSON.stringify([...constraints.fixedColumn])} ${JSON.stringify([...constraints.blockedStart])} ${JSON.stringify([...constraints.blockedCols])}`);
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -227,26 +258,34 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   signal?.throwIfAborted();
   if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
-  if (n <= 3) {
+  if (n <= 3 && constraints.empty) {
     const small = await count(n, { engine });
     onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
-  const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts) : undefined;
-  const parts = splitCount(n, { parts: saved?.parts ?? opts.parts });
-  const done = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, PartCount>();
+  const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
+  const parts: AnyPart[] = constraints.empty
+    ? splitCount(n, { parts: saved?.parts ?? opts.parts })
+    : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
+  const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
   const resumed = done.size;
-  const queue: CountPart[] = parts.filter((p) => !done.has(p.part));
+  const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
   const poolSize = Math.max(1, Math.min(workers, queue.length));
 
   let lastSave = 0;
   const save = async (force: boolean): Promise<void> => {
     if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
     lastSave = now();
-    const content: Omit<Checkpoint, "checksum"> = { format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, done: [...done.values()] };
-    await writeCheckpoint(opts.checkpoint, { ...content, checksum: fnv1a64(checkpointText(content)) });
+    const content: Omit<Checkpoint, "checksum"> = {
+      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+    };
+    // One write at a time: two writes overlapping on the same temporary file lose a rename.
+    const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
+    saving = write.catch(() => undefined);
+    await write;
   };
+  let saving: Promise<void> = Promise.resolve();
   let lastProgress = -Infinity;
   const report = (final: boolean): void => {
     if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
@@ -263,12 +302,12 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
   if (queue.length > 0) {
     await new Promise<void>((resolve, reject) => {
-      const running = new Map<PoolWorker, CountPart | undefined>();
+      const running = new Map<PoolWorker, AnyPart | undefined>();
       let nextId = 0;
       let restarts = 0;
       let finished = false;
       let gpuLost = false;
-      const byId = new Map<number, { worker: PoolWorker; part: CountPart }>();
+      const byId = new Map<number, { worker: PoolWorker; part: AnyPart }>();
       const stopAll = (): void => {
         finished = true;
         for (const w of running.keys()) w.terminate();
@@ -301,14 +340,15 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       const spawn = async (index: number): Promise<void> => {
         let self: PoolWorker | undefined;
         const onGpu = opts.gpu === true && index === 0 && !gpuLost;
-        const worker = await (onGpu ? startGpuPoolWorker : startWorker)({
+        // (the GPU takes plain parts only: countParallel refuses gpu with given queens or blocked squares)
+        const worker: PoolWorker = await (onGpu ? (startGpuPoolWorker as unknown as typeof startWorker) : startWorker)({
           message: (m) => {
             const job = byId.get(m.id);
             if (finished || !job) return;
             byId.delete(m.id);
             if (m.error !== undefined) return fail(new Error(`counting part ${job.part.part} failed: ${m.error}`));
             try {
-              done.set(job.part.part, checkPartCount(job.part, m.result)); // a worker's answer is verified before it is kept
+              done.set(job.part.part, checkCount(job.part, m.result)); // a worker's answer is verified before it is kept
             } catch (error) {
               return fail(error);
             }
@@ -338,6 +378,10 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   await save(true);
   report(true);
-  const merged = mergeCounts(parts.map((p) => done.get(p.part)!), { n, parts: parts.length });
+  if (!constraints.empty) {
+    const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
+    return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+  }
+  const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
   return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

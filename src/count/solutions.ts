@@ -3,6 +3,8 @@
 import type { EngineName, SolutionStream } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { checkInteger, checkOptions, optionalInteger } from "../core/validate.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import { CONSTRAINED_MAX_N, openConstrainedSolutions } from "./constrained.js";
 
 export const SOLUTIONS_MAX_N = 32;
 const CHUNK = 64;
@@ -12,6 +14,10 @@ export type SolutionsOptions = {
   limit?: number;
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15): then n <= 64, in the complete search's order, not lexicographic. */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 let openStreams = 0;
@@ -26,10 +32,38 @@ export function openSolutionStreams(): number {
  * @example for (const columns of solutions(8, { limit: 3 })) console.log(columns);
  */
 export function solutions(n: number, options?: SolutionsOptions): Iterable<Int32Array> {
-  checkInteger("n", n, 1, SOLUTIONS_MAX_N);
-  const opts = checkOptions<SolutionsOptions>("solutions", options, ["limit", "engine"]);
+  const opts = checkOptions<SolutionsOptions>("solutions", options, ["limit", "engine", "fixed", "blocked"]);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : SOLUTIONS_MAX_N);
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "solutions");
+  if (n > SOLUTIONS_MAX_N && constraints.empty) checkInteger("n", n, 1, SOLUTIONS_MAX_N); // empty lists: the plain problem
   const limit = optionalInteger("limit", opts.limit, 0, Number.MAX_SAFE_INTEGER, Infinity);
   const engine = pickEngine(opts.engine);
+  if (!constraints.empty) {
+    // A constrained board: the complete search's enumeration (src/count/constrained.ts).
+    const stream = (): SolutionStream => {
+      const source = openConstrainedSolutions(n, constraints, engine);
+      return {
+        next(max: number) {
+          const out: Int32Array[] = [];
+          while (out.length < max) {
+            const columns = source.next();
+            if (columns === null) break;
+            out.push(columns);
+          }
+          return out;
+        },
+        nodes: () => 0, // not reported for constrained boards (solutions() does not expose it)
+        close: () => source.close(),
+      };
+    };
+    return iterate(stream, limit);
+  }
+  return iterate(() => engine.openSolutions(n), limit);
+}
+
+/** The lazy iterable over a stream of solutions, closed when done, at `limit`, or on `break`. */
+function iterate(open: () => SolutionStream, limit: number): Iterable<Int32Array> {
   return {
     [Symbol.iterator](): Iterator<Int32Array> {
       let stream: SolutionStream | undefined;
@@ -51,7 +85,7 @@ export function solutions(n: number, options?: SolutionsOptions): Iterable<Int32
           if (exhausted) return { done: true, value: undefined };
           if (index === buffer.length) {
             if (!stream) {
-              stream = engine.openSolutions(n);
+              stream = open();
               openStreams++;
             }
             buffer = stream.next(Math.min(CHUNK, limit - produced));

@@ -43,7 +43,7 @@ export class ThreadPool {
         cleanup();
         this.release(thread);
         if (m.error !== undefined) reject(new Error(m.error));
-        else resolve(m.result!);
+        else resolve(m.result! as PartCount); // the queue sends plain parts only
       };
       const onDeath = (reason: unknown): void => {
         cleanup();

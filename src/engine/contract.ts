@@ -5,6 +5,8 @@
  * loop over engines. Inputs here are already checked by `src/core/validate.ts`.
  */
 
+import type { Constraints } from "../board/constraints.js";
+
 export type EngineName = "wasm" | "ts";
 
 /** What `count` runs on: a CPU engine, or the GPU (src/engine/webgpu/, counting only). */
@@ -80,6 +82,8 @@ export type SearchParams = {
   maxNodes: number;
   maxSteps: number;
   maxTries: number;
+  /** Given queens and blocked squares (src/board/constraints.ts); absent or `empty`: the plain problem, node for node. */
+  constraints?: Constraints;
 };
 
 /** A resumable search for one solution. */
@@ -105,10 +109,12 @@ export type Search = {
    * next pair (i, j) its scan evaluates. The Wasm engine does not implement it.
    */
   cursor?(): SearchCursor;
+  /** 'complete' only: the solutions met so far (param 1 enumerates, param 2 counts; see assembly/complete.ts). */
+  solutions?(): bigint;
   close(): void;
 };
 
-/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates. */
+/** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates (-1, -1 on a constrained board when the next unit of work is a new try). */
 export type SearchCursor = { i: number; j: number };
 
 /**

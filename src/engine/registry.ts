@@ -26,6 +26,9 @@ export const CONSTRUCT_MAX_N = 500_000_000;
  */
 export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
 
+/** Largest n of the complete search (a row's open columns in one 64-bit mask). */
+export const COMPLETE_MAX_N = 64;
+
 /** What a method is. */
 export type MethodSpec = {
   /** Its name in words, for menus ("hybrid (Las Vegas + backtracking)"). */
@@ -55,8 +58,7 @@ export type MethodSpec = {
   crossCheckMaxN: number;
   /**
    * Constrained boards (issue 15: given queens, blocked squares): whether the method
-   * takes `constraints`. No method does yet; the 'complete' method and the per-method
-   * support go here.
+   * takes `fixed`/`blocked` (docs/constrained.md). Only the construction does not.
    */
   constraints: boolean;
 };
@@ -67,7 +69,7 @@ export const METHODS = {
     summary: "depth-first backtracking, columns in increasing order (deterministic)",
     kernel: "backtrack", file: "backtrack",
     maxN: TREE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: true,
-    crossCheckMaxN: 24, constraints: false,
+    crossCheckMaxN: 24, constraints: true,
   },
   // Same arrays as backtrack (a few bytes per row); large n is a matter of patience, not memory.
   // Pure Las Vegas at n = 1000 practically never succeeds: crossCheck stops at 100.
@@ -76,14 +78,14 @@ export const METHODS = {
     summary: "every row a random safe column; a dead end restarts",
     kernel: "lasVegas", file: "las-vegas",
     maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: false, local: false, traceable: true,
-    crossCheckMaxN: 100, constraints: false,
+    crossCheckMaxN: 100, constraints: true,
   },
   hybrid: {
     title: "hybrid (Las Vegas + backtracking)",
     summary: "stopVegas random rows, then backtracking over the rest",
     kernel: "hybrid", file: "hybrid",
     maxN: TREE_MAX_N, limits: ["maxNodes", "maxTries"], seeded: true, stopVegas: true, local: false, traceable: true,
-    crossCheckMaxN: 200, constraints: false,
+    crossCheckMaxN: 200, constraints: true,
   },
   // O(n^2) swap evaluations per scan: n up to about 10^4 takes 1.5 s on Wasm; 10^5 still
   // ends in minutes (about 4 on Wasm), so that is the cap.
@@ -92,7 +94,7 @@ export const METHODS = {
     summary: "swaps that lower the diagonal conflicts of a random permutation; restarts at a local minimum",
     kernel: "hillClimb", file: "hill-climb",
     maxN: HILL_CLIMB_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: true,
-    crossCheckMaxN: 200, constraints: false,
+    crossCheckMaxN: 200, constraints: true,
   },
   // 4 bytes per queen, in the caller's array only (the Wasm kernel writes through a 256 KB window).
   construct: {
@@ -109,7 +111,15 @@ export const METHODS = {
     summary: "greedy start, then min-conflicts repair (Sosic & Gu's QS4), for very large n",
     kernel: "minConflicts", file: "min-conflicts",
     maxN: MIN_CONFLICTS_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: false,
-    crossCheckMaxN: Infinity, constraints: false,
+    crossCheckMaxN: Infinity, constraints: true,
+  },
+  // Constrained boards (issue 15): decides every instance, a row's open columns in one 64-bit mask.
+  complete: {
+    title: "complete search",
+    summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 64)",
+    kernel: "complete", file: "complete",
+    maxN: COMPLETE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: false,
+    crossCheckMaxN: 64, constraints: true,
   },
 } as const satisfies Record<string, MethodSpec>;
 
@@ -127,7 +137,7 @@ export const METHOD_NAMES: readonly Method[] = ["auto", ...SEARCH_METHODS];
 /** The method used when none is given. */
 export const DEFAULT_METHOD: Method = "auto";
 
-/** Largest n 'auto' takes: that of the method it picks for large n (memory included). */
+/** Largest n 'auto' takes: that of the method it picks for large n (memory included); COMPLETE_MAX_N on a constrained board. */
 export const AUTO_MAX_N = MIN_CONFLICTS_MAX_N;
 
 /**
@@ -138,8 +148,9 @@ export const AUTO_MAX_N = MIN_CONFLICTS_MAX_N;
  */
 export const AUTO_RULE = { backtrackMaxN: 12, hybridBelowN: 50 } as const;
 
-/** What 'auto' runs for n (see AUTO_RULE). */
-export function autoMethod(n: number): SearchMethod {
+/** What 'auto' runs for n (see AUTO_RULE); on a constrained board (given queens, blocked squares), the complete search. */
+export function autoMethod(n: number, constrained = false): SearchMethod {
+  if (constrained) return "complete";
   return n <= AUTO_RULE.backtrackMaxN ? "backtrack" : n < AUTO_RULE.hybridBelowN ? "hybrid" : "min-conflicts";
 }
 
@@ -173,8 +184,10 @@ export const CROSS_CHECK_SIZES = {
 /**
  * The kernel names crossCheck knows, in its order: count, count on the GPU against Wasm
  * ('count:webgpu', run by default only where WebGPU has an adapter), solutions, one per
- * method ('solve:<method>'), estimate, lasVegasStats.
+ * method ('solve:<method>'), the constrained boards ('solve:constrained' with the complete
+ * search, 'count:constrained'), estimate, lasVegasStats.
  */
 export const CROSS_CHECK_KERNELS: readonly string[] = [
-  "count", "count:webgpu", "solutions", ...SEARCH_METHODS.map((m) => `solve:${m}`), "estimate", "lasVegasStats",
+  "count", "count:webgpu", "solutions", ...SEARCH_METHODS.map((m) => `solve:${m}`), "solve:constrained", "count:constrained",
+  "estimate", "lasVegasStats",
 ];

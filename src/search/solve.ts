@@ -6,12 +6,14 @@ import {
 } from "../engine/contract.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../engine/ts/min-conflicts.js";
 import {
-  AUTO_MAX_N, CONSTRUCT_MAX_N, DEFAULT_METHOD, HILL_CLIMB_MAX_N, LIMITS, METHODS, METHOD_NAMES, MIN_CONFLICTS_INDEX_MAX_N, TREE_MAX_N,
+  AUTO_MAX_N, CONSTRUCT_MAX_N, DEFAULT_METHOD, HILL_CLIMB_MAX_N, LIMITS, METHODS, METHOD_NAMES, MIN_CONFLICTS_INDEX_MAX_N, TREE_MAX_N, COMPLETE_MAX_N,
   autoMethod, defaultStopVegas, stopVegasMethodsText, type Method, type MethodSpec,
 } from "../engine/registry.js";
+import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../engine/ts/min-conflicts.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
+import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
@@ -26,8 +28,13 @@ function checkMinConflictsMemory(n: number): void {
 
 // The method table and auto's rule live in the kernel registry; re-exported here, where they always were.
 export {
-  METHODS, METHOD_NAMES, DEFAULT_METHOD, TREE_MAX_N, HILL_CLIMB_MAX_N, CONSTRUCT_MAX_N, MIN_CONFLICTS_INDEX_MAX_N,
+  METHODS, METHOD_NAMES, DEFAULT_METHOD, TREE_MAX_N, HILL_CLIMB_MAX_N, CONSTRUCT_MAX_N, MIN_CONFLICTS_INDEX_MAX_N, COMPLETE_MAX_N,
   autoMethod, defaultStopVegas, type Method, type MethodSpec,
+};
+
+/** The plain problem's constraints in solve: `empty`, and no per-row arrays (never read when empty). */
+const PLAIN_BOARD: Constraints = {
+  n: 0, fixedColumn: new Int32Array(0), blockedStart: new Int32Array(1), blockedCols: new Int32Array(0), conflict: null, empty: true,
 };
 
 export { DEFAULT_SEED };
@@ -66,11 +73,15 @@ export type SolveOptions = {
   signal?: AbortSignal;
   /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
   onProgress?: (progress: SolveProgress) => void;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; not with 'construct'). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
   /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of the search (about 10 ms), for dense plots. */
   progressIntervalMs?: number;
 };
 
-export type StopReason = "no-solution" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
+export type StopReason = "no-solution" | "conflict" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
 
 const STOP_REASONS: Partial<Record<SearchStatus, StopReason>> = {
   [EXHAUSTED]: "no-solution",
@@ -100,9 +111,13 @@ export type SolveResult = {
   ms: number;
   /** Why nothing was found, when found is false. */
   reason?: StopReason;
+  /** reason 'conflict': the given queens that attack each other, or the given queen on a blocked square. */
+  conflict?: { reason: string; squares: Square[] };
 };
 
-const OPTION_NAMES = ["method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", ...PACED_OPTION_NAMES] as const;
+const OPTION_NAMES = [
+  "method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "fixed", "blocked", ...PACED_OPTION_NAMES,
+] as const;
 
 /**
  * Finds one solution of the n-queens problem.
@@ -112,10 +127,22 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
   const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
   const auto = requested === "auto";
-  checkInteger("n", n, 1, auto ? AUTO_MAX_N : METHODS[requested].maxN);
-  const method = auto ? autoMethod(n) : requested;
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : AUTO_MAX_N) : METHODS[requested].maxN);
+  // Without givens, no per-row arrays: n may be 5 x 10^8 (construct), and nothing reads them.
+  const constraints: Constraints = givens ? checkConstraints(n, { fixed: opts.fixed, blocked: opts.blocked }, "solve") : PLAIN_BOARD;
+  if (!auto && !METHODS[requested].constraints && !constraints.empty) {
+    throw rangeError(`method ${JSON.stringify(requested)} cannot honour given queens or blocked squares (it builds one fixed pattern); use "complete" or "auto"`);
+  }
+  const method = auto ? autoMethod(n, !constraints.empty) : requested;
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
+  if (method === "min-conflicts" && !constraints.empty && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
+    throw rangeError(
+      `n = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
+        `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
+    );
+  }
   const engine = pickEngine(opts.engine);
   const seed = checkSeed(opts.seed);
   const caps = { maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };
@@ -143,11 +170,16 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const base = {
     n, method, ...(spec.stopVegas ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
   };
+  if (constraints.conflict !== null) {
+    const { reason, squares } = constraints.conflict;
+    pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
+    return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "conflict", conflict: { reason, squares } };
+  }
   if (n === 2 || n === 3) {
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }
-  const search = engine.openSearch(method, n, { seed, param, ...caps });
+  const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
     const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
     const sizer = new ChunkSizer();
@@ -166,6 +198,9 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     pacer.finish(progress());
     const stats = search.stats();
     const found = reason === undefined;
+    if (found && !constraints.empty && !satisfiesConstraints(constraints, search.columns())) {
+      throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
+    }
     return { ...base, found, columns: found ? search.columns() : null, ...stats, ms: pacer.elapsed(), ...(found ? {} : { reason }) };
   } finally {
     search.close();

@@ -11,6 +11,7 @@ import { tsEngine } from "../engine/ts/index.js";
 import { rangeError } from "../core/errors.js";
 import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, stopVegasMethodsText, type TraceMethod } from "../engine/registry.js";
 import { checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
+import { checkConstraints, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
 
 /** The methods a trace can follow (the registry's traceable ones): the tree searches and hill climbing. */
 export { TRACE_METHODS, type TraceMethod };
@@ -30,6 +31,10 @@ export type TraceOptions = {
   stopVegas?: number;
   /** Stop after this many events (default 1,000,000); the last is then `{ kind: 'end', reason: 'max-events' }`. */
   maxEvents?: number;
+  /** Queens given in advance, [row, col] pairs, 0-based (issue 15): they stand on every board of the trace and never move. */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 /** What every event carries: the board after it and the running figures, as solve() counts them. */
@@ -73,15 +78,22 @@ export type TraceEvent = TraceFigures & (
   | { kind: "stuck" }
   /** A new try: an empty board (tree searches) or a fresh random permutation (hill climbing). */
   | { kind: "restart" }
-  /** Hill climbing: swapping the queens of rows i and j changes h by `delta`; taken when it lowers h. */
-  | { kind: "evaluate"; i: number; j: number; delta: number; taken: boolean }
+  /**
+   * Hill climbing: swapping the queens of rows i and j changes h by `delta`; taken when it
+   * lowers h, unless `blocked` (constrained board: the swap would put a queen on a blocked square).
+   */
+  | { kind: "evaluate"; i: number; j: number; delta: number; taken: boolean; blocked?: true }
   /** The last event of a successful trace: the solution, with solve()'s figures. */
   | { kind: "solution" }
-  /** The trace stops: no solution exists (n = 2, 3), or `maxEvents` was reached. */
-  | { kind: "end"; reason: "no-solution" | "max-events" }
+  /**
+   * The trace stops: no solution exists (n = 2, 3, or a constrained board proved to have
+   * no completion), the given queens attack each other or one stands on a blocked square
+   * ('conflict', before any search; checkConstraints names the squares), or `maxEvents` was reached.
+   */
+  | { kind: "end"; reason: "no-solution" | "conflict" | "max-events" }
 );
 
-const OPTION_NAMES = ["method", "seed", "stopVegas", "maxEvents"] as const;
+const OPTION_NAMES = ["method", "seed", "stopVegas", "maxEvents", "fixed", "blocked"] as const;
 
 /**
  * Follows one search step by step: every queen placed, every backtrack, every failed
@@ -99,10 +111,12 @@ export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, 
   if (spec.stopVegas) stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   const maxEvents = optionalInteger("maxEvents", opts.maxEvents, 1, Number.MAX_SAFE_INTEGER, DEFAULT_TRACE_MAX_EVENTS);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "trace");
   const start = {
     kind: "start" as const, method, n, seed: spec.seeded ? seed : null, stopVegas: spec.stopVegas ? stopVegas : null,
   };
-  return capped(follow(n, method, seed, stopVegas, start), maxEvents);
+  return capped(follow(n, method, seed, stopVegas, start, constraints), maxEvents);
 }
 
 /** At most maxEvents events; when more would follow, the last is an 'end' event with reason 'max-events'. */
@@ -136,7 +150,16 @@ function snapshot(search: Search): Snapshot {
 
 type StartFields = { kind: "start"; method: TraceMethod; n: number; seed: number | null; stopVegas: number | null };
 
-function* follow(n: number, method: TraceMethod, seed: number, stopVegas: number, start: StartFields): Generator<TraceEvent, void, undefined> {
+function* follow(
+  n: number, method: TraceMethod, seed: number, stopVegas: number, start: StartFields, constraints: Constraints,
+): Generator<TraceEvent, void, undefined> {
+  const k = constraints.empty ? null : constraints;
+  if (k?.conflict) {
+    const none = { columns: new Int32Array(n).fill(-1), nodes: 0, tries: 0, steps: 0, conflicts: -1 };
+    yield { ...start, ...none };
+    yield { ...none, kind: "end", reason: "conflict" };
+    return;
+  }
   if (n === 2 || n === 3) {
     // As solve() answers them: no search is opened, nothing is counted.
     const none = { columns: new Int32Array(n).fill(-1), nodes: 0, tries: 0, steps: 0, conflicts: -1 };
@@ -144,7 +167,9 @@ function* follow(n: number, method: TraceMethod, seed: number, stopVegas: number
     yield { ...none, kind: "end", reason: "no-solution" };
     return;
   }
-  const search = tsEngine.openSearch(method, n, { seed, param: stopVegas, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity });
+  const search = tsEngine.openSearch(method, n, {
+    seed, param: stopVegas, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(k ? { constraints: k } : {}),
+  });
   try {
     let before = snapshot(search);
     yield { ...start, ...before };
@@ -152,8 +177,8 @@ function* follow(n: number, method: TraceMethod, seed: number, stopVegas: number
       const pair = method === "hill-climb" ? search.cursor!() : null;
       const status = search.run(search.work() + 1);
       const after = snapshot(search);
-      if (pair) yield* hillClimbStep(before, after, pair.i, pair.j, status === FOUND && search.work() === 0);
-      else yield* treeStep(method, stopVegas, before, after);
+      if (pair) yield* hillClimbStep(before, after, pair.i, pair.j, status === FOUND && search.work() === 0, k);
+      else yield* treeStep(method, stopVegas, before, after, k);
       if (status === FOUND) {
         yield { ...after, kind: "solution" };
         return;
@@ -177,14 +202,22 @@ function queensOf(columns: Int32Array): number {
   return k;
 }
 
-/** The columns of `row` that no queen of rows 0..row-1 attacks. */
-function safeColumns(columns: ArrayLike<number>, row: number): number[] {
+/**
+ * The columns of `row` that no queen of rows 0..row-1 attacks. On a constrained board, not
+ * blocked, only its given column in a row with a given queen, and, where the given queens
+ * stand from the start (`standing`), none a given queen of a later row attacks.
+ */
+function safeColumns(columns: ArrayLike<number>, row: number, k: Constraints | null = null, standing = false): number[] {
   const safe: number[] = [];
   for (let c = 0; c < columns.length; c++) {
-    let ok = true;
+    let ok = k === null || (!isBlockedSquare(k, row, c) && (k.fixedColumn[row] < 0 || k.fixedColumn[row] === c));
     for (let r = 0; r < row && ok; r++) {
       const q = columns[r];
       if (q >= 0 && (q === c || Math.abs(q - c) === row - r)) ok = false;
+    }
+    for (let r = row + 1; k !== null && standing && r < columns.length && ok; r++) {
+      const q = k.fixedColumn[r];
+      if (q >= 0 && (q === c || Math.abs(q - c) === r - row)) ok = false;
     }
     if (ok) safe.push(c);
   }
@@ -192,7 +225,7 @@ function safeColumns(columns: ArrayLike<number>, row: number): number[] {
 }
 
 /** One queen placed (after backtracking, possibly), or a failed try and a restart. */
-function* treeStep(method: TraceMethod, stopVegas: number, before: Snapshot, after: Snapshot): Generator<TraceEvent> {
+function* treeStep(method: TraceMethod, stopVegas: number, before: Snapshot, after: Snapshot, k: Constraints | null = null): Generator<TraceEvent> {
   const dead = queensOf(before.columns); // the row the search stood at
   if (after.tries > before.tries) {
     const cause = method === "hybrid" && dead > stopVegas ? "exhausted" : "no-safe-column";
@@ -201,17 +234,22 @@ function* treeStep(method: TraceMethod, stopVegas: number, before: Snapshot, aft
     return;
   }
   if (after.nodes === before.nodes) return; // exhausted (n = 2, 3 only) or already found
-  const row = queensOf(after.columns) - 1;
+  // Las Vegas and hybrid put the given queens on the board before the search and pass
+  // their rows over; backtracking places each in turn, as a node.
+  const standing = k !== null && method !== "backtrack";
+  let row = queensOf(after.columns) - 1;
+  while (standing && row > 0 && k.fixedColumn[row] >= 0) row--; // the last row the search placed
   const moved = row < dead; // backtracking came back to this row
   if (moved) {
     const lifted = before.columns.slice();
     lifted.fill(-1, row + 1);
+    if (standing) for (let r = row + 1; r < lifted.length; r++) if (k.fixedColumn[r] >= 0) lifted[r] = k.fixedColumn[r];
     yield { ...before, columns: lifted, kind: "backtrack", row: dead, to: row };
   }
   const random = method === "las-vegas" || (method === "hybrid" && row < stopVegas);
   yield {
     ...after, kind: "place", row, column: after.columns[row], previous: moved ? before.columns[row] : null, random,
-    safe: safeColumns(after.columns, row),
+    safe: safeColumns(after.columns, row, k, standing),
   };
 }
 
@@ -228,8 +266,16 @@ function diagonalSurplus(columns: Int32Array): number {
 }
 
 /** One swap evaluated (and taken or not), then, when the scan is over, stuck and a fresh permutation. */
-function* hillClimbStep(before: Snapshot, after: Snapshot, i: number, j: number, nothingDone: boolean): Generator<TraceEvent> {
+function* hillClimbStep(
+  before: Snapshot, after: Snapshot, i: number, j: number, nothingDone: boolean, k: Constraints | null = null,
+): Generator<TraceEvent> {
   if (nothingDone) return; // the first permutation is already a solution
+  if (i < 0) {
+    // Constrained board: a try with nothing to scan (its queens could not all be kept off blocked squares).
+    yield { ...before, kind: "stuck" };
+    yield { ...after, kind: "restart" };
+    return;
+  }
   const taken = after.steps > before.steps;
   let delta: number;
   if (taken) {
@@ -240,7 +286,8 @@ function* hillClimbStep(before: Snapshot, after: Snapshot, i: number, j: number,
     swapped[j] = before.columns[i];
     delta = diagonalSurplus(swapped) - before.conflicts;
   }
-  yield { ...(taken ? after : before), kind: "evaluate", i, j, delta, taken };
+  const blocked = k !== null && (isBlockedSquare(k, i, before.columns[j]) || isBlockedSquare(k, j, before.columns[i]));
+  yield { ...(taken ? after : before), kind: "evaluate", i, j, delta, taken, ...(blocked ? { blocked: true as const } : {}) };
   if (after.tries > before.tries) {
     yield { ...before, kind: "stuck" };
     yield { ...after, kind: "restart" };

@@ -6,9 +6,10 @@
 // { cancel: id } stops it within about 100 ms (answered { id, error: "AbortError: ..." }).
 import type { EngineName } from "../engine/contract.js";
 import { countPart, type CountPart, type PartCount } from "../count/parts.js";
+import { countConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
-export type WorkerRequest = { id: number; part: CountPart; engine: EngineName } | { cancel: number };
-export type WorkerResponse = { id: number; result?: PartCount; error?: string };
+export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
+export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -43,7 +44,12 @@ channel.listen((request) => {
   const { id, part, engine } = request;
   const controller = new AbortController();
   running.set(id, controller);
-  countPart(part, { engine, signal: controller.signal }).then(
+  // A constrained board's part (issue 15) is counted in one go (its prefixes are small
+  // subproblems of n <= 64); a plain part in chunks, so a cancel acts between them.
+  const counting: Promise<PartCount | ConstrainedPartCount> = "kind" in part && part.kind === "constrained"
+    ? Promise.resolve().then(() => countConstrainedPart(part, { engine }))
+    : countPart(part as CountPart, { engine, signal: controller.signal });
+  counting.then(
     (result) => channel.post({ id, result }),
     (error: unknown) => channel.post({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
   ).finally(() => running.delete(id));

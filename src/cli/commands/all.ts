@@ -4,25 +4,32 @@ import { render, solutions } from "../../index.js";
 import { UsageError } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out } from "../output.js";
+import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
+import { drawBoard } from "../../board/formats.js";
 
 export function allCommand(program: Command): void {
-  program
+  const command = program
     .command("all")
-    .description("list every solution in lexicographic order (1 <= N <= 32)")
-    .argument("<N>", "board size", number("N"))
+    .description("list every solution in lexicographic order (1 <= N <= 32; with given queens or blocked squares N <= 64, in the complete search's order)")
+    .argument("[N]", "board size (or from --board FILE)", number("N"))
     .option("--limit <L>", "stop after L solutions", number("--limit"))
-    .option("--board", "draw each solution as a board")
+    .option("--board [FILE]", "draw each solution as a board; with FILE, read N, given queens and blocked squares from it (text board, JSON or Essence')")
     .addOption(engineOption())
-    .option("--json", "print one JSON object")
-    .action(async (n: number, opts: { limit?: number; board?: boolean; engine: "wasm" | "ts"; json?: boolean }) => {
+    .option("--json", "print one JSON object");
+  givensOptions(command, false)
+    .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean } & GivensCliOptions) => {
+      const givens = readGivens(nArgument, opts);
+      const n = givens.n;
+      const constrained = hasGivens(givens);
       if (opts.limit === 0) throw new UsageError("--limit must be an integer >= 1 (leave it out to list every solution), got 0");
       const signal = interruptSignal();
-      const iterable = solutions(n, { limit: opts.limit, engine: opts.engine });
+      const { n: _, ...lists } = givens;
+      const iterable = solutions(n, { limit: opts.limit, engine: opts.engine, ...lists });
       let listed = 0;
       if (opts.json) process.stdout.write(`{"n":${n},"solutions":[`);
       for (const columns of iterable) {
         if (opts.json) process.stdout.write((listed ? "," : "") + `[${columns.join(",")}]`);
-        else if (opts.board) out((listed ? "\n" : "") + render(columns));
+        else if (opts.board !== undefined) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
         else out(columns.join(" "));
         listed++;
         if (listed % 1024 === 0) {

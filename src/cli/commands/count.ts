@@ -6,14 +6,15 @@ import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
+import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 
-type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string };
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
 export function countCommand(program: Command): void {
-  program
+  const command = program
     .command("count")
-    .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32)")
-    .argument("<N>", "board size", number("N"))
+    .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= 64, total only)")
+    .argument("[N]", "board size (or from --board FILE)", number("N"))
     .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
     .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
@@ -21,8 +22,14 @@ export function countCommand(program: Command): void {
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
-    .option("--json", "print one JSON object")
-    .action(async (n: number, opts: CountCliOptions, command: Command) => {
+    .option("--json", "print one JSON object");
+  givensOptions(command)
+    .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
+      const givens = readGivens(nArgument, opts);
+      const n = givens.n;
+      if (hasGivens(givens) && opts.queue !== undefined) {
+        throw new UsageError("--queue does not take given queens or blocked squares yet: count a constrained board with --workers W, or on one thread");
+      }
       // --parts and --checkpoint belong to a count on workers: without --workers or --queue
       // they are refused rather than silently switching to worker threads.
       if (opts.queue === undefined && opts.workers === undefined) {
@@ -72,8 +79,8 @@ export function countCommand(program: Command): void {
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal })
-        : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick })
+        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
         if (interrupt.aborted && kept) throw new InterruptedError(`interrupted${kept}`);
@@ -81,7 +88,8 @@ export function countCommand(program: Command): void {
         throw error;
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));
-      out(`n = ${result.n}: ${result.total} solutions, ${result.unique} unique (up to rotation and reflection)`);
+      if (result.unique === null) out(`n = ${result.n}: ${result.total} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
+      else out(`n = ${result.n}: ${result.total} solutions, ${result.unique} unique (up to rotation and reflection)`);
       const pool = parallel ? (result as ParallelResult) : undefined;
       const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint)` : "";
       out(`${result.nodes} queens placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);

@@ -9,6 +9,8 @@ import { RuntimeError } from "../errors.js";
 import { checkWritableFile, choiceOption, engineOption, interruptSignal, number } from "../options.js";
 import { out, toJson } from "../output.js";
 import { plural, progressBar } from "../progress.js";
+import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
+import { drawBoard } from "../../board/formats.js";
 
 /**
  * Writes the columns to `path`; when that fails after the work (disk full, /dev/full, the
@@ -58,13 +60,13 @@ type SolveCliOptions = {
   timeout?: number;
   out?: string;
   json?: boolean;
-};
+} & GivensCliOptions;
 
 export function solveCommand(program: Command): void {
-  program
+  const command = program
     .command("solve")
-    .description("find one solution")
-    .argument("<N>", "board size", number("N"))
+    .description("find one solution (with --fixed, --blocked or --board: complete a constrained board, or prove it has none)")
+    .argument("[N]", "board size (or from --board FILE)", number("N"))
     .addOption(choiceOption("--method <M>", "algorithm", METHOD_NAMES).default(DEFAULT_METHOD))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking (default 8, or N - 15 when N > 15)", number("--stop-vegas"))
@@ -74,8 +76,11 @@ export function solveCommand(program: Command): void {
     .option("--max-tries <X>", "stop after X tries or restarts (randomized methods)", number("--max-tries"))
     .option("--timeout <ms>", "stop after this many milliseconds", number("--timeout"))
     .option("--out <FILE>", "write the columns (0-based, one per line) to FILE instead of drawing the board")
-    .option("--json", "print one JSON object")
-    .action(async (n: number, opts: SolveCliOptions) => {
+    .option("--json", "print one JSON object");
+  givensOptions(command)
+    .action(async (nArgument: number | undefined, opts: SolveCliOptions) => {
+      const givens = readGivens(nArgument, opts);
+      const n = givens.n;
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
       const bar = progressBar("solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}");
@@ -89,6 +94,8 @@ export function solveCommand(program: Command): void {
         maxSteps: opts.maxSteps,
         maxTries: opts.maxTries,
         timeoutMs: opts.timeout,
+        ...(givens.fixed ? { fixed: givens.fixed } : {}),
+        ...(givens.blocked ? { blocked: givens.blocked } : {}),
         signal: interruptSignal(),
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
@@ -103,11 +110,18 @@ export function solveCommand(program: Command): void {
       if (opts.json) {
         out(toJson(kept && kept.where !== "stdout" ? { ...result, columns: undefined, out: kept.where } : result));
       } else if (!result.found || !result.columns) {
+        if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
+        if (hasGivens(givens) && result.reason === "no-solution") {
+          out(`n = ${n}: no completion (proved by exhaustive search); ${result.nodes} nodes, ${result.ms.toFixed(1)} ms`);
+          return;
+        }
         out(`n = ${n}: no solution found (${result.reason}); ${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
-        else out(kept ? `${n} columns written to ${kept.where}` : render(result.columns));
+        else if (kept) out(`${n} columns written to ${kept.where}`);
+        else if (hasGivens(givens) && n <= 64) out(`${drawBoard(n, givens, result.columns)}\n(Q given, q placed, # blocked)`);
+        else out(render(result.columns));
         out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
           `${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
       }

@@ -1,5 +1,7 @@
 // Twin of assembly/backtrack.ts: first solution by backtracking from row 0,
 // columns in increasing order; empty board = 1 node, each queen placed = 1 node.
+// Constrained boards: a row with a given queen tries only its column; blocked squares are skipped.
+import { isBlockedSquare } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 export function openBacktrack(n: number, params: SearchParams): Search {
@@ -11,6 +13,10 @@ export function openBacktrack(n: number, params: SearchParams): Search {
   const diffUsed = new Uint8Array(2 * n);
   let row = 0;
   let nodes = 1; // the empty board
+  const constraints = params.constraints !== undefined && !params.constraints.empty ? params.constraints : undefined;
+  /** Whether row r has a given queen or a blocked square. */
+  const rowConstrained = (r: number): boolean =>
+    constraints !== undefined && (constraints.fixedColumn[r] >= 0 || constraints.blockedStart[r] !== constraints.blockedStart[r + 1]);
 
   function mark(r: number, c: number, v: number): void {
     colUsed[c] = v;
@@ -28,7 +34,12 @@ export function openBacktrack(n: number, params: SearchParams): Search {
       if (c >= 0) mark(row, c, 0); // lift the queen we come back to
       c++;
       const diff = row + size - 1;
-      while (c < size && (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0) c++;
+      if (rowConstrained(row)) {
+        const f = constraints!.fixedColumn[row];
+        while (c < size && ((f >= 0 && c !== f) || (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0 || isBlockedSquare(constraints!, row, c))) c++;
+      } else {
+        while (c < size && (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0) c++;
+      }
       if (c === size) {
         cols[row] = -1;
         row--;

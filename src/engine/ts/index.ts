@@ -2,6 +2,7 @@
 // the file of the same name in assembly/.
 import type { Engine, Search, SearchMethod, SearchParams } from "../contract.js";
 import { openBacktrack } from "./backtrack.js";
+import { openComplete } from "./complete.js";
 import { openConstruct } from "./construct.js";
 import { openHillClimb } from "./hill-climb.js";
 import { openHybrid } from "./hybrid.js";
@@ -22,6 +23,7 @@ const searches: Record<SearchMethod, (n: number, params: SearchParams) => Search
   hybrid: openHybrid,
   "hill-climb": openHillClimb,
   construct: openConstruct,
+  complete: openComplete,
 };
 
 export const tsEngine: Engine = {

@@ -5,6 +5,7 @@
 import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
 import wasmBytes from "../../../build/release.wasm";
 import { PHASES, RUNNING } from "../contract.js";
+import type { Constraints } from "../../board/constraints.js";
 import type {
   CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
@@ -48,6 +49,9 @@ export type KernelExports = {
   lasVegasTrialsStat(slot: number): number;
   lasVegasExactInit(n: number, stopVegas: number): number;
   lasVegasExactTask(depth: number): void;
+  constraintsInput(n: number, blockedCount: number): number;
+  constraintsClear(): void;
+  completeSolutions(): bigint;
 };
 
 let compiled: WebAssembly.Module | undefined;
@@ -138,6 +142,7 @@ const pool: KernelExports[] = [];
 function acquire(): KernelExports {
   const k = pool.pop() ?? newInstance();
   k.resetMemory();
+  k.constraintsClear(); // a pooled instance may still hold an earlier job's constraints (now freed memory)
   return k;
 }
 
@@ -214,9 +219,28 @@ function openSolutions(n: number): SolutionStream {
 // Stat slots of assembly/status.ts.
 const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
 
+/**
+ * Hands a job's constraints to the kernels (assembly/constraints.ts), or clears those of
+ * an earlier job of this instance. Call after acquire() and before the kernel's Init.
+ */
+export function loadConstraints(k: KernelExports, constraints: Constraints | undefined): void {
+  if (constraints === undefined || constraints.empty) {
+    k.constraintsClear();
+    return;
+  }
+  const { n, fixedColumn, blockedStart, blockedCols } = constraints;
+  const at = k.constraintsInput(n, blockedCols.length);
+  if (at === 0) throw outOfMemory(`the constraints of n = ${n}`);
+  const view = new Int32Array(k.memory.buffer, at, 2 * n + 1 + blockedCols.length);
+  view.set(fixedColumn, 0);
+  view.set(blockedStart, n);
+  view.set(blockedCols, 2 * n + 1);
+}
+
 function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
   if (method === "construct") return openConstruct(n, params);
   const k = acquire();
+  loadConstraints(k, params.constraints);
   const name: SearchKernel = METHODS[method].kernel;
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
   const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
@@ -228,6 +252,7 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
     state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
     // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
+    ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
     close: closer(k),
   };
 }

@@ -1,0 +1,199 @@
+// The complete search for constrained boards (issue 15): decides every instance of
+// n-Queens Completion / Blocked n-Queens, n <= 64, finding a solution or proving
+// there is none. Twin: src/engine/ts/complete.ts (same nodes, same solution).
+//
+// Bitboards: every unplaced row keeps the mask of columns still open to it (its
+// allowed squares, less the lines of the queens placed); a level of the search is
+// a copy of those masks, so going back is free. At each node (dynamic ordering):
+// - fail when a row has no square left, or a free column no row can take;
+// - branch on the row with the fewest squares (lowest row on ties), or on the free
+//   column that the fewest rows can take when that is fewer still (lowest column on
+//   ties; columns are counted in three bit planes, exactly up to 7);
+// the branches of a node partition its solutions, so enumerating and counting are exact.
+// Empty board = 1 node, each queen placed = 1 node (as backtrack.ts).
+//
+// param (mode): 0 stop at the first solution (solve); 1 stop at each solution, the
+// next run goes on (enumeration); 2 count every solution without stopping.
+// Search kernel exports as assembly/backtrack.ts; completeSolutions() the solutions met.
+
+import { allocate } from "./memory";
+import { allowedMask } from "./constraints";
+import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
+
+const FAIL: i32 = 0;
+const OPEN: i32 = 1;
+const SOLVED: i32 = 2;
+const BY_ROW: i32 = 0;
+const BY_COLUMN: i32 = 1;
+
+let size: i32 = 0;
+let mode: i32 = 0;
+let depth: i32 = 0;
+let nodes: f64 = 0;
+let maxNodes: f64 = 0;
+let solutions: u64 = 0;
+let found: bool = false;
+let avail: usize = 0; // u64[(n + 1) * n]: level d's open columns of row r at (d * n + r)
+let rowsLeft: usize = 0; // u64[n + 1]
+let colsLeft: usize = 0; // u64[n + 1]
+let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
+let index: usize = 0; // i32[n + 1]: the row (BY_ROW) or column (BY_COLUMN) branched on
+let rest: usize = 0; // u64[n + 1]: branches not yet tried (columns, or rows)
+let cols: usize = 0; // i32[n]
+
+@inline function at64(base: usize, i: i32): usize {
+  return base + (<usize>i << 3);
+}
+
+@inline function at32(base: usize, i: i32): usize {
+  return base + (<usize>i << 2);
+}
+
+@inline function bitIf(p: i32): u64 {
+  return <u32>p < <u32>size ? <u64>1 << <u64>p : 0;
+}
+
+/** Level dst from level src with a queen at (r, c) (r < 0: none, src = dst); then the branch of dst. */
+function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
+  let rows = load<u64>(at64(rowsLeft, src));
+  let free = load<u64>(at64(colsLeft, src));
+  if (r >= 0) {
+    rows &= ~(<u64>1 << <u64>r);
+    free &= ~(<u64>1 << <u64>c);
+  }
+  store<u64>(at64(rowsLeft, dst), rows);
+  store<u64>(at64(colsLeft, dst), free);
+  if (rows == 0) return SOLVED;
+  const from = avail + (<usize>(src * size) << 3);
+  const to = avail + (<usize>(dst * size) << 3);
+  // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
+  let b0: u64 = 0;
+  let b1: u64 = 0;
+  let b2: u64 = 0;
+  let sat: u64 = 0;
+  let best: i32 = -1;
+  let bestCount: i32 = 65;
+  let x = rows;
+  while (x != 0) {
+    const y = <i32>ctz<u64>(x);
+    x &= x - 1;
+    let a = load<u64>(from + (<usize>y << 3));
+    if (r >= 0) {
+      const dr = y - r;
+      a &= ~((<u64>1 << <u64>c) | bitIf(c + dr) | bitIf(c - dr));
+    }
+    store<u64>(to + (<usize>y << 3), a);
+    if (a == 0) return FAIL;
+    const c0 = b0 & a;
+    b0 ^= a;
+    const c1 = b1 & c0;
+    b1 ^= c0;
+    sat |= b2 & c1;
+    b2 ^= c1;
+    const k = <i32>popcnt<u64>(a);
+    if (k < bestCount) {
+      bestCount = k;
+      best = y;
+    }
+  }
+  if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
+  const exact = free & ~sat;
+  for (let k = 1; k < bestCount && k < 8; k++) {
+    const hits = exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
+    if (hits == 0) continue;
+    const cc = <i32>ctz<u64>(hits);
+    const bit = <u64>1 << <u64>cc;
+    let takers: u64 = 0;
+    x = rows;
+    while (x != 0) {
+      const y = <i32>ctz<u64>(x);
+      x &= x - 1;
+      if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) takers |= <u64>1 << <u64>y;
+    }
+    store<i32>(at32(kind, dst), BY_COLUMN);
+    store<i32>(at32(index, dst), cc);
+    store<u64>(at64(rest, dst), takers);
+    return OPEN;
+  }
+  store<i32>(at32(kind, dst), BY_ROW);
+  store<i32>(at32(index, dst), best);
+  store<u64>(at64(rest, dst), load<u64>(to + (<usize>best << 3)));
+  return OPEN;
+}
+
+/** Allocate and reset for an n x n board (1 <= n <= 64) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
+export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  size = n;
+  mode = param;
+  maxNodes = nodeCap;
+  nodes = 1; // the empty board
+  solutions = 0;
+  found = false;
+  const levels = <usize>(n + 1);
+  avail = allocate(levels * <usize>n << 3);
+  rowsLeft = allocate(levels << 3);
+  colsLeft = allocate(levels << 3);
+  kind = allocate(levels << 2);
+  index = allocate(levels << 2);
+  rest = allocate(levels << 3);
+  cols = allocate(<usize>n << 2);
+  if (avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
+  const full: u64 = n == 64 ? ~(<u64>0) : ((<u64>1 << <u64>n) - 1);
+  for (let r = 0; r < n; r++) {
+    store<i32>(at32(cols, r), -1);
+    store<u64>(at64(avail, r), allowedMask(r, n));
+  }
+  store<u64>(rowsLeft, full);
+  store<u64>(colsLeft, full);
+  depth = expand(0, 0, -1, -1) == OPEN ? 0 : -1;
+  return cols;
+}
+
+/** Search until a solution (modes 0, 1), exhaustion, maxNodes, or `workLimit` nodes in all; the status. */
+export function completeRun(workLimit: f64): i32 {
+  while (true) {
+    if (found) return FOUND;
+    if (depth < 0) return EXHAUSTED;
+    if (nodes >= maxNodes) return MAX_NODES;
+    if (nodes >= workLimit) return RUNNING;
+    const left = load<u64>(at64(rest, depth));
+    if (left == 0) {
+      depth--;
+      continue;
+    }
+    const b = <i32>ctz<u64>(left);
+    store<u64>(at64(rest, depth), left & (left - 1));
+    let r: i32, c: i32;
+    if (load<i32>(at32(kind, depth)) == BY_ROW) {
+      r = load<i32>(at32(index, depth));
+      c = b;
+    } else {
+      c = load<i32>(at32(index, depth));
+      r = b;
+    }
+    nodes++;
+    store<i32>(at32(cols, r), c);
+    const result = expand(depth, depth + 1, r, c);
+    if (result == OPEN) {
+      depth++;
+    } else if (result == SOLVED) {
+      solutions++;
+      if (mode == 0) found = true;
+      if (mode != 2) return FOUND;
+    }
+  }
+}
+
+/** The solutions met so far (every solution, in mode 2 once the run is EXHAUSTED). */
+export function completeSolutions(): u64 {
+  return solutions;
+}
+
+/** The figures of the search: work and nodes are the same count; one try, no steps. */
+export function completeStat(slot: i32): f64 {
+  if (slot == STAT_WORK || slot == STAT_NODES) return nodes;
+  if (slot == STAT_TRIES) return 1;
+  if (slot == STAT_CONFLICTS) return -1;
+  if (slot == STAT_PHASE) return PHASE_SEARCH;
+  return 0;
+}

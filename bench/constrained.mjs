@@ -1,0 +1,106 @@
+// Blocked n-Queens (issue 15): a seeded generator of blocked boards made as the
+// competition instances are (block m squares chosen at random, skipping any square
+// whose row or column would keep fewer than k free squares), a sweep over m at
+// several n locating where about half the boards are solvable (the hard region), and
+// per n and m the median and worst time and nodes of the complete search on Wasm and
+// TS, against plain row-order backtracking (method 'backtrack') on the same boards, capped.
+import { solve } from "../dist/index.js";
+import { median, printTable, round } from "./lib.mjs";
+
+/** mulberry32: the benchmark's own seeded generator (so boards never change with the package). */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The blocked squares of one board: the n^2 squares in a seeded random order, each blocked
+ * unless its row or column would keep fewer than k free squares, until m are blocked.
+ */
+export function blockedBoard(n, m, k, seed) {
+  const random = rng(seed * 1_000_003 + n * 1009 + m);
+  const order = Array.from({ length: n * n }, (_, i) => i);
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  const rowFree = new Array(n).fill(n), colFree = new Array(n).fill(n);
+  const blocked = [];
+  for (const square of order) {
+    if (blocked.length === m) break;
+    const r = Math.floor(square / n), c = square % n;
+    if (rowFree[r] - 1 < k || colFree[c] - 1 < k) continue;
+    rowFree[r]--;
+    colFree[c]--;
+    blocked.push([r, c]);
+  }
+  return blocked;
+}
+
+const stats = (values) => (values.length ? { median: median(values), worst: Math.max(...values) } : { median: undefined, worst: undefined });
+
+/**
+ * One row per (n, m): boards solvable, median/worst ms and nodes of 'complete' on wasm and ts,
+ * and row-order backtracking's nodes (capped at backtrackCap; '>' when a board hit the cap).
+ */
+export async function benchConstrained({
+  sweep = [
+    { n: 28, ms: [575, 600, 625] },
+    { n: 48, ms: [1900, 1950, 2000] },
+    { n: 56, ms: [2700, 2725, 2750] },
+  ],
+  boards = 5, k = 1, timeoutMs = 60_000, tsTimeoutMs = 30_000, backtrackCap = 1e8, engines = ["wasm", "ts"],
+} = {}) {
+  const rows = [];
+  for (const { n, ms } of sweep) {
+    for (const m of ms) {
+      const row = { n, m, boards, solvable: 0, undecided: 0 };
+      const per = { wasm: { ms: [], nodes: [] }, ts: { ms: [], nodes: [] } };
+      const ratios = [];
+      let capped = 0;
+      for (let seed = 1; seed <= boards; seed++) {
+        const blocked = blockedBoard(n, m, k, seed);
+        let completeNodes;
+        for (const engine of engines) {
+          const r = await solve(n, { method: "complete", engine, blocked, timeoutMs: engine === "ts" ? tsTimeoutMs : timeoutMs });
+          if (r.reason === "timeout") {
+            if (engine === "wasm") row.undecided++;
+            per[engine].ms.push(Infinity);
+            continue;
+          }
+          per[engine].ms.push(r.ms);
+          per[engine].nodes.push(r.nodes);
+          if (engine === "wasm") {
+            completeNodes = r.nodes;
+            if (r.found) row.solvable++;
+          }
+        }
+        if (completeNodes !== undefined) {
+          const b = await solve(n, { method: "backtrack", engine: "wasm", blocked, maxNodes: backtrackCap });
+          if (b.reason === "max-nodes") capped++;
+          ratios.push(b.nodes / completeNodes);
+        }
+      }
+      for (const engine of engines) {
+        const t = stats(per[engine].ms), nd = stats(per[engine].nodes);
+        row[`${engine}_median_ms`] = round(t.median, 1);
+        row[`${engine}_worst_ms`] = round(t.worst, 1);
+        row[`${engine}_median_nodes`] = nd.median;
+        row[`${engine}_worst_nodes`] = nd.worst;
+      }
+      // Backtracking's nodes over the complete search's, per board; with the cap this is a lower bound.
+      row.backtrack_over_complete_median = ratios.length ? `${capped ? ">=" : ""}${round(median(ratios), 0)}` : undefined;
+      row.backtrack_capped = capped;
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    }
+  }
+  printTable(`Blocked n-Queens (k = ${k}, ${boards} boards per m): the complete search vs row-order backtracking (capped at ${backtrackCap} nodes)`, rows);
+  return rows;
+}

@@ -1,0 +1,161 @@
+// Constrained boards (issue 15): queens given in advance (`fixed`, n-Queens Completion,
+// CSPLib 079) and squares no queen may use (`blocked`, Blocked n-Queens, CSPLib 080).
+// checkConstraints is the one place user input becomes the normalised form every
+// kernel is given. Givens that rule out every completion (two given queens attacking
+// each other, or a given queen on a blocked square) are a valid instance with no
+// solution: `conflict` names the squares, and nothing is thrown.
+import { rangeError, typeError } from "../core/errors.js";
+import { describe } from "../core/validate.js";
+
+export type Square = readonly [row: number, col: number]; // 0-based
+export type BoardConstraints = { fixed?: readonly Square[]; blocked?: readonly Square[] };
+
+/** Checked, normalised constraints of an n x n board (what kernels are given). */
+export type Constraints = {
+  n: number;
+  /** Length n: column of the given queen of row r, or -1. */
+  fixedColumn: Int32Array;
+  /** Length n + 1: row r's blocked columns are blockedCols[blockedStart[r] .. blockedStart[r+1]-1]. */
+  blockedStart: Int32Array;
+  /** Sorted within a row, no duplicates. */
+  blockedCols: Int32Array;
+  /** Set when the givens alone rule out every completion (two given queens attack each other, or one stands on a blocked square). */
+  conflict: null | { reason: string; squares: Square[] };
+  /** No given queen and no blocked square: the plain problem. */
+  empty: boolean;
+};
+
+const KEYS = ["fixed", "blocked"] as const;
+
+/** `name` as a list of [row, col] pairs inside an n x n board. */
+function checkSquares(n: number, name: string, value: unknown): Square[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw typeError(`${name} must be an array of [row, col] pairs, got ${describe(value)}`);
+  const squares: Square[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const pair: unknown = value[i];
+    if (!Array.isArray(pair) || pair.length !== 2) {
+      throw typeError(`${name}[${i}] must be a [row, col] pair, got ${Array.isArray(pair) ? `an array of length ${pair.length}` : describe(pair)}`);
+    }
+    const [r, c] = pair as unknown[];
+    for (const [what, v] of [["row", r], ["col", c]] as const) {
+      if (typeof v !== "number") throw typeError(`${name}[${i}] ${what} must be an integer from 0 to ${n - 1}, got ${typeof v} ${describe(v)}`);
+      if (!Number.isInteger(v) || v < 0 || v >= n) {
+        throw rangeError(`${name}[${i}] ${what} must be an integer from 0 to ${n - 1} (0-based, n = ${n}), got ${describe(v)}`);
+      }
+    }
+    squares.push([r as number, c as number]);
+  }
+  return squares;
+}
+
+/** Human form of a square in messages: (row, col), 0-based. */
+export function squareName([r, c]: Square): string {
+  return `(${r}, ${c})`;
+}
+
+/** The plain problem's constraints for an n x n board (nothing given, nothing blocked). */
+export function emptyConstraints(n: number): Constraints {
+  return {
+    n, fixedColumn: new Int32Array(n).fill(-1), blockedStart: new Int32Array(n + 1), blockedCols: new Int32Array(0),
+    conflict: null, empty: true,
+  };
+}
+
+/**
+ * Validates (coded TypeError/RangeError naming the parameter, value and range) and normalises.
+ * `caller` names the function in messages (e.g. "solve"). `n` is assumed checked by the caller.
+ * @example checkConstraints(8, { fixed: [[0, 0]], blocked: [[1, 2]] }, "solve").fixedColumn[0] // 0
+ */
+export function checkConstraints(n: number, input: BoardConstraints | undefined, caller: string): Constraints {
+  if (input === undefined || input === null) return emptyConstraints(n);
+  if (typeof input !== "object" || Array.isArray(input)) {
+    throw typeError(`constraints of ${caller} must be an object { fixed?, blocked? }, got ${describe(input)}`);
+  }
+  for (const key of Object.keys(input)) {
+    if (!(KEYS as readonly string[]).includes(key)) {
+      throw typeError(`unknown constraint ${JSON.stringify(key)} for ${caller} (known: ${KEYS.join(", ")})`);
+    }
+  }
+  const fixed = checkSquares(n, "fixed", input.fixed);
+  const blocked = checkSquares(n, "blocked", input.blocked);
+
+  // Blocked squares: one sorted, duplicate-free list per row.
+  const blockedRows: number[][] = Array.from({ length: n }, () => []);
+  const isBlocked = new Set<number>();
+  for (const [r, c] of blocked) {
+    if (isBlocked.has(r * n + c)) continue;
+    isBlocked.add(r * n + c);
+    blockedRows[r].push(c);
+  }
+  const blockedStart = new Int32Array(n + 1);
+  const blockedCols = new Int32Array(isBlocked.size);
+  let at = 0;
+  for (let r = 0; r < n; r++) {
+    blockedStart[r] = at;
+    for (const c of blockedRows[r].sort((a, b) => a - b)) blockedCols[at++] = c;
+  }
+  blockedStart[n] = at;
+
+  // Given queens: one per row; the first attacking pair (in input order) or given queen on a block is the conflict.
+  const fixedColumn = new Int32Array(n).fill(-1);
+  const seen = new Set<number>();
+  const kept: Square[] = [];
+  let conflict: Constraints["conflict"] = null;
+  for (const square of fixed) {
+    const [r, c] = square;
+    if (seen.has(r * n + c)) continue; // the same queen given twice
+    seen.add(r * n + c);
+    if (conflict === null && isBlocked.has(r * n + c)) {
+      conflict = { reason: `the given queen at ${squareName(square)} stands on a blocked square`, squares: [square] };
+    }
+    for (const other of kept) {
+      if (conflict !== null) break;
+      const [r2, c2] = other;
+      const line = r === r2 ? "row" : c === c2 ? "column" : Math.abs(r - r2) === Math.abs(c - c2) ? "diagonal" : null;
+      if (line !== null) {
+        conflict = {
+          reason: `the given queens at ${squareName(other)} and ${squareName(square)} attack each other (same ${line})`,
+          squares: [other, square],
+        };
+      }
+    }
+    kept.push(square);
+    if (fixedColumn[r] < 0) fixedColumn[r] = c;
+  }
+  return { n, fixedColumn, blockedStart, blockedCols, conflict, empty: kept.length === 0 && isBlocked.size === 0 };
+}
+
+/** True when column `c` of row `r` is blocked (binary search in the row's sorted list). */
+export function isBlockedSquare(constraints: Constraints, r: number, c: number): boolean {
+  let lo = constraints.blockedStart[r], hi = constraints.blockedStart[r + 1] - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = constraints.blockedCols[mid];
+    if (v === c) return true;
+    if (v < c) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** The constraints back as lists (fixed by row, blocked row-major): the inverse of checkConstraints for conflict-free input. */
+export function constraintLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
+  const fixed: Square[] = [];
+  const blocked: Square[] = [];
+  for (let r = 0; r < constraints.n; r++) {
+    if (constraints.fixedColumn[r] >= 0) fixed.push([r, constraints.fixedColumn[r]]);
+    for (let i = constraints.blockedStart[r]; i < constraints.blockedStart[r + 1]; i++) blocked.push([r, constraints.blockedCols[i]]);
+  }
+  return { fixed, blocked };
+}
+
+/** True when `columns` is a solution's columns that keeps every given queen and uses no blocked square (the queens themselves are checked elsewhere). */
+export function satisfiesConstraints(constraints: Constraints, columns: ArrayLike<number>): boolean {
+  for (let r = 0; r < constraints.n; r++) {
+    const f = constraints.fixedColumn[r];
+    if (f >= 0 && columns[r] !== f) return false;
+    if (isBlockedSquare(constraints, r, columns[r])) return false;
+  }
+  return true;
+}

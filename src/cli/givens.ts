@@ -1,0 +1,62 @@
+// Given queens and blocked squares on the command line (issue 15): --fixed r:c,...,
+// --blocked r:c,... (0-based) and --board FILE (a text board, JSON or Essence' file,
+// src/board/formats.ts), shared by solve, count and all.
+import { readFileSync } from "node:fs";
+import type { Command } from "commander";
+import type { Square } from "../board/constraints.js";
+import { parseBoard } from "../board/formats.js";
+import { UsageError } from "./errors.js";
+
+export type GivensCliOptions = { fixed?: string; blocked?: string; board?: string | boolean };
+
+/** Adds --fixed and --blocked (and --board FILE unless the command has its own --board). */
+export function givensOptions(command: Command, board = true): Command {
+  command
+    .option("--fixed <r:c,...>", "queens given in advance, 0-based row:col pairs (e.g. 0:3,5:1)")
+    .option("--blocked <r:c,...>", "squares no queen may use, 0-based row:col pairs");
+  if (board) command.option("--board <FILE>", "read N, given queens and blocked squares from FILE: a text board (. Q #), JSON { n, blocks } (0-based) or Essence' (letting n / letting blocks, 1-based)");
+  return command;
+}
+
+/** "r:c,r:c" as squares (0-based); the API checks the range. */
+export function parseSquares(flag: string, text: string): Square[] {
+  if (text.trim() === "") return [];
+  return text.split(",").map((item) => {
+    const m = /^\s*(\d+)\s*:\s*(\d+)\s*$/.exec(item);
+    if (m === null) throw new UsageError(`${flag} must be row:col pairs separated by commas (0-based, e.g. 0:3,5:1), got ${JSON.stringify(item.trim())}`);
+    return [Number(m[1]), Number(m[2])] as Square;
+  });
+}
+
+/**
+ * N and the givens of a command: N from the argument, or from --board FILE (both: they must
+ * agree); --fixed and --blocked add to the file's. No givens at all: fixed and blocked undefined.
+ */
+export function readGivens(nArgument: number | undefined, opts: GivensCliOptions): { n: number; fixed?: Square[]; blocked?: Square[] } {
+  let n = nArgument;
+  let fixed: Square[] | undefined;
+  let blocked: Square[] | undefined;
+  if (typeof opts.board === "string") {
+    let text: string;
+    try {
+      text = readFileSync(opts.board, "utf8");
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(`--board ${opts.board}: cannot read the file (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code ?? (error as Error).message})`);
+    }
+    const file = parseBoard(text, undefined, opts.board);
+    if (n !== undefined && n !== file.n) throw new UsageError(`N = ${n} but the board in ${opts.board} is ${file.n} x ${file.n}; give one or the other`);
+    n = file.n;
+    fixed = file.fixed;
+    blocked = file.blocked;
+  }
+  if (n === undefined) throw new UsageError("N is missing: give the board size, or --board FILE");
+  if (opts.fixed !== undefined) fixed = [...(fixed ?? []), ...parseSquares("--fixed", opts.fixed)];
+  if (opts.blocked !== undefined) blocked = [...(blocked ?? []), ...parseSquares("--blocked", opts.blocked)];
+  return { n, ...(fixed ? { fixed } : {}), ...(blocked ? { blocked } : {}) };
+}
+
+/** Whether the command was given any queen or blocked square. */
+export function hasGivens(givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }): boolean {
+  return (givens.fixed?.length ?? 0) + (givens.blocked?.length ?? 0) > 0;
+}

@@ -1,0 +1,315 @@
+// Counting and enumerating the solutions of a constrained board (issue 15): given
+// queens and blocked squares, n <= 64, by the complete search (assembly/complete.ts)
+// in its counting mode (2) and its enumerating mode (1). The board's symmetry is
+// broken by the constraints, so only the total is counted (count's `unique` is null).
+//
+// Parts (for countParallel, checkpoints and the queue): the lowest rows without a
+// given queen are placed in every consistent way (the prefixes); each prefix is the
+// same board with those queens given too, and the prefixes partition the solutions.
+import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
+import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
+import { ChunkSizer, type Pacer, now } from "../core/pacer.js";
+import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
+import { fnv1a64 } from "../core/digest.js";
+import { pickEngine } from "../engine/select.js";
+import type { EngineName } from "../engine/contract.js";
+
+/** Largest n of a constrained count or enumeration (the complete search's 64-bit masks). */
+export const CONSTRAINED_MAX_N = 64;
+
+const MODE_ENUMERATE = 1;
+const MODE_COUNT = 2;
+
+function openMode(engine: Engine, n: number, constraints: Constraints, mode: number): Search {
+  return engine.openSearch("complete", n, {
+    seed: 0, param: mode, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity,
+    ...(constraints.empty ? {} : { constraints }),
+  });
+}
+
+/** Every solution of a constrained board counted, in chunks that honour the pacer (abort, timeout, progress). */
+export async function countConstrained(
+  n: number, constraints: Constraints, engine: Engine, pacer: Pacer<{ nodes: bigint }> | Pacer<never>,
+  progress: (nodes: bigint) => unknown,
+): Promise<{ total: bigint; nodes: bigint }> {
+  if (constraints.conflict !== null) return { total: 0n, nodes: 0n };
+  const search = openMode(engine, n, constraints, MODE_COUNT);
+  try {
+    const sizer = new ChunkSizer();
+    for (;;) {
+      const t0 = now();
+      const status = search.run(search.work() + sizer.get());
+      sizer.observe(now() - t0);
+      if (status === EXHAUSTED) break;
+      if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
+      const stop = pacer.stopReason();
+      if (stop === "aborted") pacer.throwIfAborted();
+      if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
+      await (pacer as Pacer<unknown>).between(() => progress(BigInt(search.stats().nodes)));
+    }
+    return { total: search.solutions!(), nodes: BigInt(search.stats().nodes) };
+  } finally {
+    search.close();
+  }
+}
+
+/** The same count in one synchronous call (a part's prefixes; no pacing). */
+export function countConstrainedNow(n: number, constraints: Constraints, engine: Engine): { total: bigint; nodes: bigint } {
+  if (constraints.conflict !== null) return { total: 0n, nodes: 0n };
+  const search = openMode(engine, n, constraints, MODE_COUNT);
+  try {
+    const status = search.run(Infinity);
+    if (status !== EXHAUSTED) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
+    return { total: search.solutions!(), nodes: BigInt(search.stats().nodes) };
+  } finally {
+    search.close();
+  }
+}
+
+/**
+ * A stream of the constrained board's solutions in the complete search's order (the
+ * fewest-squares row first: not lexicographic). Each solution's columns are a fresh array.
+ */
+export function openConstrainedSolutions(n: number, constraints: Constraints, engine: Engine): { next(): Int32Array | null; close(): void } {
+  if (constraints.conflict !== null) return { next: () => null, close() {} };
+  const search = openMode(engine, n, constraints, MODE_ENUMERATE);
+  let open = true;
+  return {
+    next() {
+      if (!open) return null;
+      const status = search.run(Infinity);
+      if (status === EXHAUSTED) {
+        open = false;
+        search.close();
+        return null;
+      }
+      return search.columns();
+    },
+    close() {
+      if (open) search.close();
+      open = false;
+    },
+  };
+}
+
+/** Version of the constrained split (prefix rows, order, dealing): bump when it changes. */
+export const CONSTRAINED_SPLIT_VERSION = 1;
+
+/** The rows without a given queen, lowest first (the rows a split places). */
+function freeRows(constraints: Constraints): number[] {
+  const rows: number[] = [];
+  for (let r = 0; r < constraints.n; r++) if (constraints.fixedColumn[r] < 0) rows.push(r);
+  return rows;
+}
+
+/** The deepest split: at most this many free rows are placed in prefixes. */
+export const CONSTRAINED_MAX_DEPTH = 6;
+
+/**
+ * The prefixes of depth `depth`: the lowest `depth` rows without a given queen, placed in every
+ * way consistent with each other, the given queens and the blocked squares (lexicographic).
+ */
+export function prefixesAt(constraints: Constraints, depth: number): Square[][] {
+  const { n } = constraints;
+  if (constraints.conflict !== null) return [];
+  const { fixed, blocked } = constraintLists(constraints);
+  const blockedSet = new Set(blocked.map(([r, c]) => r * n + c));
+  const rows = freeRows(constraints);
+  const attacks = (a: Square, b: Square): boolean => a[0] === b[0] || a[1] === b[1] || Math.abs(a[0] - b[0]) === Math.abs(a[1] - b[1]);
+  let prefixes: Square[][] = [[]];
+  for (let k = 0; k < depth && k < rows.length; k++) {
+    const r = rows[k];
+    const next: Square[][] = [];
+    for (const prefix of prefixes) {
+      for (let c = 0; c < n; c++) {
+        const square: Square = [r, c];
+        if (blockedSet.has(r * n + c)) continue;
+        if (fixed.some((f) => attacks(f, square)) || prefix.some((p) => attacks(p, square))) continue;
+        next.push([...prefix, square]);
+      }
+    }
+    prefixes = next;
+  }
+  return prefixes;
+}
+
+/** The shallowest depth (at most CONSTRAINED_MAX_DEPTH and the free rows) with at least `want` prefixes. */
+export function depthFor(constraints: Constraints, want: number): number {
+  const most = Math.min(CONSTRAINED_MAX_DEPTH, freeRows(constraints).length);
+  for (let depth = 0; depth < most; depth++) if (prefixesAt(constraints, depth).length >= want) return depth;
+  return most;
+}
+
+/** The prefixes of the shallowest split with at least `want` of them (see depthFor). */
+export function constrainedPrefixes(constraints: Constraints, want: number): Square[][] {
+  return prefixesAt(constraints, depthFor(constraints, want));
+}
+
+/** The board of one prefix: the constraints with the prefix's queens given too. */
+export function prefixConstraints(constraints: Constraints, prefix: readonly Square[]): Constraints {
+  if (prefix.length === 0) return constraints;
+  const { fixed, blocked } = constraintLists(constraints);
+  return checkConstraints(constraints.n, { fixed: [...fixed, ...prefix], blocked }, "a count part");
+}
+
+/** Refuses n outside the complete search's range for a constrained count. */
+export function checkConstrainedN(n: number, what: string): void {
+  if (n > CONSTRAINED_MAX_N) {
+    throw rangeError(`n must be an integer from 1 to ${CONSTRAINED_MAX_N} for ${what} with given queens or blocked squares, got ${n}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------
+// Parts of a constrained count (for countParallel and its checkpoints). A part is fully
+// determined by its identity: the board (n and its givens, normalised), the split's
+// version, depth and number of parts, and its index; the prefixes of that depth are
+// dealt round-robin. `digest` covers all of it; a result carries the identity and digest,
+// and is checked against the part re-derived from the identity before it is added.
+
+/** One part of a constrained count, as plain JSON. */
+export type ConstrainedPart = {
+  kind: "constrained";
+  splitVersion: number;
+  n: number;
+  /** The board's given queens and blocked squares, normalised (by row, then column). */
+  fixed: Square[];
+  blocked: Square[];
+  /** How many free rows the prefixes place. */
+  depth: number;
+  part: number;
+  parts: number;
+  /** Each prefix: queens added to the givens; the prefixes of all parts partition the solutions. */
+  prefixes: Square[][];
+  digest: string;
+};
+
+/** What counting one constrained part found (bigints as decimal strings), with the part's identity and digest. */
+export type ConstrainedPartCount = {
+  kind: "constrained";
+  splitVersion: number;
+  n: number;
+  part: number;
+  parts: number;
+  digest: string;
+  total: string;
+  nodes: string;
+};
+
+function partText(part: Omit<ConstrainedPart, "digest">): string {
+  const list = (squares: readonly Square[]): string => squares.map(([r, c]) => `${r}:${c}`).join(",");
+  let text = `nqueens-constrained-part v${part.splitVersion} n=${part.n} depth=${part.depth} part=${part.part}/${part.parts}\n`;
+  text += `fixed=${list(part.fixed)}\nblocked=${list(part.blocked)}\n`;
+  for (const prefix of part.prefixes) text += `${list(prefix)}\n`;
+  return text;
+}
+
+function dealConstrained(constraints: Constraints, depth: number, parts: number, only?: number): ConstrainedPart[] {
+  const { fixed, blocked } = constraintLists(constraints);
+  const prefixes = prefixesAt(constraints, depth);
+  const available = Math.max(1, prefixes.length); // no prefix at all: one part, counting 0
+  if (parts > available) throw rangeError(`parts must be an integer from 1 to ${available} for this board at depth ${depth}, got ${parts}`);
+  const result: ConstrainedPart[] = [];
+  for (let part = 0; part < parts; part++) {
+    if (only !== undefined && part !== only) continue;
+    const mine = prefixes.filter((_, i) => i % parts === part);
+    const body = { kind: "constrained" as const, splitVersion: CONSTRAINED_SPLIT_VERSION, n: constraints.n, fixed, blocked, depth, part, parts, prefixes: mine };
+    result.push({ ...body, digest: fnv1a64(partText(body)) });
+  }
+  return result;
+}
+
+/**
+ * Splits count(n, { fixed, blocked }) into parts (about `parts`; fewer when the board has
+ * fewer prefixes). Deterministic: the same board and parts give the same JSON.
+ */
+export function splitConstrainedCount(n: number, constraints: Constraints, parts: number): ConstrainedPart[] {
+  const depth = depthFor(constraints, parts);
+  return dealConstrained(constraints, depth, Math.min(parts, Math.max(1, prefixesAt(constraints, depth).length)));
+}
+
+function mismatch(message: string): RangeError & { code: string } {
+  return withCode(new RangeError(message), ErrorCode.partMismatch);
+}
+
+/** Checks a constrained part against the part its identity gives (re-derived); returns the re-derived part. */
+export function checkConstrainedPart(value: unknown): ConstrainedPart {
+  if (typeof value !== "object" || value === null) throw typeError(`part must be an object made by splitConstrainedCount`);
+  const p = value as ConstrainedPart;
+  const label = `constrained part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
+  if (p.kind !== "constrained" || p.splitVersion !== CONSTRAINED_SPLIT_VERSION) throw mismatch(`${label} is not a part of this package's constrained split (version ${CONSTRAINED_SPLIT_VERSION})`);
+  let derived: ConstrainedPart;
+  try {
+    if (!Number.isInteger(p.n) || p.n < 1 || p.n > CONSTRAINED_MAX_N) throw new Error(`n must be from 1 to ${CONSTRAINED_MAX_N}`);
+    if (!Number.isInteger(p.depth) || p.depth < 0 || p.depth > CONSTRAINED_MAX_DEPTH) throw new Error(`depth must be from 0 to ${CONSTRAINED_MAX_DEPTH}`);
+    if (!Number.isInteger(p.parts) || !Number.isInteger(p.part) || p.part < 0 || p.part >= p.parts) throw new Error("0 <= part < parts");
+    const constraints = checkConstraints(p.n, { fixed: p.fixed, blocked: p.blocked }, "a constrained part");
+    derived = dealConstrained(constraints, p.depth, p.parts, p.part)[0];
+  } catch (error) {
+    throw mismatch(`${label} is not a valid part: ${(error as Error).message}`);
+  }
+  const given = fnv1a64(partText(p));
+  if (given !== derived.digest || p.digest !== derived.digest) {
+    throw mismatch(`${label} does not match its identity (digest ${String(p.digest)}, content ${given}, expected ${derived.digest})`);
+  }
+  return derived;
+}
+
+/** Counts one constrained part (synchronously; the part is checked first, NQ_PART_MISMATCH otherwise). */
+export function countConstrainedPart(part: ConstrainedPart, options?: { engine?: EngineName }): ConstrainedPartCount {
+  const checked = checkConstrainedPart(part);
+  const engine = pickEngine(options?.engine);
+  const constraints = checkConstraints(checked.n, { fixed: checked.fixed, blocked: checked.blocked }, "a constrained part");
+  let total = 0n, nodes = 0n;
+  for (const prefix of checked.prefixes) {
+    const r = countConstrainedNow(checked.n, prefixConstraints(constraints, prefix), engine);
+    total += r.total;
+    nodes += r.nodes;
+  }
+  const { splitVersion, n, part: index, parts, digest } = checked;
+  return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
+}
+
+const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
+
+/**
+ * Checks one result against its part (for a worker's answer and a checkpoint entry): the
+ * part's identity and digest, decimal counts, total <= nodes (each solution is a node).
+ * Returns a copy holding only the result's own fields; NQ_PART_MISMATCH otherwise.
+ */
+export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown, label = "the result"): ConstrainedPartCount {
+  if (typeof value !== "object" || value === null) throw mismatch(`${label} is not a count of constrained part ${part.part}`);
+  const r = value as ConstrainedPartCount;
+  for (const key of ["kind", "splitVersion", "n", "part", "parts", "digest"] as const) {
+    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${String(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
+  }
+  if (typeof r.total !== "string" || !DECIMAL.test(r.total) || typeof r.nodes !== "string" || !DECIMAL.test(r.nodes) || BigInt(r.total) > BigInt(r.nodes)) {
+    throw mismatch(`${label} (constrained part ${part.part}) has total ${String(r.total)} and nodes ${String(r.nodes)}: not counts of a search`);
+  }
+  const { kind, splitVersion, n, part: index, parts, digest, total, nodes } = r;
+  return { kind, splitVersion, n, part: index, parts, digest, total, nodes };
+}
+
+/**
+ * Adds up the results of every part of a constrained split, exactly: each result must carry
+ * the identity and digest of its part (re-derived from `split`), decimal counts, total <= nodes
+ * (each solution is a node), and there must be exactly one per part (NQ_PARTS_INCOMPLETE otherwise).
+ */
+export function mergeConstrainedCounts(results: readonly ConstrainedPartCount[], split: readonly ConstrainedPart[]): { total: bigint; nodes: bigint } {
+  const byPart = new Map<number, ConstrainedPartCount>();
+  for (const [i, r] of results.entries()) {
+    const part = split[r?.part];
+    if (part === undefined) throw mismatch(`results[${i}] is not a result of a part of this constrained split`);
+    checkConstrainedPartCount(part, r, `results[${i}]`);
+    if (byPart.has(r.part)) throw withCode(new RangeError(`results hold constrained part ${r.part} twice`), ErrorCode.partsIncomplete);
+    byPart.set(r.part, r);
+  }
+  if (byPart.size !== split.length) {
+    throw withCode(new RangeError(`results hold ${byPart.size} of ${split.length} constrained parts: every part must be counted once`), ErrorCode.partsIncomplete);
+  }
+  let total = 0n, nodes = 0n;
+  for (const r of byPart.values()) {
+    total += BigInt(r.total);
+    nodes += BigInt(r.nodes);
+  }
+  return { total, nodes };
+}

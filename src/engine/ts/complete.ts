@@ -1,0 +1,214 @@
+// Twin of assembly/complete.ts: the complete search for constrained boards, n <= 64.
+// A 64-bit mask is two int32 halves (lo: columns 0..31, hi: 32..63), so both engines
+// walk the same tree: same nodes, same solution. See the kernel for the algorithm.
+import type { Constraints } from "../../board/constraints.js";
+import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
+
+const FAIL = 0, OPEN = 1, SOLVED = 2;
+const BY_ROW = 0, BY_COLUMN = 1;
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+function ctz32(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+/** Row r's allowed columns as two halves [lo, hi] (as assembly/constraints.ts allowedMask). */
+export function allowedHalves(n: number, constraints: Constraints | undefined, r: number): [number, number] {
+  let lo = n >= 32 ? -1 : (1 << n) - 1;
+  let hi = n >= 64 ? -1 : n > 32 ? (1 << (n - 32)) - 1 : 0;
+  if (constraints === undefined || constraints.empty) return [lo, hi];
+  const f = constraints.fixedColumn[r];
+  if (f >= 0) return f < 32 ? [1 << f, 0] : [0, 1 << (f - 32)];
+  for (let i = constraints.blockedStart[r]; i < constraints.blockedStart[r + 1]; i++) {
+    const c = constraints.blockedCols[i];
+    if (c < 32) lo &= ~(1 << c);
+    else hi &= ~(1 << (c - 32));
+  }
+  return [lo, hi];
+}
+
+/** The complete search's state, shared by solve (mode 0), enumeration (1) and counting (2). */
+export class CompleteSearch {
+  readonly n: number;
+  nodes = 1; // the empty board
+  solutions = 0; // exact below 2^53 (a count that large takes centuries here)
+  depth = 0;
+  found = false;
+  readonly cols: Int32Array;
+  private readonly availLo: Int32Array;
+  private readonly availHi: Int32Array;
+  private readonly rowsLo: Int32Array;
+  private readonly rowsHi: Int32Array;
+  private readonly freeLo: Int32Array;
+  private readonly freeHi: Int32Array;
+  private readonly kind: Int32Array;
+  private readonly index: Int32Array;
+  private readonly restLo: Int32Array;
+  private readonly restHi: Int32Array;
+
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number) {
+    this.n = n;
+    const levels = n + 1;
+    this.availLo = new Int32Array(levels * n);
+    this.availHi = new Int32Array(levels * n);
+    this.rowsLo = new Int32Array(levels);
+    this.rowsHi = new Int32Array(levels);
+    this.freeLo = new Int32Array(levels);
+    this.freeHi = new Int32Array(levels);
+    this.kind = new Int32Array(levels);
+    this.index = new Int32Array(levels);
+    this.restLo = new Int32Array(levels);
+    this.restHi = new Int32Array(levels);
+    this.cols = new Int32Array(n).fill(-1);
+    for (let r = 0; r < n; r++) [this.availLo[r], this.availHi[r]] = allowedHalves(n, constraints, r);
+    [this.rowsLo[0], this.rowsHi[0]] = allowedHalves(n, undefined, 0);
+    this.freeLo[0] = this.rowsLo[0];
+    this.freeHi[0] = this.rowsHi[0];
+    this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
+  }
+
+  /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst. */
+  private expand(src: number, dst: number, r: number, c: number): number {
+    const n = this.n;
+    let rowsLo = this.rowsLo[src], rowsHi = this.rowsHi[src];
+    let freeLo = this.freeLo[src], freeHi = this.freeHi[src];
+    // The lines of the new queen, as a function of the row y: column c, c + (y - r), c - (y - r).
+    if (r >= 0) {
+      if (r < 32) rowsLo &= ~(1 << r);
+      else rowsHi &= ~(1 << (r - 32));
+      if (c < 32) freeLo &= ~(1 << c);
+      else freeHi &= ~(1 << (c - 32));
+    }
+    this.rowsLo[dst] = rowsLo; this.rowsHi[dst] = rowsHi;
+    this.freeLo[dst] = freeLo; this.freeHi[dst] = freeHi;
+    if (rowsLo === 0 && rowsHi === 0) return SOLVED;
+    const availLo = this.availLo, availHi = this.availHi;
+    const from = src * n, to = dst * n;
+    // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
+    let b0Lo = 0, b0Hi = 0, b1Lo = 0, b1Hi = 0, b2Lo = 0, b2Hi = 0, satLo = 0, satHi = 0;
+    let best = -1, bestCount = 65;
+    for (let half = 0; half < 2; half++) {
+      let x = half === 0 ? rowsLo : rowsHi;
+      while (x !== 0) {
+        const y = ctz32(x) + 32 * half;
+        x &= x - 1;
+        let lo = availLo[from + y], hi = availHi[from + y];
+        if (r >= 0) {
+          const dr = y - r;
+          if (c < 32) lo &= ~(1 << c);
+          else hi &= ~(1 << (c - 32));
+          let p = c + dr;
+          if (p >= 0 && p < n) {
+            if (p < 32) lo &= ~(1 << p);
+            else hi &= ~(1 << (p - 32));
+          }
+          p = c - dr;
+          if (p >= 0 && p < n) {
+            if (p < 32) lo &= ~(1 << p);
+            else hi &= ~(1 << (p - 32));
+          }
+        }
+        availLo[to + y] = lo; availHi[to + y] = hi;
+        if (lo === 0 && hi === 0) return FAIL;
+        let c0 = b0Lo & lo, c1: number;
+        b0Lo ^= lo; c1 = b1Lo & c0; b1Lo ^= c0; satLo |= b2Lo & c1; b2Lo ^= c1;
+        c0 = b0Hi & hi;
+        b0Hi ^= hi; c1 = b1Hi & c0; b1Hi ^= c0; satHi |= b2Hi & c1; b2Hi ^= c1;
+        const k = popcount32(lo) + popcount32(hi);
+        if (k < bestCount) {
+          bestCount = k;
+          best = y;
+        }
+      }
+    }
+    // a free column no row can take
+    if ((freeLo & ~(b0Lo | b1Lo | b2Lo | satLo)) !== 0 || (freeHi & ~(b0Hi | b1Hi | b2Hi | satHi)) !== 0) return FAIL;
+    const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
+    for (let k = 1; k < bestCount && k < 8; k++) {
+      const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
+      const hitsHi = exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
+      if (hitsLo === 0 && hitsHi === 0) continue;
+      const cc = hitsLo !== 0 ? ctz32(hitsLo) : 32 + ctz32(hitsHi);
+      let takersLo = 0, takersHi = 0;
+      for (let y = 0; y < n; y++) {
+        const inRows = y < 32 ? (rowsLo >>> y) & 1 : (rowsHi >>> (y - 32)) & 1;
+        if (!inRows) continue;
+        const has = cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1;
+        if (!has) continue;
+        if (y < 32) takersLo |= 1 << y;
+        else takersHi |= 1 << (y - 32);
+      }
+      this.kind[dst] = BY_COLUMN;
+      this.index[dst] = cc;
+      this.restLo[dst] = takersLo;
+      this.restHi[dst] = takersHi;
+      return OPEN;
+    }
+    this.kind[dst] = BY_ROW;
+    this.index[dst] = best;
+    this.restLo[dst] = availLo[to + best];
+    this.restHi[dst] = availHi[to + best];
+    return OPEN;
+  }
+
+  run(workLimit: number): SearchStatus {
+    for (;;) {
+      if (this.found) return FOUND;
+      const d = this.depth;
+      if (d < 0) return EXHAUSTED;
+      if (this.nodes >= this.maxNodes) return MAX_NODES;
+      if (this.nodes >= workLimit) return RUNNING;
+      const lo = this.restLo[d], hi = this.restHi[d];
+      if (lo === 0 && hi === 0) {
+        this.depth--;
+        continue;
+      }
+      let b: number;
+      if (lo !== 0) {
+        b = ctz32(lo);
+        this.restLo[d] = lo & (lo - 1);
+      } else {
+        b = 32 + ctz32(hi);
+        this.restHi[d] = hi & (hi - 1);
+      }
+      let r: number, c: number;
+      if (this.kind[d] === BY_ROW) {
+        r = this.index[d];
+        c = b;
+      } else {
+        c = this.index[d];
+        r = b;
+      }
+      this.nodes++;
+      this.cols[r] = c;
+      const result = this.expand(d, d + 1, r, c);
+      if (result === OPEN) {
+        this.depth++;
+      } else if (result === SOLVED) {
+        this.solutions++;
+        if (this.mode === 0) this.found = true;
+        if (this.mode !== 2) return FOUND;
+      }
+    }
+  }
+}
+
+export function openComplete(n: number, params: SearchParams): Search {
+  const search = new CompleteSearch(n, params.constraints, params.param, params.maxNodes);
+  return {
+    run: (workLimit) => search.run(workLimit),
+    work: () => search.nodes,
+    stats: () => ({ nodes: search.nodes, tries: 1, steps: 0 }),
+    state: () => ({ phase: "search", conflicts: -1 }),
+    columns: () => search.cols.slice(),
+    solutions: () => BigInt(search.solutions),
+    close() {},
+  };
+}
+
