@@ -11,9 +11,9 @@ async function run(job: Job): Promise<void> {
     const { id, n, method, seed, engine, stopVegas } = job;
     const r = await solve(n, {
       method, seed, engine, ...(method === "hybrid" && stopVegas !== undefined ? { stopVegas } : {}),
-      // Local search: a report after every chunk (about 10 ms), so the conflicts plot of a fast
-      // run still has its points; the tree searches' nodes-against-time plot needs no more than 20 a second.
-      progressIntervalMs: method === "hill-climb" || method === "min-conflicts" || (method === "auto" && n >= 50) ? 0 : 50,
+      // A report after every chunk of work (about 10 ms), so the page plots a point per chunk
+      // from the start, also for runs that take only a few chunks.
+      progressIntervalMs: 0,
       onProgress: (p) => post({ id, type: "progress", phase: p.phase, conflicts: p.conflicts, nodes: p.nodes, tries: p.tries, steps: p.steps, elapsedMs: p.elapsedMs }),
     });
     let checked = null;

@@ -1,7 +1,8 @@
 // The embedded Wasm survives a user's bundler: a tiny app (test/fixtures/consumer) that
-// depends on the built package by name, as installed in node_modules, is bundled with
-// `vite build` and run in Debian's Chromium.
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+// depends on the package by name, installed from the packed tarball into its node_modules
+// (and nothing else with it), is bundled with `vite build` and run in Debian's Chromium.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync } from "node:fs";
 import type { Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,8 +28,11 @@ describe.skipIf(!haveChromium)("a user's Vite build", () => {
   it("bundles the package from node_modules and runs it in Chromium with the Wasm engine", async () => {
     const app = mkdtempSync(join(tmpdir(), "nqueens-consumer-"));
     cpSync("test/fixtures/consumer", app, { recursive: true });
-    mkdirSync(join(app, "node_modules"));
-    symlinkSync(process.cwd(), join(app, "node_modules", "nqueens-wasm"), "dir"); // as npm links a local install
+    // installed as a user installs it: the packed tarball, offline (it needs nothing else)
+    const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", app], { encoding: "utf8" });
+    const tarball = join(app, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+    execFileSync("npm", ["install", tarball, "--offline", "--no-audit", "--no-fund", "--ignore-scripts"], { cwd: app, encoding: "utf8" });
+    expect(readdirSync(join(app, "node_modules")).filter((f) => !f.startsWith("."))).toEqual(["nqueens-wasm"]); // a light install
     const outDir = join(app, "dist");
     await build({ root: app, logLevel: "warn", configFile: false, build: { outDir, target: "es2022" } });
     let url: string;

@@ -10,7 +10,7 @@ import { build } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
-import { solve, trace, treeSize, type TraceMethod } from "../src/index.js";
+import { count, solve, trace, treeSize, verify, type TraceMethod } from "../src/index.js";
 import { chromiumAvailable, launchChromium } from "./chromium.js";
 import { ENGINES, isSolution } from "./helpers.js";
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
   await build({ configFile: resolve("demo/vite.config.ts"), logLevel: "warn", build: { outDir, emptyOutDir: true } });
   ({ server, url: base } = await serve(outDir));
   browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1180, height: 1000 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on("pageerror", (e) => errors.push(String(e)));
   page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
   await page.goto(`${base}/index.html`);
@@ -46,6 +46,33 @@ async function solveIn(n: string, method = "auto"): Promise<void> {
   await page.selectOption("#method", method);
   await page.click("#solve");
   await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+}
+
+/** What the main board shows: a solution's columns (chessboards) or nothing, and the badge. */
+async function boardState() {
+  const columns = await page.getAttribute("#board-panel", "data-columns");
+  const badgeHidden = await page.locator("#badge").isHidden();
+  return {
+    shows: await page.getAttribute("#board-panel", "data-shows"),
+    columns: columns === null ? null : (JSON.parse(columns) as number[]),
+    badge: badgeHidden ? null : await page.getAttribute("#badge", "data-ok"),
+  };
+}
+
+async function figures() {
+  const out: Record<string, string> = {};
+  for (const k of ["result", "method", "engine", "nodes", "tries", "steps", "time"]) out[k] = (await page.textContent(`#f-${k}`))!;
+  return out;
+}
+
+/** The live plot: its kind, its points and its first x, from the page's uPlot data. */
+async function plotState() {
+  await page.waitForTimeout(150); // the plot redraws within 100 ms
+  return {
+    kind: await page.getAttribute("#plot", "data-kind"),
+    points: Number(await page.getAttribute("#plot", "data-points")),
+    x0: Number(await page.getAttribute("#plot", "data-x0")),
+  };
 }
 
 /** The step-through's figures and board as the page shows them. */
@@ -249,12 +276,135 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
+  it("keeps the board and the figures to the last action: Count, Estimate and t vs stopVegas clear a Solve's board", async () => {
+    await page.selectOption("#engine", "wasm");
+    await solveIn("8", "backtrack");
+    expect(await boardState()).toEqual({ shows: "solution", columns: [0, 4, 7, 5, 2, 6, 1, 3], badge: "true" });
+    expect(await figures()).toMatchObject({ result: "found", nodes: "114", tries: "1", steps: "0" });
+
+    await page.fill("#n", "9");
+    await page.click("#count");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    const c = await count(9);
+    expect(await boardState()).toEqual({ shows: "none", columns: null, badge: null });
+    expect(await page.textContent("#board-title")).toBe("Count, n = 9: no single board");
+    expect(await figures()).toEqual({
+      result: `${c.total.toLocaleString("en-US")} solutions (${c.unique.toLocaleString("en-US")} unique)`, method: expect.stringMatching(/^countParallel, \d+ workers, \d+ parts$/),
+      engine: "wasm", nodes: c.nodes.toLocaleString("en-US"), tries: "-", steps: "-", time: expect.stringMatching(/ m?s$/),
+    });
+    expect(JSON.parse(await page.inputValue("#json"))).toMatchObject({ n: 9, total: String(c.total), unique: String(c.unique) });
+
+    await solveIn("6", "las-vegas");
+    const six = await boardState();
+    expect(six.shows).toBe("solution");
+    expect(verify(Int32Array.from(six.columns!)).ok).toBe(true);
+    expect(JSON.parse(await page.inputValue("#json")).columns).toEqual(six.columns);
+
+    await page.fill("#n", "8");
+    await page.click("#estimate");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    expect(await boardState()).toEqual({ shows: "none", columns: null, badge: null });
+    expect(await figures()).toMatchObject({ result: expect.stringMatching(/ ± .* nodes$/), method: "estimate (Knuth)", nodes: "-", tries: "-", steps: "100,000 probes" });
+    expect(JSON.parse(await page.inputValue("#json"))).toMatchObject({ n: 8, samples: 100_000 });
+
+    await solveIn("8", "backtrack");
+    await page.click("#lvtable");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    expect(await boardState()).toEqual({ shows: "none", columns: null, badge: null });
+    expect(await figures()).toMatchObject({ result: expect.stringMatching(/^best stopVegas = 2: t = 28\.20 nodes/), nodes: "-", tries: "-", steps: "-" });
+
+    expect(await page.locator("#lv-table").isVisible()).toBe(true);
+
+    // a Solve that is stopped leaves no board either, and no JSON of an earlier result
+    await solveIn("8", "backtrack");
+    expect(await page.locator("#lv-table").isVisible(), "the t vs stopVegas table goes with its plot").toBe(false);
+    await page.selectOption("#engine", "ts");
+    await page.fill("#n", "30000");
+    await page.selectOption("#method", "hill-climb");
+    await page.click("#solve");
+    expect(await boardState()).toEqual({ shows: "none", columns: null, badge: null });
+    await page.click("#stop");
+    expect(await boardState()).toEqual({ shows: "none", columns: null, badge: null });
+    expect(await page.inputValue("#json")).toBe("");
+    expect(await page.textContent("#f-result")).toBe("stopped");
+    await page.selectOption("#engine", "wasm");
+    expect(errors).toEqual([]);
+  });
+
+  it("plots a point per chunk of work from the start: solves, a count", async () => {
+    await page.selectOption("#engine", "wasm");
+    for (const [n, method, kind] of [["22", "backtrack", "nodes"], ["10^5", "min-conflicts", "swaps"], ["2000", "hill-climb", "conflicts"], ["8", "backtrack", "nodes"]] as const) {
+      await solveIn(n, method);
+      const plot = await plotState();
+      const reports = Number(await page.getAttribute("#plot", "data-reports"));
+      expect(plot.kind, `${method} ${n}`).toBe(kind);
+      expect(reports, `${method} ${n}`).toBeGreaterThan(0);
+      // every report is a point; the tree searches' and min-conflicts' plots start at time 0
+      expect(plot.points, `${method} ${n}`).toBeGreaterThanOrEqual(reports + (kind === "conflicts" ? 0 : 1));
+      expect(plot.points, `${method} ${n}`).toBeGreaterThanOrEqual(2);
+      if (kind !== "conflicts") expect(plot.x0).toBe(0);
+      if (n !== "8") expect(reports, `${method} ${n}: several chunks`).toBeGreaterThan(3);
+    }
+    // a count: a point per part counted, after the origin
+    await page.fill("#n", "11");
+    await page.click("#count");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    const parts = Number((await page.getAttribute("#status", "data-parts"))!.split("/")[1]);
+    expect(parts).toBeGreaterThan(8);
+    const plot = await plotState();
+    expect(plot.kind).toBe("parts");
+    expect(plot.points).toBeGreaterThanOrEqual(parts + 1);
+    expect(plot.x0).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
+    it(`fits ${viewport.width} x ${viewport.height} without horizontal scrolling, after every action; screenshot`, async () => {
+      const small = await browser.newPage({ viewport });
+      const pageErrors: string[] = [];
+      small.on("pageerror", (e) => pageErrors.push(String(e)));
+      await small.goto(`${base}/index.html`);
+      const overflow = async (after: string) => {
+        const { scroll, inner } = await small.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+        expect(scroll, `page width after ${after} at ${viewport.width} px`).toBeLessThanOrEqual(inner);
+        const wide = await small.evaluate((w) => Array.from(document.querySelectorAll("body *"))
+          .filter((el) => el.getBoundingClientRect().right > w + 0.5).map((el) => el.id || el.className || el.tagName), inner);
+        expect(wide, `elements past the right edge after ${after}`).toEqual([]);
+      };
+      await overflow("loading");
+      const act = async (button: string, n: string, method?: string) => {
+        await small.fill("#n", n);
+        if (method) await small.selectOption("#method", method);
+        await small.click(`#${button}`);
+        await small.waitForSelector('#status[data-state="done"]', { timeout: 30_000 });
+        await small.waitForTimeout(150); // the plot redraws within 100 ms
+        await overflow(`${button} ${n}`);
+      };
+      await act("solve", "8", "backtrack");
+      const board = await small.locator("#board").boundingBox();
+      expect(board!.width).toBeGreaterThan(Math.min(300, viewport.width - 60));
+      expect(Math.abs(board!.width - board!.height)).toBeLessThan(2);
+      await act("count", "10");
+      await act("estimate", "10");
+      await act("lvtable", "8");
+      await act("solve", "10^5", "min-conflicts");
+      await small.selectOption("#st-method", "las-vegas");
+      for (let i = 0; i < 12; i++) await small.click("#st-step");
+      await overflow("stepping");
+      await act("solve", "12", "backtrack");
+      mkdirSync("test-artifacts", { recursive: true });
+      await small.screenshot({ path: `test-artifacts/demo-${viewport.width}.png`, fullPage: true });
+      expect(pageErrors).toEqual([]);
+      await small.close();
+    });
+  }
+
   it("solves n = 10^6, plots conflicts left for hill climbing, steps through Las Vegas; screenshot", async () => {
     await solveIn("10^6", "min-conflicts");
     expect(await page.textContent("#badge")).toMatch(/^verified: 1,000,000 queens/);
     await page.selectOption("#engine", "ts");
     await solveIn("3000", "hill-climb");
-    expect(await page.textContent("#plot-title")).toBe("Conflicts left vs steps");
+    expect(await page.textContent("#plot-title")).toBe("Conflicts left (h) vs swaps");
     expect(Number(await page.getAttribute("#plot", "data-points"))).toBeGreaterThan(3);
     expect(await page.textContent("#badge")).toMatch(/^verified: 3,000 queens/);
     await resetStepper(8, "las-vegas", 3);

@@ -7,6 +7,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } 
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { verify } from "../src/index.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
 
 const root = resolve(import.meta.dirname, "..");
 const node = process.execPath;
@@ -66,6 +68,25 @@ describe("docs", () => {
     const r = spawnSync(node, [join(root, "scripts/readme-costs.mjs"), "--check"], { cwd: root, encoding: "utf8" });
     expect(r.status, r.stdout + r.stderr).toBe(0);
   }, 120_000);
+
+  it("the README's example runs as shown (against the built package) and prints what its comments say", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(example).toMatch(/from "nqueens-wasm"/);
+    // the TypeScript in it is only non-null assertions: drop them to run it as JavaScript
+    const js = example.replace(/!\)/g, ")");
+    const r = spawnSync(node, ["--input-type=module", "-e", js], { cwd: root, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines[0]).toBe("min-conflicts true true");
+    expect(lines[1]).toBe("10 75");
+    const board = lines.slice(2);
+    expect(board).toHaveLength(8);
+    const columns = board.map((row) => row.split(" ").indexOf("Q"));
+    expect(verify(Int32Array.from(columns)).ok).toBe(true);
+    // and the comment on count(12) is the published count (OEIS A000170, A002562)
+    expect(example).toContain(`${A000170[12]}n solutions, ${A002562[12]}n unique`);
+  }, 60_000);
 
   it("every relative link of the Markdown docs leads to a file and heading that exist", () => {
     const files = [
