@@ -11,7 +11,10 @@
 //   <name>Run(workLimit): status (status.ts)      <name>Stat(slot): a figure (status.ts)
 
 import { allocate } from "./memory";
-import { fixedColumn, isBlocked, rowConstrained } from "./constraints";
+import { fixedColumn, hasConstraints, isBlocked, rowConstrained } from "./constraints";
+
+/** Largest n whose constrained squares are tabled (n^2 bytes, 4 MiB): one load per square instead of a search. */
+const TABLE_MAX_N: i32 = 2048;
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 let size: i32 = 0;
@@ -22,6 +25,7 @@ let cols: usize = 0; // i32[n]: column of the queen in each row (-1: none yet)
 let colUsed: usize = 0; // u8[n]
 let sumUsed: usize = 0; // u8[2n]: diagonal row + col
 let diffUsed: usize = 0; // u8[2n]: diagonal row - col + n - 1
+let forbidden: usize = 0; // u8[n * n] when constrained and n <= TABLE_MAX_N: 1 where no queen may go (blocked, or off a given queen's column)
 
 /** Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory. */
 export function backtrackInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
@@ -32,6 +36,17 @@ export function backtrackInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepC
   sumUsed = allocate(<usize>n << 1);
   diffUsed = allocate(<usize>n << 1);
   if (cols == 0 || colUsed == 0 || sumUsed == 0 || diffUsed == 0) return 0;
+  forbidden = 0;
+  if (hasConstraints() && n <= TABLE_MAX_N) {
+    forbidden = allocate(<usize>n * <usize>n);
+    if (forbidden == 0) return 0;
+    for (let r = 0; r < n; r++) {
+      if (!rowConstrained(r)) continue;
+      const f = fixedColumn(r);
+      const at = forbidden + <usize>r * <usize>n;
+      for (let c = 0; c < n; c++) if ((f >= 0 && c != f) || isBlocked(r, c)) store<u8>(at + <usize>c, 1);
+    }
+  }
   store<i32>(cols, -1);
   row = 0;
   nodes = 1; // the empty board
@@ -57,7 +72,10 @@ export function backtrackRun(workLimit: f64): i32 {
     c++;
     const sum = sumUsed + <usize>row;
     const diff = diffUsed + <usize>(row + size - 1);
-    if (rowConstrained(row)) {
+    if (forbidden != 0) {
+      const no = forbidden + <usize>row * <usize>size;
+      while (c < size && (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c) | load<u8>(no + <usize>c)) != 0) c++;
+    } else if (rowConstrained(row)) {
       const f = fixedColumn(row);
       while (c < size && ((f >= 0 && c != f) || (load<u8>(colUsed + <usize>c) | load<u8>(sum + <usize>c) | load<u8>(diff - <usize>c)) != 0 || isBlocked(row, c))) c++;
     } else {

@@ -25,6 +25,11 @@ export function constraintsInput(n: i32, blockedCount: i32): usize {
   return base;
 }
 
+/** Whether the current job has constraints. */
+export function hasConstraints(): bool {
+  return constrained;
+}
+
 /** The next job is the plain problem. */
 export function constraintsClear(): void {
   constrained = false;

@@ -17,6 +17,16 @@ export function openBacktrack(n: number, params: SearchParams): Search {
   /** Whether row r has a given queen or a blocked square. */
   const rowConstrained = (r: number): boolean =>
     constraints !== undefined && (constraints.fixedColumn[r] >= 0 || constraints.blockedStart[r] !== constraints.blockedStart[r + 1]);
+  // As the kernel: up to n = 2048 a table of the squares no queen may use (one load per square).
+  let forbidden: Uint8Array | undefined;
+  if (constraints !== undefined && n <= 2048) {
+    forbidden = new Uint8Array(n * n);
+    for (let r = 0; r < n; r++) {
+      if (!rowConstrained(r)) continue;
+      const f = constraints.fixedColumn[r];
+      for (let c = 0; c < n; c++) if ((f >= 0 && c !== f) || isBlockedSquare(constraints, r, c)) forbidden[r * n + c] = 1;
+    }
+  }
 
   function mark(r: number, c: number, v: number): void {
     colUsed[c] = v;
@@ -34,7 +44,10 @@ export function openBacktrack(n: number, params: SearchParams): Search {
       if (c >= 0) mark(row, c, 0); // lift the queen we come back to
       c++;
       const diff = row + size - 1;
-      if (rowConstrained(row)) {
+      if (forbidden !== undefined) {
+        const no = row * size;
+        while (c < size && (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c] | forbidden[no + c]) !== 0) c++;
+      } else if (rowConstrained(row)) {
         const f = constraints!.fixedColumn[row];
         while (c < size && ((f >= 0 && c !== f) || (colUsed[c] | sumUsed[row + c] | diffUsed[diff - c]) !== 0 || isBlockedSquare(constraints!, row, c))) c++;
       } else {
