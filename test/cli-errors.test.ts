@@ -2,7 +2,7 @@
 // `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
 // the work, an answer never lost to a failed write, and the rough edges of issue 13.
 import { spawn } from "node:child_process";
-import { chmodSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -67,18 +67,24 @@ describe("nqueens CLI errors", () => {
   });
 
   it("an --out in a directory that cannot be written is refused before the search", async () => {
-    // Run as an unprivileged user when the tests run as root (root may write anywhere).
-    const locked = mkdtempSync(join(tmpdir(), "nqueens-locked-"));
+    // Run as an unprivileged user when the tests run as root (root may write anywhere). That
+    // user may not be able to read this checkout (a clone in a private temporary directory),
+    // so it runs a world-readable copy of dist/ (the CLI needs nothing else to solve).
+    const root = mkdtempSync(join(tmpdir(), "nqueens-locked-"));
+    chmodSync(root, 0o755);
+    cpSync("dist", join(root, "dist"), { recursive: true });
+    const locked = join(root, "locked");
+    mkdirSync(locked, { mode: 0o555 });
     chmodSync(locked, 0o555);
     try {
       const asUser = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
-      const child = spawn(process.execPath, ["dist/cli.js", "solve", "8", "--out", join(locked, "x.txt")], { stdio: ["ignore", "pipe", "pipe"], ...asUser });
+      const child = spawn(process.execPath, [join(root, "dist", "cli.js"), "solve", "8", "--out", join(locked, "x.txt")], { stdio: ["ignore", "pipe", "pipe"], cwd: root, ...asUser });
       let stderr = "";
       child.stderr!.on("data", (d) => (stderr += d));
       expect(await new Promise((resolve) => child.on("close", resolve))).toBe(2);
       expect(oneLine({ stderr })).toBe(`nqueens: --out ${join(locked, "x.txt")}: the directory ${locked} cannot be written (no permission)`);
     } finally {
-      rmSync(locked, { recursive: true, force: true });
+      rmSync(root, { recursive: true, force: true });
     }
   });
 
