@@ -80,8 +80,12 @@ describe("docs", () => {
     const lines = r.stdout.trimEnd().split("\n");
     expect(lines[0]).toBe("min-conflicts true true");
     expect(lines[1]).toBe("10 75");
-    const board = lines.slice(2);
+    const board = lines.slice(2, 10);
     expect(board).toHaveLength(8);
+    // the constrained lines: the complete search keeps the given queen, and the count is
+    // brute force's (every permutation of 12 columns avoiding (0, 0) and (3, 3), no two on a diagonal)
+    expect(lines[10]).toBe(`complete 1 ${bruteForceBlocked(12, [[0, 0], [3, 3]])}n`);
+    expect(lines).toHaveLength(11);
     const columns = board.map((row) => row.split(" ").indexOf("Q"));
     expect(verify(Int32Array.from(columns)).ok).toBe(true);
     // and the comment on count(12) is the published count (OEIS A000170, A002562)
@@ -115,3 +119,17 @@ describe("docs", () => {
     expect(broken).toEqual([]);
   });
 });
+
+/** Solutions of the n-queens problem using none of the blocked squares, by plain backtracking over rows. */
+function bruteForceBlocked(n: number, blocked: [number, number][]): number {
+  const cols: number[] = [];
+  const ok = (r: number, c: number): boolean =>
+    !blocked.some(([br, bc]) => br === r && bc === c) && cols.every((q, i) => q !== c && Math.abs(q - c) !== r - i);
+  const place = (r: number): number => {
+    if (r === n) return 1;
+    let found = 0;
+    for (let c = 0; c < n; c++) if (ok(r, c)) { cols.push(c); found += place(r + 1); cols.pop(); }
+    return found;
+  };
+  return place(0);
+}
