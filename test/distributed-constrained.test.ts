@@ -15,7 +15,7 @@ import { Queue, Worker as BullWorker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
-import { checkConstraints, count, countConstrainedPartAsync, splitConstrainedCount } from "../src/index.js";
+import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
 import { constrainedBoard } from "../src/count/constrained.js";
 import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
@@ -390,6 +390,17 @@ async function settled<T extends { ms: number }>(measure: () => Promise<T>): Pro
   for (let i = 1; i < 3 && last.ms >= BOUND_MS; i++) last = await measure();
   return last;
 }
+
+describe("two queens given on one row", () => {
+  it("count 0 on worker threads too: a part keeps both queens, so it re-derives to itself (it lost one, and every part failed its own check)", async () => {
+    const givens: Givens = { fixed: [[0, 0], [0, 1]], blocked: [[4, 4]] };
+    const [part] = splitOf(8, givens, 4);
+    expect(part.fixed).toEqual([[0, 0], [0, 1]]);
+    expect((await countConstrainedPartAsync(part)).total).toBe("0");
+    expect(await countParallel(8, { ...givens, workers: 1 })).toMatchObject({ total: 0n, unique: null, parts: 1 });
+    expect(brute(8, givens)).toBe(0n);
+  });
+});
 
 describe("a constrained part stops within the bound", () => {
   it("countConstrainedPartAsync: abort and timeoutMs (both engines), and the same count as countConstrainedPart", async () => {

@@ -1,7 +1,7 @@
 // startWorker() is the long-running worker: it finds the runs to work on in a Redis set,
 // told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
 // polled too, slowly, in case a message is missed), or is given one queue, and counts each
-// part with countTask on the Wasm engine in a worker thread (the same embedded worker as
+// part (plain, or of a constrained board) on the Wasm engine in a worker thread (the same embedded worker as
 // countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
@@ -61,7 +61,8 @@ export type WorkerOptions = {
   /**
    * Count the parts on this machine's GPU (engine 'webgpu', docs/gpu.md), one at a time
    * (concurrency defaults to 1). A part whose device is lost is counted again on the CPU
-   * threads; without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
+   * threads, as are the parts of a constrained board's run (the GPU counts plain boards only);
+   * without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
    */
   gpu?: boolean;
 };
