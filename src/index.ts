@@ -24,8 +24,8 @@ export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js
 export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
 export {
-  splitConstrainedCount, countConstrainedPart, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
-  type ConstrainedPart, type ConstrainedPartCount,
+  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
+  type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
 } from "./count/constrained.js";
 export { render, type RenderOptions } from "./board/render.js";
 export { randomSequence, type RandomSequenceOptions } from "./core/random.js";

@@ -168,7 +168,7 @@ describe("nqueens CLI", () => {
   it("count --help says --parts also sets a queue run's parts, and its default there", async () => {
     const run = await runCli(["count", "--help"]);
     const help = run.stdout.replace(/\s+/g, " ");
-    expect(help).toContain("--parts <P> with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)");
+    expect(help).toContain("--parts <P> with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)");
   });
 
   it("Ctrl-C stops a long count with exit code 130", async () => {

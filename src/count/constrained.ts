@@ -8,9 +8,10 @@
 // same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
-import { ChunkSizer, type Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, Pacer, now } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
+import { checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
 
@@ -109,7 +110,7 @@ export const CONSTRAINED_MAX_DEPTH = 6;
  * The prefixes of depth `depth`: the lowest `depth` rows without a given queen, placed in every
  * way consistent with each other, the given queens and the blocked squares (lexicographic).
  */
-export function prefixesAt(constraints: Constraints, depth: number): Square[][] {
+export function prefixesAt(constraints: Constraints, depth: number, limit = Infinity): Square[][] {
   const { n } = constraints;
   if (constraints.conflict !== null) return [];
   const { fixed, blocked } = constraintLists(constraints);
@@ -126,6 +127,7 @@ export function prefixesAt(constraints: Constraints, depth: number): Square[][] 
         if (blockedSet.has(r * n + c)) continue;
         if (fixed.some((f) => attacks(f, square)) || prefix.some((p) => attacks(p, square))) continue;
         next.push([...prefix, square]);
+        if (next.length > limit) throw rangeError(`the split places more than ${limit} prefixes in its first ${k + 1} free rows`);
       }
     }
     prefixes = next;
@@ -203,9 +205,23 @@ function partText(part: Omit<ConstrainedPart, "digest">): string {
   return text;
 }
 
-function dealConstrained(constraints: Constraints, depth: number, parts: number, only?: number): ConstrainedPart[] {
+/**
+ * The board's givens as sorted lists that give the same board back through checkConstraints:
+ * constraintLists, plus the squares of a conflict (two queens given on one row keep one in
+ * fixedColumn; the other must stay, or the board read back would have solutions).
+ */
+function givenLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
   const { fixed, blocked } = constraintLists(constraints);
-  const prefixes = prefixesAt(constraints, depth);
+  if (constraints.conflict === null) return { fixed, blocked };
+  const key = ([r, c]: Square): number => r * constraints.n + c;
+  const all = new Map(fixed.map((s) => [key(s), s] as const));
+  for (const s of constraints.conflict.squares) all.set(key(s), [s[0], s[1]]); // given queens, each
+  return { fixed: [...all.values()].sort((a, b) => key(a) - key(b)), blocked };
+}
+
+function dealConstrained(constraints: Constraints, depth: number, parts: number, only?: number, limit = Infinity): ConstrainedPart[] {
+  const { fixed, blocked } = givenLists(constraints);
+  const prefixes = prefixesAt(constraints, depth, limit);
   const available = Math.max(1, prefixes.length); // no prefix at all: one part, counting 0
   if (parts > available) throw rangeError(`parts must be an integer from 1 to ${available} for this board at depth ${depth}, got ${parts}`);
   const result: ConstrainedPart[] = [];
@@ -267,6 +283,96 @@ export function countConstrainedPart(part: ConstrainedPart, options?: { engine?:
   }
   const { splitVersion, n, part: index, parts, digest } = checked;
   return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
+}
+
+export type ConstrainedCountOptions = {
+  engine?: EngineName;
+  /** Stops the count between chunks (~10 ms); the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
+  timeoutMs?: number;
+};
+
+/**
+ * countConstrainedPart in chunks of about 10 ms (the complete search is resumable) that honour
+ * `signal` and `timeoutMs` within ~100 ms, yielding to the event loop between them: for
+ * workers that must stop or hand a part back. The part is checked first (NQ_PART_MISMATCH).
+ * @example const result = await countConstrainedPartAsync(part, { signal: controller.signal });
+ */
+export async function countConstrainedPartAsync(part: ConstrainedPart, options?: ConstrainedCountOptions): Promise<ConstrainedPartCount> {
+  const opts = checkOptions<ConstrainedCountOptions>("countConstrainedPartAsync", options, ["engine", "signal", "timeoutMs"]);
+  const pacer = Pacer.from<never>({ signal: opts.signal, timeoutMs: opts.timeoutMs });
+  pacer.throwIfAborted();
+  const checked = checkConstrainedPart(part);
+  const engine = pickEngine(opts.engine);
+  const constraints = checkConstraints(checked.n, { fixed: checked.fixed, blocked: checked.blocked }, "a constrained part");
+  const what = `countConstrainedPartAsync(part ${checked.part} of ${checked.parts}, n = ${checked.n})`;
+  const sizer = new ChunkSizer(); // shared by the prefixes: they are alike
+  let total = 0n, nodes = 0n;
+  for (const prefix of checked.prefixes) {
+    const board = prefixConstraints(constraints, prefix);
+    if (board.conflict !== null) continue;
+    const search = openMode(engine, checked.n, board, MODE_COUNT);
+    try {
+      for (;;) {
+        const stop = pacer.stopReason();
+        if (stop === "aborted") pacer.throwIfAborted();
+        if (stop === "timeout") throw timeoutError(what, pacer.timeoutMs);
+        const t0 = now();
+        const status = search.run(search.work() + sizer.get());
+        if (status === EXHAUSTED) break; // (a search that ended early says nothing of how long a full chunk takes)
+        sizer.observe(now() - t0);
+        if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
+        await pacer.between(() => undefined as never);
+      }
+      total += search.solutions!();
+      nodes += BigInt(search.stats().nodes);
+    } finally {
+      search.close();
+    }
+  }
+  const { splitVersion, n, part: index, parts, digest } = checked;
+  return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
+}
+
+/**
+ * A constrained board as a queue run records it: n, the givens as sorted lists (a same-row
+ * conflict kept, so they give the same board back) and `digest`, the FNV-1a 64 of all of it
+ * with the split version: two boards never share a digest's queue by accident.
+ */
+export type ConstrainedBoard = { n: number; fixed: Square[]; blocked: Square[]; digest: string };
+
+function boardText(n: number, fixed: readonly Square[], blocked: readonly Square[]): string {
+  const list = (squares: readonly Square[]): string => squares.map(([r, c]) => `${r}:${c}`).join(",");
+  return `nqueens-constrained-board v${CONSTRAINED_SPLIT_VERSION} n=${n}\nfixed=${list(fixed)}\nblocked=${list(blocked)}\n`;
+}
+
+/** The board's record (normalised givens and digest) for a queue run. */
+export function constrainedBoard(constraints: Constraints): ConstrainedBoard {
+  const { fixed, blocked } = givenLists(constraints);
+  return { n: constraints.n, fixed, blocked, digest: fnv1a64(boardText(constraints.n, fixed, blocked)) };
+}
+
+/**
+ * Part `index` of the split of a recorded board at `depth` into `parts` parts, re-derived
+ * (the queue worker's check of a job: nothing but the board's record and the job's identity
+ * is used). Refuses, with a RangeError saying why: a board whose lists do not give its
+ * digest or are not in normal form, a depth, parts or index out of range, and a split that
+ * places more than parts * n prefixes in some row (no split made by splitConstrainedCount
+ * does; a forged one could take hours or all memory).
+ */
+export function deriveConstrainedPart(board: ConstrainedBoard, depth: number, parts: number, index: number, maxParts: number): ConstrainedPart {
+  const { n } = board;
+  if (!Number.isInteger(n) || n < 1 || n > CONSTRAINED_MAX_N) throw rangeError(`n must be an integer from 1 to ${CONSTRAINED_MAX_N}, got ${describe(n)}`);
+  if (!Number.isInteger(depth) || depth < 0 || depth > CONSTRAINED_MAX_DEPTH) throw rangeError(`depth must be an integer from 0 to ${CONSTRAINED_MAX_DEPTH}, got ${describe(depth)}`);
+  if (!Number.isInteger(parts) || parts < 1 || parts > maxParts) throw rangeError(`parts must be an integer from 1 to ${maxParts}, got ${describe(parts)}`);
+  if (!Number.isInteger(index) || index < 0 || index >= parts) throw rangeError(`the part index must be an integer from 0 to ${parts - 1}, got ${describe(index)}`);
+  const constraints = checkConstraints(n, { fixed: board.fixed, blocked: board.blocked }, "the run's board");
+  const normal = constrainedBoard(constraints);
+  if (normal.digest !== board.digest || boardText(n, board.fixed, board.blocked) !== boardText(n, normal.fixed, normal.blocked)) {
+    throw rangeError(`the board's givens (digest ${normal.digest}) do not match its digest ${describe(board.digest)}`);
+  }
+  return dealConstrained(constraints, depth, parts, index, parts * n)[0];
 }
 
 const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;

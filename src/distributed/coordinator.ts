@@ -2,15 +2,25 @@
 // n, parts and SPLIT_VERSION (job id = part index, so enqueueing twice adds nothing), waits
 // for them, and merges the results stored as the jobs' return values by part index (a part
 // counted twice is still added once). Finished jobs stay in Redis, so a coordinator started
-// again after a stop reuses their results instead of recounting.
+// again after a stop reuses their results instead of recounting. With given queens or blocked
+// squares it does the same with the parts of splitConstrainedCount, the board recorded in the
+// run's record and named in the queue's name (its digest).
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
 import { rangeError, withCode } from "../core/errors.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import {
+  CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
+  type ConstrainedPart, type ConstrainedPartCount,
+} from "../count/constrained.js";
 import { DistributedErrorCode, bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
-import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName, type PartJob, type RunMeta } from "./keys.js";
+import {
+  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName,
+  type ConstrainedPartJob, type PartJob, type RunMeta,
+} from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 
@@ -28,9 +38,12 @@ export type DistributedProgress = ParallelProgress;
 export type DistributedOptions = {
   /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
   connection: Connection;
-  /** How many parts to split into (default: defaultQueueParts(n), fewer than splitCount's up to n = 17). */
+  /**
+   * How many parts to split into (default: defaultQueueParts(n), fewer than splitCount's up to
+   * n = 17; with givens 64, at most 4096, fewer when the board has fewer prefixes).
+   */
   parts?: number;
-  /** Queue name (default queueName(n, parts)); a queue that holds another run is refused. */
+  /** Queue name (default queueName(n, parts), with givens queueName(n, parts, board digest)); a queue that holds another run is refused. */
   queue?: string;
   /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -43,20 +56,36 @@ export type DistributedOptions = {
   lostAfterMs?: number;
   /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back). */
   onNotice?: (message: string) => void;
+  /**
+   * Queens given in advance, [row, col] pairs, 0-based (issue 15): the count of that board,
+   * n <= 64, `unique` null; the workers count its parts (splitConstrainedCount).
+   */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
 };
 
 export type DistributedResult = CountResult & { parts: number; resumed: number; queue: string };
 
+type AnyPart = CountPart | ConstrainedPart;
+type AnyCount = PartCount | ConstrainedPartCount;
+
 /**
  * The coordinator: counts n over a BullMQ queue that workers (startWorker or
- * `nqueens worker`) take parts from. Run again after a stop, it resumes.
+ * `nqueens worker`) take parts from. Run again after a stop, it resumes. With `fixed` or
+ * `blocked`, counts that board (n <= 64; `unique` is null).
  * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379" });
+ * @example const { total } = await countDistributed(14, { connection: "redis://127.0.0.1:6379", blocked: [[0, 0]] });
  */
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
-  checkInteger("n", n, 4, 32);
-  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice"]);
+  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked"]);
+  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
+  checkInteger("n", n, givens ? 1 : 4, givens ? CONSTRAINED_MAX_N : 32);
+  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countDistributed");
+  if (constraints.empty) checkInteger("n", n, 4, 32); // empty lists: the plain count
+  const constrained = !constraints.empty;
   const redis = redisOptions(opts.connection as Connection);
-  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 100_000);
+  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, constrained ? CONSTRAINED_QUEUE_MAX_PARTS : 100_000);
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
@@ -67,8 +96,27 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   signal?.throwIfAborted();
   const start = performance.now();
 
-  const parts = splitCount(n, { parts: opts.parts ?? defaultQueueParts(n) });
-  const name = opts.queue ?? queueName(n, parts.length);
+  // The run: its parts, a job's data, how a result is checked and merged, its record.
+  const board = constrained ? constrainedBoard(constraints) : undefined;
+  const parts: AnyPart[] = constrained
+    ? splitConstrainedCount(n, constraints, opts.parts ?? CONSTRAINED_QUEUE_PARTS)
+    : splitCount(n, { parts: opts.parts ?? defaultQueueParts(n) });
+  const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
+  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
+  const want: RunMeta = {
+    format: "nqueens-count-run", n, parts: parts.length, splitVersion,
+    ...(board ? { board: { ...board, depth: depth! } } : {}),
+  };
+  const jobData = (part: AnyPart): PartJob | ConstrainedPartJob => board
+    ? { kind: "constrained", n, board: board.digest, depth: depth!, parts: parts.length, index: part.part, splitVersion, digest: part.digest }
+    : { n, parts: parts.length, index: part.part, splitVersion, digest: part.digest };
+  const checkResult = (part: AnyPart, value: unknown): AnyCount => "kind" in part
+    ? checkConstrainedPartCount(part, value, `the result for constrained part ${part.part} of ${parts.length} (n = ${n}, board ${board!.digest})`)
+    : checkPartCount(part, value);
+  const merge = (results: AnyCount[]): { total: bigint; unique: bigint | null; nodes: bigint } => constrained
+    ? (({ total, nodes }) => ({ total, unique: null, nodes }))(mergeConstrainedCounts(results as ConstrainedPartCount[], parts as ConstrainedPart[]))
+    : mergeCounts(results as PartCount[], { n, parts: parts.length });
+  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
   if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
@@ -79,16 +127,15 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   // instead of at the next poll; the poll stays, for progress and to notice a lost Redis.
   let events: QueueEvents | undefined;
   try {
-    // The run's identity: refuse a queue that holds another run.
-    const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion: SPLIT_VERSION };
+    // The run's identity: refuse a queue that holds another run (another board too).
     const stored = await client.get(metaKey(name)).catch((e) => { throw lost(redis, e); });
     if (stored !== null) {
       let meta: RunMeta | undefined;
       try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-      if (!meta || meta.format !== want.format || meta.n !== n || meta.parts !== parts.length || meta.splitVersion !== SPLIT_VERSION) {
+      if (!meta || meta.format !== want.format || meta.n !== n || meta.parts !== parts.length || meta.splitVersion !== splitVersion || !sameBoard(meta.board, want.board)) {
         throw withCode(rangeError(
-          `queue ${name} holds another count (${meta ? `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}` : "unreadable"}), ` +
-          `not n = ${n}, ${parts.length} parts, split version ${SPLIT_VERSION}: use another queue name or remove that run`,
+          `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
+          `not ${runText(want)}: use another queue name or remove that run`,
         ), DistributedErrorCode.mismatch);
       }
     } else {
@@ -119,11 +166,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       });
     };
 
-    // A job carries only its part's identity; workers re-derive the part and check the digest.
+    // A job carries only its part's identity; workers re-derive the part (a constrained one
+    // from the board in the run's record) and check the digest.
     const byId = new Map(parts.map((part) => [jobId(part.part), part]));
-    const enqueue = (list: readonly CountPart[]) => queue.addBulk(list.map((part) => ({
+    const enqueue = (list: readonly AnyPart[]) => queue.addBulk(list.map((part) => ({
       name: "part",
-      data: { n, parts: parts.length, index: part.part, splitVersion: SPLIT_VERSION, digest: part.digest } satisfies PartJob,
+      data: jobData(part),
       opts: { jobId: jobId(part.part), attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
     })));
     const announce = async (): Promise<void> => {
@@ -195,15 +243,15 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     // counted again once (the result may have been rewritten in Redis); a second bad result
     // for the same part stops the run with NQ_PART_MISMATCH naming it.
     const recounted = new Set<number>();
-    const verified = async (): Promise<PartCount[] | undefined> => {
-      const results: PartCount[] = [];
-      const again: CountPart[] = [];
+    const verified = async (): Promise<AnyCount[] | undefined> => {
+      const results: AnyCount[] = [];
+      const again: AnyPart[] = [];
       for (const [id, part] of byId) {
         const job = await queue.getJob(id);
         let value: unknown = job?.returnvalue;
         if (typeof value === "string") { try { value = JSON.parse(value); } catch { /* refused by checkPartCount */ } }
         try {
-          results.push(checkPartCount(part, value));
+          results.push(checkResult(part, value));
         } catch (error) {
           const e = error as Error;
           if (recounted.has(part.part)) {
@@ -224,7 +272,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
 
     let workers = 0;
     let workersAsked = -Infinity;
-    let results: PartCount[] | undefined;
+    let results: AnyCount[] | undefined;
     while (!results) {
       // Wait, watching the counts.
       let scanned = -Infinity;
@@ -271,12 +319,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       }
       results = await verified();
     }
-    const merged = mergeCounts(results, { n, parts: parts.length });
+    const merged = merge(results);
     report(parts.length, workers, true);
-    await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), unique: String(merged.unique) }));
+    await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), ...(merged.unique === null ? {} : { unique: String(merged.unique) }) }));
     await client.srem(ACTIVE_RUNS_KEY, name);
     await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
-    return { ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name };
+    return { n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead.
     await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
@@ -284,3 +332,16 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   }
 }
 
+
+/** What a run is, in messages: n, parts, split version and, for a constrained board, its digest. */
+function runText(meta: RunMeta): string {
+  const board = meta.board === undefined ? "" : typeof meta.board === "object" && meta.board !== null ? `, board ${String(meta.board.digest)}` : ", an unreadable board";
+  return `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}${board}`;
+}
+
+/** The same board (or both plain): digest, depth and lists, field by field. */
+function sameBoard(a: RunMeta["board"], b: RunMeta["board"]): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (typeof a !== "object" || a === null) return false;
+  return a.digest === b.digest && a.n === b.n && a.depth === b.depth && JSON.stringify(a.fixed) === JSON.stringify(b.fixed) && JSON.stringify(a.blocked) === JSON.stringify(b.blocked);
+}

@@ -1,5 +1,6 @@
 // Redis key names and queue names of the queue's runs (internal: countedKey is a test hook).
 import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
+import { CONSTRAINED_SPLIT_VERSION, type ConstrainedBoard } from "../count/constrained.js";
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
 export const ACTIVE_RUNS_KEY = "nqueens:runs";
@@ -9,10 +10,22 @@ export const metaKey = (queue: string): string => `nqueens:meta:${queue}`;
 /** Hash part -> how many times a worker finished counting it (tests read it: nothing is recounted). */
 export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
 
-/** The queue a run uses by default: its name says n, the number of parts and the split version. */
-export function queueName(n: number, parts: number): string {
+/**
+ * The queue a run uses by default: its name says n, the number of parts and the split version;
+ * a constrained board's run (given queens, blocked squares) also its board's digest
+ * (`-b` and 16 hex digits, constrainedBoard's), and the constrained split's version, so two
+ * boards never share a queue.
+ */
+export function queueName(n: number, parts: number, board?: string): string {
+  if (board !== undefined) return `nqueens-count-n${n}-b${board}-p${parts}-cv${CONSTRAINED_SPLIT_VERSION}`;
   return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;
 }
+
+/** Most parts of a constrained board's run (the workers re-derive a part from the whole split). */
+export const CONSTRAINED_QUEUE_MAX_PARTS = 4096;
+
+/** Default number of parts of a constrained board's run (as countParallel's; fewer when the board has fewer prefixes). */
+export const CONSTRAINED_QUEUE_PARTS = 64;
 
 /**
  * Default number of parts of a run on the queue: splitCount's, but fewer (so longer) from
@@ -28,7 +41,24 @@ export function defaultQueueParts(n: number): number {
 /** Job id of a part: derived from the part, so adding it twice adds nothing. */
 export const jobId = (part: number): string => `part-${part}`;
 
-export type RunMeta = { format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string };
+/**
+ * A run's record (`nqueens:meta:QUEUE`). A constrained board's run has `board`: its givens
+ * (normalised), digest, and the depth of its split; its splitVersion is the constrained
+ * split's, and once merged it has a total but no unique (the givens break the symmetry).
+ */
+export type RunMeta = {
+  format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string;
+  board?: RunBoard;
+};
+
+/** A constrained run's board as its record holds it. */
+export type RunBoard = ConstrainedBoard & { depth: number };
 
 /** A job's data: only the identity of its part (workers re-derive the part and check the digest). */
 export type PartJob = { n: number; parts: number; index: number; splitVersion: number; digest: string };
+
+/**
+ * A constrained part's job: its identity only, the board named by digest (workers re-derive
+ * the part from the board the run's record holds, and check both digests).
+ */
+export type ConstrainedPartJob = { kind: "constrained"; n: number; board: string; depth: number; parts: number; index: number; splitVersion: number; digest: string };

@@ -1,7 +1,7 @@
 // startWorker() is the long-running worker: it finds the runs to work on in a Redis set,
 // told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
 // polled too, slowly, in case a message is missed), or is given one queue, and counts each
-// part with countTask on the Wasm engine in a worker thread (the same embedded worker as
+// part (plain, or of a constrained board) on the Wasm engine in a worker thread (the same embedded worker as
 // countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
@@ -9,12 +9,15 @@ import { availableParallelism } from "node:os";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
+import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { ErrorCode, typeError } from "../core/errors.js";
 import { countPartWebGpu } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
-import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type PartJob, type RunMeta } from "./keys.js";
+import {
+  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
+} from "./keys.js";
 import { ThreadPool } from "./thread-pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
@@ -58,7 +61,8 @@ export type WorkerOptions = {
   /**
    * Count the parts on this machine's GPU (engine 'webgpu', docs/gpu.md), one at a time
    * (concurrency defaults to 1). A part whose device is lost is counted again on the CPU
-   * threads; without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
+   * threads, as are the parts of a constrained board's run (the GPU counts plain boards only);
+   * without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
    */
   gpu?: boolean;
 };
@@ -129,23 +133,27 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   /**
    * The part a job names, re-derived from its identity (n, parts, index, split version) and
    * checked against its digest and the run's record: a job written by someone else cannot
-   * change what is counted. Anything else fails the job at once (no retries), saying why.
+   * change what is counted. A constrained board's part is re-derived from the board the run's
+   * record holds (its lists must give its digest) and the job's depth, parts and index, which
+   * must be the run's; its prefixes are never read from Redis. Anything else fails the job at
+   * once (no retries), saying why.
    */
-  const partOfJob = async (name: string, job: Job<unknown>): Promise<CountPart> => {
+  const partOfJob = async (name: string, job: Job<unknown>): Promise<CountPart | ConstrainedPart> => {
     const refuse = (why: string): never => {
       throw new UnrecoverableError(`refused job ${job.id ?? "?"} of queue ${name}: ${why}`);
     };
-    const data = job.data as Partial<PartJob> | null;
+    const data = job.data as Partial<PartJob & ConstrainedPartJob> | null;
     if (typeof data !== "object" || data === null || Array.isArray(data)) return refuse(`its data is ${describe(data)}, not a part's identity`);
     for (const key of ["n", "parts", "index", "splitVersion"] as const) {
       if (!Number.isSafeInteger(data[key])) refuse(`its ${key} is ${describe(data[key])}, not an integer`);
     }
     if (typeof data.digest !== "string") refuse(`its digest is ${describe(data.digest)}, not a string`);
-    const id = data as PartJob;
     const stored = await client.get(metaKey(name));
     let meta: RunMeta | undefined;
     try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
     if (!meta || meta.format !== "nqueens-count-run") return refuse("no coordinator started a run on this queue (no readable nqueens:meta record)");
+    if (meta.board !== undefined || data.kind !== undefined) return constrainedPartOfJob(data, meta, refuse);
+    const id = data as PartJob;
     if (id.n !== meta.n || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
       refuse(`it is a part of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}`);
     }
@@ -160,25 +168,57 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     return part;
   };
 
-  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount> => {
+  /** partOfJob for a constrained board's run (or a constrained job on a plain run: refused). */
+  const constrainedPartOfJob = (data: Partial<ConstrainedPartJob>, meta: RunMeta, refuse: (why: string) => never): ConstrainedPart => {
+    const board = meta.board;
+    if (data.kind !== "constrained") return refuse(`it is a part of a plain count (kind ${describe(data.kind)}); the run counts a board with given queens or blocked squares`);
+    if (board === undefined) return refuse("it is a part of a constrained board's count; the run is a plain count");
+    if (typeof board !== "object" || board === null || typeof board.digest !== "string" || !Number.isSafeInteger(board.depth) || board.n !== meta.n) {
+      return refuse("the run's record holds no readable board");
+    }
+    if (!Number.isSafeInteger(data.depth)) refuse(`its depth is ${describe(data.depth)}, not an integer`);
+    if (typeof data.board !== "string") refuse(`its board is ${describe(data.board)}, not a board's digest`);
+    const id = data as ConstrainedPartJob;
+    if (id.n !== meta.n || id.board !== board.digest || id.depth !== board.depth || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
+      refuse(
+        `it is a part of n = ${id.n}, board ${id.board}, depth ${id.depth}, ${id.parts} parts, split version ${id.splitVersion}; ` +
+        `the run is n = ${meta.n}, board ${board.digest}, depth ${board.depth}, ${meta.parts} parts, split version ${meta.splitVersion}`,
+      );
+    }
+    if (id.splitVersion !== CONSTRAINED_SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's constrained split (${CONSTRAINED_SPLIT_VERSION})`);
+    let part: ConstrainedPart;
+    try {
+      part = deriveConstrainedPart(board, id.depth, id.parts, id.index, CONSTRAINED_QUEUE_MAX_PARTS);
+    } catch (error) {
+      return refuse(`the run's board and its identity give no part: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of constrained part ${id.index} of ${id.parts} (n = ${id.n}, board ${id.board})`);
+    return part;
+  };
+
+  // thread-pool.ts's run is typed for plain parts; its threads (src/workers/worker.ts) count either kind.
+  const onThread = (part: CountPart | ConstrainedPart): Promise<PartCount | ConstrainedPartCount> => pool.run(part as CountPart);
+
+  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount | ConstrainedPartCount> => {
     const t0 = performance.now();
-    let part: CountPart;
+    let part: CountPart | ConstrainedPart;
     try {
       part = await partOfJob(name, job);
     } catch (error) {
       if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
       throw error;
     }
-    let result: PartCount;
+    let result: PartCount | ConstrainedPartCount;
     try {
-      if (!gpu) result = await pool.run(part);
+      // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
+      if (!gpu || "kind" in part) result = await onThread(part);
       else {
         try {
           result = await onGpu(part);
         } catch (error) {
           if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
           onEvent({ type: "error", queue: name, message: `part ${part.part}: ${(error as Error).message}; counting it on the CPU instead` });
-          result = await pool.run(part);
+          result = await onThread(part);
         }
       }
     } catch (error) {

@@ -20,9 +20,12 @@ export type RunInfo = {
   workers: number;
   /** Listed for workers to find: a coordinator started it and has not yet seen it finish. */
   open: boolean;
+  /** A constrained board's run (given queens, blocked squares): the board's digest (its givens are in the run's record). */
+  board?: string;
   /** Set once a coordinator has merged every part. */
   total?: bigint;
-  unique?: bigint;
+  /** Set with total; null for a constrained board's run (the givens break the symmetry). */
+  unique?: bigint | null;
   /** Set when the run's record (`nqueens:meta:QUEUE`) cannot be read as it should: what is wrong. */
   unreadable?: string;
 };
@@ -68,16 +71,21 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       for (const field of ["n", "parts", "splitVersion"] as const) {
         if (!Number.isSafeInteger(meta[field])) problems.push(`${field} ${JSON.stringify(meta[field]) ?? "missing"} is not an integer`);
       }
+      const constrained = meta.board !== undefined;
+      const board = constrained && typeof meta.board === "object" && meta.board !== null && typeof meta.board.digest === "string" ? meta.board.digest : undefined;
+      if (constrained && board === undefined) problems.push("its board is not a board's record");
       const total = meta.total === undefined ? undefined : storedCount(meta.total);
-      const unique = meta.total === undefined ? undefined : storedCount(meta.unique);
+      const unique = meta.total === undefined ? undefined : constrained ? (meta.unique === undefined ? null : undefined) : storedCount(meta.unique);
       if (meta.total !== undefined && total === undefined) problems.push(`the stored total ${JSON.stringify(meta.total)} is not a count`);
-      if (meta.total !== undefined && unique === undefined) problems.push(`the stored unique ${JSON.stringify(meta.unique) ?? "(missing)"} is not a count`);
+      if (meta.total !== undefined && unique === undefined) {
+        problems.push(constrained ? `a constrained board's run has no unique count, but it holds ${JSON.stringify(meta.unique)}` : `the stored unique ${JSON.stringify(meta.unique) ?? "(missing)"} is not a count`);
+      }
       const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: timeoutMs }) });
       queue.on("error", () => {});
       try {
         const counts = await ask(queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed"), `queue ${name}`);
         runs.push({
-          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion,
+          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion, ...(board !== undefined ? { board } : {}),
           done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
           workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
           ...(total !== undefined && unique !== undefined ? { total, unique } : {}),

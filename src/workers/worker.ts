@@ -6,7 +6,7 @@
 // { cancel: id } stops it within about 100 ms (answered { id, error: "AbortError: ..." }).
 import type { EngineName } from "../engine/contract.js";
 import { countPart, type CountPart, type PartCount } from "../count/parts.js";
-import { countConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
+import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
 export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
 export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string };
@@ -44,10 +44,9 @@ channel.listen((request) => {
   const { id, part, engine } = request;
   const controller = new AbortController();
   running.set(id, controller);
-  // A constrained board's part (issue 15) is counted in one go (its prefixes are small
-  // subproblems of n <= 64); a plain part in chunks, so a cancel acts between them.
+  // A plain part or a constrained board's part (issue 15), both in chunks, so a cancel acts between them.
   const counting: Promise<PartCount | ConstrainedPartCount> = "kind" in part && part.kind === "constrained"
-    ? Promise.resolve().then(() => countConstrainedPart(part, { engine }))
+    ? countConstrainedPartAsync(part, { engine, signal: controller.signal })
     : countPart(part as CountPart, { engine, signal: controller.signal });
   counting.then(
     (result) => channel.post({ id, result }),

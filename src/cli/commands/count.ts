@@ -6,7 +6,7 @@ import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
-import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
+import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
@@ -17,19 +17,16 @@ export function countCommand(program: Command): void {
     .argument("[N]", "board size (or from --board FILE)", number("N"))
     .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
     .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
-    .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts)", number("--parts"))
+    .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
-    .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts and the split version)")
+    .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
   givensOptions(command)
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
       const givens = readGivens(nArgument, opts);
       const n = givens.n;
-      if (hasGivens(givens) && opts.queue !== undefined) {
-        throw new UsageError("--queue does not take given queens or blocked squares yet: count a constrained board with --workers W, or on one thread");
-      }
       // --parts and --checkpoint belong to a count on workers: without --workers or --queue
       // they are refused rather than silently switching to worker threads.
       if (opts.queue === undefined && opts.workers === undefined) {
@@ -59,7 +56,7 @@ export function countCommand(program: Command): void {
         }
         const { countDistributed } = await import("../../distributed/index.js");
         const r = await countDistributed(n, {
-          connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick,
+          connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
@@ -68,7 +65,8 @@ export function countCommand(program: Command): void {
           throw error;
         }).finally(() => bar?.stop());
         if (opts.json) return out(toJson(r));
-        out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
+        if (r.unique === null) out(`n = ${r.n}: ${r.total} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
+        else out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
         out(`${r.nodes} queens placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
         return;
       }

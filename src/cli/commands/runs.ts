@@ -27,7 +27,7 @@ export function runsCommand(program: Command): void {
       const rows = runs.map((r) => [
         r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
         r.unreadable !== undefined ? "unreadable" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
-        r.total !== undefined ? `${r.total} (${r.unique} unique)` : "-",
+        r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-",
       ]);
       const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "total"];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));

@@ -19,7 +19,7 @@ export function workerCommand(program: Command): void {
     .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
     .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
     .option("--quiet", "print nothing but errors")
-    .option("--gpu", "count the parts on this machine's GPU, one at a time (docs/gpu.md); a part whose device is lost is counted again on the CPU")
+    .option("--gpu", "count the parts on this machine's GPU, one at a time (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares")
     .action(async (opts: WorkerCliOptions) => {
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };

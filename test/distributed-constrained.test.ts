@@ -1,0 +1,532 @@
+// Constrained boards (given queens, blocked squares; issue 15) on the Redis queue, against a
+// real redis-server started here on a free port: countDistributed(n, { fixed, blocked }) equals
+// count() and a brute-force checker written here; the run's record holds the board and the
+// queue's name its digest; tampered jobs (prefixes, board, depth, digest, a foreign board, a
+// forged record) are refused and never change the answer; a tampered result is never summed;
+// the CLI end to end with `nqueens worker`; a constrained part stops within the bound when
+// cancelled or handed back (measured). Skipped without redis-server, except in CI.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Worker as ThreadWorker } from "node:worker_threads";
+import { Queue, Worker as BullWorker } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import workerSource from "../build/worker-source.js";
+import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
+import { constrainedBoard } from "../src/count/constrained.js";
+import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { jobId, metaKey } from "../src/distributed/keys.js";
+import { gpuInfo } from "../src/engine/webgpu/device.js";
+import { bruteForce, randomGivens, rng, type Givens } from "./constrained.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { runCli } from "./cli-run.js";
+
+const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
+if (!haveRedisServer && process.env.CI) throw new Error("distributed tests need redis-server (.ci/run installs it)");
+if (!haveRedisServer) console.warn("test/distributed-constrained.test.ts skipped: no redis-server (apt-get install -y redis-server)");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+let port = 0;
+let url = "";
+let serverDir = "";
+let server: ChildProcess | undefined;
+let redis: Redis;
+
+type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
+const children: Proc[] = [];
+
+function spawnCli(args: string[]): Proc {
+  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "", out = "";
+  child.stderr!.on("data", (d) => (err += d));
+  child.stdout!.on("data", (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+  const proc = { child, stderr: () => err, stdout: () => out, exited };
+  children.push(proc);
+  return proc;
+}
+
+async function withQueue<T>(name: string, use: (queue: Queue) => Promise<T>): Promise<T> {
+  const queue = new Queue(name, { connection: { host: "127.0.0.1", port } });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+  }
+}
+
+/** The split the coordinator makes of a board (so a test knows the real number of parts). */
+function splitOf(n: number, givens: Givens, parts: number) {
+  return splitConstrainedCount(n, checkConstraints(n, givens, "test"), parts);
+}
+
+/** Starts a coordinator with no worker, and waits until its parts are on the queue. */
+async function enqueued(n: number, givens: Givens, parts: number, name: string) {
+  const controller = new AbortController();
+  const notices: string[] = [];
+  const expected = splitOf(n, givens, parts).length;
+  const run = countDistributed(n, { connection: url, ...givens, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
+  run.catch(() => {}); // looked at by the test
+  await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === expected));
+  return { run, controller, notices, parts: expected };
+}
+
+/** The total of a board by trying every permutation (test/constrained.ts's checker, n <= 8). */
+const brute = (n: number, givens: Givens): bigint => BigInt(bruteForce(n, givens).length);
+
+const BOARD: Givens = { fixed: [[3, 4]], blocked: [[0, 0], [5, 5], [7, 2]] };
+
+describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
+  beforeAll(async () => {
+    port = await freePort();
+    url = `redis://127.0.0.1:${port}`;
+    serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-constrained-"));
+    server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    redis = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    redis.on("error", () => {}); // refused until redis-server listens
+    await until("Redis to answer", async () => (await redis.ping().catch(() => "")) === "PONG", 10_000);
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    if (server && server.exitCode === null) {
+      const exited = new Promise((r) => server!.once("exit", r));
+      server.kill("SIGKILL");
+      await exited;
+    }
+    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+  });
+
+  afterEach(async () => {
+    for (const p of children.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
+      await p.exited;
+    }
+    await redis.flushdb();
+  });
+
+  it("equals count() and a brute-force checker on random boards (n <= 8), and count() at n = 12; a board of two queens on one row counts 0", async () => {
+    const worker = await startWorker({ connection: url, concurrency: 2 });
+    try {
+      const random = rng(1515);
+      let nonZero = 0;
+      for (let i = 0; i < 8; i++) {
+        const n = 6 + (i % 3);
+        const givens = randomGivens(n, random, 2, 0.12);
+        const expected = brute(n, givens);
+        if (expected > 0n) nonZero++;
+        const r = await countDistributed(n, { connection: url, ...givens, parts: 8, pollMs: 20 });
+        expect(r, JSON.stringify(givens)).toMatchObject({ n, total: expected, unique: null, engine: "wasm" });
+        expect((await count(n, givens)).total).toBe(expected);
+      }
+      expect(nonZero).toBeGreaterThan(2); // the boards are not all empty of solutions
+      const big = await countDistributed(12, { connection: url, ...BOARD, pollMs: 20 });
+      expect(big).toMatchObject({ total: (await count(12, BOARD)).total, unique: null, parts: 64, resumed: 0 });
+      // fixed (0, 0) and (0, 1): one row, two queens (the parts kept both, so the count is 0, not a part mismatch)
+      expect(await countDistributed(8, { connection: url, fixed: [[0, 0], [0, 1]], pollMs: 20 })).toMatchObject({ total: 0n, unique: null, parts: 1 });
+      expect(brute(8, { fixed: [[0, 0], [0, 1]], blocked: [] })).toBe(0n);
+    } finally {
+      await worker.close();
+    }
+  }, 60_000);
+
+  it("the record holds the board, the queue's name its digest, a job only its part's identity; two boards never share a queue", async () => {
+    const parts = splitOf(10, BOARD, 16);
+    const board = constrainedBoard(checkConstraints(10, BOARD, "test"));
+    const name = queueName(10, parts.length, board.digest);
+    expect(name).toBe(`nqueens-count-n10-b${board.digest}-p${parts.length}-cv1`);
+    const { controller } = await enqueued(10, BOARD, 16, name);
+    expect(JSON.parse((await redis.get(metaKey(name)))!)).toEqual({
+      format: "nqueens-count-run", n: 10, parts: parts.length, splitVersion: 1,
+      board: { n: 10, fixed: [[3, 4]], blocked: [[0, 0], [5, 5], [7, 2]], digest: board.digest, depth: parts[0].depth },
+    });
+    const data = await withQueue(name, async (q) => (await q.getJob(jobId(3)))!.data);
+    expect(data).toEqual({ kind: "constrained", n: 10, board: board.digest, depth: parts[0].depth, parts: parts.length, index: 3, splitVersion: 1, digest: parts[3].digest });
+    // Another board (one more blocked square) has another default queue; on this one by name it is refused, as is the plain count.
+    const other: Givens = { fixed: BOARD.fixed, blocked: [...BOARD.blocked, [9, 9]] };
+    expect(queueName(10, parts.length, constrainedBoard(checkConstraints(10, other, "test")).digest)).not.toBe(name);
+    const refused = await countDistributed(10, { connection: url, ...other, parts: 16, queue: name }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
+    expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version 1, board ${board.digest}\\), not n = 10, \\d+ parts, split version 1, board [0-9a-f]{16}: use another queue name`));
+    expect(await countDistributed(10, { connection: url, parts: parts.length, queue: name }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
+    controller.abort();
+  });
+
+  it("tampered jobs (prefixes, board, depth, digest, index) are refused or ignored; the total stays exact", async () => {
+    const expected = (await count(10, BOARD)).total;
+    const { run, parts } = await enqueued(10, BOARD, 16, "tampered");
+    const split = splitOf(10, BOARD, 16);
+    const foreign = constrainedBoard(checkConstraints(10, { fixed: [], blocked: [[1, 1]] }, "test")).digest;
+    await withQueue("tampered", async (q) => {
+      const job = async (i: number) => (await q.getJob(jobId(i)))!;
+      // Prefixes written into a job are never read: the worker re-derives them (part 1's prefixes twice, or none).
+      await (await job(1)).updateData({ ...((await job(1)).data as object), prefixes: [...split[2].prefixes, ...split[2].prefixes] });
+      await (await job(2)).updateData({ ...((await job(2)).data as object), prefixes: [] });
+      await (await job(3)).updateData({ ...((await job(3)).data as object), board: foreign }); // another board
+      await (await job(4)).updateData({ ...((await job(4)).data as object), depth: 6 }); // another depth
+      await (await job(5)).updateData({ ...((await job(5)).data as object), digest: split[6].digest }); // another part's digest
+      await (await job(7)).updateData({ ...((await job(7)).data as object), index: 8 }); // another index, its digest kept
+    });
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, concurrency: 2, queue: "tampered", onEvent: (e) => events.push(e) });
+    try {
+      const error = await run.then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" }); // the first failed part found stops the run
+      const refusals = () => events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
+      await until("every tampered job refused", async () => refusals().length === 4);
+      expect(refusals().sort()).toEqual([
+        expect.stringMatching(new RegExp(`^refused job part-3 of queue tampered: it is a part of n = 10, board ${foreign}, depth \\d, ${parts} parts, split version 1; the run is n = 10, board [0-9a-f]{16}, depth \\d, ${parts} parts`)),
+        expect.stringMatching(/^refused job part-4 of queue tampered: it is a part of n = 10, board [0-9a-f]{16}, depth 6,/),
+        expect.stringMatching(/^refused job part-5 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 5 of \d+ \(n = 10, board [0-9a-f]{16}\)$/),
+        expect.stringMatching(/^refused job part-7 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 8 of/),
+      ]);
+      // Run again: the coordinator writes the failed parts afresh from its own split; the total is exact.
+      const again = await countDistributed(10, { connection: url, ...BOARD, parts: 16, queue: "tampered", pollMs: 20 });
+      expect(again).toMatchObject({ total: expected, unique: null });
+      expect(again.total).toBe((await count(10, BOARD)).total);
+    } finally {
+      await worker.close();
+    }
+  }, 40_000);
+
+  it("a foreign board's job added to the queue, a plain job on a constrained run and a constrained job on a plain run are refused at once and change nothing", async () => {
+    const expected = (await count(10, BOARD)).total;
+    const { run } = await enqueued(10, BOARD, 16, "intruders");
+    const foreignGivens: Givens = { fixed: [], blocked: [[1, 1]] };
+    const foreign = splitOf(10, foreignGivens, 16);
+    const foreignBoard = constrainedBoard(checkConstraints(10, foreignGivens, "test")).digest;
+    await withQueue("intruders", async (q) => {
+      await q.add("part", { kind: "constrained", n: 10, board: foreignBoard, depth: foreign[0].depth, parts: foreign.length, index: 0, splitVersion: 1, digest: foreign[0].digest }, { jobId: "evil" });
+      await q.add("part", { n: 10, parts: 16, index: 0, splitVersion: 2, digest: "0123456789abcdef" }, { jobId: "plain" });
+    });
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, concurrency: 2, queue: "intruders", onEvent: (e) => events.push(e) });
+    try {
+      expect(await run).toMatchObject({ total: expected, unique: null });
+      const messages = events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
+      expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^refused job evil of queue intruders: it is a part of n = 10, board ${foreignBoard},`)));
+      expect(messages).toContainEqual("refused job plain of queue intruders: it is a part of a plain count (kind undefined); the run counts a board with given queens or blocked squares");
+    } finally {
+      await worker.close();
+    }
+    // A plain run: a constrained job in it is refused.
+    const plain = await enqueuedPlain("plain-run");
+    const split = splitOf(10, BOARD, 16);
+    await withQueue("plain-run", (q) => q.add("part", { kind: "constrained", n: 10, board: "0000000000000000", depth: split[0].depth, parts: 8, index: 0, splitVersion: 1, digest: split[0].digest }, { jobId: "evil" }));
+    const events2: WorkerEvent[] = [];
+    const worker2 = await startWorker({ connection: url, concurrency: 1, queue: "plain-run", onEvent: (e) => events2.push(e) });
+    try {
+      expect((await plain.run).total).toBe(BigInt(A000170[10]));
+      expect(events2.map((e) => (e as { message?: string }).message)).toContain("refused job evil of queue plain-run: it is a part of a constrained board's count; the run is a plain count");
+    } finally {
+      await worker2.close();
+    }
+  }, 40_000);
+
+  it("a forged record (board lists changed, or an absurd depth) is refused quickly and pins no worker", async () => {
+    const { run, controller } = await enqueued(10, BOARD, 16, "forged");
+    const meta = JSON.parse((await redis.get(metaKey("forged")))!);
+    // The lists changed under the same digest: the worker's board would not be the coordinator's.
+    await redis.set(metaKey("forged"), JSON.stringify({ ...meta, board: { ...meta.board, blocked: [[0, 0]] } }));
+    const events: WorkerEvent[] = [];
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "forged", onEvent: (e) => events.push(e) });
+    try {
+      const error = await run.then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
+      expect((error as Error).message).toMatch(/refused job part-\d+ of queue forged: the run's board and its identity give no part: the board's givens \(digest [0-9a-f]{16}\) do not match its digest "[0-9a-f]{16}"/);
+    } finally {
+      controller.abort();
+      await worker.close();
+    }
+    await redis.flushdb();
+    // n = 64, nothing given but one blocked square, its depth raised to 6 in the record and the jobs:
+    // the whole split would be about 10^10 prefixes; the worker refuses it after parts * n.
+    const big: Givens = { fixed: [], blocked: [[0, 0]] };
+    const second = await enqueued(64, big, 8, "absurd");
+    const bigMeta = JSON.parse((await redis.get(metaKey("absurd")))!);
+    await redis.set(metaKey("absurd"), JSON.stringify({ ...bigMeta, board: { ...bigMeta.board, depth: 6 } }));
+    await withQueue("absurd", async (q) => {
+      for (let i = 0; i < second.parts; i++) {
+        const job = (await q.getJob(jobId(i)))!;
+        await job.updateData({ ...(job.data as object), depth: 6 });
+      }
+    });
+    const t0 = Date.now();
+    const worker2 = await startWorker({ connection: url, concurrency: 1, queue: "absurd" });
+    try {
+      const error = await second.run.then(() => undefined, (e: unknown) => e);
+      expect((error as Error).message).toMatch(/refused job part-\d+ of queue absurd: the run's board and its identity give no part: the split places more than 512 prefixes in its first \d free rows/);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      second.controller.abort();
+      const c0 = Date.now();
+      await worker2.close();
+      expect(Date.now() - c0).toBeLessThan(3000); // nothing pinned
+    }
+  }, 40_000);
+
+  it("a tampered stored result is never summed: the part is counted again and the total is exact; a rogue worker stops the run with NQ_PART_MISMATCH", async () => {
+    const expected = (await count(11, BOARD)).total;
+    const { run, controller, parts } = await enqueued(11, BOARD, 16, "raised");
+    controller.abort();
+    await run.catch(() => {});
+    const worker = await startWorker({ connection: url, concurrency: 2, queue: "raised" });
+    try {
+      await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === parts));
+      const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
+      const other = JSON.parse((await redis.hget("bull:raised:part-5", "returnvalue"))!);
+      for (const bad of [
+        JSON.stringify({ ...stored, total: String(BigInt(stored.nodes) + 1n) }), // more solutions than nodes
+        JSON.stringify({ ...stored, total: "-1" }),
+        JSON.stringify({ ...stored, total: "0x10" }),
+        JSON.stringify(other),
+        JSON.stringify({ ...stored, digest: other.digest }),
+        JSON.stringify({ ...stored, kind: undefined }),
+        "not json",
+      ]) {
+        await redis.hset("bull:raised:part-4", "returnvalue", bad);
+        const notices: string[] = [];
+        const result = await countDistributed(11, { connection: url, ...BOARD, parts: 16, queue: "raised", pollMs: 20, onNotice: (m) => notices.push(m) });
+        expect(result.total, bad).toBe(expected);
+        expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for constrained part 4 of \d+ \(n = 11, board [0-9a-f]{16}\).*; not added: counting part 4 again$/)]);
+        expect(JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!)).toEqual(stored); // counted afresh
+      }
+    } finally {
+      await worker.close();
+    }
+    // Not an nqueens worker: every answer a made-up count.
+    const rogue = new BullWorker("rogue", async (job) => {
+      const d = job.data as { n: number; parts: number; index: number; splitVersion: number };
+      return { kind: "constrained", splitVersion: d.splitVersion, n: d.n, part: d.index, parts: d.parts, digest: "0123456789abcdef", total: "1", nodes: "100" };
+    }, { connection: { host: "127.0.0.1", port } });
+    try {
+      const error = await countDistributed(11, { connection: url, ...BOARD, parts: 16, queue: "rogue", pollMs: 20 }).then(() => undefined, (e: unknown) => e);
+      expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
+      expect((error as Error).message).toMatch(/^queue rogue: the result for constrained part 0 of \d+ \(n = 11, board [0-9a-f]{16}\) has digest 0123456789abcdef, not [0-9a-f]{16}: .*again after counting it afresh/);
+    } finally {
+      await rogue.close();
+    }
+  }, 60_000);
+
+  it("CLI: nqueens count --blocked/--board --queue with nqueens worker processes, end to end; nqueens runs shows the board", async () => {
+    const worker = spawnCli(["worker", "--queue", url, "--concurrency", "2"]);
+    await until("the worker to start", async () => worker.stderr().includes("ready"));
+    const givens: Givens = { fixed: [], blocked: [[0, 0], [3, 3], [6, 1]] };
+    const expected = (await count(11, givens)).total;
+    const cli = await runCli(["count", "11", "--blocked", "0:0,3:3,6:1", "--queue", url, "--json"]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const json = JSON.parse(cli.stdout);
+    const board = constrainedBoard(checkConstraints(11, givens, "test"));
+    expect(json).toMatchObject({ n: 11, total: String(expected), unique: null, parts: 64, queue: queueName(11, 64, board.digest) });
+    // A board file (text form), and the plain text output.
+    const dir = mkdtempSync(join(tmpdir(), "nq-cq-"));
+    try {
+      const file = join(dir, "board.txt");
+      writeFileSync(file, ["#.......", "........", "..Q.....", "........", "........", "........", "........", "....#..."].join("\n") + "\n");
+      const fileGivens: Givens = { fixed: [[2, 2]], blocked: [[0, 0], [7, 4]] };
+      const plain = await runCli(["count", "--board", file, "--queue", url, "--parts", "8"]);
+      expect(plain.code, plain.stderr).toBe(0);
+      expect(plain.stdout.split("\n")[0]).toBe(`n = 8: ${brute(8, fileGivens)} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
+      expect(plain.stdout).toMatch(/engine wasm, queue nqueens-count-n8-b[0-9a-f]{16}-p\d+-cv1, \d+ parts \(0 finished before this run\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const runs = await runCli(["runs", "--queue", url]);
+    expect(runs.code, runs.stderr).toBe(0);
+    expect(runs.stdout).toContain(`${queueName(11, 64, board.digest)}  11  64/64`);
+    expect(runs.stdout).toContain(`finished  ${expected} (board ${board.digest})`);
+    const listed = (await listRuns({ connection: url })).find((r) => r.board === board.digest);
+    expect(listed).toMatchObject({ total: expected, unique: null, n: 11, parts: 64 });
+    worker.child.kill("SIGTERM");
+    expect(await worker.exited).toBe(0);
+  }, 60_000);
+});
+
+/** A plain run (n = 10, 8 parts) with no worker yet. */
+async function enqueuedPlain(name: string) {
+  const run = countDistributed(10, { connection: url, parts: 8, queue: name, pollMs: 20 });
+  run.catch(() => {});
+  await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === 8));
+  return { run };
+}
+
+// ---------------------------------------------------------------------------------------
+// Stopping a constrained part: measured from the moment the stop was asked to the moment it
+// took effect; a measurement over the bound is taken again (up to 3 times: a shared machine
+// can leave a process unscheduled), a part that does not stop fails every try.
+
+const BOUND_MS = 200;
+/** n = 22 with one blocked corner: a part of 4 takes many seconds. */
+const LONG: Givens = { fixed: [], blocked: [[0, 0]] };
+const longPart = () => splitOf(22, LONG, 4)[1];
+
+async function settled<T extends { ms: number }>(measure: () => Promise<T>): Promise<T> {
+  let last = await measure();
+  for (let i = 1; i < 3 && last.ms >= BOUND_MS; i++) last = await measure();
+  return last;
+}
+
+describe("two queens given on one row", () => {
+  it("count 0 on worker threads too: a part keeps both queens, so it re-derives to itself (it lost one, and every part failed its own check)", async () => {
+    const givens: Givens = { fixed: [[0, 0], [0, 1]], blocked: [[4, 4]] };
+    const [part] = splitOf(8, givens, 4);
+    expect(part.fixed).toEqual([[0, 0], [0, 1]]);
+    expect((await countConstrainedPartAsync(part)).total).toBe("0");
+    expect(await countParallel(8, { ...givens, workers: 1 })).toMatchObject({ total: 0n, unique: null, parts: 1 });
+    expect(brute(8, givens)).toBe(0n);
+  });
+});
+
+describe("a constrained part stops within the bound", () => {
+  it("countConstrainedPartAsync: abort and timeoutMs (both engines), and the same count as countConstrainedPart", async () => {
+    for (const engine of ["wasm", "ts"] as const) {
+      const aborted = await settled(async () => {
+        const controller = new AbortController();
+        const due = performance.now() + 250;
+        setTimeout(() => controller.abort(), 250);
+        const error = await countConstrainedPartAsync(longPart(), { engine, signal: controller.signal }).then(() => undefined, (e: unknown) => e);
+        return { ms: performance.now() - due, error };
+      });
+      expect((aborted.error as Error).name).toBe("AbortError");
+      expect(aborted.ms).toBeLessThan(BOUND_MS);
+      const timed = await settled(async () => {
+        const due = performance.now() + 250;
+        const error = await countConstrainedPartAsync(longPart(), { engine, timeoutMs: 250 }).then(() => undefined, (e: unknown) => e);
+        return { ms: performance.now() - due, error };
+      });
+      expect(timed.error).toMatchObject({ code: "NQ_TIMEOUT" });
+      expect(timed.ms).toBeLessThan(BOUND_MS);
+    }
+    const split = splitOf(9, BOARD, 6);
+    const chunked = await Promise.all(split.map((p) => countConstrainedPartAsync(p)));
+    expect(chunked.reduce((a, r) => a + BigInt(r.total), 0n)).toBe(brute(9, BOARD));
+    await expect(countConstrainedPartAsync({ ...split[0], prefixes: split[1].prefixes })).rejects.toMatchObject({ code: "NQ_PART_MISMATCH" });
+    await expect(countConstrainedPartAsync(split[0], { timeoutMs: -1 })).rejects.toThrow(/timeoutMs/);
+  }, 30_000);
+
+  it("a counting thread stops a constrained part within 200 ms of { cancel }", async () => {
+    const thread = new ThreadWorker(workerSource, { eval: true });
+    try {
+      const measured = await settled(async () => {
+        const id = Math.floor(Math.random() * 1e9);
+        const reply = new Promise<{ id: number; error?: string }>((resolve) => {
+          const on = (m: { id: number; error?: string }) => { if (m.id === id) { thread.off("message", on); resolve(m); } };
+          thread.on("message", on);
+        });
+        thread.postMessage({ id, part: longPart(), engine: "wasm" });
+        await sleep(300); // counting (the part takes many seconds)
+        const sent = performance.now();
+        thread.postMessage({ cancel: id });
+        const answer = await reply;
+        return { ms: performance.now() - sent, answer };
+      });
+      expect(measured.answer.error).toMatch(/^AbortError/);
+      expect(measured.ms).toBeLessThan(BOUND_MS);
+    } finally {
+      await thread.terminate();
+    }
+  });
+
+  it.skipIf(!haveRedisServer)("a queue worker stopped at once hands a constrained part back within a second (measured), none left active", async () => {
+    const port2 = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "nqueens-redis-stop-"));
+    const child = spawn("redis-server", ["--port", String(port2), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const url2 = `redis://127.0.0.1:${port2}`;
+    const probe = new Redis(url2, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    probe.on("error", () => {});
+    const controller = new AbortController();
+    try {
+      await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
+      const run = countDistributed(22, { connection: url2, ...LONG, parts: 4, queue: "long", signal: controller.signal, pollMs: 50 });
+      run.catch(() => {});
+      const worker = await startWorker({ connection: url2, concurrency: 1, prefetch: 0, queue: "long" });
+      const queue = new Queue("long", { connection: { host: "127.0.0.1", port: port2 } });
+      try {
+        await until("the worker to take a part", async () => (await queue.getActiveCount()) === 1);
+        await sleep(300); // counting, well inside the part
+        const t0 = performance.now();
+        await worker.close(true);
+        const took = performance.now() - t0;
+        expect(took).toBeLessThan(1000);
+        const counts = await queue.getJobCounts("active", "waiting", "completed");
+        expect(counts).toMatchObject({ active: 0, completed: 0, waiting: 4 });
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      controller.abort();
+      probe.disconnect();
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+// ---------------------------------------------------------------------------------------
+// A GPU worker (SwiftShader in Node, test/webgpu-env.ts) counts a constrained run's parts on
+// its CPU threads (the GPU counts plain boards only): exact.
+const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
+  if (process.env.CI) throw new Error(`WebGPU cannot start in Node here (${error.message}); CI must run the GPU queue tests`);
+  console.warn(`test/distributed-constrained.test.ts: GPU worker test skipped: ${error.message}`);
+  return false;
+});
+
+describe.skipIf(!haveRedisServer || !haveGpu)("a GPU queue worker on a constrained run", () => {
+  it("counts the constrained parts on the CPU threads, exactly, beside a plain run on the GPU", async () => {
+    const port3 = await freePort();
+    const dir = mkdtempSync(join(tmpdir(), "nqueens-redis-gpu-"));
+    const child = spawn("redis-server", ["--port", String(port3), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
+    const url3 = `redis://127.0.0.1:${port3}`;
+    const probe = new Redis(url3, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
+    probe.on("error", () => {});
+    try {
+      await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
+      const events: WorkerEvent[] = [];
+      const worker = await startWorker({ connection: url3, gpu: true, onEvent: (e) => events.push(e) });
+      try {
+        const [constrained, plain] = await Promise.all([
+          countDistributed(10, { connection: url3, ...BOARD, parts: 8, pollMs: 20 }),
+          countDistributed(10, { connection: url3, parts: 4, pollMs: 20 }),
+        ]);
+        expect(constrained).toMatchObject({ total: (await count(10, BOARD)).total, unique: null });
+        expect(plain).toMatchObject({ total: BigInt(A000170[10]), unique: BigInt(A002562[10]) });
+        expect(events.filter((e) => e.type === "error")).toEqual([]);
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      probe.disconnect();
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
