@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
 import {
   count, countParallel, countPart, derivePart, estimate, lasVegasStats, lasVegasTable, solve, treeSize,
+  type SolveProgress,
 } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
 
@@ -73,6 +74,32 @@ describe.each(ENGINES)("abort and timeoutMs act within 200 ms (engine %s)", (eng
     expect(timed.ms).toBeLessThan(BOUND_MS);
     const aborted = await settled(() => abortLatency((signal) => solve(n, { engine, method, signal }), 400));
     expect(isAbort(aborted.error)).toBe(true);
+    expect(aborted.ms).toBeLessThan(BOUND_MS);
+  });
+
+  // Min-conflicts' work units cost a few ns late in construction and 100 ns or more in
+  // repair: a chunk sized on construction's units used to run long into repair, and an abort
+  // seen between chunks waited for one more chunk. Aborted from onProgress (between two
+  // chunks) at a chosen moment; measured from the abort to the rejection.
+  it.each([
+    ["as repair begins", (p: SolveProgress) => p.phase === "repair"],
+    ["in mid-construction", (p: SolveProgress) => p.phase === "construct" && p.elapsedMs >= 150],
+    ["early in construction", (p: SolveProgress) => p.elapsedMs >= 30],
+  ] as const)("solve(min-conflicts at n = 3 * 10^6 on ts, 10^7 on wasm) aborted %s rejects at once", async (_, when) => {
+    const n = engine === "wasm" ? 10_000_000 : 3_000_000;
+    const aborted = await settled(async () => {
+      const controller = new AbortController();
+      let due = NaN;
+      const onProgress = (p: SolveProgress): void => {
+        if (!Number.isNaN(due) || !when(p)) return;
+        due = performance.now();
+        controller.abort();
+      };
+      const error = await solve(n, { engine, method: "min-conflicts", seed: 1, progressIntervalMs: 0, signal: controller.signal, onProgress })
+        .then(() => undefined, (e: unknown) => e);
+      return { ms: performance.now() - due, error };
+    });
+    expect(isAbort(aborted.error)).toBe(true); // not a board found in the chunk after the abort
     expect(aborted.ms).toBeLessThan(BOUND_MS);
   });
 
