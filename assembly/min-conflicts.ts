@@ -39,6 +39,12 @@
 // Work (the unit of workLimit): one per row prepared, per partner drawn and per row
 // in construction, per 8 diagonal pairs counted, per candidate counted or drawn, and
 // per swap tried. Steps: swaps kept (improving ones and kicks). Tries: 1 + restarts.
+// A unit's cost differs by phase: late in construction a partner lies in a short,
+// cached range (a few ns), in repair every trial swap touches four random counters and
+// a random row (100 ns or more at n = 10^6 and up). So run returns, before workLimit,
+// whenever the phase changes (construct to repair, and back on a restart): its caller
+// (src/search/solve.ts) sizes the chunks of each phase on their own, and the first
+// repair chunk never runs on a budget measured on construction's cheap units.
 
 import { allocate } from "./memory";
 import { constrained, fixedColumn, isBlocked } from "./constraints";
@@ -242,12 +248,13 @@ function restart(): i32 {
 export function minConflictsRun(workLimit: f64): i32 {
   if (withConstraints) return runConstrained(workLimit);
   while (status == RUNNING) {
+    const repairing = stage == STAGE_REPAIR;
     if (stage == STAGE_PREPARE) status = prepare(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
     else if (stage == STAGE_TAIL) status = constructTail(workLimit);
     else if (stage == STAGE_COUNT) status = countDiagonals(workLimit);
     else status = repair(workLimit);
-    if (work >= workLimit) break;
+    if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase: see the header
   }
   return status;
 }
@@ -572,9 +579,10 @@ function restartC(): i32 {
 function runConstrained(workLimit: f64): i32 {
   if (proved) return EXHAUSTED;
   while (status == RUNNING) {
+    const repairing = stage == STAGE_REPAIR;
     if (stage == STAGE_GREEDY) status = constructC(workLimit);
     else status = repairC(workLimit);
-    if (work >= workLimit) break;
+    if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase
   }
   return status;
 }

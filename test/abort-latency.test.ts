@@ -7,7 +7,8 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
 import {
-  count, countParallel, countPart, derivePart, estimate, lasVegasStats, lasVegasTable, solve, treeSize,
+  count, countParallel, countPart, crossCheck, derivePart, estimate, lasVegasStats, lasVegasTable, solve, treeSize,
+  type SolveProgress,
 } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
 
@@ -76,6 +77,32 @@ describe.each(ENGINES)("abort and timeoutMs act within 200 ms (engine %s)", (eng
     expect(aborted.ms).toBeLessThan(BOUND_MS);
   });
 
+  // Min-conflicts' work units cost a few ns late in construction and 100 ns or more in
+  // repair: a chunk sized on construction's units used to run long into repair, and an abort
+  // seen between chunks waited for one more chunk. Aborted from onProgress (between two
+  // chunks) at a chosen moment; measured from the abort to the rejection.
+  it.each([
+    ["as repair begins", (p: SolveProgress) => p.phase === "repair"],
+    ["in mid-construction", (p: SolveProgress) => p.phase === "construct" && p.elapsedMs >= 150],
+    ["early in construction", (p: SolveProgress) => p.elapsedMs >= 30],
+  ] as const)("solve(min-conflicts at n = 3 * 10^6 on ts, 10^7 on wasm) aborted %s rejects at once", async (_, when) => {
+    const n = engine === "wasm" ? 10_000_000 : 3_000_000;
+    const aborted = await settled(async () => {
+      const controller = new AbortController();
+      let due = NaN;
+      const onProgress = (p: SolveProgress): void => {
+        if (!Number.isNaN(due) || !when(p)) return;
+        due = performance.now();
+        controller.abort();
+      };
+      const error = await solve(n, { engine, method: "min-conflicts", seed: 1, progressIntervalMs: 0, signal: controller.signal, onProgress })
+        .then(() => undefined, (e: unknown) => e);
+      return { ms: performance.now() - due, error };
+    });
+    expect(isAbort(aborted.error)).toBe(true); // not a board found in the chunk after the abort
+    expect(aborted.ms).toBeLessThan(BOUND_MS);
+  });
+
   it("estimate(32), treeSize(17), lasVegasStats and lasVegasTable at n = 10^6: timeout and abort", async () => {
     const jobs: ((o: { signal?: AbortSignal; timeoutMs?: number }) => Promise<unknown>)[] = [
       (o) => estimate(32, { engine, samples: 1e12, ...o }),
@@ -88,6 +115,29 @@ describe.each(ENGINES)("abort and timeoutMs act within 200 ms (engine %s)", (eng
       expect(isTimeout(timed.error)).toBe(true);
       expect(timed.ms).toBeLessThan(BOUND_MS);
       const aborted = await settled(() => abortLatency((signal) => job({ signal })));
+      expect(isAbort(aborted.error)).toBe(true);
+      expect(aborted.ms).toBeLessThan(BOUND_MS);
+    }
+  });
+});
+
+describe("crossCheck stops promptly, inside a long case too", () => {
+  it("crossCheck over thousands of cases that each end in a fraction of a ms: abort", async () => {
+    // solve(3) answers without a search, so no case lets the event loop run: the sweep must,
+    // or the abort's timer waits for its end (seconds). Aborted past the sweep's setup.
+    const sweep = (signal: AbortSignal) => crossCheck({ kernels: ["solve:backtrack"], sizes: Array<number>(20_000).fill(3), budgetMs: 600_000, signal });
+    const aborted = await settled(() => abortLatency(sweep, 300));
+    expect(isAbort(aborted.error)).toBe(true);
+    expect(aborted.ms).toBeLessThan(BOUND_MS);
+  });
+
+  it("crossCheck over count(12) and solve(min-conflicts, 10^5 .. 10^7): abort", async () => {
+    // Each case runs for hundreds of ms: the abort lands inside one, and the signal is passed in.
+    const sweep = (signal: AbortSignal) => crossCheck({
+      kernels: ["count", "solve:min-conflicts"], sizes: [12, 100_000, 1_000_000, 10_000_000], seeds: [1], budgetMs: 60_000, signal,
+    });
+    for (const afterMs of [250, 900]) {
+      const aborted = await settled(() => abortLatency(sweep, afterMs));
       expect(isAbort(aborted.error)).toBe(true);
       expect(aborted.ms).toBeLessThan(BOUND_MS);
     }

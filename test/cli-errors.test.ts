@@ -40,6 +40,10 @@ describe("nqueens CLI errors", () => {
     // --parts and --checkpoint belong to a count on workers: refused, not a silent switch
     [["count", "10", "--parts", "4"], /--parts applies to a count on workers: add --workers W/],
     [["count", "10", "--checkpoint", "x.json"], /--checkpoint applies to a count on workers: add --workers W/],
+    // --restart starts a checkpoint over: nothing to start over without one
+    [["count", "10", "--restart"], /^nqueens: --restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE$/],
+    [["count", "10", "--workers", "1", "--restart"], /^nqueens: --restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE$/],
+    [["count", "8", "--queue", "redis://127.0.0.1:1", "--restart"], /^nqueens: --restart starts a checkpointed count over/],
     // "did you mean"
     [["solve", "8", "--method", "hill-climbing"], /Allowed choices are .*\. Did you mean hill-climb\?/],
     [["solve", "8", "--method", "minconflicts"], /Did you mean min-conflicts\?/],
@@ -131,6 +135,25 @@ describe("nqueens CLI errors", () => {
     expect(oneLine(run)).toMatch(new RegExp(`^nqueens: count 17 did not finish within --timeout 800 ms; \\d+ of (64|\\?) parts are saved in the checkpoint ${escaped}: run the same command again to resume$`));
   });
 
+  it("a refused checkpoint names --restart as the way to start over; --restart counts afresh, exactly, and overwrites the file", async () => {
+    const file = join(dir, "corrupt.json");
+    writeFileSync(file, '{"format": "nqueens-checkpoint", "this is": "not a checkpoint"}');
+    const refused = await runCli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", file]);
+    expect(refused.code).toBe(2);
+    expect(oneLine(refused)).toMatch(new RegExp(`^nqueens: checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} .*; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint$`));
+    expect(refused.stderr).not.toMatch(/restart: true/);
+    const restarted = await runCli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", file, "--restart", "--json"]);
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(JSON.parse(restarted.stdout)).toMatchObject({ total: String(A000170[10]), unique: String(A002562[10]), parts: 8, resumed: 0 });
+    // The file now holds this run: the same command without --restart resumes every part from it.
+    const resumed = await runCli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", file, "--json"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[10]), parts: 8, resumed: 8 });
+    // --restart over a valid checkpoint ignores it too.
+    const again = await runCli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", file, "--restart", "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ total: String(A000170[10]), resumed: 0 });
+  });
+
   it("count prints plurals: 1 worker, 1 part", async () => {
     const run = await runCli(["count", "8", "--workers", "1", "--parts", "1"]);
     expect(run.code, run.stderr).toBe(0);
@@ -174,7 +197,10 @@ describe("the CLI's error table branches on codes, not classes", () => {
 
   it("a checkpoint that fails its checks is bad input (exit 2) and says how to start over", () => {
     expect(describeFailure(withCode(new RangeError("checkpoint c.json: its checksum does not match its content"), ErrorCode.checkpointCorrupt)))
-      .toEqual({ line: "nqueens: checkpoint c.json: its checksum does not match its content (delete the file, or give another --checkpoint, to start over)", exitCode: 2 });
+      .toEqual({ line: "nqueens: checkpoint c.json: its checksum does not match its content; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint", exitCode: 2 });
+    // The API's own words for the way out (restart: true) become the flag's.
+    expect(describeFailure(withCode(new RangeError("checkpoint c.json is for n = 9, not 10; it is not used: delete it, or pass restart: true, to start over"), ErrorCode.checkpointCorrupt)))
+      .toEqual({ line: "nqueens: checkpoint c.json is for n = 9, not 10; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint", exitCode: 2 });
   });
 
   it("runtime failures exit 1, whatever their class: out of memory, a part mismatch (a RangeError), a lost queue", () => {

@@ -66,7 +66,35 @@ describe("crossCheck", () => {
     expect(describeReport(report).problems[0]).toMatch(/timed out/);
   });
 
+  it("signal: an abort between cases rejects with the signal's reason and starts no further case", async () => {
+    const controller = new AbortController();
+    const reason = new Error("enough");
+    const seen: (AbortSignal | undefined)[] = [];
+    const runner: Runner = async (kernel, input, engine, timeoutMs, signal) => {
+      seen.push(signal);
+      return defaultRunner(kernel, input, engine, timeoutMs);
+    };
+    const run = crossCheck({
+      kernels: ["count"], sizes: [4, 5, 6, 7, 8], runner, signal: controller.signal,
+      onProgress: (p) => { if (p.casesDone === 2) controller.abort(reason); },
+    });
+    await expect(run).rejects.toBe(reason);
+    expect(seen.length).toBe(4); // two cases, each on both engines; none after the abort
+    expect(seen.every((s) => s === controller.signal)).toBe(true); // handed to the runner, for inside a case
+    await expect(crossCheck({ kernels: ["count"], sizes: [4], signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+  });
+
+  it("signal: an abort inside a case is not an engine's answer: the sweep rejects, no divergence or timeout is made of it", async () => {
+    const controller = new AbortController();
+    const runner: Runner = async (kernel, input, engine, timeoutMs, signal) => {
+      if (engine === "ts") { controller.abort(); signal!.throwIfAborted(); }
+      return defaultRunner(kernel, input, engine, timeoutMs);
+    };
+    await expect(crossCheck({ kernels: ["count"], sizes: [6], runner, signal: controller.signal })).rejects.toMatchObject({ name: "AbortError" });
+  });
+
   it("checks its input", async () => {
+    await expect(crossCheck({ signal: { aborted: false } } as never)).rejects.toThrow(/signal must be an AbortSignal/);
     await expect(crossCheck({ kernels: ["nope"] })).rejects.toThrow(/unknown kernel "nope"/);
     await expect(crossCheck({ sizes: [0] })).rejects.toThrow(/sizes\[0\] must be an integer/);
     await expect(crossCheck({ budget: 5 } as never)).rejects.toThrow(/unknown option "budget"/);
@@ -74,6 +102,12 @@ describe("crossCheck", () => {
 });
 
 describe("nqueens crosscheck", () => {
+  it("Ctrl-C stops a sweep with exit code 130", async () => {
+    const run = await runCli(["crosscheck", "--thorough"], { killAfterMs: 1500 }); // (about a minute)
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("interrupted");
+  });
+
   it("prints the table and exits 0 when the engines agree; --json gives the report", async () => {
     const run = await runCli(["crosscheck", "--quick", "--kernels", "count", "solve:hybrid"]);
     expect(run.code).toBe(0);

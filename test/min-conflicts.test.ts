@@ -3,6 +3,7 @@
 // independent O(n) check written here; maxSteps and maxTries are exact; an n too
 // large for Wasm memory is refused before anything is opened; abort and progress work.
 import { afterEach, describe, expect, test, vi } from "vitest";
+import { FOUND, RUNNING } from "../src/engine/contract.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine/ts/min-conflicts.js";
 import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
@@ -140,6 +141,39 @@ describe("min-conflicts: memory", () => {
       await expect(solve(2 ** 30 + 1, { ...METHOD, engine })).rejects.toThrow(RangeError);
     }
     for (const spy of opened) expect(spy).not.toHaveBeenCalled();
+  });
+});
+
+describe("min-conflicts: a run ends where its phase changes", () => {
+  // A unit of work costs a few ns late in construction and 100 ns or more in repair, so
+  // the kernel returns at the end of construction (and at a restart's), however big its
+  // budget: solve() sizes each phase's chunks on their own (issue 12 item 2).
+  test("both engines: run(unbounded) stops at the end of construction, at the same work; the board is the one solve() finds", async () => {
+    const n = 100_000;
+    const unbounded = Number.MAX_SAFE_INTEGER;
+    const params = { seed: 1, param: 0, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };
+    const seen: unknown[] = [];
+    for (const engine of [wasmEngine, tsEngine]) {
+      const search = engine.openSearch("min-conflicts", n, params);
+      try {
+        expect(search.state().phase).toBe("construct");
+        expect(search.run(unbounded)).toBe(RUNNING);
+        const atRepair = { work: search.work(), ...search.state(), ...search.stats() };
+        expect(atRepair.phase).toBe("repair");
+        expect(atRepair.conflicts).toBeGreaterThan(0); // the tail rows collide: repair has work to do
+        expect(atRepair.work).toBeLessThan(unbounded);
+        let status = search.run(unbounded);
+        while (status === RUNNING) status = search.run(unbounded);
+        expect(status).toBe(FOUND);
+        expect(isSolutionOfSize(search.columns(), n)).toBe(true);
+        seen.push({ atRepair, stats: search.stats(), columns: Array.from(search.columns()) });
+      } finally {
+        search.close();
+      }
+    }
+    expect(seen[0]).toEqual(seen[1]);
+    const viaSolve = await solve(n, { ...METHOD, seed: 1, engine: "ts" });
+    expect(Array.from(viaSolve.columns!)).toEqual((seen[0] as { columns: number[] }).columns);
   });
 });
 

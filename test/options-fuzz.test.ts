@@ -144,7 +144,7 @@ const cases: Case[] = [
     call: (o) => judge(() => countParallel(8, o), (r) => expect(r.total).toBe(92n)),
   },
   {
-    name: "crossCheck", names: ["sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner"], paced: false, runs: 10,
+    name: "crossCheck", names: ["sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner", "signal"], paced: true, runs: 10,
     // (always one quick kernel, and small sizes unless the junk gives some: the default sweep takes 10 s)
     call: (o) => judge(() => crossCheck(typeof o === "object" && o !== null && !Array.isArray(o)
       ? { sizes: [4, 6, 8], ...(o as object), kernels: ["count"] } : o), (r) => expect(typeof r.ok).toBe("boolean")),

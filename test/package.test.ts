@@ -1,7 +1,8 @@
 // The published package, as `npm pack` makes it: publint and @arethetypeswrong/cli find no
 // problem in any resolution mode, the tarball holds what it should, the library's own
 // dependencies are exactly what its bundles import, and installing it into an empty project
-// pulls in nothing else while the library and the CLI work from there.
+// pulls in nothing else while the library and the CLI work from there (the Redis queue, whose
+// libraries are optional peers, is refused there in one line that says what to install).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -118,5 +119,27 @@ describe("the packed package", () => {
     expect(JSON.parse(counted.stdout)).toMatchObject({ n: 8, total: "92", unique: "12" });
     const version = cli("--version");
     expect(version.stdout.trim()).toBe(pkg.version);
+
+    // The light install has no bullmq or ioredis (optional peers): the queue is refused in one
+    // line naming both, coded NQ_MISSING_DEPENDENCY, before any connection (port 1 has no Redis).
+    const queued = cli("count", "8", "--queue", "redis://127.0.0.1:1");
+    expect(queued.status, queued.stderr).toBe(1);
+    expect(queued.stdout).toBe("");
+    const lines = queued.stderr.split("\n").filter((l) => l !== "" && !/ExperimentalWarning|--trace-warnings/.test(l));
+    expect(lines, queued.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(/^nqueens: .*\bbullmq\b.*\bioredis\b.*npm install bullmq ioredis/);
+    expect(queued.stderr).not.toMatch(/\n\s+at |ECONNREFUSED|ERR_MODULE_NOT_FOUND/);
+    const refusal = (code: string, input: string[] = []) => JSON.parse(execFileSync(node, [...input, "-e", code], { cwd: app, encoding: "utf8" })) as Record<string, string>;
+    const report = "({ name: e.name, code: e.code, message: e.message })";
+    const fromEsm = refusal(`const { countDistributed } = await import("nqueens-wasm/distributed");
+      const e = await countDistributed(8, { connection: "redis://127.0.0.1:1" }).then(() => ({}), (e) => e);
+      console.log(JSON.stringify(${report}));`, ["--input-type=module"]);
+    const fromCjs = refusal(`require("nqueens-wasm/distributed").countDistributed(8, { connection: "redis://127.0.0.1:1" })
+      .then(() => console.log("{}"), (e) => console.log(JSON.stringify(${report})));`);
+    for (const e of [fromEsm, fromCjs]) {
+      expect(e.code).toBe("NQ_MISSING_DEPENDENCY");
+      expect(e.message).not.toContain("\n");
+      expect(e.message).toMatch(/\bbullmq\b.*\bioredis\b.*npm install bullmq ioredis/);
+    }
   }, 120_000);
 });

@@ -3,6 +3,7 @@
 // chunk), the same option on every long-running function.
 import { describe, expect, it } from "vitest";
 import { count, countParallel, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
+import { ChunkSizer, CHUNK_TARGET_MS } from "../src/core/pacer.js";
 import { diagonalSurplus, isSolutionOfSize } from "./helpers.js";
 
 describe("progress reports", () => {
@@ -91,5 +92,30 @@ describe("progress reports", () => {
       await expect(call("10")).rejects.toThrow(TypeError);
       await expect(call(0)).resolves.toBeDefined();
     }
+  });
+});
+
+describe("ChunkSizer", () => {
+  // The times are told, not measured: this is the sizing rule, not a timing.
+  it("doubles while chunks are short, and cuts a slow chunk's budget at once to the target's share", () => {
+    const sizer = new ChunkSizer();
+    for (let i = 0; i < 20; i++) sizer.observe(CHUNK_TARGET_MS / 10);
+    expect(sizer.get()).toBe(2 ** 20);
+    sizer.observe(CHUNK_TARGET_MS * 16); // units 16 times dearer than the target allows
+    expect(sizer.get()).toBe(2 ** 16); // not 2 ** 19: the next chunk takes about the target
+    sizer.observe(CHUNK_TARGET_MS);
+    expect(sizer.get()).toBe(2 ** 16);
+    sizer.observe(1e9);
+    expect(sizer.get()).toBe(1);
+  });
+
+  it("judges a chunk that ended early by what its whole budget would have taken", () => {
+    const sizer = new ChunkSizer(1024);
+    sizer.observe(CHUNK_TARGET_MS / 8, 32); // 32 units in 1.25 ms: 1024 would take 40 ms
+    expect(sizer.get()).toBe(256);
+    sizer.observe(0, 0); // a chunk that did nothing says nothing
+    expect(sizer.get()).toBe(256);
+    sizer.observe(CHUNK_TARGET_MS / 8, 256); // full budget, short: doubles
+    expect(sizer.get()).toBe(512);
   });
 });

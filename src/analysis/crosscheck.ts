@@ -11,8 +11,8 @@ import { lasVegasStats } from "./las-vegas-stats.js";
 import { solutions } from "../count/solutions.js";
 import { solve } from "../search/solve.js";
 import { CROSS_CHECK_KERNELS, CROSS_CHECK_SIZES, METHODS, SEARCH_METHODS } from "../engine/registry.js";
-import { now } from "../core/pacer.js";
-import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
+import { Pacer, now } from "../core/pacer.js";
+import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
 import { typeError } from "../core/errors.js";
 
 /** One input of a kernel: the arguments of the public call, minus the engine. */
@@ -21,8 +21,8 @@ export type CrossCheckCase = { n: number; options: Record<string, unknown> };
 type Kernel = {
   /** The cases of a sweep. */
   cases(sweep: Sweep): CrossCheckCase[];
-  /** Runs the public function on one engine. */
-  run(input: CrossCheckCase, engine: EngineName, timeoutMs: number): Promise<unknown>;
+  /** Runs the public function on one engine (the signal passed on, so that an abort stops a case within it). */
+  run(input: CrossCheckCase, engine: EngineName, timeoutMs: number, signal?: AbortSignal): Promise<unknown>;
   /** The two engines compared (default 'wasm' and 'ts'). */
   engines?: readonly [CountEngineName, CountEngineName];
   /** The `nqueens` command that reproduces a case. */
@@ -123,20 +123,24 @@ const within = (sizes: number[], kernel: keyof typeof CROSS_CHECK_SIZES): number
 export const KERNELS: Record<string, Kernel> = {
   count: {
     cases: ({ sizes }) => within(sizes, "count").map((n) => ({ n, options: {} })),
-    run: ({ n }, engine, timeoutMs) => count(n, { engine, timeoutMs }),
+    run: ({ n }, engine, timeoutMs, signal) => count(n, { engine, timeoutMs, signal }),
     command: ({ n }) => `nqueens count ${n}`,
   },
   // The GPU against the Wasm engine: total, unique and nodes (run by default where WebGPU has an adapter).
   "count:webgpu": {
     engines: ["webgpu", "wasm"],
     cases: ({ sizes }) => sizes.filter((n) => n <= 12).map((n) => ({ n, options: {} })),
-    run: ({ n }, engine, timeoutMs) => count(n, { engine: engine as CountEngineName, timeoutMs }),
+    run: ({ n }, engine, timeoutMs, signal) => count(n, { engine: engine as CountEngineName, timeoutMs, signal }),
     command: ({ n }) => `nqueens count ${n}`,
   },
   solutions: {
     cases: ({ sizes }) => within(sizes, "solutions").map((n) => ({ n, options: {} })),
-    run: async ({ n }, engine) => {
-      const all = [...solutions(n, { engine })];
+    run: async ({ n }, engine, _timeoutMs, signal) => {
+      const all: Int32Array[] = [];
+      for (const board of solutions(n, { engine })) {
+        all.push(board);
+        if ((all.length & 1023) === 0) signal?.throwIfAborted(); // (n <= 12: at most 14,200 boards)
+      }
       if (!all.every(independentlyValid)) throw new Error("an enumerated board is not a solution");
       return all;
     },
@@ -153,8 +157,8 @@ export const KERNELS: Record<string, Kernel> = {
             ? usable.flatMap((n) => seeds.map((seed) => ({ n, options: { method, seed } })))
             : usable.map((n) => ({ n, options: { method } }));
         },
-        run: async ({ n, options }, engine, timeoutMs) => {
-          const result = await solve(n, { ...options, engine, timeoutMs });
+        run: async ({ n, options }, engine, timeoutMs, signal) => {
+          const result = await solve(n, { ...options, engine, timeoutMs, signal });
           if (result.reason === "timeout") throw new Error(`timed out after ${timeoutMs} ms`);
           if (result.found && !independentlyValid(result.columns!)) throw new Error("the columns found are not a solution");
           return result;
@@ -166,8 +170,8 @@ export const KERNELS: Record<string, Kernel> = {
   // Constrained boards (issue 15): the complete search and the constrained count.
   "solve:constrained": {
     cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 64).flatMap((n) => seeds.map((seed) => ({ n, options: { method: "complete", ...sweepBoard(n, seed) } }))),
-    run: async ({ n, options }, engine, timeoutMs) => {
-      const result = await solve(n, { ...options, engine, timeoutMs });
+    run: async ({ n, options }, engine, timeoutMs, signal) => {
+      const result = await solve(n, { ...options, engine, timeoutMs, signal });
       if (result.reason === "timeout") throw new Error(`timed out after ${timeoutMs} ms`);
       if (result.found && !(independentlyValid(result.columns!) && honoursGivens(result.columns!, options))) {
         throw new Error("the columns found are not a solution of the constrained board");
@@ -178,13 +182,13 @@ export const KERNELS: Record<string, Kernel> = {
   },
   "count:constrained": {
     cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 12).flatMap((n) => seeds.map((seed) => ({ n, options: sweepBoard(n, seed) }))),
-    run: ({ n, options }, engine, timeoutMs) => count(n, { ...options, engine, timeoutMs }),
+    run: ({ n, options }, engine, timeoutMs, signal) => count(n, { ...options, engine, timeoutMs, signal }),
     command: ({ n, options }) => `nqueens count ${n}${givenFlags(options)} --json`,
   },
   estimate: {
     cases: ({ sizes, seeds, thorough }) =>
       within(sizes, "estimate").flatMap((n) => seeds.map((seed) => ({ n, options: { seed, samples: thorough ? 2000 : 200 } }))),
-    run: ({ n, options }, engine, timeoutMs) => estimate(n, { ...options, engine, timeoutMs }),
+    run: ({ n, options }, engine, timeoutMs, signal) => estimate(n, { ...options, engine, timeoutMs, signal }),
     command: ({ n, options }) => `nqueens estimate ${n}${flag("samples", options.samples)}${flag("seed", options.seed)} --json`,
   },
   lasVegasStats: {
@@ -192,7 +196,7 @@ export const KERNELS: Record<string, Kernel> = {
       within(sizes, "lasVegasStats").flatMap((n) =>
         seeds.map((seed) => ({ n, options: { seed, stopVegas: Math.min(n, 3 + (seed % n)), trials: thorough ? 2000 : 200 } })),
       ),
-    run: ({ n, options }, engine, timeoutMs) => lasVegasStats(n, { ...options, engine, timeoutMs }),
+    run: ({ n, options }, engine, timeoutMs, signal) => lasVegasStats(n, { ...options, engine, timeoutMs, signal }),
     command: ({ n, options }) =>
       `nqueens lv-stats ${n}${flag("stop-vegas", options.stopVegas)}${flag("trials", options.trials)}${flag("seed", options.seed)} --json`,
   },
@@ -235,11 +239,15 @@ export type CrossCheckReport = { ok: boolean; kernels: KernelReport[]; ms: numbe
 
 export type CrossCheckProgress = { kernel: string; casesDone: number; casesTotal: number; elapsedMs: number };
 
-/** Runs one engine of one case: its output, or the error it threw, and the time it took. */
-export type Runner = (kernel: string, input: CrossCheckCase, engine: CountEngineName, timeoutMs: number) => Promise<unknown>;
+/**
+ * Runs one engine of one case: its output, or the error it threw, and the time it took.
+ * `signal` is crossCheck's own (absent when it was given none): a runner that honours it
+ * lets an abort stop a long case at once, else the abort waits for the case to end.
+ */
+export type Runner = (kernel: string, input: CrossCheckCase, engine: CountEngineName, timeoutMs: number, signal?: AbortSignal) => Promise<unknown>;
 
 // (A kernel is only ever run on its own `engines`: 'webgpu' reaches count:webgpu alone.)
-export const defaultRunner: Runner = (kernel, input, engine, timeoutMs) => KERNELS[kernel].run(input, engine as EngineName, timeoutMs);
+export const defaultRunner: Runner = (kernel, input, engine, timeoutMs, signal) => KERNELS[kernel].run(input, engine as EngineName, timeoutMs, signal);
 
 export type CrossCheckOptions = {
   /** Which kernels (default all: see KERNEL_NAMES). */
@@ -254,6 +262,12 @@ export type CrossCheckOptions = {
   onProgress?: (progress: CrossCheckProgress) => void;
   /** Runs one case on one engine (default: the public functions). For tests and custom engines. */
   runner?: Runner;
+  /**
+   * Stops the sweep: the promise rejects with the signal's reason (an AbortError by default),
+   * checked before each case and passed to the functions each case calls, so an abort acts
+   * within about 100 ms, inside a long case too. No partial report.
+   */
+  signal?: AbortSignal;
 };
 
 export const DEFAULT_SIZES = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 20, 24, 32, 50, 100, 200, 1000, 10_000, 100_000];
@@ -272,10 +286,14 @@ async function attempt(run: () => Promise<unknown>): Promise<{ value?: unknown; 
 /**
  * Runs every kernel on the 'wasm' and 'ts' engines over a sweep and compares them; where WebGPU
  * has an adapter, also count on 'webgpu' against 'wasm' (kernel count:webgpu).
+ * `signal` stops the sweep within about 100 ms (inside a long case too): the promise rejects
+ * with its reason.
  * @example const report = await crossCheck({ budgetMs: 5000 }); report.ok // true when all agree
  */
 export async function crossCheck(options?: CrossCheckOptions): Promise<CrossCheckReport> {
-  const opts = checkOptions<CrossCheckOptions>("crossCheck", options, ["kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner"]);
+  const opts = checkOptions<CrossCheckOptions>("crossCheck", options, ["kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner", "signal"]);
+  const signal = optionalSignal(opts.signal);
+  signal?.throwIfAborted();
   // The GPU kernel runs by default only where WebGPU has an adapter; asked for by name, it must run.
   const kernels = opts.kernels ?? (await gpuInfo().then(() => true, () => false) ? KERNEL_NAMES : KERNEL_NAMES.filter((k) => k !== "count:webgpu"));
   if (!Array.isArray(kernels)) throw typeError(`kernels must be an array of names (${KERNEL_NAMES.join(", ")})`);
@@ -290,8 +308,12 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
   const onProgress = optionalFunction<(p: CrossCheckProgress) => void>("onProgress", opts.onProgress);
   const runner = optionalFunction<Runner>("runner", opts.runner) ?? defaultRunner;
   if (opts.thorough !== undefined && typeof opts.thorough !== "boolean") throw typeError(`thorough must be true or false, got ${describe(opts.thorough)}`);
+  signal?.throwIfAborted(); // (an abort during the look for a GPU adapter)
   const sweep: Sweep = { sizes, seeds, thorough: opts.thorough === true };
   const start = now();
+  // Lets the event loop run every 25 ms or so between cases: most cases end within their
+  // first chunk and never yield, and an abort from a timer or Ctrl-C must get through.
+  const pacer = new Pacer<undefined>({ signal });
   const caseTimeoutMs = Math.max(1000, Math.min(budgetMs / 2, 20_000));
   const reports: KernelReport[] = [];
 
@@ -303,9 +325,14 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
     const [first, second] = KERNELS[kernel].engines ?? ["wasm", "ts"];
     const report: KernelReport = { kernel, engines: [first, second], cases: cases.length, agree: 0, timedOut: 0, skipped: 0, wasmMs: 0, tsMs: 0, tsOverWasm: NaN };
     for (const [i, input] of cases.entries()) {
+      await pacer.between(() => undefined);
+      signal?.throwIfAborted();
       if (now() > deadline) { report.skipped = cases.length - i; break; }
-      const wasm = await attempt(() => runner(kernel, input, first, caseTimeoutMs));
-      const ts = await attempt(() => runner(kernel, input, second, caseTimeoutMs));
+      // An error that the abort caused is no engine's answer: the sweep rejects instead.
+      const wasm = await attempt(() => runner(kernel, input, first, caseTimeoutMs, signal));
+      signal?.throwIfAborted();
+      const ts = await attempt(() => runner(kernel, input, second, caseTimeoutMs, signal));
+      signal?.throwIfAborted();
       report.wasmMs += wasm.ms;
       report.tsMs += ts.ms;
       onProgress?.({ kernel, casesDone: i + 1, casesTotal: cases.length, elapsedMs: now() - start });

@@ -48,8 +48,12 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   const code = (error as { code?: unknown }).code;
   if (code === ErrorCode.invalidArgument) return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_USAGE };
   if (code === ErrorCode.queueMismatch) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
-  // A checkpoint file that fails its checks is the user's input: refused, with the way to start over.
-  if (code === ErrorCode.checkpointCorrupt) return { line: oneLine(`${error.message} (delete the file, or give another --checkpoint, to start over)`), exitCode: EXIT_USAGE };
+  // A checkpoint file that fails its checks is the user's input: refused, with the way to start
+  // over in the CLI's words (--restart) rather than the API's (restart: true).
+  if (code === ErrorCode.checkpointCorrupt) {
+    const why = error.message.replace(/;\s*it is not used: delete it, or pass restart: true, to start over\.?$/, "");
+    return { line: oneLine(`${why}; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint`), exitCode: EXIT_USAGE };
+  }
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };

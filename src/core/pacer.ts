@@ -105,7 +105,11 @@ export class Pacer<P> {
  * Adapts a chunk's work budget so that one chunk takes about CHUNK_TARGET_MS. It starts
  * at one unit by default and doubles while chunks are short: a unit's cost is not known
  * in advance (a Las Vegas node at n = 10^6 scans a million columns), so a first chunk
- * of a thousand units could take seconds and delay an abort or a timeout.
+ * of a thousand units could take seconds and delay an abort or a timeout. A chunk over
+ * twice the target cuts the budget at once to what would have taken the target (not
+ * just by half), so a run whose units grew dearer is back near the target after one chunk.
+ * Units whose cost changes by a phase (min-conflicts: construction, repair) want one
+ * sizer per phase (src/search/solve.ts).
  */
 export class ChunkSizer {
   private size: number;
@@ -115,10 +119,16 @@ export class ChunkSizer {
   get(): number {
     return this.size;
   }
-  /** Tell how long the last chunk of `this.get()` units took. */
-  observe(ms: number): void {
-    if (ms < CHUNK_TARGET_MS / 4) this.size = Math.min(this.max, this.size * 2);
-    else if (ms > CHUNK_TARGET_MS * 2) this.size = Math.max(1, Math.floor(this.size / 2));
+  /**
+   * Tell how long the last chunk took, and how many units it did (default `this.get()`):
+   * a chunk that ended early (its job finished, or its phase changed) is judged by the time
+   * its full budget would have taken.
+   */
+  observe(ms: number, done = this.size): void {
+    if (!(done > 0)) return;
+    const full = (ms * this.size) / done; // the time the whole budget would have taken
+    if (full < CHUNK_TARGET_MS / 4) this.size = Math.min(this.max, this.size * 2);
+    else if (full > CHUNK_TARGET_MS * 2) this.size = Math.max(1, Math.floor((this.size * CHUNK_TARGET_MS) / full));
   }
 }
 

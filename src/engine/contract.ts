@@ -91,6 +91,9 @@ export type Search = {
   /**
    * Work until a solution, exhaustion, a cap, or `workLimit` units of work in all
    * (RUNNING). The unit is the kernel's own fine-grained measure, used only to bound a chunk.
+   * A kernel whose units cost very different times by phase (min-conflicts) also returns
+   * RUNNING, before `workLimit`, when `state().phase` changes, so that its caller can size
+   * the chunks of each phase on their own (src/search/solve.ts).
    */
   run(workLimit: number): SearchStatus;
   /** The work counter `workLimit` is compared with. */

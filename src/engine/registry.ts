@@ -154,7 +154,7 @@ export function autoMethod(n: number, constrained = false): SearchMethod {
   return n <= AUTO_RULE.backtrackMaxN ? "backtrack" : n < AUTO_RULE.hybridBelowN ? "hybrid" : "min-conflicts";
 }
 
-/** The default number of random rows of 'hybrid': 8, or n - 15 when n > 15, capped to n (Brassard & Bratley's choice). */
+/** The default number of random rows of 'hybrid': 8, or n - 15 when n > 15, capped to n (the choice of Wang Xiaodong's textbook code, seed 000). */
 export function defaultStopVegas(n: number): number {
   return Math.min(n, n > 15 ? n - 15 : 8);
 }

@@ -182,18 +182,27 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
     const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
-    const sizer = new ChunkSizer();
+    // One sizer per phase: a unit's cost differs by phase (min-conflicts' construction
+    // and repair, up to 30 times over), and a kernel's run returns when its phase changes.
+    const sizers = new Map<string, ChunkSizer>();
     let reason: StopReason | undefined;
     for (;;) {
+      const phase = search.state().phase;
+      let sizer = sizers.get(phase);
+      if (sizer === undefined) sizers.set(phase, (sizer = new ChunkSizer()));
+      const start = search.work();
       const t0 = now();
-      const status = search.run(search.work() + sizer.get());
-      sizer.observe(now() - t0);
+      const status = search.run(start + sizer.get());
+      sizer.observe(now() - t0, search.work() - start);
       if (status === FOUND) break;
       if (status !== RUNNING) { reason = STOP_REASONS[status]; break; }
-      const stop = pacer.stopReason();
+      let stop = pacer.stopReason();
+      if (stop === undefined) {
+        await pacer.between(progress);
+        stop = pacer.stopReason(); // an abort that came in while the event loop ran stops now, not a chunk later
+      }
       if (stop === "aborted") pacer.throwIfAborted();
       if (stop === "timeout") { reason = "timeout"; break; }
-      await pacer.between(progress);
     }
     pacer.finish(progress());
     const stats = search.stats();

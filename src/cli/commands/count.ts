@@ -8,7 +8,7 @@ import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
 
-type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
 export function countCommand(program: Command): void {
   const command = program
@@ -19,6 +19,7 @@ export function countCommand(program: Command): void {
     .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
+    .option("--restart", "with --checkpoint: ignore what FILE holds (even a file refused as corrupt), count from the start and overwrite it")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
@@ -27,6 +28,9 @@ export function countCommand(program: Command): void {
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
       const givens = readGivens(nArgument, opts);
       const n = givens.n;
+      if (opts.restart && opts.checkpoint === undefined) {
+        throw new UsageError("--restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE");
+      }
       // --parts and --checkpoint belong to a count on workers: without --workers or --queue
       // they are refused rather than silently switching to worker threads.
       if (opts.queue === undefined && opts.workers === undefined) {
@@ -77,7 +81,7 @@ export function countCommand(program: Command): void {
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;

@@ -2,7 +2,7 @@
 import { Option, type Command } from "commander";
 import { KERNEL_NAMES, crossCheck, describeReport } from "../../analysis/crosscheck.js";
 import { UsageError } from "../errors.js";
-import { notAChoice, number } from "../options.js";
+import { interruptSignal, notAChoice, number } from "../options.js";
 import { out, toJson } from "../output.js";
 import { progressBar } from "../progress.js";
 
@@ -27,6 +27,7 @@ export function crossCheckCommand(program: Command): void {
       const report = await crossCheck({
         kernels: opts.kernels,
         budgetMs,
+        signal: interruptSignal(), // Ctrl-C: exit 130, "interrupted"
         thorough: opts.thorough,
         sizes: opts.quick ? [1, 2, 3, 4, 5, 6, 8, 10, 12, 20, 50, 1000] : undefined,
         seeds: opts.quick ? [1, 2] : opts.thorough ? [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : undefined,

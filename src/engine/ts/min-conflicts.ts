@@ -181,12 +181,14 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   function run(workLimit: number): SearchStatus {
     while (status === RUNNING) {
+      const repairing = stage === STAGE_REPAIR;
       if (stage === STAGE_PREPARE) status = prepare(workLimit);
       else if (stage === STAGE_GREEDY) status = constructGreedy(workLimit);
       else if (stage === STAGE_TAIL) status = constructTail(workLimit);
       else if (stage === STAGE_COUNT) status = countDiagonals(workLimit);
       else status = repair(workLimit);
-      if (work >= workLimit) break;
+      // A new phase ends the run (the twin's header): the caller sizes each phase's chunks on their own.
+      if (work >= workLimit || (stage === STAGE_REPAIR) !== repairing) break;
     }
     return status;
   }
@@ -551,8 +553,9 @@ function openMinConflictsConstrained(n: number, params: SearchParams, k: Constra
   function run(workLimit: number): SearchStatus {
     if (proved) return EXHAUSTED;
     while (status === RUNNING) {
+      const repairing = stage === STAGE_REPAIR;
       status = stage === STAGE_GREEDY ? construct(workLimit) : repair(workLimit);
-      if (work >= workLimit) break;
+      if (work >= workLimit || (stage === STAGE_REPAIR) !== repairing) break; // a new phase
     }
     return status;
   }
