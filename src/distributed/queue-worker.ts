@@ -15,7 +15,7 @@ import { countPartWebGpu } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type PartJob, type RunMeta } from "./keys.js";
-import { ThreadPool } from "./thread-pool.js";
+import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 
@@ -105,7 +105,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     return turn;
   };
   const client = await connect(redis, connectTimeoutMs);
-  const pool = new ThreadPool(concurrency);
+  const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
   let counted = 0;
   let closing = false;
@@ -171,14 +171,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     }
     let result: PartCount;
     try {
-      if (!gpu) result = await pool.run(part);
+      if (!gpu) result = await pool.run(part) as PartCount;
       else {
         try {
           result = await onGpu(part);
         } catch (error) {
           if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
           onEvent({ type: "error", queue: name, message: `part ${part.part}: ${(error as Error).message}; counting it on the CPU instead` });
-          result = await pool.run(part);
+          result = await pool.run(part) as PartCount;
         }
       }
     } catch (error) {
@@ -259,7 +259,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
     });
   }
-  pool.warm(); // threads started and the Wasm compiled before the first part comes
+  pool.warm(); // threads started and the Wasm compiled before the first part comes (each compiles as it starts)
   await discover();
 
   return {
