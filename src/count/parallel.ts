@@ -10,7 +10,7 @@ import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
-import { SPLIT_VERSION, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
+import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
@@ -207,46 +207,54 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
-  const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
-  const parts: AnyPart[] = constraints.empty
-    ? splitCount(n, { parts: saved?.parts ?? opts.parts })
-    : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
-  const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
-  const resumed = done.size;
-  const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
-  const poolSize = Math.max(1, Math.min(workers, queue.length));
+  // The threads start now, while the parts are made and the checkpoint read (a fresh thread takes tens of ms).
+  const pool = new WorkerPool({ size: workers, engine, gpu: opts.gpu === true });
+  pool.warm(Math.min(workers, opts.parts ?? (constraints.empty ? defaultParts(n) : 64)));
+  try {
+    return await countOnPool(pool);
+  } finally {
+    await pool.close();
+  }
 
-  let lastSave = 0;
-  const save = async (force: boolean): Promise<void> => {
-    if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
-    lastSave = now();
-    const content: Omit<Checkpoint, "checksum"> = {
-      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+  async function countOnPool(pool: WorkerPool): Promise<ParallelResult> {
+    const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
+    const parts: AnyPart[] = constraints.empty
+      ? splitCount(n, { parts: saved?.parts ?? opts.parts })
+      : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
+    const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
+    const resumed = done.size;
+    const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
+    const poolSize = Math.max(1, Math.min(workers, queue.length));
+
+    let lastSave = 0;
+    const save = async (force: boolean): Promise<void> => {
+      if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
+      lastSave = now();
+      const content: Omit<Checkpoint, "checksum"> = {
+        format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+      };
+      // One write at a time: two writes overlapping on the same temporary file lose a rename.
+      const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
+      saving = write.catch(() => undefined);
+      await write;
     };
-    // One write at a time: two writes overlapping on the same temporary file lose a rename.
-    const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
-    saving = write.catch(() => undefined);
-    await write;
-  };
-  let saving: Promise<void> = Promise.resolve();
-  let lastProgress = -Infinity;
-  const report = (final: boolean): void => {
-    if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
-    lastProgress = now();
-    const elapsedMs = now() - start;
-    const countedHere = done.size - resumed;
-    const left = parts.length - done.size;
-    onProgress({
-      phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
-      rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
-      etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
-    });
-  };
+    let saving: Promise<void> = Promise.resolve();
+    let lastProgress = -Infinity;
+    const report = (final: boolean): void => {
+      if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
+      lastProgress = now();
+      const elapsedMs = now() - start;
+      const countedHere = done.size - resumed;
+      const left = parts.length - done.size;
+      onProgress({
+        phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+        rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
+        etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
+      });
+    };
 
-  if (queue.length > 0) {
-    const pool = new WorkerPool({ size: poolSize, engine, gpu: opts.gpu === true });
-    const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
-    try {
+    if (queue.length > 0) {
+      const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
       await new Promise<void>((resolve, reject) => {
         let failed = false;
         let next = 0;
@@ -259,6 +267,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
         };
         const onAbort = (): void => fail(signal!.reason);
         signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal?.aborted) return onAbort(); // (while the parts were made)
         // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
         const feed = (): void => {
           while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
@@ -279,16 +288,14 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
         };
         feed();
       });
-    } finally {
-      await pool.close();
     }
+    await save(true);
+    report(true);
+    if (!constraints.empty) {
+      const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
+      return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+    }
+    const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
+    return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
   }
-  await save(true);
-  report(true);
-  if (!constraints.empty) {
-    const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
-    return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
-  }
-  const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
-  return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

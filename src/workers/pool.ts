@@ -214,9 +214,12 @@ export class WorkerPool {
     });
   }
 
-  /** Starts every thread now rather than as parts come (each compiles its kernels meanwhile). */
-  warm(): void {
-    while (!this.closed && this.slots.length < this.size) this.spawn();
+  /**
+   * Starts `threads` threads (default: all) now rather than as parts come: each starts and
+   * compiles its kernels while the caller prepares the parts.
+   */
+  warm(threads = this.size): void {
+    while (!this.closed && this.slots.length < Math.min(threads, this.size)) this.spawn();
   }
 
   /** Stops every thread at once: the parts they count, and those waiting, reject with an AbortError. Idempotent. */
@@ -274,13 +277,17 @@ export class WorkerPool {
     while (!this.closed && this.queue.length > 0) {
       const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
       let slot = ready.find((s) => s.jobs.size === 0);
-      if (!slot && this.slots.length < this.size) {
-        this.spawn();
-        continue;
+      if (!slot) {
+        // Threads still starting take parts once ready: another starts only while more wait than they take.
+        const starting = this.slots.filter((s) => s.worker === undefined).length;
+        if (this.slots.length < this.size && this.queue.length > starting) {
+          this.spawn();
+          continue;
+        }
+        // One part ahead only while there is at least one more per thread: at the end of a
+        // run a part waits for an idle thread instead of queueing behind a busy one.
+        if (this.queue.length >= this.size) slot = ready.find((s) => s.jobs.size === 1);
       }
-      // One part ahead only while there is at least one more per thread: at the end of a
-      // run a part waits for an idle thread instead of queueing behind a busy one.
-      if (!slot && this.queue.length >= this.size) slot = ready.find((s) => s.jobs.size === 1);
       if (!slot) return;
       const job = this.queue.shift()!;
       const id = this.nextId++;
