@@ -32,8 +32,8 @@ export type AnyCount = PartCount | ConstrainedPartCount;
 /** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
 export type PoolWorker = {
   post(message: WorkerRequest): void;
-  /** The pool's own stop: no death is reported. */
-  terminate(): void;
+  /** The pool's own stop: no death is reported; settles once the thread has exited. */
+  terminate(): Promise<void> | void;
   /** An unexpected death, as when the thread crashes (for tests): reported like one. */
   kill(): void;
 };
@@ -100,7 +100,7 @@ async function startThread(events: Events): Promise<PoolWorker> {
     worker.on("exit", (code) => { if (!ended) { ended = true; events.died(`exit code ${code}`); } });
     return {
       post: (m) => worker.postMessage(m),
-      terminate: () => { ended = true; void worker.terminate(); },
+      terminate: async () => { ended = true; await worker.terminate(); },
       kill: () => void worker.terminate(), // the exit event reports it
     };
   }
@@ -222,23 +222,28 @@ export class WorkerPool {
     while (!this.closed && this.slots.length < Math.min(threads, this.size)) this.spawn();
   }
 
-  /** Stops every thread at once: the parts they count, and those waiting, reject with an AbortError. Idempotent. */
+  /**
+   * Stops every thread at once: the parts they count, and those waiting, reject with an
+   * AbortError; resolves once the threads have exited. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     const error = stoppedError();
     for (const job of this.queue.splice(0)) this.settle(job, undefined, error);
+    const exits: Promise<void>[] = [];
     for (const slot of this.slots.splice(0)) {
       for (const job of slot.jobs.values()) this.settle(job, undefined, error);
-      this.stop(slot);
+      exits.push(this.stop(slot));
     }
+    await Promise.all(exits);
   }
 
-  private stop(slot: Slot): void {
+  private async stop(slot: Slot): Promise<void> {
     slot.dead = true;
     slot.jobs.clear();
     clearTimeout(slot.cancelTimer);
-    slot.worker?.terminate();
+    await Promise.resolve(slot.worker?.terminate()).catch(() => {});
   }
 
   private settle(job: Job, result: AnyCount | undefined, error?: unknown): void {
@@ -266,7 +271,7 @@ export class WorkerPool {
   private replace(slot: Slot): void {
     if (slot.dead || this.closed) return;
     const kept = [...slot.jobs.values()].filter((job) => !job.settled);
-    this.stop(slot);
+    void this.stop(slot);
     this.slots.splice(this.slots.indexOf(slot), 1);
     this.queue.unshift(...kept);
     this.pump();
@@ -309,7 +314,7 @@ export class WorkerPool {
       ? Promise.resolve(startGpuPoolWorker(events) as unknown as PoolWorker)
       : startThread(events);
     starting.then((worker) => {
-      if (this.closed || slot.dead) return worker.terminate();
+      if (this.closed || slot.dead) return void worker.terminate();
       slot.worker = worker;
       workerHooks.onStart?.(worker, index);
       this.pump();
@@ -344,7 +349,7 @@ export class WorkerPool {
     if (this.closed || slot.dead) return;
     if (slot.gpu) this.gpuLost = true; // a CPU thread takes the GPU's place
     const lost = [...slot.jobs.values()].filter((job) => !job.settled);
-    this.stop(slot);
+    void this.stop(slot);
     this.slots.splice(this.slots.indexOf(slot), 1);
     const tooMany = ++this.deathsSinceProgress > 2 * this.size + this.maxAttempts;
     for (const job of lost.reverse()) {
