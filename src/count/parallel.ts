@@ -1,23 +1,21 @@
 // countParallel(n): the parts of splitCount(n) counted on worker threads (Node) or
 // Web Workers (browsers), with progress, abort, a worker that dies having its part
 // rerun on a fresh worker, and an optional checkpoint file (Node) to resume from.
-// A small hand-written pool: workers start from embedded source text (no file path
-// or URL to resolve), and rerunning a lost part is the pool's job here.
-import workerSource from "../../build/worker-source.js";
+// The threads are the shared counting pool (src/workers/pool.ts): it keeps each thread
+// warm across parts, deals the parts, re-runs a dead thread's part and verifies every result.
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
-import { startGpuPoolWorker } from "../engine/webgpu/part.js";
 import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
-import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
-import type { WorkerRequest, WorkerResponse } from "../workers/worker.js";
+import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
+import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import {
-  CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, mergeConstrainedCounts, splitConstrainedCount,
+  CONSTRAINED_MAX_N, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
   type ConstrainedPart, type ConstrainedPartCount,
 } from "./constrained.js";
 
@@ -71,64 +69,13 @@ export type ParallelOptions = {
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
 
-/** Test hook: called with each worker as it starts (tests kill one to prove a part is rerun). */
-export const workerHooks: { onStart?: (worker: PoolWorker, index: number) => void } = {};
-
-/** A worker of the pool, whichever kind of platform it runs on. */
-export type PoolWorker = {
-  post(message: WorkerRequest): void;
-  /** The pool's own stop: no death is reported. */
-  terminate(): void;
-  /** An unexpected death, as when the thread crashes (for tests): reported like one. */
-  kill(): void;
-};
+/** Test hook (the pool's): called with each worker as it starts, with its place in the pool. */
+export { workerHooks, type PoolWorker } from "../workers/pool.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
 
-/** Specifiers kept in variables so browser bundlers do not try to resolve Node built-ins. */
-const NODE_WORKER_THREADS = "node:worker_threads";
+/** Specifier kept in a variable so browser bundlers do not try to resolve a Node built-in. */
 const NODE_FS = "node:fs/promises";
-const NODE_OS = "node:os";
-
-async function availableCores(): Promise<number> {
-  if (isNode) {
-    const os = (await import(/* @vite-ignore */ NODE_OS)) as typeof import("node:os");
-    return os.availableParallelism?.() ?? os.cpus().length;
-  }
-  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-}
-
-type Events = { message(m: WorkerResponse): void; died(reason: string): void };
-
-async function startWorker(events: Events): Promise<PoolWorker> {
-  if (isNode) {
-    const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
-    // execArgv: not the host's flags (under `node --input-type=module -e` the eval'd worker
-    // would be read as a module, without `require`); only those that limit or inspect the process.
-    const execArgv = process.execArgv.filter((flag) => !/^--(input-type|eval|print|import|require|loader|experimental-loader)\b|^-[epr]$/.test(flag));
-    const worker = new Worker(workerSource, { eval: true, execArgv });
-    let ended = false;
-    worker.on("message", (m: WorkerResponse) => events.message(m));
-    worker.on("error", (e) => { if (!ended) { ended = true; events.died(String(e)); } });
-    worker.on("exit", (code) => { if (!ended) { ended = true; events.died(`exit code ${code}`); } });
-    return {
-      post: (m) => worker.postMessage(m),
-      terminate: () => { ended = true; void worker.terminate(); },
-      kill: () => void worker.terminate(), // the exit event reports it
-    };
-  }
-  const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-  const worker = new Worker(url);
-  URL.revokeObjectURL(url);
-  let ended = false;
-  worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
-  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });
-  return {
-    post: (m) => worker.postMessage(m),
-    terminate: () => { ended = true; worker.terminate(); },
-    kill: () => { worker.terminate(); if (!ended) { ended = true; events.died("killed"); } },
-  };
-}
 
 /**
  * The checkpoint file (JSON): the run's identity, the verified results of the finished parts,
@@ -217,11 +164,7 @@ function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart
 }
 
 /** A part's result, checked against the part (plain: checkPartCount; constrained: checkConstrainedPartCount), holding only its own fields. */
-function checkCount(part: AnyPart, result: unknown): AnyCount {
-  if ("kind" in part && part.kind === "constrained") return checkConstrainedPartCount(part, result);
-  const checked = checkPartCount(part as CountPart, result);
-  return Object.fromEntries(RESULT_KEYS.map((key) => [key, checked[key]])) as PartCount;
-}
+const checkCount = checkPartResult;
 
 /** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
 async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
@@ -243,7 +186,8 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
   if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
   if (opts.gpu && !constraints.empty) throw rangeError("gpu: the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (gpu: false)");
-  const board = constraints.empty ? undefined : fnv1a64(`v${CONSTRAINED_SPLIT_VERSION} n=${n} ${JSON.stringify([...constraints.fixedColumn])} ${JSON.stringify([...constraints.blockedStart])} ${JSON.stringify([...constraints.blockedCols])}`);
+  // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
+  const board = constraints.empty ? undefined : constrainedBoard(constraints).digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(opts.engine).name;
@@ -264,124 +208,95 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     return { ...small, workers: 0, parts: 0, resumed: 0 };
   }
 
-  const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
-  const parts: AnyPart[] = constraints.empty
-    ? splitCount(n, { parts: saved?.parts ?? opts.parts })
-    : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
-  const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
-  const resumed = done.size;
-  const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
-  const poolSize = Math.max(1, Math.min(workers, queue.length));
+  // The threads start now, while the parts are made and the checkpoint read (a fresh thread takes tens of ms).
+  const pool = new WorkerPool({ size: workers, engine, gpu: opts.gpu === true });
+  pool.warm(Math.min(workers, opts.parts ?? (constraints.empty ? defaultParts(n) : 64)));
+  try {
+    return await countOnPool(pool);
+  } finally {
+    await pool.close();
+  }
 
-  let lastSave = 0;
-  const save = async (force: boolean): Promise<void> => {
-    if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
-    lastSave = now();
-    const content: Omit<Checkpoint, "checksum"> = {
-      format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+  async function countOnPool(pool: WorkerPool): Promise<ParallelResult> {
+    const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
+    const parts: AnyPart[] = constraints.empty
+      ? splitCount(n, { parts: saved?.parts ?? opts.parts })
+      : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
+    const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
+    const resumed = done.size;
+    const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
+    const poolSize = Math.max(1, Math.min(workers, queue.length));
+
+    let lastSave = 0;
+    const save = async (force: boolean): Promise<void> => {
+      if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
+      lastSave = now();
+      const content: Omit<Checkpoint, "checksum"> = {
+        format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+      };
+      // One write at a time: two writes overlapping on the same temporary file lose a rename.
+      const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
+      saving = write.catch(() => undefined);
+      await write;
     };
-    // One write at a time: two writes overlapping on the same temporary file lose a rename.
-    const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
-    saving = write.catch(() => undefined);
-    await write;
-  };
-  let saving: Promise<void> = Promise.resolve();
-  let lastProgress = -Infinity;
-  const report = (final: boolean): void => {
-    if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
-    lastProgress = now();
-    const elapsedMs = now() - start;
-    const countedHere = done.size - resumed;
-    const left = parts.length - done.size;
-    onProgress({
-      phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
-      rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
-      etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
-    });
-  };
+    let saving: Promise<void> = Promise.resolve();
+    let lastProgress = -Infinity;
+    const report = (final: boolean): void => {
+      if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
+      lastProgress = now();
+      const elapsedMs = now() - start;
+      const countedHere = done.size - resumed;
+      const left = parts.length - done.size;
+      onProgress({
+        phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+        rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
+        etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
+      });
+    };
 
-  if (queue.length > 0) {
-    await new Promise<void>((resolve, reject) => {
-      const running = new Map<PoolWorker, AnyPart | undefined>();
-      let nextId = 0;
-      let restarts = 0;
-      let finished = false;
-      let gpuLost = false;
-      const byId = new Map<number, { worker: PoolWorker; part: AnyPart }>();
-      const stopAll = (): void => {
-        finished = true;
-        for (const w of running.keys()) w.terminate();
-        running.clear();
-      };
-      const fail = (error: unknown): void => {
-        if (finished) return;
-        stopAll();
-        save(true).then(() => reject(error), () => reject(error));
-      };
-      const onAbort = (): void => fail(signal!.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
-
-      const feed = (worker: PoolWorker): void => {
-        const part = queue.shift();
-        running.set(worker, part);
-        if (!part) {
-          if ([...running.values()].every((p) => p === undefined)) {
-            stopAll();
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
+    if (queue.length > 0) {
+      const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
+      await new Promise<void>((resolve, reject) => {
+        let failed = false;
+        let next = 0;
+        let inHand = 0;
+        const fail = (error: unknown): void => {
+          if (failed) return;
+          failed = true;
+          stop.abort(error);
+          save(true).then(() => reject(error), () => reject(error));
+        };
+        const onAbort = (): void => fail(signal!.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+        if (signal?.aborted) return onAbort(); // (while the parts were made)
+        // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
+        const feed = (): void => {
+          while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
+            const part = queue[next++];
+            inHand++;
+            pool.run(part, { signal: stop.signal }).then((result) => {
+              inHand--;
+              if (failed) return;
+              done.set(part.part, checkCount(part, result)); // a worker's answer is verified before it is kept
+              if (done.size < parts.length) report(false); // the last is reported once, at the end
+              save(false).catch(fail);
+              if (next === queue.length && inHand === 0) {
+                signal?.removeEventListener("abort", onAbort);
+                resolve();
+              } else feed();
+            }).catch(fail);
           }
-          return;
-        }
-        const id = nextId++;
-        byId.set(id, { worker, part });
-        worker.post({ id, part, engine });
-      };
-
-      const spawn = async (index: number): Promise<void> => {
-        let self: PoolWorker | undefined;
-        const onGpu = opts.gpu === true && index === 0 && !gpuLost;
-        // (the GPU takes plain parts only: countParallel refuses gpu with given queens or blocked squares)
-        const worker: PoolWorker = await (onGpu ? (startGpuPoolWorker as unknown as typeof startWorker) : startWorker)({
-          message: (m) => {
-            const job = byId.get(m.id);
-            if (finished || !job) return;
-            byId.delete(m.id);
-            if (m.error !== undefined) return fail(new Error(`counting part ${job.part.part} failed: ${m.error}`));
-            try {
-              done.set(job.part.part, checkCount(job.part, m.result)); // a worker's answer is verified before it is kept
-            } catch (error) {
-              return fail(error);
-            }
-            if (done.size < parts.length) report(false); // the last is reported once, at the end
-            save(false).catch(fail);
-            feed(job.worker);
-          },
-          died: (reason) => {
-            if (finished || !self) return;
-            if (onGpu) gpuLost = true; // a CPU thread takes the GPU's place
-            const lost = running.get(self);
-            running.delete(self);
-            for (const [id, job] of byId) if (job.worker === self) byId.delete(id);
-            if (lost) queue.unshift(lost); // rerun the lost part on a fresh worker
-            if (++restarts > parts.length + poolSize) return fail(new Error(`counting workers keep dying (last: ${reason})`));
-            spawn(index).catch(fail);
-          },
-        });
-        self = worker;
-        if (finished) return worker.terminate();
-        running.set(worker, undefined);
-        workerHooks.onStart?.(worker, index);
-        feed(worker);
-      };
-      for (let i = 0; i < poolSize; i++) spawn(i).catch(fail);
-    });
+        };
+        feed();
+      });
+    }
+    await save(true);
+    report(true);
+    if (!constraints.empty) {
+      const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
+      return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+    }
+    const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
+    return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
   }
-  await save(true);
-  report(true);
-  if (!constraints.empty) {
-    const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
-    return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
-  }
-  const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
-  return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
 }

@@ -215,27 +215,45 @@ function capacity(part: CountPart): Capacity {
   if (known) return known;
   const n = part.n;
   const mask = n === 32 ? 0xffffffff : 2 ** n - 1;
+  // Sums and products are kept as Numbers while they are exact (below 2^53), in BigInts
+  // beyond: the same bounds, without a BigInt per row (this runs for every result checked).
   let unique = 0n, nodes = BigInt(part.prefixNodes), corner = true;
+  let smallUnique = 0, smallNodes = 0;
   for (const t of part.prefixes) {
     if (t.kind !== 1) corner = false;
     // A completion puts one queen in each row below the prefix, on a square no prefix queen attacks.
-    let product = 1n;
-    for (let y = t.rows.length; y < n; y++) {
-      let attacked = 0;
-      for (let r = 0; r < t.rows.length; r++) {
-        const c = t.rows[r], d = y - r;
-        attacked |= 2 ** c;
-        if (c - d >= 0) attacked |= 2 ** (c - d);
-        if (c + d < n) attacked |= 2 ** (c + d);
-      }
-      let free = (mask & ~attacked) >>> 0, k = 0;
-      while (free) { free &= free - 1; k++; }
-      product *= BigInt(k);
-      nodes += product;
-      if (product === 0n) break;
+    let product = 1, big: bigint | undefined;
+    // The squares the prefix's queens attack in its first free row (columns, and the two
+    // diagonals); one row further down each diagonal moves one column outwards.
+    const depth = t.rows.length;
+    let down = 0, left = 0, right = 0;
+    for (let r = 0; r < depth; r++) {
+      const c = t.rows[r], d = depth - r;
+      down |= 1 << c;
+      if (c - d >= 0) left |= 1 << (c - d);
+      if (c + d < n) right |= 1 << (c + d);
     }
-    unique += product;
+    for (let y = depth; y < n; y++, left >>>= 1, right = ((right << 1) & mask) >>> 0) {
+      let free = (mask & ~(down | left | right)) >>> 0, k = 0;
+      while (free) { free &= free - 1; k++; }
+      if (big === undefined && product * k <= Number.MAX_SAFE_INTEGER) {
+        product *= k;
+        if (smallNodes > Number.MAX_SAFE_INTEGER - product) { nodes += BigInt(smallNodes); smallNodes = 0; }
+        smallNodes += product;
+      } else {
+        big = (big ?? BigInt(product)) * BigInt(k);
+        nodes += big;
+      }
+      if (k === 0) break;
+    }
+    if (big !== undefined) unique += big;
+    else {
+      if (smallUnique > Number.MAX_SAFE_INTEGER - product) { unique += BigInt(smallUnique); smallUnique = 0; }
+      smallUnique += product;
+    }
   }
+  unique += BigInt(smallUnique);
+  nodes += BigInt(smallNodes);
   const result = { unique, nodes, corner };
   capacities.set(part, result);
   return result;
@@ -293,8 +311,11 @@ export type CountPartOptions = {
   timeoutMs?: number;
 };
 
-/** Counts a checked part's prefixes in chunks of about 10 ms, calling `between` after each chunk (which may throw to stop). */
-async function countChunked(part: CountPart, engine: EngineName | undefined, between: () => Promise<void> | void): Promise<PartCount> {
+/**
+ * Counts a checked part's prefixes in chunks of about 10 ms, calling `between` after each chunk (which may throw to stop).
+ * Internal (not in the package's API): the counting thread (src/workers/worker.ts) checks its parts against a split it keeps.
+ */
+export async function countChunked(part: CountPart, engine: EngineName | undefined, between: () => Promise<void> | void): Promise<PartCount> {
   const counter = pickEngine(engine).openCounter(part.n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(part.prefixNodes);
   const sizer = new ChunkSizer(20_000);

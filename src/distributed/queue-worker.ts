@@ -18,7 +18,7 @@ import { bull, connect, redisOptions, within, type Connection } from "./redis.js
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
 } from "./keys.js";
-import { ThreadPool } from "./thread-pool.js";
+import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 
@@ -109,7 +109,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     return turn;
   };
   const client = await connect(redis, connectTimeoutMs);
-  const pool = new ThreadPool(concurrency);
+  const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
   let counted = 0;
   let closing = false;
@@ -197,7 +197,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
 
   // thread-pool.ts's run is typed for plain parts; its threads (src/workers/worker.ts) count either kind.
-  const onThread = (part: CountPart | ConstrainedPart): Promise<PartCount | ConstrainedPartCount> => pool.run(part as CountPart);
+  const onThread = (part: CountPart | ConstrainedPart): Promise<PartCount | ConstrainedPartCount> => pool.run(part); // checked against its part
 
   const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount | ConstrainedPartCount> => {
     const t0 = performance.now();
@@ -299,7 +299,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
     });
   }
-  pool.warm(); // threads started and the Wasm compiled before the first part comes
+  pool.warm(); // threads started and the Wasm compiled before the first part comes (each compiles as it starts)
   await discover();
 
   return {

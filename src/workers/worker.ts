@@ -1,11 +1,24 @@
-// The body of a counting worker: one module for Node's worker_threads and for browser
-// Web Workers. It is bundled on its own (tsup.worker.config.ts) and embedded in the main
-// bundle as source text, so starting a worker needs no file path or URL.
-// Protocol: receives { id, part, engine }, answers { id, result } or { id, error }; the part is
-// counted in ~10 ms chunks (countPart) with the event loop free between them, so
-// { cancel: id } stops it within about 100 ms (answered { id, error: "AbortError: ..." }).
+// The body of a counting thread of the pool (src/workers/pool.ts): one module for Node's
+// worker_threads and for browser Web Workers. It is bundled on its own
+// (tsup.worker.config.ts) and embedded in the main bundle as source text, so starting a
+// thread needs no file path or URL.
+//
+// Protocol (the pool is the other side):
+//   { id, part, engine }  count a part; answers { id, result } or { id, error }
+//   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
+// Parts are counted one at a time in arrival order (the pool may send one ahead, so the
+// thread goes on to it without waiting for a round trip). A plain part is counted in ~10 ms
+// chunks with the event loop free between them, so a cancel acts within about one chunk; so is
+// a constrained board's part (issue 15: countConstrainedPartAsync), and the pool terminates a
+// thread that does not answer a cancel in time anyway.
+//
+// A plain part is first checked to be exactly its split's part (identity, prefixNodes and
+// digest: what countPart's checkPart does), against the split of (n, parts) this thread
+// derived once and keeps, instead of walking the split again for every part. The Wasm
+// kernels are compiled as the thread starts, before its first part comes.
 import type { EngineName } from "../engine/contract.js";
-import { countPart, type CountPart, type PartCount } from "../count/parts.js";
+import { compileWasm } from "../engine/wasm/index.js";
+import { checkPart, countChunked, partDigest, SPLIT_VERSION, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
 export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
@@ -27,29 +40,123 @@ function port(): Port {
       listen: (handler) => scope.addEventListener!("message", (event) => handler(event.data as WorkerRequest)),
     };
   }
-  // Node: the main thread starts this code with new Worker(source, { eval: true }), where require exists.
+  // Node: the pool starts this code with new Worker(source, { eval: true }), where require exists.
   const { parentPort } = require!("node:worker_threads") as {
     parentPort: { postMessage(m: unknown): void; on(type: "message", handler: (m: WorkerRequest) => void): void };
   };
   return { post: (m) => parentPort.postMessage(m), listen: (handler) => parentPort.on("message", handler) };
 }
 
+function yieldToEventLoop(): Promise<void> {
+  if (typeof setImmediate === "function") return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** An AbortError, as AbortSignal's reason is (a DOMException where there is one). */
+function abortError(message: string): Error {
+  return typeof DOMException === "function" ? new DOMException(message, "AbortError") : Object.assign(new Error(message), { name: "AbortError" });
+}
+
+/** The last splits this thread derived, by "n/parts" (two at most: a split of n = 32 holds up to 131,072 prefixes). */
+const splits = new Map<string, CountPart[]>();
+
+/**
+ * The part to count: the split's own part that `value` claims to be. Where this thread keeps
+ * that split, the claimed identity, prefixNodes and the digest of the given content must
+ * match it; otherwise checkPart re-derives the part (NQ_PART_MISMATCH naming it) and the
+ * split is derived once and kept for the parts that follow.
+ */
+function verifiedPart(value: CountPart): CountPart {
+  const key = `${String(value?.n)}/${String(value?.parts)}`;
+  const kept = value?.splitVersion === SPLIT_VERSION ? splits.get(key)?.[value.part] : undefined;
+  try {
+    if (kept && value.part === kept.part && value.digest === kept.digest && value.prefixNodes === kept.prefixNodes &&
+        Array.isArray(value.prefixes) && partDigest(value) === kept.digest) return kept;
+  } catch { /* malformed prefixes: checkPart says how */ }
+  const checked = checkPart(value);
+  if (!splits.has(key)) {
+    if (splits.size >= 2) splits.delete(splits.keys().next().value!);
+    splits.set(key, splitCount(checked.n, { parts: checked.parts }));
+  }
+  return checked;
+}
+
+/** Least time between two yields to the event loop (where a cancel gets in). */
+const YIELD_MS = 10;
+
+function describePart(part: CountPart | ConstrainedPart): string {
+  return typeof part === "object" && part !== null ? `${String(part.part)} of ${String(part.parts)} (n = ${String(part.n)})` : String(part);
+}
+
+type Job = { id: number; part: CountPart | ConstrainedPart; engine: EngineName };
+const waiting: Job[] = [];
+const cancelled = new Set<number>();
+const constrainedStops = new Map<number, AbortController>(); // the constrained part being counted, by id
+let current: number | undefined;
+let busy = false;
+
+async function countJob({ id, part, engine }: Job): Promise<PartCount | ConstrainedPartCount> {
+  const stopped = (): Error => abortError(`counting part ${describePart(part)} was cancelled`);
+  if (cancelled.has(id)) throw stopped();
+  if ("kind" in part && part.kind === "constrained") {
+    // In ~10 ms chunks of the resumable complete search; a cancel aborts it between chunks.
+    const controller = new AbortController();
+    constrainedStops.set(id, controller);
+    try {
+      return await countConstrainedPartAsync(part, { engine, signal: controller.signal });
+    } catch (error) {
+      if (controller.signal.aborted) throw stopped();
+      throw error;
+    } finally {
+      constrainedStops.delete(id);
+    }
+  }
+  const checked = verifiedPart(part as CountPart);
+  let lastYield = performance.now();
+  return countChunked(checked, engine, async () => {
+    if (performance.now() - lastYield < YIELD_MS) return;
+    await yieldToEventLoop(); // a cancel gets in
+    lastYield = performance.now();
+    if (cancelled.has(id)) throw stopped();
+  });
+}
+
+/** Counts the waiting parts one at a time, in arrival order. */
+async function drain(): Promise<void> {
+  if (busy) return;
+  busy = true;
+  try {
+    for (let job = waiting.shift(); job; job = waiting.shift()) {
+      current = job.id;
+      try {
+        channel.post({ id: job.id, result: await countJob(job) });
+      } catch (error) {
+        channel.post({ id: job.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      } finally {
+        cancelled.delete(job.id);
+        current = undefined;
+      }
+    }
+  } finally {
+    busy = false;
+  }
+}
+
 const channel = port();
-const running = new Map<number, AbortController>();
 channel.listen((request) => {
   if ("cancel" in request) {
-    running.get(request.cancel)?.abort();
+    const at = waiting.findIndex((job) => job.id === request.cancel);
+    if (at >= 0) {
+      const [job] = waiting.splice(at, 1); // not started: answered at once
+      channel.post({ id: job.id, error: `AbortError: counting part ${describePart(job.part)} was cancelled` });
+    } else if (current === request.cancel) {
+      cancelled.add(request.cancel);
+      constrainedStops.get(request.cancel)?.abort();
+    }
     return;
   }
-  const { id, part, engine } = request;
-  const controller = new AbortController();
-  running.set(id, controller);
-  // A plain part or a constrained board's part (issue 15), both in chunks, so a cancel acts between them.
-  const counting: Promise<PartCount | ConstrainedPartCount> = "kind" in part && part.kind === "constrained"
-    ? countConstrainedPartAsync(part, { engine, signal: controller.signal })
-    : countPart(part as CountPart, { engine, signal: controller.signal });
-  counting.then(
-    (result) => channel.post({ id, result }),
-    (error: unknown) => channel.post({ id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
-  ).finally(() => running.delete(id));
+  waiting.push(request);
+  void drain();
 });
+// Compiled now, while the pool deals the first parts (the first part would pay for it otherwise).
+compileWasm().catch(() => { /* no WebAssembly here: a part on 'wasm' says so */ });

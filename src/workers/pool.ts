@@ -1,0 +1,369 @@
+// One pool of counting threads for countParallel (src/count/parallel.ts) and the queue
+// worker (src/distributed/queue-worker.ts): worker_threads in Node, Web Workers in browsers,
+// all running src/workers/worker.ts (its protocol is written there), started from embedded
+// source text (no file path or URL to resolve). The pool:
+// - starts threads as parts come (or all at once: warm()), and keeps each for every part
+//   after (its compiled kernels and optimised code stay warm; a fresh thread costs tens of ms);
+// - deals parts in arrival order: to an idle thread first and, while at least one part per
+//   thread is waiting, one more ahead to a busy thread (it starts it the moment the last one
+//   ends, without waiting for a round trip); near the end a part waits for an idle thread;
+// - cancels a part when its run's signal aborts: the run rejects at once with the signal's
+//   reason, the thread is told ({ cancel }) and, if it does not answer within cancelGraceMs
+//   (a long uninterruptible part), is terminated and replaced;
+// - runs again, on a fresh thread, the parts of a thread that died (up to maxAttempts deaths
+//   a part, and a bound on deaths without progress);
+// - verifies every result against its part (checkPartResult) before handing it out: a count
+//   that crossed a thread is never returned unchecked;
+// - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
+//   then takes its place.
+import workerSource from "../../build/worker-source.js";
+import type { EngineName } from "../engine/contract.js";
+import { ErrorCode, withCode } from "../core/errors.js";
+import { checkPartCount, type CountPart, type PartCount } from "../count/parts.js";
+import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
+import { startGpuPoolWorker } from "../engine/webgpu/part.js";
+import type { WorkerRequest, WorkerResponse } from "./worker.js";
+
+/** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained.ts). */
+export type AnyPart = CountPart | ConstrainedPart;
+/** What counting such a part gives. */
+export type AnyCount = PartCount | ConstrainedPartCount;
+
+/** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
+export type PoolWorker = {
+  post(message: WorkerRequest): void;
+  /** The pool's own stop: no death is reported; settles once the thread has exited. */
+  terminate(): Promise<void> | void;
+  /** An unexpected death, as when the thread crashes (for tests): reported like one. */
+  kill(): void;
+};
+
+/** Test hook: called with each thread as it starts, with its place in the pool (tests kill one to prove its part is re-run). */
+export const workerHooks: { onStart?: (worker: PoolWorker, index: number) => void } = {};
+
+const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
+
+/** Specifiers kept in variables so browser bundlers do not try to resolve Node built-ins. */
+const NODE_WORKER_THREADS = "node:worker_threads";
+const NODE_OS = "node:os";
+
+/** The cores this process may use (Node), or the browser's hardwareConcurrency. */
+export async function availableCores(): Promise<number> {
+  if (isNode) {
+    const os = (await import(/* @vite-ignore */ NODE_OS)) as typeof import("node:os");
+    return os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
+}
+
+/**
+ * A result checked against its part (plain: checkPartCount; constrained:
+ * checkConstrainedPartCount), holding only its own fields; NQ_PART_MISMATCH otherwise.
+ */
+export function checkPartResult(part: AnyPart, result: unknown): AnyCount {
+  if ("kind" in part && part.kind === "constrained") return checkConstrainedPartCount(part, result);
+  const r = checkPartCount(part as CountPart, result);
+  const { splitVersion, n, part: index, parts, digest, count8, count4, count2, nodes } = r;
+  return { splitVersion, n, part: index, parts, digest, count8, count4, count2, nodes };
+}
+
+type Events = { message(m: WorkerResponse): void; died(reason: string): void };
+
+/** Node flags a thread must not inherit: they make the eval'd body a module, or another program. */
+const HOST_ONLY = /^--(input-type|eval|print|import|require|loader|experimental-loader)\b|^-[epr]$/;
+/** Flags a thread refused (ERR_WORKER_INVALID_EXEC_ARGV: V8 and process-wide ones such as --expose-gc), left out from then on. */
+const refusedFlags = new Set<string>();
+
+async function startThread(events: Events): Promise<PoolWorker> {
+  if (isNode) {
+    const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
+    // execArgv: not the host's own flags (under `node --input-type=module -e` the eval'd body
+    // would be read as a module, without `require`), nor those a thread refuses (--expose-gc,
+    // --max-old-space-size: Node throws ERR_WORKER_INVALID_EXEC_ARGV when given them).
+    const create = (): InstanceType<typeof Worker> => {
+      const flags = process.execArgv.filter((flag) => !HOST_ONLY.test(flag) && !refusedFlags.has(flag));
+      // Inheriting (no execArgv) drops refused flags quietly; only an edited list needs passing.
+      return new Worker(workerSource, { eval: true, ...(flags.length === process.execArgv.length ? {} : { execArgv: flags }) });
+    };
+    let worker: InstanceType<typeof Worker>;
+    try {
+      worker = create();
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+      const named = /flags: (.*)$/.exec((error as Error).message)?.[1]?.split(", ");
+      for (const flag of named ?? process.execArgv) refusedFlags.add(flag);
+      worker = create();
+    }
+    let ended = false;
+    worker.on("message", (m: WorkerResponse) => events.message(m));
+    worker.on("error", (e) => { if (!ended) { ended = true; events.died(String(e)); } });
+    worker.on("exit", (code) => { if (!ended) { ended = true; events.died(`exit code ${code}`); } });
+    return {
+      post: (m) => worker.postMessage(m),
+      terminate: async () => { ended = true; await worker.terminate(); },
+      kill: () => void worker.terminate(), // the exit event reports it
+    };
+  }
+  const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
+  const worker = new Worker(url);
+  URL.revokeObjectURL(url);
+  let ended = false;
+  worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
+  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });
+  return {
+    post: (m) => worker.postMessage(m),
+    terminate: () => { ended = true; worker.terminate(); },
+    kill: () => { worker.terminate(); if (!ended) { ended = true; events.died("killed"); } },
+  };
+}
+
+type Job = {
+  part: AnyPart;
+  engine: EngineName;
+  resolve(result: AnyCount): void;
+  reject(error: unknown): void;
+  /** Threads that died holding this part. */
+  deaths: number;
+  /** Settled already (cancelled): the thread's answer is awaited only to free the thread. */
+  settled: boolean;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+};
+
+type Slot = {
+  index: number;
+  gpu: boolean;
+  worker?: PoolWorker;
+  /** Parts posted to the thread and not answered yet, by message id (at most two: one running, one next). */
+  jobs: Map<number, Job>;
+  dead: boolean;
+  /** Set when a cancelled part is not answered within cancelGraceMs: the thread is then replaced. */
+  cancelTimer?: ReturnType<typeof setTimeout>;
+};
+
+export type PoolOptions = {
+  /** Threads, 1 to 256. */
+  size: number;
+  /** Engine of the parts run without one (default 'wasm'). */
+  engine?: EngineName;
+  /** Thread 0 is this machine's GPU (engine 'webgpu', plain parts only) until its device is lost. */
+  gpu?: boolean;
+  /** Threads that may die holding the same part before its run fails (default 3). */
+  maxAttempts?: number;
+  /** How long a thread may take to answer a cancel before it is terminated and replaced (default 1000 ms). */
+  cancelGraceMs?: number;
+};
+
+export type RunOptions = {
+  /** Engine for this part (default: the pool's). */
+  engine?: EngineName;
+  /** Cancels the part: the run rejects at once with the signal's reason. */
+  signal?: AbortSignal;
+};
+
+/** The error runs reject with once the pool is closed. */
+function stoppedError(): Error {
+  return Object.assign(new Error("the counting threads are stopped"), { name: "AbortError" });
+}
+
+/**
+ * A pool of up to `size` counting threads. run(part) resolves with the part's verified
+ * count; any number of callers share the threads. close() stops every thread.
+ */
+export class WorkerPool {
+  readonly size: number;
+  private readonly engine: EngineName;
+  private readonly maxAttempts: number;
+  private readonly cancelGraceMs: number;
+  private readonly queue: Job[] = [];
+  private readonly slots: Slot[] = [];
+  private nextId = 0;
+  private closed = false;
+  private gpuLost: boolean;
+  private deathsSinceProgress = 0;
+  /** Threads started so far, replacements included. */
+  started = 0;
+
+  constructor(options: PoolOptions) {
+    const { size, engine = "wasm", gpu = false, maxAttempts = 3, cancelGraceMs = 1000 } = options;
+    if (!Number.isInteger(size) || size < 1 || size > 256) throw withCode(new RangeError(`size must be an integer from 1 to 256, got ${String(size)}`), ErrorCode.invalidArgument);
+    this.size = size;
+    this.engine = engine;
+    this.gpuLost = !gpu;
+    this.maxAttempts = maxAttempts;
+    this.cancelGraceMs = cancelGraceMs;
+  }
+
+  /** Threads alive now (started and not stopped). */
+  get threads(): number {
+    return this.slots.filter((s) => !s.dead).length;
+  }
+
+  /** Counts a part on a thread; resolves with its count once checked against the part (checkPartResult). */
+  run(part: AnyPart, options: RunOptions = {}): Promise<AnyCount> {
+    if (this.closed) return Promise.reject(stoppedError());
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    return new Promise<AnyCount>((resolve, reject) => {
+      const job: Job = { part, engine: options.engine ?? this.engine, resolve, reject, deaths: 0, settled: false, signal: options.signal };
+      if (options.signal) {
+        job.onAbort = () => this.cancel(job, options.signal!.reason);
+        options.signal.addEventListener("abort", job.onAbort, { once: true });
+      }
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  /**
+   * Starts `threads` threads (default: all) now rather than as parts come: each starts and
+   * compiles its kernels while the caller prepares the parts.
+   */
+  warm(threads = this.size): void {
+    while (!this.closed && this.slots.length < Math.min(threads, this.size)) this.spawn();
+  }
+
+  /**
+   * Stops every thread at once: the parts they count, and those waiting, reject with an
+   * AbortError; resolves once the threads have exited. Idempotent.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const error = stoppedError();
+    for (const job of this.queue.splice(0)) this.settle(job, undefined, error);
+    const exits: Promise<void>[] = [];
+    for (const slot of this.slots.splice(0)) {
+      for (const job of slot.jobs.values()) this.settle(job, undefined, error);
+      exits.push(this.stop(slot));
+    }
+    await Promise.all(exits);
+  }
+
+  private async stop(slot: Slot): Promise<void> {
+    slot.dead = true;
+    slot.jobs.clear();
+    clearTimeout(slot.cancelTimer);
+    await Promise.resolve(slot.worker?.terminate()).catch(() => {});
+  }
+
+  private settle(job: Job, result: AnyCount | undefined, error?: unknown): void {
+    if (job.settled) return;
+    job.settled = true;
+    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+    if (error !== undefined) job.reject(error);
+    else job.resolve(result!);
+  }
+
+  private cancel(job: Job, reason: unknown): void {
+    const waiting = this.queue.indexOf(job);
+    if (waiting >= 0) this.queue.splice(waiting, 1);
+    this.settle(job, undefined, reason);
+    for (const slot of this.slots) {
+      for (const [id, held] of slot.jobs) {
+        if (held !== job) continue;
+        slot.worker?.post({ cancel: id }); // answered within a chunk (~10 ms), which frees the thread
+        slot.cancelTimer ??= setTimeout(() => this.replace(slot), this.cancelGraceMs);
+      }
+    }
+  }
+
+  /** A thread that did not answer a cancel in time: terminated; its parts not cancelled go back first in line. */
+  private replace(slot: Slot): void {
+    if (slot.dead || this.closed) return;
+    const kept = [...slot.jobs.values()].filter((job) => !job.settled);
+    void this.stop(slot);
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    this.queue.unshift(...kept);
+    this.pump();
+  }
+
+  /** Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts. */
+  private pump(): void {
+    while (!this.closed && this.queue.length > 0) {
+      const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
+      let slot = ready.find((s) => s.jobs.size === 0);
+      if (!slot) {
+        // Threads still starting take parts once ready: another starts only while more wait than they take.
+        const starting = this.slots.filter((s) => s.worker === undefined).length;
+        if (this.slots.length < this.size && this.queue.length > starting) {
+          this.spawn();
+          continue;
+        }
+        // One part ahead only while there is at least one more per thread: at the end of a
+        // run a part waits for an idle thread instead of queueing behind a busy one.
+        if (this.queue.length >= this.size) slot = ready.find((s) => s.jobs.size === 1);
+      }
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      const id = this.nextId++;
+      slot.jobs.set(id, job);
+      slot.worker!.post({ id, part: job.part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+    }
+  }
+
+  private spawn(): void {
+    let index = 0;
+    while (this.slots.some((s) => s.index === index)) index++;
+    // (the GPU takes plain parts only: countParallel refuses gpu with given queens or blocked squares)
+    const gpu = index === 0 && !this.gpuLost;
+    const slot: Slot = { index, gpu, jobs: new Map(), dead: false };
+    this.slots.push(slot);
+    this.started++;
+    const events: Events = { message: (m) => this.answer(slot, m), died: (reason) => this.died(slot, reason) };
+    const starting: Promise<PoolWorker> = gpu
+      ? Promise.resolve(startGpuPoolWorker(events) as unknown as PoolWorker)
+      : startThread(events);
+    starting.then((worker) => {
+      if (this.closed || slot.dead) return void worker.terminate();
+      slot.worker = worker;
+      workerHooks.onStart?.(worker, index);
+      this.pump();
+    }, (error: unknown) => this.died(slot, `it could not start: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private answer(slot: Slot, m: WorkerResponse): void {
+    const job = slot.jobs.get(m.id);
+    if (!job || slot.dead) return;
+    slot.jobs.delete(m.id);
+    if (slot.cancelTimer !== undefined && ![...slot.jobs.values()].some((j) => j.settled)) {
+      clearTimeout(slot.cancelTimer); // every cancelled part answered: the thread is free again
+      slot.cancelTimer = undefined;
+    }
+    if (!job.settled) {
+      if (m.error !== undefined) {
+        this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`));
+      } else {
+        try {
+          const result = checkPartResult(job.part, m.result); // a thread's answer is verified before anyone keeps it
+          this.deathsSinceProgress = 0;
+          this.settle(job, result);
+        } catch (error) {
+          this.settle(job, undefined, error);
+        }
+      }
+    }
+    this.pump();
+  }
+
+  private died(slot: Slot, reason: string): void {
+    if (this.closed || slot.dead) return;
+    if (slot.gpu) this.gpuLost = true; // a CPU thread takes the GPU's place
+    const lost = [...slot.jobs.values()].filter((job) => !job.settled);
+    void this.stop(slot);
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    const tooMany = ++this.deathsSinceProgress > 2 * this.size + this.maxAttempts;
+    for (const job of lost.reverse()) {
+      // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
+      if (!slot.gpu) job.deaths++;
+      if (tooMany || job.deaths >= this.maxAttempts) {
+        this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}): counting threads keep dying (last: ${reason})`));
+      } else {
+        this.queue.unshift(job); // run it again first, on a fresh thread
+      }
+    }
+    if (tooMany) {
+      for (const job of this.queue.splice(0)) this.settle(job, undefined, new Error(`counting threads keep dying (last: ${reason})`));
+    }
+    this.pump(); // a fresh thread takes the dead one's place when there is work for it
+  }
+}
