@@ -94,8 +94,32 @@ describe("WorkerPool", () => {
     }
   });
 
+  it("a constrained part is cancelled between chunks: the thread answers and is kept", async () => {
+    const constraints = checkConstraints(30, { blocked: [[0, 0]] }, "test");
+    const [long] = splitConstrainedCount(30, constraints, 1); // hours in one part
+    const pool = new WorkerPool({ size: 1, cancelGraceMs: 60_000 });
+    try {
+      const small = splitCount(10, { parts: 1 })[0];
+      await pool.run(small);
+      const controller = new AbortController();
+      const running = pool.run(long, { signal: controller.signal }).catch((e: unknown) => e);
+      await new Promise((r) => setTimeout(r, 100));
+      controller.abort();
+      expect((await running as Error).name).toBe("AbortError");
+      expect(await pool.run(small)).toEqual(countTask(small)); // on the same thread, free again
+      expect(pool.started).toBe(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it("a thread that does not answer a cancel within cancelGraceMs is terminated and replaced", async () => {
-    // A constrained part is counted in one go: the thread cannot see a cancel until it ends.
+    // The first thread is made deaf to cancels (as one stuck in a long kernel call would be).
+    workerHooks.onStart = (worker, index) => {
+      if (index !== 0) return;
+      const post = worker.post.bind(worker);
+      worker.post = (message) => { if (!("cancel" in message)) post(message); };
+    };
     const constraints = checkConstraints(30, { blocked: [[0, 0]] }, "test");
     const [stuck] = splitConstrainedCount(30, constraints, 1);
     const before = liveThreads();
@@ -114,6 +138,7 @@ describe("WorkerPool", () => {
       expect(performance.now() - t0).toBeLessThan(5000); // the grace, a fresh thread's start and a tiny part: not the part's hours
       expect(await until(() => liveThreads() === before + 1)).toBe(true); // the stuck thread is gone, its replacement alone
     } finally {
+      workerHooks.onStart = undefined;
       await pool.close();
     }
   });
