@@ -16,6 +16,7 @@
 //   that crossed a thread is never returned unchecked;
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
+import { wasmModule } from "../engine/wasm/index.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
@@ -74,6 +75,15 @@ const HOST_ONLY = /^--(input-type|eval|print|import|require|loader|experimental-
 /** Flags a thread refused (ERR_WORKER_INVALID_EXEC_ARGV: V8 and process-wide ones such as --expose-gc), left out from then on. */
 const refusedFlags = new Set<string>();
 
+/** This thread's compiled Wasm module, for the threads to share (undefined where there is no WebAssembly). */
+function sharedModule(): WebAssembly.Module | undefined {
+  try {
+    return wasmModule();
+  } catch {
+    return undefined; // no WebAssembly: the threads count on 'ts'
+  }
+}
+
 async function startThread(events: Events): Promise<PoolWorker> {
   if (isNode) {
     const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
@@ -83,7 +93,10 @@ async function startThread(events: Events): Promise<PoolWorker> {
     const create = (): InstanceType<typeof Worker> => {
       const flags = process.execArgv.filter((flag) => !HOST_ONLY.test(flag) && !refusedFlags.has(flag));
       // Inheriting (no execArgv) drops refused flags quietly; only an edited list needs passing.
-      return new Worker(workerSource, { eval: true, ...(flags.length === process.execArgv.length ? {} : { execArgv: flags }) });
+      return new Worker(workerSource, {
+        eval: true, workerData: { wasm: sharedModule() },
+        ...(flags.length === process.execArgv.length ? {} : { execArgv: flags }),
+      });
     };
     let worker: InstanceType<typeof Worker>;
     try {

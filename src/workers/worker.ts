@@ -17,7 +17,7 @@
 // derived once and keeps, instead of walking the split again for every part. The Wasm
 // kernels are compiled as the thread starts, before its first part comes.
 import type { EngineName } from "../engine/contract.js";
-import { compileWasm } from "../engine/wasm/index.js";
+import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkPart, countChunked, partDigest, SPLIT_VERSION, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
@@ -41,9 +41,11 @@ function port(): Port {
     };
   }
   // Node: the pool starts this code with new Worker(source, { eval: true }), where require exists.
-  const { parentPort } = require!("node:worker_threads") as {
+  const { parentPort, workerData } = require!("node:worker_threads") as {
     parentPort: { postMessage(m: unknown): void; on(type: "message", handler: (m: WorkerRequest) => void): void };
+    workerData: { wasm?: unknown } | null;
   };
+  adoptWasmModule(workerData?.wasm); // the pool's compiled module: no compile, no tier-up here
   return { post: (m) => parentPort.postMessage(m), listen: (handler) => parentPort.on("message", handler) };
 }
 

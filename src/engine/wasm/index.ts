@@ -67,6 +67,21 @@ export async function compileWasm(): Promise<void> {
   if (pool.length === 0) release(newInstance());
 }
 
+/**
+ * The compiled module, compiled here if it is not yet: the pool hands it to its threads
+ * (a WebAssembly.Module crosses threads without compiling again, and V8 shares its code,
+ * optimised tiers included), so a fresh thread counts at once at full speed.
+ */
+export function wasmModule(): WebAssembly.Module {
+  compiled ??= new WebAssembly.Module(wasmBytes);
+  return compiled;
+}
+
+/** A thread takes the module its pool compiled (see wasmModule); anything else is ignored. */
+export function adoptWasmModule(module: unknown): void {
+  if (!compiled && typeof WebAssembly === "object" && module instanceof WebAssembly.Module) compiled = module;
+}
+
 /** Offsets inside the kernels' blocks, as the module exports them (the same for every instance). */
 type Layout = { treeSizeColumns: number; lasVegasExactColumns: number; lasVegasExactSums: number };
 let layout: Layout | undefined;
