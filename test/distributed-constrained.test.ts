@@ -5,14 +5,12 @@
 // forged record) are refused and never change the answer; a tampered result is never summed;
 // the CLI end to end with `nqueens worker`; a constrained part stops within the bound when
 // cancelled or handed back (measured). Skipped without redis-server, except in CI.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker as ThreadWorker } from "node:worker_threads";
 import { Queue, Worker as BullWorker } from "bullmq";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
 import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
@@ -23,62 +21,19 @@ import { gpuInfo } from "../src/engine/webgpu/device.js";
 import { bruteForce, randomGivens, rng, type Givens } from "./constrained.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { haveRedisServer, killChildren, pong, quietClient, RedisServer, requireRedis, sleep, spawnCli, until, withQueueOn } from "./redis-harness.js";
 
-const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-if (!haveRedisServer && process.env.CI) throw new Error("distributed tests need redis-server (.ci/run installs it)");
-if (!haveRedisServer) console.warn("test/distributed-constrained.test.ts skipped: no redis-server (apt-get install -y redis-server)");
+requireRedis(haveRedisServer, {
+  ci: "distributed tests need redis-server (.ci/run installs it)",
+  skipped: "test/distributed-constrained.test.ts skipped: no redis-server (apt-get install -y redis-server)",
+});
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
+let server: RedisServer | undefined;
 let port = 0;
 let url = "";
-let serverDir = "";
-let server: ChildProcess | undefined;
 let redis: Redis;
 
-type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
-const children: Proc[] = [];
-
-function spawnCli(args: string[]): Proc {
-  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let err = "", out = "";
-  child.stderr!.on("data", (d) => (err += d));
-  child.stdout!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const proc = { child, stderr: () => err, stdout: () => out, exited };
-  children.push(proc);
-  return proc;
-}
-
-async function withQueue<T>(name: string, use: (queue: Queue) => Promise<T>): Promise<T> {
-  const queue = new Queue(name, { connection: { host: "127.0.0.1", port } });
-  try {
-    return await use(queue);
-  } finally {
-    await queue.close();
-  }
-}
+const withQueue = withQueueOn(() => ({ host: "127.0.0.1", port }));
 
 /** The split the coordinator makes of a board (so a test knows the real number of parts). */
 function splitOf(n: number, givens: Givens, parts: number) {
@@ -103,30 +58,21 @@ const BOARD: Givens = { fixed: [[3, 4]], blocked: [[0, 0], [5, 5], [7, 2]] };
 
 describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
   beforeAll(async () => {
-    port = await freePort();
-    url = `redis://127.0.0.1:${port}`;
-    serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-constrained-"));
-    server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    redis = new Redis(url, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-    redis.on("error", () => {}); // refused until redis-server listens
-    await until("Redis to answer", async () => (await redis.ping().catch(() => "")) === "PONG", 10_000);
+    server = await RedisServer.create("nqueens-redis-constrained-");
+    port = server.port;
+    url = server.url;
+    server.spawn();
+    redis = quietClient(url, { retryStrategy: () => 50 }); // errors ignored: refused until redis-server listens
+    await until("Redis to answer", () => pong(redis), 10_000);
   });
 
   afterAll(async () => {
     redis?.disconnect();
-    if (server && server.exitCode === null) {
-      const exited = new Promise((r) => server!.once("exit", r));
-      server.kill("SIGKILL");
-      await exited;
-    }
-    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+    await server?.dispose();
   });
 
   afterEach(async () => {
-    for (const p of children.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-      await p.exited;
-    }
+    await killChildren();
     await redis.flushdb();
   });
 
@@ -453,15 +399,13 @@ describe("a constrained part stops within the bound", () => {
   });
 
   it.skipIf(!haveRedisServer)("a queue worker stopped at once hands a constrained part back within a second (measured), none left active", async () => {
-    const port2 = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), "nqueens-redis-stop-"));
-    const child = spawn("redis-server", ["--port", String(port2), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    const url2 = `redis://127.0.0.1:${port2}`;
-    const probe = new Redis(url2, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-    probe.on("error", () => {});
+    const server2 = await RedisServer.create("nqueens-redis-stop-");
+    server2.spawn();
+    const port2 = server2.port, url2 = server2.url;
+    const probe = quietClient(url2, { retryStrategy: () => 50 });
     const controller = new AbortController();
     try {
-      await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
+      await until("Redis to answer", () => pong(probe), 10_000);
       const run = countDistributed(22, { connection: url2, ...LONG, parts: 4, queue: "long", signal: controller.signal, pollMs: 50 });
       run.catch(() => {});
       const worker = await startWorker({ connection: url2, concurrency: 1, prefetch: 0, queue: "long" });
@@ -481,10 +425,7 @@ describe("a constrained part stops within the bound", () => {
     } finally {
       controller.abort();
       probe.disconnect();
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
+      await server2.dispose();
     }
   }, 30_000);
 });
@@ -500,14 +441,12 @@ const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
 
 describe.skipIf(!haveRedisServer || !haveGpu)("a GPU queue worker on a constrained run", () => {
   it("counts the constrained parts on the CPU threads, exactly, beside a plain run on the GPU", async () => {
-    const port3 = await freePort();
-    const dir = mkdtempSync(join(tmpdir(), "nqueens-redis-gpu-"));
-    const child = spawn("redis-server", ["--port", String(port3), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-    const url3 = `redis://127.0.0.1:${port3}`;
-    const probe = new Redis(url3, { maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-    probe.on("error", () => {});
+    const server3 = await RedisServer.create("nqueens-redis-gpu-");
+    server3.spawn();
+    const url3 = server3.url;
+    const probe = quietClient(url3, { retryStrategy: () => 50 });
     try {
-      await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
+      await until("Redis to answer", () => pong(probe), 10_000);
       const events: WorkerEvent[] = [];
       const worker = await startWorker({ connection: url3, gpu: true, onEvent: (e) => events.push(e) });
       try {
@@ -523,10 +462,7 @@ describe.skipIf(!haveRedisServer || !haveGpu)("a GPU queue worker on a constrain
       }
     } finally {
       probe.disconnect();
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGKILL");
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
+      await server3.dispose();
     }
   }, 60_000);
 });

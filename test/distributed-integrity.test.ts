@@ -4,13 +4,8 @@
 // and back empty, a bad database index, a bad URL, TLS to a plain server, a password in a
 // URL, a missing optional package, and a graceful SIGTERM on a long part. The answer is the
 // right total or a coded error; never a wrong total.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Queue, Worker as BullWorker } from "bullmq";
-import { Redis } from "ioredis";
+import { Worker as BullWorker } from "bullmq";
+import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SPLIT_VERSION, splitCount } from "../src/index.js";
 import { countDistributed, listRuns, removeRun, startWorker, type WorkerEvent } from "../src/distributed/index.js";
@@ -19,86 +14,23 @@ import { redact } from "../src/distributed/redact.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { haveRedisServer, killChildren, pong, quietClient, RedisServer, requireRedis, sleep, spawnCli, until, withQueueOn } from "./redis-harness.js";
 
-const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-if (!haveRedisServer && process.env.CI) throw new Error("distributed tests need redis-server (.ci/run installs it)");
-if (!haveRedisServer) console.warn("test/distributed-integrity.test.ts skipped: no redis-server (apt-get install -y redis-server)");
+requireRedis(haveRedisServer, {
+  ci: "distributed tests need redis-server (.ci/run installs it)",
+  skipped: "test/distributed-integrity.test.ts skipped: no redis-server (apt-get install -y redis-server)",
+});
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
+/** The redis-server of this file (restartable: stop() and start() again on the same port, empty). */
+let server: RedisServer;
 let port = 0;
 let url = "";
-let serverDir = "";
-let server: ChildProcess | undefined;
 let redis: Redis;
-
-/** Starts redis-server on `port`, empty (no save, no append-only file), and waits for it. */
-async function startRedis(): Promise<void> {
-  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-  const probe = new Redis(url, { maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => 50 });
-  probe.on("error", () => {});
-  try {
-    await until("Redis to answer", async () => (await probe.ping().catch(() => "")) === "PONG", 10_000);
-  } finally {
-    probe.disconnect();
-  }
-}
-
-async function stopRedis(): Promise<void> {
-  const s = server;
-  server = undefined;
-  if (!s || s.exitCode !== null) return;
-  const exited = new Promise((r) => s.once("exit", r));
-  s.kill("SIGKILL");
-  await exited;
-}
-
-type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
-const children: Proc[] = [];
-
-function spawnCli(args: string[]): Proc {
-  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let err = "", out = "";
-  child.stderr!.on("data", (d) => (err += d));
-  child.stdout!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const proc = { child, stderr: () => err, stdout: () => out, exited };
-  children.push(proc);
-  return proc;
-}
 
 const connection = () => ({ host: "127.0.0.1", port });
 
 /** The jobs of a queue, read straight from Redis. */
-async function withQueue<T>(name: string, use: (queue: Queue) => Promise<T>): Promise<T> {
-  const queue = new Queue(name, { connection: connection() });
-  try {
-    return await use(queue);
-  } finally {
-    await queue.close();
-  }
-}
+const withQueue = withQueueOn(connection);
 
 /** Starts a coordinator with no worker, and waits until its parts are on the queue. */
 async function enqueued(n: number, parts: number, name: string) {
@@ -112,28 +44,23 @@ async function enqueued(n: number, parts: number, name: string) {
 
 describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tampering and faults", () => {
   beforeAll(async () => {
-    port = await freePort();
-    url = `redis://127.0.0.1:${port}`;
-    serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-integrity-"));
-    await startRedis();
-    redis = new Redis(url, { maxRetriesPerRequest: 1 });
-    redis.on("error", () => {}); // while the server restarts
+    server = await RedisServer.create("nqueens-redis-integrity-");
+    port = server.port;
+    url = server.url;
+    await server.start();
+    redis = quietClient(url); // errors ignored while the server restarts
   });
 
   afterAll(async () => {
     redis?.disconnect();
-    await stopRedis();
-    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+    await server?.dispose();
   });
 
   afterEach(async () => {
     setQueueImporter(undefined);
-    for (const p of children.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-      await p.exited;
-    }
-    if (!server) await startRedis();
-    await until("Redis back", async () => (await redis.ping().catch(() => "")) === "PONG");
+    await killChildren();
+    if (!server.child) await server.start();
+    await until("Redis back", () => pong(redis));
     await redis.flushdb();
   });
 
@@ -291,9 +218,9 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
   it("Redis restarted empty mid-run: the coordinator says so within seconds, puts the run back and ends with the right total", async () => {
     const coordinator = spawnCli(["count", "12", "--queue", url, "--parts", "16", "--json"]);
     await until("the parts to be queued", async () => withQueue("nqueens-count-n12-p16-v" + SPLIT_VERSION, async (q) => (await q.getWaitingCount()) === 16));
-    await stopRedis();
+    await server.stop();
     await sleep(300);
-    await startRedis(); // empty
+    await server.start(); // empty
     const t0 = Date.now();
     await until("the coordinator to notice", async () => coordinator.stderr().includes("Redis no longer holds this run"), 10_000);
     expect(Date.now() - t0).toBeLessThan(8000);
@@ -315,8 +242,8 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       run.catch(() => {});
       const name = `nqueens-count-n15-p64-v${SPLIT_VERSION}`;
       await until("some parts counted", async () => withQueue(name, async (q) => (await q.getCompletedCount()) >= 2));
-      await stopRedis();
-      await startRedis();
+      await server.stop();
+      await server.start();
       const result = await run;
       expect(result).toMatchObject({ total: BigInt(A000170[15]), unique: BigInt(A002562[15]) });
       expect(notices.some((m) => /Redis no longer holds this run/.test(m))).toBe(true);

@@ -3,68 +3,25 @@
 // run resumes without recounting; an unreachable Redis and a queue of another run are
 // refused clearly. Redis: $REDIS_URL (.ci/run starts one), else a redis-server started
 // here on a free port; skipped without redis-server, except in CI, where that fails.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { connect as connectTcp, createServer, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, SPLIT_VERSION } from "../src/index.js";
 import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { countedKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { freePort, haveRedisServer, killChildren, pong, quietClient, RedisServer, requireRedis, sleep, spawnCli, until, withQueueOn, type Proc } from "./redis-harness.js";
 
-const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
-const usable = Boolean(process.env.REDIS_URL) || haveRedisServer;
-if (!usable && process.env.CI) {
-  throw new Error("distributed tests need Redis: set REDIS_URL or install redis-server (.ci/run does)");
-}
-if (!usable) console.warn("test/distributed.test.ts skipped: no REDIS_URL and no redis-server (apt-get install -y redis-server)");
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const usable = requireRedis(Boolean(process.env.REDIS_URL) || haveRedisServer, {
+  ci: "distributed tests need Redis: set REDIS_URL or install redis-server (.ci/run does)",
+  skipped: "test/distributed.test.ts skipped: no REDIS_URL and no redis-server (apt-get install -y redis-server)",
+});
 
 let url = process.env.REDIS_URL ?? "";
-let server: ChildProcess | undefined;
-let serverDir = "";
+let server: RedisServer | undefined;
 let redis: Redis;
-
-type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
-const children: Proc[] = [];
-
-function spawnCli(args: string[]): Proc {
-  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let err = "", out = "";
-  child.stderr!.on("data", (d) => (err += d));
-  child.stdout!.on("data", (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  const proc = { child, stderr: () => err, stdout: () => out, exited };
-  children.push(proc);
-  return proc;
-}
 
 /**
  * A worker process that hands a dead worker's part back within about 1.5 s, or, with
@@ -78,14 +35,9 @@ async function worker({ rescue = true } = {}): Promise<Proc> {
   return w;
 }
 
-async function jobs(name: string) {
-  const queue = new Queue(name, { connection: { host: new URL(url).hostname, port: Number(new URL(url).port) } });
-  try {
-    return { counts: await queue.getJobCounts(), completed: await queue.getCompleted(0, -1) };
-  } finally {
-    await queue.close();
-  }
-}
+const withQueue = withQueueOn(() => ({ host: new URL(url).hostname, port: Number(new URL(url).port) }));
+
+const jobs = (name: string) => withQueue(name, async (queue) => ({ counts: await queue.getJobCounts(), completed: await queue.getCompleted(0, -1) }));
 
 async function countedTimes(name: string): Promise<number[]> {
   const hash = await redis.hgetall(countedKey(name));
@@ -95,28 +47,21 @@ async function countedTimes(name: string): Promise<number[]> {
 describe.skipIf(!usable)("countDistributed over Redis", () => {
   beforeAll(async () => {
     if (!url) {
-      const port = await freePort();
-      serverDir = mkdtempSync(join(tmpdir(), "nqueens-redis-"));
-      server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--dir", serverDir, "--save", "", "--appendonly", "no"], { stdio: "ignore" });
-      url = `redis://127.0.0.1:${port}`;
+      server = await RedisServer.create("nqueens-redis-");
+      server.spawn();
+      url = server.url;
     }
-    redis = new Redis(url, { maxRetriesPerRequest: 1 });
-    redis.on("error", () => {}); // while a fresh redis-server starts
-    await until("Redis to answer", async () => (await redis.ping().catch(() => "")) === "PONG", 10_000);
+    redis = quietClient(url); // errors ignored while a fresh redis-server starts
+    await until("Redis to answer", () => pong(redis), 10_000);
   });
 
   afterAll(async () => {
     redis?.disconnect();
-    server?.kill("SIGTERM");
-    if (server) await new Promise((r) => server!.once("exit", r));
-    if (serverDir) rmSync(serverDir, { recursive: true, force: true });
+    await server?.dispose("SIGTERM");
   });
 
   afterEach(async () => {
-    for (const p of children.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill("SIGKILL");
-      await p.exited;
-    }
+    await killChildren();
     await redis.flushdb();
   });
 

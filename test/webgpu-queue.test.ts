@@ -4,11 +4,6 @@
 // part to the CPU (never a count from the lost device). Needs a WebGPU adapter (SwiftShader in
 // Node, see test/webgpu-env.ts) and, for the queue, Redis (redis-server, started here on a
 // free port); in CI a missing one fails the file.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
@@ -18,42 +13,27 @@ import { count } from "../src/index.js";
 import { countTask } from "../src/count/parts.js";
 import { acquireGpu, countPartWebGpu, gpuInfo, releaseGpu } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
+import { haveRedisServer, quietClient, RedisServer, requireRedis, sleep } from "./redis-harness.js";
 
-const haveRedis = spawnSync("redis-server", ["--version"]).status === 0;
 const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
   if (process.env.CI) throw new Error(`WebGPU cannot start in Node here (${error.message}); CI must run the GPU queue tests`);
   console.warn(`webgpu queue tests skipped: ${error.message}`);
   return false;
 });
-if (!haveRedis) {
-  if (process.env.CI) throw new Error("the GPU queue tests need redis-server (.ci/run installs it)");
-  console.warn("webgpu queue tests skipped: no redis-server");
-}
+const haveRedis = requireRedis(haveRedisServer, {
+  ci: "the GPU queue tests need redis-server (.ci/run installs it)",
+  skipped: "webgpu queue tests skipped: no redis-server",
+});
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let url = "";
-let server: ChildProcess | undefined;
-let dir = "";
+let server: RedisServer | undefined;
 
 beforeAll(async () => {
   if (!haveRedis || !haveGpu) return;
-  const port = await freePort();
-  dir = mkdtempSync(join(tmpdir(), "nq-gpu-redis-"));
-  server = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: "ignore" });
-  url = `redis://127.0.0.1:${port}`;
-  const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 50 });
-  probe.on("error", () => {}); // refused until redis-server listens
+  server = await RedisServer.create("nq-gpu-redis-");
+  server.spawn();
+  url = server.url;
+  const probe = quietClient(url, { lazyConnect: true, retryStrategy: () => 50 }); // errors ignored: refused until redis-server listens
   for (let i = 0; i < 100; i++) {
     if (await probe.connect().then(() => true, () => false)) break;
     await sleep(50);
@@ -63,8 +43,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  server?.kill();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  server?.child?.kill();
+  server?.remove();
   await releaseGpu();
 });
 
