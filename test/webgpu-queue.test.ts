@@ -119,16 +119,17 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
   it("a device lost mid-part: the part is counted again on the CPU, the total is exact", async () => {
     await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // pipeline compiled: the part below starts at once
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-12", pollMs: 50, onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-13", pollMs: 50, onEvent: (e) => events.push(e) });
     try {
-      const run = countDistributed(12, { connection: url, queue: "gpu-12", parts: 1 });
+      // n = 13: seconds on a software GPU, so the device is lost mid-part (n = 12 could end within the 150 ms)
+      const run = countDistributed(13, { connection: url, queue: "gpu-13", parts: 1 });
       const redis = new Redis(url);
-      for (let i = 0; i < 400 && (await redis.llen("bull:gpu-12:active")) === 0; i++) await sleep(10);
+      for (let i = 0; i < 400 && (await redis.llen("bull:gpu-13:active")) === 0; i++) await sleep(10);
       redis.disconnect();
       await sleep(150);
       (await acquireGpu()).device.destroy();
       const r = await run;
-      expect([r.total, r.unique]).toEqual([A000170[12], A002562[12]]);
+      expect([r.total, r.unique]).toEqual([A000170[13], A002562[13]]);
       const fallbacks = events.filter((e) => e.type === "error" && /device was lost.*counting it on the CPU/.test(e.message));
       expect(fallbacks, JSON.stringify(events)).toHaveLength(1);
     } finally {
