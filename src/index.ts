@@ -9,7 +9,7 @@ export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountRe
 export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./count/solutions.js";
 export {
   solve, autoMethod, defaultStopVegas, METHOD_NAMES, COMPLETE_MAX_N, DEFAULT_METHOD, DEFAULT_SEED,
-  type Method, type SolveOptions, type SolveProgress, type SolveResult, type StopReason,
+  type Method, type SolveOptions, type SolveProgress, type SolveResult, type SolveFound, type SolveNotFound, type SolveResultBase, type StopReason,
 } from "./search/solve.js";
 export {
   splitCount, countTask, countPart, mergeCounts, derivePart, partDigest, checkPartCount, SPLIT_VERSION,

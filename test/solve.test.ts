@@ -68,3 +68,20 @@ describe.each(ENGINES)("solve on engine %s", (engine) => {
     expect(Array.from(again.columns!)).toEqual(Array.from(first.columns!));
   });
 });
+
+describe("solve's result type", () => {
+  it("found narrows the result: columns is the solution when found, null with a reason when not", async () => {
+    const r = await solve(8);
+    if (!r.found) throw new Error("solve(8) finds a solution");
+    const first: number = r.columns[0]; // no `!`: found narrows columns to Int32Array (tsc checks this file, test/typecheck.test.ts)
+    expect(first).toBe(Array.from(r.columns)[0]);
+    expect(r.reason).toBeUndefined();
+    const none = await solve(3);
+    if (none.found) throw new Error("n = 3 has no solution");
+    const why: string = none.reason; // a reason is always there when found is false
+    expect([why, none.columns]).toEqual(["no-solution", null]);
+    const either = await solve(6);
+    // @ts-expect-error without narrowing by found, columns may be null
+    expect(either.columns[0]).toBeGreaterThanOrEqual(0);
+  });
+});

@@ -90,7 +90,14 @@ const STOP_REASONS: Partial<Record<SearchStatus, StopReason>> = {
   [MAX_TRIES]: "max-tries",
 };
 
-export type SolveResult = {
+/**
+ * What solve answers. `found` narrows it: `columns` is the solution when found is true
+ * (`if (r.found) r.columns[0]` needs no `!`), null with a `reason` when it is false.
+ */
+export type SolveResult = SolveFound | SolveNotFound;
+
+/** What every answer of solve holds. */
+export type SolveResultBase = {
   n: number;
   /** The method that ran ('auto' reports the one it picked). */
   method: SearchMethod;
@@ -99,9 +106,6 @@ export type SolveResult = {
   engine: EngineName;
   /** The seed used, or null for a method without randomness. */
   seed: number | null;
-  found: boolean;
-  /** The solution, columns by row (0-based); a fresh array; null when not found. */
-  columns: Int32Array | null;
   /** Empty board = 1 node, each queen placed = 1 node (summed over tries). */
   nodes: number;
   /** Tries (random restarts included); 1 for backtracking. */
@@ -109,8 +113,23 @@ export type SolveResult = {
   /** Moves made by local search; 0 for tree searches. */
   steps: number;
   ms: number;
-  /** Why nothing was found, when found is false. */
-  reason?: StopReason;
+};
+
+/** A solution was found. */
+export type SolveFound = SolveResultBase & {
+  found: true;
+  /** The solution, columns by row (0-based); a fresh array. */
+  columns: Int32Array;
+  reason?: undefined;
+  conflict?: undefined;
+};
+
+/** No solution was found: `reason` says why. */
+export type SolveNotFound = SolveResultBase & {
+  found: false;
+  columns: null;
+  /** Why nothing was found. */
+  reason: StopReason;
   /** reason 'conflict': the given queens that attack each other, or the given queen on a blocked square. */
   conflict?: { reason: string; squares: Square[] };
 };
@@ -206,11 +225,12 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     }
     pacer.finish(progress());
     const stats = search.stats();
-    const found = reason === undefined;
-    if (found && !constraints.empty && !satisfiesConstraints(constraints, search.columns())) {
+    if (reason !== undefined) return { ...base, found: false, columns: null, ...stats, ms: pacer.elapsed(), reason };
+    const columns = search.columns();
+    if (!constraints.empty && !satisfiesConstraints(constraints, columns)) {
       throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
     }
-    return { ...base, found, columns: found ? search.columns() : null, ...stats, ms: pacer.elapsed(), ...(found ? {} : { reason }) };
+    return { ...base, found: true, columns, ...stats, ms: pacer.elapsed() };
   } finally {
     search.close();
   }
