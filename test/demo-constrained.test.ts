@@ -3,45 +3,21 @@
 // the step-through then honour them; "no completion" is shown with its reason. Every board
 // the page shows is checked here (a solution, the given queens kept, no blocked square used),
 // and the figures are compared with the library's own answers in Node.
-import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain .mjs script without types
-import { serve } from "../scripts/serve.mjs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { count, solve, trace } from "../src/index.js";
-import { chromiumAvailable, launchChromium } from "./chromium.js";
+import { chromiumAvailable } from "./chromium.js";
+import { useDemoPage } from "./demo-page.js";
 import { isSolution } from "./helpers.js";
 
 const haveChromium = chromiumAvailable("demo tests");
 
-let browser: Browser;
-let server: Server;
-let base: string;
-let outDir: string;
+const demo = useDemoPage("nqueens-demo-constrained-", { width: 1180, height: 1000 }, haveChromium);
+const errors = demo.errors;
 let page: Page;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  outDir = mkdtempSync(join(tmpdir(), "nqueens-demo-constrained-"));
-  await build({ configFile: resolve("demo/vite.config.ts"), logLevel: "warn", build: { outDir, emptyOutDir: true } });
-  ({ server, url: base } = await serve(outDir));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1180, height: 1000 } });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  await page.goto(`${base}/index.html`);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
-});
+beforeAll(() => ({ page } = demo));
 
 type Pair = [number, number];
 

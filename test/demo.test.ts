@@ -1,45 +1,24 @@
 // The demo app (demo/, a Vite app importing "nqueens-wasm" as a user's app would) in a real
 // browser: built with Vite's JS API into a temporary folder, served by scripts/serve.mjs and
 // driven in Debian's Chromium through playwright-core, as test/browser.test.ts does.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { build } from "vite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// @ts-expect-error: a plain .mjs script without types
-import { serve } from "../scripts/serve.mjs";
+import { beforeAll, describe, expect, it } from "vitest";
 import { count, solve, trace, treeSize, verify, type TraceMethod } from "../src/index.js";
-import { chromiumAvailable, launchChromium } from "./chromium.js";
+import { chromiumAvailable } from "./chromium.js";
+import { useDemoPage } from "./demo-page.js";
 import { ENGINES, isSolution } from "./helpers.js";
 
 const haveChromium = chromiumAvailable("demo tests");
 
+const demo = useDemoPage("nqueens-demo-", { width: 1280, height: 900 }, haveChromium);
+const errors = demo.errors;
 let browser: Browser;
-let server: Server;
 let base: string;
 let outDir: string;
 let page: Page;
-const errors: string[] = [];
-
-beforeAll(async () => {
-  if (!haveChromium) return;
-  outDir = mkdtempSync(join(tmpdir(), "nqueens-demo-"));
-  await build({ configFile: resolve("demo/vite.config.ts"), logLevel: "warn", build: { outDir, emptyOutDir: true } });
-  ({ server, url: base } = await serve(outDir));
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("pageerror", (e) => errors.push(String(e)));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-  await page.goto(`${base}/index.html`);
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  server?.close();
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
-});
+beforeAll(() => ({ browser, base, outDir, page } = demo));
 
 async function solveIn(n: string, method = "auto"): Promise<void> {
   await page.fill("#n", n);
