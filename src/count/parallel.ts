@@ -155,16 +155,13 @@ function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart
     if (!Number.isInteger(entry.part) || !part) throw refused(path, `entry ${i} names part ${JSON.stringify(entry.part)}, not one of 0 .. ${parts.length - 1}`);
     if (done.has(entry.part)) throw refused(path, `holds part ${entry.part} twice`);
     try {
-      done.set(entry.part, checkCount(part, entry));
+      done.set(entry.part, checkPartResult(part, entry)); // a checkpoint entry is verified like a thread's answer
     } catch (error) {
       throw refused(path, `entry ${i}: ${(error as Error).message}`);
     }
   }
   return done;
 }
-
-/** A part's result, checked against the part (plain: checkPartCount; constrained: checkConstrainedPartCount), holding only its own fields. */
-const checkCount = checkPartResult;
 
 /** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
 async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
@@ -277,7 +274,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
             pool.run(part, { signal: stop.signal }).then((result) => {
               inHand--;
               if (failed) return;
-              done.set(part.part, checkCount(part, result)); // a worker's answer is verified before it is kept
+              done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
               if (done.size < parts.length) report(false); // the last is reported once, at the end
               save(false).catch(fail);
               if (next === queue.length && inHand === 0) {
