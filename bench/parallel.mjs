@@ -1,12 +1,13 @@
 // Counting at the frontier: single-thread count on Wasm against count.c at n = 15..17,
 // countParallel with 1 worker against count on the main thread at n = 14, 15, 16 (wall and
 // CPU time, the fixed cost of starting a thread, and the rate once a thread counts: is a
-// worker as fast as the main thread?), and 1 vs 2 workers at n = 16 and 17 (speedup;
-// target >= 1.8x on 2 free cores). Issue target for the kernel: wasm_ms <= c_ms / 1.5 at
-// n = 16 and 17. NQ_BENCH_BASELINE=path/to/earlier/dist/index.js adds an earlier build's
+// worker as fast as the main thread?), and scaling: countParallel(17) with 1, 2, 4, ... up to
+// the cores against count(17) on the main thread, beside the speedup the split's part times
+// allow (target >= 1.8x on 2 free cores). Issue target for the kernel: wasm_ms <= c_ms / 1.5
+// at n = 16 and 17. NQ_BENCH_BASELINE=path/to/earlier/dist/index.js adds an earlier build's
 // countParallel, interleaved, to the worker tables.
 import os from "node:os";
-import { count, countParallel } from "../dist/index.js";
+import { count, countParallel, countTask, splitCount } from "../dist/index.js";
 import { buildRef, median, printTable, round, runBinaryBoth, time } from "./lib.mjs";
 
 export async function benchParallel({ sizes = [15, 16, 17] } = {}) {
@@ -36,24 +37,78 @@ export async function benchParallel({ sizes = [15, 16, 17] } = {}) {
   const oneWorker = await benchOneWorker(baseline);
   printTable("countParallel(n, { workers: 1 }) vs count(n) on the main thread: medians of interleaved runs; cpu = the process's CPU time (all threads); start_ms = until the first part is done; steady = the rest of the parts' wall time over the main thread's time for as many parts (1 = a worker counts as fast as the main thread)", oneWorker);
 
-  const parallel = [];
-  for (const n of [16, 17]) {
-    const repeats = n >= 17 ? 1 : 3;
-    const one = [], two = [], oneBase = [], twoBase = [];
-    for (let i = 0; i < repeats; i++) {
-      one.push((await measure(() => countParallel(n, { workers: 1 }))).wall);
-      two.push((await measure(() => countParallel(n, { workers: 2 }))).wall);
-      if (baseline) {
-        oneBase.push((await measure(() => baseline.countParallel(n, { workers: 1 }))).wall);
-        twoBase.push((await measure(() => baseline.countParallel(n, { workers: 2 }))).wall);
-      }
-    }
-    const row = { n, one_worker_ms: round(median(one), 0), two_workers_ms: round(median(two), 0), speedup: round(median(one) / median(two), 2) };
-    if (baseline) Object.assign(row, { before_one_ms: round(median(oneBase), 0), before_two_ms: round(median(twoBase), 0), before_speedup: round(median(oneBase) / median(twoBase), 2) });
-    parallel.push(row);
+  const scaling = await benchScaling({ n: 17, baseline });
+  return { c_available: Boolean(binary), cores, load, single, one_worker: oneWorker, scaling };
+}
+
+/** 1, 2, 4, ... up to the cores: the worker counts a scaling table tries. */
+export function workerSteps(cores) {
+  const steps = [];
+  for (let w = 1; w < cores; w *= 2) steps.push(w);
+  steps.push(cores);
+  return steps;
+}
+
+/**
+ * The best speedup `workers` threads can get from these part times when the parts are dealt
+ * in order to whichever thread is free first (as the pool deals them): sum over span.
+ */
+export function scheduleBound(partMs, workers) {
+  const free = new Array(workers).fill(0);
+  for (const t of partMs) {
+    let i = 0;
+    for (let j = 1; j < workers; j++) if (free[j] < free[i]) i = j;
+    free[i] += t;
   }
-  printTable(`countParallel: 1 vs 2 workers (target speedup >= 1.8 on 2 free cores; this machine: ${cores} cores${cores <= 2 ? ", shared" : ""})`, parallel);
-  return { c_available: Boolean(binary), cores, load, single, one_worker: oneWorker, parallel };
+  return partMs.reduce((a, b) => a + b, 0) / Math.max(...free);
+}
+
+/**
+ * Does the pool scale? countParallel(n) with 1, 2, 4, ... up to the cores, against count(n) on
+ * the main thread (speedup, and efficiency = speedup / workers), beside the schedule bound: the
+ * speedup the split's own part times allow (each part timed on the main thread with countTask,
+ * dealt in order). What falls short of the bound is the pool's or the machine's (shared cores,
+ * SMT siblings, a lower clock with every core busy), not the split's.
+ */
+export async function benchScaling({ n = 17, steps, repeats = 1, baseline } = {}) {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  steps ??= workerSteps(cores);
+  const parts = splitCount(n);
+  const partMs = [];
+  for (const part of parts) {
+    const t0 = performance.now();
+    countTask(part);
+    partMs.push(performance.now() - t0);
+  }
+  const main = [];
+  let total;
+  for (let i = 0; i < repeats; i++) main.push((await measure(async () => (total = (await count(n)).total))).wall);
+  const checked = async (run) => {
+    const result = await run();
+    if (result.total !== total) throw new Error(`countParallel(${n}) gave ${result.total}, count(${n}) ${total}`);
+  };
+  const mainMs = median(main);
+  const rows = [];
+  for (const workers of steps) {
+    const wall = [], before = [];
+    for (let i = 0; i < repeats; i++) {
+      wall.push((await measure(() => checked(() => countParallel(n, { workers })))).wall);
+      if (baseline) before.push((await measure(() => checked(() => baseline.countParallel(n, { workers })))).wall);
+    }
+    const ms = median(wall);
+    const row = {
+      n, workers, ms: round(ms, 0), speedup: round(mainMs / ms, 2), efficiency: round(mainMs / ms / workers, 2),
+      schedule_bound: round(scheduleBound(partMs, workers), 2),
+    };
+    if (baseline) Object.assign(row, { before_ms: round(median(before), 0), before_speedup: round(mainMs / median(before), 2) });
+    rows.push(row);
+  }
+  const sum = partMs.reduce((a, b) => a + b, 0);
+  printTable(
+    `countParallel(${n}) scaling: speedup over count(${n}) on the main thread (${round(mainMs, 0)} ms; its ${parts.length} parts one by one: ${round(sum, 0)} ms, ${round(Math.min(...partMs), 1)} to ${round(Math.max(...partMs), 1)} ms a part); schedule_bound = what the part times allow; ${cores} cores${cores <= 2 ? ", shared: the figures above 1 worker say little" : ""}`,
+    rows,
+  );
+  return { n, total: String(total), cores, main_ms: round(mainMs, 0), parts: parts.length, part_ms_sum: round(sum, 0), rows };
 }
 
 /** Wall and CPU time (ms) of one awaited run; CPU is the whole process's (every thread). */

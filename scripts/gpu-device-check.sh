@@ -6,15 +6,18 @@
 #       builds dist/ and ../shared/gpu/device-kit.sh's .device-kit/ (node, the webgpu package,
 #       Vulkan loader debs; about 46 MB, git-excluded)
 #   there (device tool):   run  command: "bash scripts/gpu-device-check.sh run"
-#                               carry:   [".device-kit", "dist"]   timeout_s: 420
-#       (the device time is 15 minutes a session, starts included: 420 s leaves room for a rerun;
+#                               carry:   [".device-kit", "dist"]   timeout_s: 480
+#       (the device time is 15 minutes a session, starts included: 480 s leaves room for a short rerun;
 #       give the machine back after)
 #
 # On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
 # sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
 # fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate);
-# checks every total against OEIS A000170. Everything it prints and the bench JSON land in $OUT
-# (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json); copy the JSON to bench/results/.
+# checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
+# (issue 13: countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
+# beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
+# in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json, cpu-scaling.json); copy
+# the JSON to bench/results/.
 set -euo pipefail
 mode=${1:-}
 root=$(git rev-parse --show-toplevel 2>/dev/null || pwd)
@@ -99,3 +102,13 @@ writeFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", JSON.stringify(resul
 for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at n =", r.n, r.total); process.exit(1); }
 console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
 '
+
+# 4. the CPU pool's scaling on this host's cores (issue 13), bounded so it cannot eat the GPU's time
+OUT_DIR="$out" timeout 120 node --expose-gc --input-type=module -e '
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { benchScaling } from "./bench/parallel.mjs";
+const scaling = await benchScaling({ n: 17 });
+if (scaling.total !== "95815104") { console.log("WRONG total at n = 17", scaling.total); process.exit(1); }
+writeFileSync(process.env.OUT_DIR + "/cpu-scaling.json", JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, sections: { scaling } }, null, 2) + "\n");
+' || echo "the scaling run failed or ran out of time"
