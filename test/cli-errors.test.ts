@@ -11,7 +11,7 @@ import { runCli } from "./cli-run.js";
 import { isSolution } from "./helpers.js";
 import { describeFailure, inFlagNames } from "../src/cli/errors.js";
 import { closest } from "../src/cli/options.js";
-import { etaText, plural } from "../src/cli/progress.js";
+import { BAR_FORMATS, BAR_OWN_FIELDS, etaText, plural } from "../src/cli/progress.js";
 import { ErrorCode, withCode } from "../src/core/errors.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nqueens-cli-errors-"));
@@ -37,6 +37,8 @@ describe("nqueens CLI errors", () => {
     [["count", "0b101"], /N must be a decimal number/],
     [["count", " 8"], /N must be a number, got " 8"/],
     [["all", "8", "--limit", "0"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got 0/],
+    [["all", "8", "--limit", "-1"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got -1/],
+    [["all", "8", "--limit", "1.5"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got 1\.5/],
     // --parts and --checkpoint belong to a count on workers: refused, not a silent switch
     [["count", "10", "--parts", "4"], /--parts applies to a count on workers: add --workers W/],
     [["count", "10", "--checkpoint", "x.json"], /--checkpoint applies to a count on workers: add --workers W/],
@@ -245,5 +247,36 @@ describe("the CLI's small helpers", () => {
     expect(etaText(5, 5, 900, undefined, 5)).toBe(""); // all resumed: nothing measured in this run
     expect(etaText(16, 64, 4000)).toBe(" | ETA 12s");
     expect(etaText(1, 64, 5000, 3_723_000)).toBe(" | ETA 1h 02m");
+  });
+
+  it("progress bars: no field of ours is one cli-progress fills itself (its own {eta} once overwrote ours: 'elapsed0')", () => {
+    const meant = new Set(["bar", "percentage", "total", "value", "duration_formatted"]); // cli-progress's, used as it means them
+    for (const [kind, format] of Object.entries(BAR_FORMATS)) {
+      const fields = [...format.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect(fields, kind).toContain("etaText");
+      for (const field of fields) {
+        if (!meant.has(field)) expect(BAR_OWN_FIELDS as readonly string[], `${kind}: {${field}}`).not.toContain(field);
+      }
+    }
+  });
+
+  it("progress bars in a terminal: the unit, elapsed time and '| ETA ...' (etaText), never cli-progress's bare number", async () => {
+    // A real terminal (script(1) gives the CLI a pty), as a user sees the bar; about 2 s of counting.
+    const run = await new Promise<{ code: number | null; text: string }>((resolve) => {
+      const child = spawn("script", ["-qfec", `${process.execPath} dist/cli.js count 16`, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
+      let text = "";
+      child.stdout.on("data", (d) => (text += d));
+      child.stderr.on("data", (d) => (text += d));
+      child.on("close", (code) => resolve({ code, text }));
+    });
+    expect(run.code, run.text).toBe(0);
+    // eslint-disable-next-line no-control-regex
+    const frames = run.text.replace(/\x1b\[1G/g, "\n").replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "").split(/\r|\n/).filter((l) => l.startsWith("count 16 |"));
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    for (const frame of frames) {
+      expect(frame).toMatch(/^count 16 \|[^|]+\| \d+% \| (\d+)\/\d+ tasks \| \d+s elapsed( \| ETA (\d+h )?(\d+m )?\d+s)?$/);
+    }
+    expect(frames.some((f) => f.includes("| ETA ")), frames.join("\n")).toBe(true);
+    expect(run.text).toContain("n = 16: 14772512 solutions, 1846955 unique");
   });
 });

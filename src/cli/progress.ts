@@ -1,11 +1,26 @@
 // The CLI's progress bars (stderr, only on a terminal).
 import cliProgress from "cli-progress";
 
-/** A progress bar on stderr, only when stderr is a terminal. */
-export function progressBar(format: string): cliProgress.SingleBar | undefined {
-  if (!process.stderr.isTTY) return undefined;
+/**
+ * Every command's bar, in one place. `{etaText}` is ours (etaText below): cli-progress fills
+ * `{eta}` itself, overwriting a payload field of that name (so a bar once showed "elapsed0"),
+ * hence BAR_OWN_FIELDS, which a test keeps out of these formats but for those we mean.
+ */
+export const BAR_FORMATS = {
+  count: "count {n} |{bar}| {percentage}% | {value}/{total} {unit} | {workers}{duration_formatted} elapsed{etaText}",
+  estimate: "estimate {n} |{bar}| {percentage}% | {value}/{total} probes{etaText}",
+  tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
+  lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
+} as const;
+
+/** The fields cli-progress computes and puts over any payload field of the same name. */
+export const BAR_OWN_FIELDS = ["bar", "percentage", "total", "value", "eta", "eta_formatted", "duration", "duration_formatted"] as const;
+
+/** A progress bar on `stream` (stderr), only when it is a terminal. */
+export function progressBar(kind: keyof typeof BAR_FORMATS, stream: NodeJS.WriteStream = process.stderr): cliProgress.SingleBar | undefined {
+  if (!stream.isTTY) return undefined;
   return new cliProgress.SingleBar(
-    { format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
+    { format: BAR_FORMATS[kind], stream, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,
   );
 }

@@ -21,7 +21,9 @@ export function allCommand(program: Command): void {
       const givens = readGivens(nArgument, opts);
       const n = givens.n;
       const constrained = hasGivens(givens);
-      if (opts.limit === 0) throw new UsageError("--limit must be an integer >= 1 (leave it out to list every solution), got 0");
+      if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) {
+        throw new UsageError(`--limit must be an integer >= 1 (leave it out to list every solution), got ${opts.limit}`);
+      }
       const signal = interruptSignal();
       const { n: _, ...lists } = givens;
       const iterable = solutions(n, { limit: opts.limit, engine: opts.engine, ...lists });

@@ -41,14 +41,15 @@ export function countCommand(program: Command): void {
       const interrupt = interruptSignal();
       const signal = withTimeout(interrupt, opts.timeout);
       let last = { tasksDone: 0, tasksTotal: 0 };
-      const bar = progressBar("count {n} |{bar}| {percentage}% | {value}/{total} parts | {workers}{duration_formatted} elapsed{eta}");
+      const bar = progressBar("count");
       let started = false;
       const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number }): void => {
         last = p;
         if (!bar || p.elapsedMs < 500) return;
         const payload = {
           n, workers: p.workers === undefined ? "" : `${plural(p.workers, "worker")} | `,
-          eta: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs, p.tasksResumed),
+          unit: opts.workers !== undefined || opts.queue !== undefined ? "parts" : "tasks",
+          etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs, p.tasksResumed),
         };
         if (!started) { bar.start(p.tasksTotal, p.tasksDone, payload); started = true; }
         bar.update(p.tasksDone, payload);

@@ -16,7 +16,7 @@ export function estimateCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { samples?: number; seed?: string; engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("estimate {n} |{bar}| {percentage}% | {value}/{total} probes {eta}");
+      const bar = progressBar("estimate");
       let started = false;
       const result = await estimate(n, {
         samples: opts.samples,
@@ -27,8 +27,8 @@ export function estimateCommand(program: Command): void {
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
           const eta = etaText(p.samplesDone, p.samples, p.elapsedMs);
-          if (!started) { bar.start(p.samples, 0, { n, eta }); started = true; }
-          bar.update(p.samplesDone, { eta });
+          if (!started) { bar.start(p.samples, 0, { n, etaText: eta }); started = true; }
+          bar.update(p.samplesDone, { etaText: eta });
         },
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));

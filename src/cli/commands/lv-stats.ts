@@ -48,7 +48,7 @@ export function lvStatsCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: LvStatsCliOptions) => {
-      const bar = progressBar("lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas} {eta}");
+      const bar = progressBar("lvStats");
       let started = false;
       const common = {
         ...(opts.exact ? { exact: true } : { trials: opts.trials, seed: seedOption(opts.seed) }),
@@ -59,8 +59,8 @@ export function lvStatsCommand(program: Command): void {
           if (!bar || p.elapsedMs < 500) return;
           const fraction = (p.rowsDone + (p.total > 0 ? p.done / p.total : 1)) / p.rowsTotal;
           const eta = etaText(Math.round(1000 * fraction), 1000, p.elapsedMs);
-          if (!started) { bar.start(1000, 0, { n, stopVegas: p.stopVegas, eta }); started = true; }
-          bar.update(Math.min(1000, Math.round(1000 * fraction)), { stopVegas: p.stopVegas, eta });
+          if (!started) { bar.start(1000, 0, { n, stopVegas: p.stopVegas, etaText: eta }); started = true; }
+          bar.update(Math.min(1000, Math.round(1000 * fraction)), { stopVegas: p.stopVegas, etaText: eta });
         },
       };
       const source = (exact: boolean, trials: number | null, seed: number | null) =>

@@ -14,7 +14,7 @@ export function treeCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("tree {n} |{bar}| {percentage}% | {value}/{total} subtrees {eta}");
+      const bar = progressBar("tree");
       let started = false;
       const result = await treeSize(n, {
         engine: opts.engine,
@@ -23,8 +23,8 @@ export function treeCommand(program: Command): void {
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
           const eta = etaText(p.tasksDone, p.tasksTotal, p.elapsedMs);
-          if (!started) { bar.start(p.tasksTotal, 0, { n, eta }); started = true; }
-          bar.update(p.tasksDone, { eta });
+          if (!started) { bar.start(p.tasksTotal, 0, { n, etaText: eta }); started = true; }
+          bar.update(p.tasksDone, { etaText: eta });
         },
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));
