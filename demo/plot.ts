@@ -38,7 +38,43 @@ export function newPlot(next: PlotKind, title: string, options: Omit<uPlot.Optio
   container().dataset.kind = next;
   container().dataset.points = "0";
   delete container().dataset.exact;
-  plot = new uPlot({ ...options, width: width() }, columns as uPlot.AlignedData, container());
+  delete container().dataset.yMax;
+  delete container().dataset.yDataMax;
+  const hooks = { ...options.hooks, draw: [...(options.hooks?.draw ?? []), drawn] };
+  // uPlot ranges y over the points inside the x range it finds by search, which leaves out a
+  // last point that shares its x with the one before (a solve's final report often does): the
+  // line then ran off the top. The y scale spans every point instead.
+  const y = options.scales?.y;
+  const scales = y?.range === undefined ? { ...options.scales, y: { ...y, range: (u: uPlot) => yRange(u, y?.distr === 3) } } : options.scales;
+  plot = new uPlot({ ...options, scales, hooks, width: width() }, columns as uPlot.AlignedData, container());
+}
+
+/** Every finite y of the series on scale y (on a log scale, the positive ones). */
+function yValues(u: uPlot, log: boolean): { lo: number; hi: number } {
+  let lo = Infinity, hi = -Infinity;
+  u.series.forEach((series, i) => {
+    if (i === 0 || (series.scale ?? "y") !== "y") return;
+    for (const v of u.data[i] ?? []) {
+      if (typeof v !== "number" || !Number.isFinite(v) || (log && v <= 0)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  });
+  return { lo, hi };
+}
+
+function yRange(u: uPlot, log: boolean): uPlot.Range.MinMax {
+  const { lo, hi } = yValues(u, log);
+  if (lo > hi) return log ? [1, 10] : [0, 1];
+  return log ? uPlot.rangeLog(lo, hi, 10, true) : uPlot.rangeNum(lo, hi, 0.1, true);
+}
+
+/** After each draw: the y scale's top and the largest y it shows, for the tests (a point above the top is cut off). */
+function drawn(u: uPlot): void {
+  const y = u.scales.y;
+  if (!y || y.max === undefined || y.max === null) return;
+  container().dataset.yMax = String(y.max);
+  container().dataset.yDataMax = String(yValues(u, false).hi);
 }
 
 /** A simple line plot of y against x, with a dot per point. */

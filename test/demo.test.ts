@@ -51,6 +51,8 @@ async function plotState() {
     kind: await page.getAttribute("#plot", "data-kind"),
     points: Number(await page.getAttribute("#plot", "data-points")),
     x0: Number(await page.getAttribute("#plot", "data-x0")),
+    yMax: Number(await page.getAttribute("#plot", "data-y-max")),
+    yDataMax: Number(await page.getAttribute("#plot", "data-y-data-max")),
   };
 }
 
@@ -322,6 +324,9 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       expect(plot.points, `${method} ${n}`).toBeGreaterThanOrEqual(reports + (kind === "conflicts" ? 0 : 1));
       expect(plot.points, `${method} ${n}`).toBeGreaterThanOrEqual(2);
       if (kind !== "conflicts") expect(plot.x0).toBe(0);
+      // the y axis reaches the highest point (the last one included: it once ended below it)
+      expect(plot.yDataMax, `${method} ${n}: highest point`).toBeGreaterThan(0);
+      expect(plot.yMax, `${method} ${n}: y axis top vs highest point`).toBeGreaterThanOrEqual(plot.yDataMax);
       if (n !== "8") expect(reports, `${method} ${n}: several chunks`).toBeGreaterThan(3);
     }
     // a count: a point per part counted, after the origin
@@ -334,6 +339,8 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(plot.kind).toBe("parts");
     expect(plot.points).toBeGreaterThanOrEqual(parts + 1);
     expect(plot.x0).toBe(0);
+    expect(plot.yDataMax, "count: highest point").toBeGreaterThan(0);
+    expect(plot.yMax, "count: y axis top vs highest point").toBeGreaterThanOrEqual(plot.yDataMax);
     expect(errors).toEqual([]);
   });
 
@@ -358,6 +365,12 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
         await small.waitForSelector('#status[data-state="done"]', { timeout: 30_000 });
         await small.waitForTimeout(150); // the plot redraws within 100 ms
         await overflow(`${button} ${n}`);
+        // a plot on a y scale reaches its highest point (the Las Vegas table's plot has its own t and p scales)
+        const y = await small.evaluate(() => ({ ...(document.querySelector("#plot") as HTMLElement).dataset }));
+        if (y.kind !== "lv") {
+          expect(Number(y.yDataMax), `${button} ${n}: highest point`).toBeGreaterThan(0);
+          expect(Number(y.yMax), `${button} ${n}: y axis top vs highest point`).toBeGreaterThanOrEqual(Number(y.yDataMax));
+        }
       };
       await act("solve", "8", "backtrack");
       const board = await small.locator("#board").boundingBox();
