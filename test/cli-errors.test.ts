@@ -253,7 +253,7 @@ describe("the CLI's small helpers", () => {
     const meant = new Set(["bar", "percentage", "total", "value", "duration_formatted"]); // cli-progress's, used as it means them
     for (const [kind, format] of Object.entries(BAR_FORMATS)) {
       const fields = [...format.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(fields, kind).toContain("etaText");
+      if (kind !== "crosscheck" && kind !== "solve") expect(fields, kind).toContain("etaText"); // (those two have no known end)
       for (const field of fields) {
         if (!meant.has(field)) expect(BAR_OWN_FIELDS as readonly string[], `${kind}: {${field}}`).not.toContain(field);
       }

@@ -11,6 +11,8 @@ export const BAR_FORMATS = {
   estimate: "estimate {n} |{bar}| {percentage}% | {value}/{total} probes{etaText}",
   tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
   lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
+  crosscheck: "crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}",
+  solve: "solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}",
 } as const;
 
 /** The fields cli-progress computes and puts over any payload field of the same name. */

@@ -22,7 +22,7 @@ export function crossCheckCommand(program: Command): void {
         if (!KERNEL_NAMES.includes(k)) throw new UsageError(`--kernels: unknown kernel ${JSON.stringify(k)}. ${notAChoice(k, KERNEL_NAMES)}`);
       }
       const budgetMs = opts.budget ?? (opts.quick ? 2_000 : opts.thorough ? 60_000 : 10_000);
-      const bar = progressBar("crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}");
+      const bar = progressBar("crosscheck");
       let current = "";
       const report = await crossCheck({
         kernels: opts.kernels,

@@ -83,7 +83,7 @@ export function solveCommand(program: Command): void {
       const n = givens.n;
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
-      const bar = progressBar("solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}");
+      const bar = progressBar("solve");
       let started = false;
       const result: SolveResult = await solve(n, {
         method: opts.method,
