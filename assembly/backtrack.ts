@@ -1,4 +1,4 @@
-// First solution by depth-first backtracking (seed 002, Brassard & Bratley's
+// First solution by depth-first backtracking (Horowitz & Sahni, text 3 in docs/references.md; Brassard & Bratley's
 // node convention): rows from 0, columns tried in increasing order; the empty
 // board is one node and every queen placed is one node. Arrays, not bitboards,
 // so any n works. Constrained boards (constraints.ts): a row with a given queen

@@ -1,6 +1,6 @@
 // Knuth's estimate of the size of the backtracking tree (D. E. Knuth, "Estimating
-// the efficiency of backtrack programs", Math. Comp. 29 (1975) 121-136; seed 004's
-// procedure `estimate`). The tree: the empty board and every consistent placement
+// the efficiency of backtrack programs", Math. Comp. 29 (1975) 121-136; procedure
+// `estimate` as Horowitz & Sahni teach it). The tree: the empty board and every consistent placement
 // of rows 0..k-1, i.e. exactly the nodes exhaustive backtracking visits.
 // One probe walks down from the empty board: at depth k it lists the safe columns
 // of row k in increasing order (d = their count), multiplies the running product

@@ -1,6 +1,6 @@
-// Hill climbing on permutations (seed 003): each try shuffles 0..n-1 by
+// Hill climbing on permutations (text 4 in docs/references.md): each try shuffles 0..n-1 by
 // Fisher-Yates (for i from n-1 down to 1, swap i with j = below(i + 1)), which
-// replaces the seed's biased `swap(board[i], board[rand() % n])` shuffle, so rows
+// replaces that text's biased `swap(board[i], board[rand() % n])` shuffle, so rows
 // and columns never clash. Counters per diagonal (`ru`: col - row, `rd`: col + row)
 // give h = the sum over diagonals of (count - 1) where count > 1. Pairs (i < j) are
 // scanned in the seed's order; each swap is evaluated with the seed's O(1) update of

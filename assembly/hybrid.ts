@@ -1,5 +1,5 @@
-// Las Vegas then backtracking (seed 000's QueensLV(stopVegas) + Backtrack, seed
-// 001's improved queen_lv): each try places rows 0..k-1 (k = stopVegas = param) at
+// Las Vegas then backtracking (QueensLV(stopVegas) + Backtrack of Brassard & Bratley and Wang
+// Xiaodong; the improved queen_lv of text 2 in docs/references.md): each try places rows 0..k-1 (k = stopVegas = param) at
 // random, a column drawn by below(count) among the row's safe columns listed in
 // increasing order (assembly/las-vegas.ts is this with k = n), then
 // backtracks over rows k..n-1 as assembly/backtrack.ts does (columns in increasing

@@ -1,4 +1,4 @@
-// What one try of the 'hybrid' method costs (seed 000's QueensLV(stopVegas) then
+// What one try of the 'hybrid' method costs (Brassard & Bratley's QueensLV(stopVegas) then
 // Backtrack; Brassard & Bratley's success-rate table), in two ways.
 //
 // Monte Carlo (lasVegasTrials*): `trials` independent tries in a row from one

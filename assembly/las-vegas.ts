@@ -1,4 +1,4 @@
-// Pure Las Vegas (seed 001's queen_lv; Brassard & Bratley's QueensLV): each try
+// Pure Las Vegas (`queen_lv` of text 2 in docs/references.md; Brassard & Bratley's QueensLV): each try
 // fills rows 0, 1, ... in turn; for a row it lists the safe columns in increasing
 // order and places the one at index below(count) of the seeded generator. A row
 // with no safe column fails the try, and the next try starts from an empty board.

@@ -1,4 +1,4 @@
-// solve(): seed 001's comparison of backtracking and Las Vegas, min-conflicts
+// solve(): the comparison (text 2 of docs/references.md) of backtracking and Las Vegas, min-conflicts
 // against ../shared/refs/minconf.c, and the explicit construction against
 // ../shared/refs/construct.c, each measured in the same run.
 import { execFileSync, spawnSync } from "node:child_process";
@@ -8,7 +8,7 @@ import { buildRef, median, printTable, round } from "./lib.mjs";
 const CHILD = new URL("./child-solve.mjs", import.meta.url).pathname;
 
 /** Seed 001: median ms per solution over many seeds (a run counts only if it finishes within the cap). */
-export async function benchSeed001({ sizes = [8, 20, 30, 50, 100, 1000], capMs = 3000 } = {}) {
+export async function benchLasVegas({ sizes = [8, 20, 30, 50, 100, 1000], capMs = 3000 } = {}) {
   const rows = [];
   for (const n of sizes) {
     const row = { n };
@@ -29,7 +29,7 @@ export async function benchSeed001({ sizes = [8, 20, 30, 50, 100, 1000], capMs =
     row.backtrack_over_hybrid = row.backtrack_ms && row.hybrid_ms ? round(row.backtrack_ms / row.hybrid_ms, 1) : undefined;
     rows.push(row);
   }
-  printTable(`seed 001: median ms per solution on wasm ('-': not every run finished within ${capMs} ms); ratios = backtrack / random`, rows);
+  printTable(`las-vegas (text 2 of docs/references.md): median ms per solution on wasm ('-': not every run finished within ${capMs} ms); ratios = backtrack / random`, rows);
   return { capMs, rows };
 }
 

@@ -95,7 +95,7 @@ export function engineSuite(engine: EngineName): void {
         13: "hybrid", 20: "hybrid", 49: "hybrid", 50: "min-conflicts", 1000: "min-conflicts",
       });
       const hybrid = await solve(20, { engine, seed: 3 });
-      expect(hybrid.stopVegas).toBe(5); // seed 000: n - 15 when n > 15
+      expect(hybrid.stopVegas).toBe(5); // Wang Xiaodong's default: n - 15 when n > 15
       expect(hybrid).toMatchObject({ ...(await solve(20, { engine, method: "hybrid", seed: 3 })), ms: hybrid.ms });
     });
 

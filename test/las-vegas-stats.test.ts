@@ -73,7 +73,7 @@ function referenceExact(n: number, stopVegas: number): { p: number; s: number; e
   return { p: success / (success + failure), s: successNodes / success, e: failureNodes / failure };
 }
 
-/** Brassard & Bratley's table for 8 queens (the textbook seed 000 discusses): p, s, e, t. */
+/** Brassard & Bratley's table for 8 queens (the table text 1 of docs/references.md discusses): p, s, e, t. */
 const TEXTBOOK_8: [number, number, number | null, number][] = [
   [1, 114, null, 114], [1, 39.63, null, 39.63], [0.875, 22.53, 39.67, 28.2], [0.4931, 13.48, 15.1, 29.01],
   [0.2618, 10.31, 8.79, 35.1], [0.1624, 9.33, 7.29, 46.92], [0.1357, 9.05, 6.98, 53.5], [0.1293, 9, 6.97, 55.93],

@@ -18,9 +18,10 @@ const exportsOf = (): string[] =>
 
 /** The `--method` choices a CLI command's help lists. */
 async function cliChoices(command: string): Promise<string[]> {
-  const help = (await runCli([command, "--help"])).stdout.replace(/\s+/g, " ");
+  const run = await runCli([command, "--help"]);
+  const help = run.stdout.replace(/\s+/g, " ");
   const match = /--method <M> .*?\(choices: (.*?), default/.exec(help);
-  expect(match, help).not.toBeNull();
+  expect(match, `nqueens ${command} --help: exit ${run.code}, stdout ${JSON.stringify(run.stdout)}, stderr ${JSON.stringify(run.stderr)}`).not.toBeNull();
   return [...match![1].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
 }
 

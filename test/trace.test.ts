@@ -108,7 +108,7 @@ function checkTreeTrace(events: TraceEvent[], method: TraceMethod, stopVegas: nu
 /** Every change from one event to the next, for hill climbing. */
 function checkHillClimbTrace(events: TraceEvent[]): void {
   const n = events[0].columns.length;
-  let next = { i: 0, j: 1 }; // the scan order of seed 003
+  let next = { i: 0, j: 1 }; // the scan order of the hill-climbing text (docs/references.md, text 4)
   for (let k = 0; k < events.length; k++) {
     const prev = events[Math.max(0, k - 1)], e = events[k];
     expect([...e.columns].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i)); // a permutation

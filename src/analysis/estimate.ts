@@ -1,5 +1,5 @@
 // What a search costs, part 1: the size of the backtracking tree. `estimate` is
-// Knuth's (1975) random-probe estimator (seed 004's procedure `estimate`),
+// Knuth's (1975) random-probe estimator (procedure `estimate`, text 5 in docs/references.md),
 // `treeSize` the exact count by exhaustive search. The tree, in the package's node
 // convention: the empty board and every consistent placement of rows 0..k-1, i.e.
 // exactly the nodes that backtracking through all solutions visits, root included.

@@ -1,5 +1,5 @@
 // What a search costs, part 2: one try of the 'hybrid' method (stopVegas random
-// rows, then backtracking over the rest; seed 000, Brassard & Bratley's table).
+// rows, then backtracking over the rest; Brassard & Bratley's table, as text 1 in docs/references.md retells it).
 // For a try: p = P(it succeeds), s = E(nodes | success), e = E(nodes | failure), and
 // t = s + (1 - p) e / p, the expected nodes until the first success when failed
 // tries are repeated (by Wald's identity t = E(nodes of one try) / p). A try's nodes

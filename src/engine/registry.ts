@@ -144,7 +144,7 @@ export const AUTO_MAX_N = MIN_CONFLICTS_MAX_N;
  * 'auto''s thresholds: backtracking for n <= 12 (it finds the first solution in a few
  * hundred nodes), hybrid with the default stopVegas for 13 <= n < 50, and min-conflicts
  * from n = 50 on (under a millisecond at n = 1000; hybrid takes hundreds there).
- * From `npm run bench -- --only seed-001` and a sweep of solve() medians.
+ * From `npm run bench -- --only las-vegas` and a sweep of solve() medians.
  */
 export const AUTO_RULE = { backtrackMaxN: 12, hybridBelowN: 50 } as const;
 
@@ -154,7 +154,7 @@ export function autoMethod(n: number, constrained = false): SearchMethod {
   return n <= AUTO_RULE.backtrackMaxN ? "backtrack" : n < AUTO_RULE.hybridBelowN ? "hybrid" : "min-conflicts";
 }
 
-/** The default number of random rows of 'hybrid': 8, or n - 15 when n > 15, capped to n (the choice of Wang Xiaodong's textbook code, seed 000). */
+/** The default number of random rows of 'hybrid': 8, or n - 15 when n > 15, capped to n (the choice of Wang Xiaodong's textbook code; docs/references.md). */
 export function defaultStopVegas(n: number): number {
   return Math.min(n, n > 15 ? n - 15 : 8);
 }

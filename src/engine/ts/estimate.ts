@@ -1,5 +1,5 @@
 // Twin of assembly/estimate.ts: Knuth's (1975) random probes down the backtracking
-// tree (seed 004's procedure `estimate`). At depth k a probe lists the safe columns
+// tree (procedure `estimate` as text 5 in docs/references.md teaches it). At depth k a probe lists the safe columns
 // of row k in increasing order (d of them), multiplies its product by d and places
 // the queen at index below(d); the product d1*...*dk estimates the nodes at depth k.
 // Sums are added probe by probe, depth by depth, as the kernel does (same bits).

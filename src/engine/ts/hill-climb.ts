@@ -1,7 +1,7 @@
-// Twin of assembly/hill-climb.ts: hill climbing on permutations (seed 003).
-// Fisher-Yates shuffle per try (replacing the seed's biased rand() % n shuffle),
+// Twin of assembly/hill-climb.ts: hill climbing on permutations (text 4 in docs/references.md).
+// Fisher-Yates shuffle per try (replacing that text's biased rand() % n shuffle),
 // diagonal counters, h = surplus queens on diagonals; the first improving swap in
-// the seed's pair order is taken and the scan restarts from i = 0; a scan with no
+// that text's pair order is taken and the scan restarts from i = 0; a scan with no
 // improving swap starts a new try. Work = swap evaluations; nodes 0.
 import { EXHAUSTED, FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";

@@ -1,4 +1,4 @@
-// Twin of assembly/las-vegas.ts: pure Las Vegas (seed 001's queen_lv). Each try
+// Twin of assembly/las-vegas.ts: pure Las Vegas (`queen_lv` of text 2 in docs/references.md). Each try
 // fills rows from 0, placing each row's queen at index below(count) of its safe
 // columns listed in increasing order; a row with none fails the try and the next
 // starts from an empty board. Empty board of each try = 1 node, each queen = 1 node.
