@@ -18,7 +18,8 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-export type StopReason = "timeout" | "aborted";
+/** Why a Pacer says a run must stop (internal; what solve reports is `StopReason` of src/search/solve.ts). */
+export type PacerStop = "timeout" | "aborted";
 
 /** The options every long-running function takes (count, solve, estimate, treeSize, lasVegasStats, lasVegasTable). */
 export type PacedOptions<P> = {
@@ -71,7 +72,7 @@ export class Pacer<P> {
   }
 
   /** Why the work must stop now, if it must. */
-  stopReason(): StopReason | undefined {
+  stopReason(): PacerStop | undefined {
     if (this.options.signal?.aborted) return "aborted";
     if (this.options.timeoutMs !== undefined && this.elapsed() >= this.options.timeoutMs) return "timeout";
     return undefined;
