@@ -21,21 +21,46 @@ function yieldToEventLoop(): Promise<void> {
 /** Why a Pacer says a run must stop (internal; what solve reports is `StopReason` of src/search/solve.ts). */
 export type PacerStop = "timeout" | "aborted";
 
-/** The options every long-running function takes (count, solve, estimate, treeSize, lasVegasStats, lasVegasTable). */
-export type PacedOptions<P> = {
-  /** Stops the run; the promise rejects with the signal's reason (an AbortError). */
+/** The option that stops a run from outside (see PacedOptions). */
+export interface SignalOptions {
+  /**
+   * Stops the run between chunks of work (about 10 ms; a part of a parallel count); the
+   * promise rejects with the signal's reason (an AbortError), unless solve already found a solution.
+   */
   signal?: AbortSignal;
-  /** Milliseconds before the run stops (what happens then is the function's own: see its docs). */
+}
+
+/** The options that stop a run: from outside, or after a time (see PacedOptions). */
+export interface TimeoutOptions extends SignalOptions {
+  /**
+   * Milliseconds before the run stops: solve then answers found: false with reason 'timeout';
+   * the others reject with a TimeoutError (code NQ_TIMEOUT).
+   */
   timeoutMs?: number;
-  /** Called after the first chunk of work (a run that ends within it gets only the last call), then at most every `progressIntervalMs`, and once at the end. */
+}
+
+/** The options that report a run's progress (see PacedOptions). */
+export interface ProgressOptions<P> {
+  /**
+   * Called after the first chunk of work (a run that ends within it gets only the last call),
+   * then at most every `progressIntervalMs` (about 20 times a second by default), and once at the end.
+   */
   onProgress?: (progress: P) => void;
   /**
-   * Least time between two progress reports, 0 to 60000 ms (default 50, about 20 a second).
-   * 0 reports after every chunk of work (about 10 ms of a search or of probes; one task of a
-   * count or tree walk): dense points for a plot.
+   * Least time between two progress reports, 0 to 60000 ms (default 50). 0 reports after
+   * every chunk of work, for dense plots: about 10 ms of a search, of probes or of tries; one
+   * task of a count or subtree of a tree walk; one part of a parallel count.
    */
   progressIntervalMs?: number;
-};
+}
+
+/**
+ * The options every long-running function takes (count, solve, estimate, treeSize,
+ * lasVegasStats, lasVegasTable; countParallel takes all but `timeoutMs`, countPart and
+ * countConstrainedPartAsync `signal` and `timeoutMs`): each function's options type extends
+ * these, so the four are written, and documented, once.
+ */
+export interface PacedOptions<P> extends TimeoutOptions, ProgressOptions<P> {}
 
 /** The names of PacedOptions, for checkOptions. */
 export const PACED_OPTION_NAMES = ["signal", "timeoutMs", "onProgress", "progressIntervalMs"] as const;

@@ -9,7 +9,7 @@ import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
-import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
+import { PROGRESS_INTERVAL_MS, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
@@ -38,19 +38,14 @@ export type ParallelProgress = {
   etaMs?: number;
 };
 
-export type ParallelOptions = {
+/** countParallel's options: its own, and signal, onProgress and progressIntervalMs (SignalOptions, ProgressOptions: no timeoutMs). */
+export interface ParallelOptions extends SignalOptions, ProgressOptions<ParallelProgress> {
   /** Worker threads (default: the cores available). */
   workers?: number;
   /** How many parts to split into (default: splitCount's). */
   parts?: number;
   /** Engine the workers count with (default 'wasm'). */
   engine?: EngineName;
-  /** Stops the workers; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Called as parts finish, at most every progressIntervalMs, and once at the end. */
-  onProgress?: (progress: ParallelProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every part. */
-  progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes (every entry is verified first). */
   checkpoint?: string;
   /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
@@ -65,7 +60,7 @@ export type ParallelOptions = {
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
-};
+}
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
 
