@@ -65,16 +65,44 @@ export interface PacedOptions<P> extends TimeoutOptions, ProgressOptions<P> {}
 /** The names of PacedOptions, for checkOptions. */
 export const PACED_OPTION_NAMES = ["signal", "timeoutMs", "onProgress", "progressIntervalMs"] as const;
 
+/**
+ * The one rule for progress reports: the first is always sent (plots begin near the start),
+ * then at most one every `intervalMs`; a final one is always sent and does not count against
+ * the interval (lasVegasTable's next row is reported from its first chunk). Pacer reports
+ * through it; so do the loops that are not paced chunks (countParallel's finished parts, the
+ * queue coordinator's polls). The progress object is built only when it is sent.
+ */
+export class ProgressThrottle<P> {
+  private last = -Infinity;
+
+  constructor(
+    private readonly onProgress: ((progress: P) => void) | undefined,
+    private readonly intervalMs: number = PROGRESS_INTERVAL_MS,
+    private readonly clock: () => number = now,
+  ) {}
+
+  /** Sends `progress()` if it is time, or always when `final`; true when it was sent. */
+  report(progress: () => P, final = false): boolean {
+    if (!this.onProgress) return false;
+    if (!final) {
+      const t = this.clock();
+      if (t - this.last < this.intervalMs) return false;
+      this.last = t;
+    }
+    this.onProgress(progress());
+    return true;
+  }
+}
+
 export class Pacer<P> {
   readonly start = now();
-  private lastProgress = -Infinity; // the first chunk is always reported: plots begin near the start
   private lastYield = this.start;
-  private readonly intervalMs: number;
+  private readonly progress: ProgressThrottle<P>;
 
   constructor(
     private readonly options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (progress: P) => void; progressIntervalMs?: number },
   ) {
-    this.intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    this.progress = new ProgressThrottle(options.onProgress, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
   }
 
   /** A pacer from a caller's options, each checked (the message names the option, the value and the range). */
@@ -110,12 +138,8 @@ export class Pacer<P> {
 
   /** Between chunks: report progress if it is time, and let the event loop run. */
   async between(progress: () => P): Promise<void> {
-    const t = now();
-    if (this.options.onProgress && t - this.lastProgress >= this.intervalMs) {
-      this.lastProgress = t;
-      this.options.onProgress(progress());
-    }
-    if (t - this.lastYield >= YIELD_INTERVAL_MS) {
+    this.progress.report(progress);
+    if (now() - this.lastYield >= YIELD_INTERVAL_MS) {
       await yieldToEventLoop();
       this.lastYield = now();
     }
@@ -123,7 +147,7 @@ export class Pacer<P> {
 
   /** A final progress report (always sent, so a caller sees the end state). */
   finish(progress: P): void {
-    this.options.onProgress?.(progress);
+    this.progress.report(() => progress, true);
   }
 }
 

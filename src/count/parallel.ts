@@ -9,7 +9,7 @@ import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
-import { PROGRESS_INTERVAL_MS, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
+import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
@@ -232,18 +232,18 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       await write;
     };
     let saving: Promise<void> = Promise.resolve();
-    let lastProgress = -Infinity;
+    const progress = new ProgressThrottle(onProgress, progressIntervalMs);
     const report = (final: boolean): void => {
-      if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
-      lastProgress = now();
-      const elapsedMs = now() - start;
-      const countedHere = done.size - resumed;
-      const left = parts.length - done.size;
-      onProgress({
-        phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
-        rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
-        etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
-      });
+      progress.report(() => {
+        const elapsedMs = now() - start;
+        const countedHere = done.size - resumed;
+        const left = parts.length - done.size;
+        return {
+          phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+          rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
+          etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
+        };
+      }, final);
     };
 
     if (queue.length > 0) {

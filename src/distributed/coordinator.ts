@@ -9,6 +9,7 @@ import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
 import { rangeError, withCode } from "../core/errors.js";
+import { ProgressThrottle } from "../core/pacer.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
@@ -27,6 +28,8 @@ import { redact } from "./redact.js";
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
 const MAX_RECREATE = 3;
 const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run was removed)";
+/** Least time between two of the coordinator's progress reports (it reports what its polls of Redis see). */
+const QUEUE_PROGRESS_INTERVAL_MS = 200;
 
 /**
  * The coordinator's progress: the same fields as countParallel's, where `workers` is the
@@ -47,6 +50,7 @@ export type DistributedOptions = {
   queue?: string;
   /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called as the coordinator sees parts finish, at most every 200 ms, and once at the end. */
   onProgress?: (progress: DistributedProgress) => void;
   /** How long to wait for Redis to answer at the start (default 3000 ms). */
   connectTimeoutMs?: number;
@@ -186,17 +190,17 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     await announce();
 
     const completedAtStart = Math.min(parts.length, await queue.getCompletedCount());
-    let lastReport = -Infinity;
+    const progress = new ProgressThrottle(onProgress, QUEUE_PROGRESS_INTERVAL_MS);
     const report = (done: number, workers: number, final: boolean): void => {
-      if (!onProgress || (!final && performance.now() - lastReport < 200)) return;
-      lastReport = performance.now();
-      const elapsedMs = performance.now() - start;
-      const here = done - completedAtStart;
-      const rate = here > 0 ? here / (elapsedMs / 1000) : undefined;
-      onProgress({
-        phase: "count", n, tasksDone: done, tasksTotal: parts.length, tasksResumed: completedAtStart, workers, elapsedMs, rate,
-        etaMs: rate ? ((parts.length - done) / rate) * 1000 : undefined,
-      });
+      progress.report(() => {
+        const elapsedMs = performance.now() - start;
+        const here = done - completedAtStart;
+        const rate = here > 0 ? here / (elapsedMs / 1000) : undefined;
+        return {
+          phase: "count", n, tasksDone: done, tasksTotal: parts.length, tasksResumed: completedAtStart, workers, elapsedMs, rate,
+          etaMs: rate ? ((parts.length - done) / rate) * 1000 : undefined,
+        };
+      }, final);
     };
 
     /** The run's keys are gone (Redis restarted empty, or removed): put the run back from what this coordinator knows. */
