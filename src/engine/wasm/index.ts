@@ -4,14 +4,14 @@
 // pooled for the next job. Results are copied out of Wasm memory before they are returned.
 import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
 import wasmBytes from "../../../build/release.wasm";
-import { PHASES, RUNNING } from "../contract.js";
+import { PHASES, RUNNING, codingOutOfMemory } from "../contract.js";
 import type { Constraints } from "../../board/constraints.js";
 import type {
   CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
 } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
-import { ErrorCode, withCode } from "../../core/errors.js";
+import { ErrorCode, codeOutOfMemory, withCode } from "../../core/errors.js";
 
 /** The kernels' exports (see assembly/index.ts). A type alias, as the loader's generic needs. */
 export type KernelExports = {
@@ -64,7 +64,13 @@ export async function compileWasm(): Promise<void> {
   if (compiled) return;
   const module = await WebAssembly.compile(wasmBytes); // compile off the main thread's critical path
   compiled ??= module;
-  if (pool.length === 0) release(newInstance());
+  if (pool.length === 0) {
+    try {
+      release(newInstance());
+    } catch (error) {
+      throw codeOutOfMemory(error, "a first Wasm instance of the kernels (init)");
+    }
+  }
 }
 
 /**
@@ -101,14 +107,6 @@ export function kernelAbort(message: string, file: string, line: number, column:
   return error;
 }
 
-/** An out-of-memory RangeError (Wasm memory cannot grow, an array cannot be had) gets its code; others pass as they are. */
-function codeOutOfMemory(error: unknown): unknown {
-  if (error instanceof RangeError && !("code" in error) && /memory|allocation failed/i.test(error.message)) {
-    withCode(error, ErrorCode.outOfMemory);
-  }
-  return error;
-}
-
 /**
  * A fresh instance of the kernels, instantiated through @assemblyscript/loader: it
  * provides the `abort` import, whose message and file the loader's __getString reads
@@ -128,12 +126,9 @@ export function newInstance(): KernelExports {
       },
     },
   };
-  let loaded;
-  try {
-    loaded = instantiateSync<KernelExports>(compiled, imports);
-  } catch (error) {
-    throw codeOutOfMemory(error);
-  }
+  // Memory for an instance that cannot be had is coded by the caller: the engine's boundary
+  // (codingOutOfMemory) names the job, compileWasm the warm-up.
+  const loaded = instantiateSync<KernelExports>(compiled, imports);
   util = loaded.exports;
   const k = loaded.instance.exports as unknown as KernelExports;
   layout ??= readLayout(k);
@@ -288,11 +283,7 @@ function openConstruct(n: number, params: SearchParams): Search {
   const start = () => {
     window = k.constructInit(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
     if (window === 0) throw outOfMemory(`method construct with n = ${n}`); // k is dropped, not pooled
-    try {
-      cols = new Int32Array(n);
-    } catch (error) {
-      throw codeOutOfMemory(error); // 4n bytes of JS memory could not be had
-    }
+    cols = new Int32Array(n); // 4n bytes of JS memory: a failure is coded at the engine's boundary (codingOutOfMemory)
     handedOver = false;
   };
   const work = () => k.constructStat(STAT_WORK);
@@ -431,7 +422,8 @@ function openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker {
   };
 }
 
-export const wasmEngine: Engine = {
+/** The Wasm engine; an allocation that fails in it is NQ_OUT_OF_MEMORY (codingOutOfMemory). */
+export const wasmEngine: Engine = codingOutOfMemory({
   name: "wasm",
   openCounter,
   openSolutions,
@@ -442,4 +434,4 @@ export const wasmEngine: Engine = {
   openTreeCounter,
   openLasVegasTrials,
   openLasVegasExact,
-};
+});
