@@ -1,14 +1,25 @@
-// The error codes (src/core/errors.ts) reach the caller however the failure happens: an
-// allocation the runtime refuses (out of memory, on either engine, in a thread of the pool).
+// The error codes (src/core/errors.ts): one table that every module uses, and the codes
+// reach the caller however the failure happens: an allocation the runtime refuses (out of
+// memory, on either engine, in a thread of the pool).
 import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ErrorCode, codeOutOfMemory, isOutOfMemory } from "../src/core/errors.js";
 import { splitCount } from "../src/count/parts.js";
+import * as distributed from "../src/distributed/index.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { WorkerPool } from "../src/workers/pool.js";
 import { describeFailure } from "../src/cli/errors.js";
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
 
 function caught(run: () => unknown): Error & { code?: string } {
   try {
@@ -18,6 +29,19 @@ function caught(run: () => unknown): Error & { code?: string } {
   }
   throw new Error("expected a throw");
 }
+
+describe("error codes: one table", () => {
+  it("ErrorCode is the only table: no module writes a code of its own or exports a second table (DistributedErrorCode)", () => {
+    expect("DistributedErrorCode" in distributed).toBe(false);
+    const elsewhere: string[] = [];
+    for (const file of sources("src").filter((f) => f !== join("src", "core", "errors.ts"))) {
+      const source = readFileSync(file, "utf8");
+      for (const m of source.matchAll(/["'`](NQ_[A-Z_]+)["'`]/g)) elsewhere.push(`${file}: ${m[1]}`);
+      for (const m of source.matchAll(/export const (\w*ErrorCode\w*)/g)) elsewhere.push(`${file}: exports ${m[1]}`);
+    }
+    expect(elsewhere).toEqual([]);
+  });
+});
 
 describe("out of memory", () => {
   it("an allocation the runtime refuses is NQ_OUT_OF_MEMORY naming the job, on the TS engine as on the Wasm engine", () => {

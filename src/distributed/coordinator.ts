@@ -8,7 +8,7 @@
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
-import { rangeError, withCode } from "../core/errors.js";
+import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
@@ -17,7 +17,7 @@ import {
   CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
   type ConstrainedPart, type ConstrainedPartCount,
 } from "../count/constrained.js";
-import { DistributedErrorCode, bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
+import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName,
   type ConstrainedPartJob, type PartJob, type RunMeta,
@@ -140,13 +140,13 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         throw withCode(rangeError(
           `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
           `not ${runText(want)}: use another queue name or remove that run`,
-        ), DistributedErrorCode.mismatch);
+        ), ErrorCode.queueMismatch);
       }
     } else {
       const counts = await queue.getJobCounts();
       const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
       if (jobs > 0) {
-        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), DistributedErrorCode.mismatch);
+        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
       }
       await client.set(metaKey(name), JSON.stringify(want));
     }
@@ -207,7 +207,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     let recreated = 0;
     const recreate = async (what: string): Promise<void> => {
       if (++recreated > MAX_RECREATE) {
-        throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), DistributedErrorCode.lost);
+        throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), ErrorCode.queueLost);
       }
       notice(`queue ${name}: ${what}; putting the run back (${parts.length} parts, the lost results are counted again)`);
       await client.set(metaKey(name), JSON.stringify(want));
@@ -236,7 +236,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         const job = await queue.getJob(failed);
         throw withCode(
           new Error(`part ${byId.get(failed)!.part} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
-          DistributedErrorCode.failed,
+          ErrorCode.queuePartFailed,
         );
       }
       return states.every((state) => state === "completed");
