@@ -1,11 +1,14 @@
-// The error codes (src/core/errors.ts): one table that every module uses, and the codes
-// reach the caller however the failure happens: an allocation the runtime refuses (out of
-// memory, on either engine, in a thread of the pool).
+// The error codes (src/core/errors.ts): one table that every module and docs/errors.md use,
+// and the codes reach the caller however the failure happens: an allocation the runtime
+// refuses (out of memory, on either engine, in a thread of the pool), a file that cannot be
+// written (NQ_IO).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode, codeOutOfMemory, isOutOfMemory } from "../src/core/errors.js";
+import { countParallel } from "../src/count/parallel.js";
 import { splitCount } from "../src/count/parts.js";
 import * as distributed from "../src/distributed/index.js";
 import { tsEngine } from "../src/engine/ts/index.js";
@@ -40,6 +43,20 @@ describe("error codes: one table", () => {
       for (const m of source.matchAll(/export const (\w*ErrorCode\w*)/g)) elsewhere.push(`${file}: exports ${m[1]}`);
     }
     expect(elsewhere).toEqual([]);
+  });
+
+  it("docs/errors.md has one row for every ErrorCode value, and none other", () => {
+    const doc = readFileSync("docs/errors.md", "utf8");
+    const rows = [...doc.matchAll(/^\| `(NQ_[A-Z_]+)` \| (.+)$/gm)];
+    const documented = rows.map((m) => m[1]);
+    expect([...documented].sort()).toEqual(Object.values(ErrorCode).sort());
+    expect(new Set(documented).size).toBe(documented.length);
+    // each row says when, which error class, and what to do (four cells, none empty)
+    for (const [, code, rest] of rows) {
+      const cells = rest!.split(" | ").map((c) => c.replace(/\|\s*$/, "").trim());
+      expect(cells, code).toHaveLength(3);
+      for (const cell of cells) expect(cell.length, `${code}: ${cells.join(" / ")}`).toBeGreaterThan(5);
+    }
   });
 });
 
@@ -116,5 +133,18 @@ describe("out of memory", () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("NQ_IO", () => {
+  const dir = mkdtempSync(join(tmpdir(), "nq-errors-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a checkpoint that cannot be written (its directory is missing) rejects countParallel with NQ_IO, naming the file and the reason", async () => {
+    const path = join(dir, "no-such-directory", "count.json");
+    const error = (await countParallel(9, { workers: 1, parts: 4, checkpoint: path }).catch((e: unknown) => e)) as Error & { code?: string; cause?: unknown };
+    expect(error.code).toBe(ErrorCode.io);
+    expect(error.message).toBe(`checkpoint ${path} could not be written (ENOENT)`);
+    expect((error.cause as { code?: string }).code).toBe("ENOENT");
   });
 });

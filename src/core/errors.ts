@@ -87,3 +87,10 @@ export function allocating<T>(what: () => string, job: () => T): T {
     throw codeOutOfMemory(error, what());
   }
 }
+
+/** A file that could not be read or written: NQ_IO, naming the file and the system's reason (ENOENT, EACCES, ...), the error as its cause. */
+export function ioError(what: string, cause: unknown): Error & { code: ErrorCodeValue } {
+  const errno = (cause as { code?: unknown })?.code;
+  const why = typeof errno === "string" ? errno : cause instanceof Error ? cause.message : String(cause);
+  return withCode(new Error(`${what} (${why})`, { cause }), ErrorCode.io);
+}

@@ -6,7 +6,7 @@
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
-import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
+import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
@@ -162,8 +162,12 @@ function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart
 async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   const temporary = `${path}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify(data));
-  await fs.rename(temporary, path);
+  try {
+    await fs.writeFile(temporary, JSON.stringify(data));
+    await fs.rename(temporary, path);
+  } catch (error) {
+    throw ioError(`checkpoint ${path} could not be written`, error);
+  }
 }
 
 /**
