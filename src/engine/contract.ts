@@ -13,7 +13,7 @@ export type EngineName = "wasm" | "ts";
 /** What `count` runs on: a CPU engine, or the GPU (src/engine/webgpu/, counting only). */
 export type CountEngineName = EngineName | "webgpu";
 
-/** Status of a resumable search after a `run` call (same codes as assembly/status.ts). */
+/** Status of a resumable search after a `run` call (the Wasm engine maps the kernels' codes, which the module exports, to these by name). */
 export const RUNNING = 0;
 export const FOUND = 1;
 export const EXHAUSTED = 2;
@@ -61,7 +61,7 @@ export type SolutionStream = {
 /** Figures a search reports; the same on both engines for the same inputs. */
 export type SearchStats = { nodes: number; tries: number; steps: number };
 
-/** What a search is doing (phase codes of assembly/status.ts, in order). */
+/** What a search is doing (the Wasm engine names the kernels' phase codes, which the module exports, by these). */
 export const PHASES = ["search", "construct", "repair"] as const;
 export type SearchPhase = (typeof PHASES)[number];
 
