@@ -275,7 +275,13 @@ export function countRun(budget: u32): i32 {
   return 1;
 }
 
-/** The counters of the last task: 0 = COUNT8, 1 = COUNT4, 2 = COUNT2, 3 = nodes. */
+/** countResult's selectors (exported: src/engine/wasm reads them). */
+export const COUNT_RESULT_COUNT8: i32 = 0;
+export const COUNT_RESULT_COUNT4: i32 = 1;
+export const COUNT_RESULT_COUNT2: i32 = 2;
+export const COUNT_RESULT_NODES: i32 = 3;
+
+/** The counters of the last task, by COUNT_RESULT_*: COUNT8, COUNT4, COUNT2, nodes. */
 export function countResult(which: i32): u64 {
-  return which == 0 ? count8 : which == 1 ? count4 : which == 2 ? count2 : nodes;
+  return which == COUNT_RESULT_COUNT8 ? count8 : which == COUNT_RESULT_COUNT4 ? count4 : which == COUNT_RESULT_COUNT2 ? count2 : nodes;
 }

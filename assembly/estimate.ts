@@ -18,24 +18,30 @@ import { below, seedRandom } from "./rng";
 let size: i32 = 0;
 let full: u32 = 0;
 let probes: f64 = 0;
-// f64[2 (n + 2)]: at k = 0..n the sum over probes of the depth-k product, at n + 1
-// the sum of the probes' whole estimates; then the sums of their squares, same order.
+// The sums block, laid out for any n <= 32 (exported: src/engine/wasm reads the offsets):
+// f64[33] at byte 0, at depth k = 0..n the sum over probes of the depth-k product; the sum
+// of the probes' whole estimates at ESTIMATE_TOTAL; then, from ESTIMATE_SQUARES, the sums
+// of their squares in the same layout.
+export const ESTIMATE_TOTAL: i32 = 264;
+export const ESTIMATE_SQUARES: i32 = 272;
 let sums: usize = 0;
 
-/** Reset for an n x n board and a seed; returns the sums buffer (f64[2 (n + 2)]), 0 if out of memory. */
+/** Reset for an n x n board (1 <= n <= 32) and a seed; returns the sums block (see ESTIMATE_*), 0 if out of memory. */
 export function estimateInit(n: i32, seed: u32): usize {
+  assert(n >= 1 && n <= 32, "estimateInit: n out of 1..32");
   size = n;
   full = n == 32 ? 0xFFFFFFFF : ((<u32>1 << n) - 1);
   probes = 0;
   seedRandom(seed);
-  sums = allocate(<usize>(n + 2) << 4);
+  sums = allocate(<usize>(2 * ESTIMATE_SQUARES));
   return sums;
 }
 
-@inline function add(slot: i32, value: f64): void {
-  const at = sums + (<usize>slot << 3);
+/** Adds `value` at byte `offset` of the sums, and its square at the same place of the squares. */
+@inline function add(offset: usize, value: f64): void {
+  const at = sums + offset;
   store<f64>(at, load<f64>(at) + value);
-  const sq = at + (<usize>(size + 2) << 3);
+  const sq = at + ESTIMATE_SQUARES;
   store<f64>(sq, load<f64>(sq) + value * value);
 }
 
@@ -47,7 +53,7 @@ export function estimateRun(count: f64): f64 {
     let estimate: f64 = 0;
     let k = 0;
     while (true) {
-      add(k, product);
+      add(<usize>k << 3, product);
       estimate += product;
       if (k == size) break;
       let safe = ~(cols | left | right) & full;
@@ -61,7 +67,7 @@ export function estimateRun(count: f64): f64 {
       right = (right | bit) >> 1;
       k++;
     }
-    add(size + 1, estimate);
+    add(ESTIMATE_TOTAL, estimate);
     probes++;
   }
   return probes;

@@ -23,14 +23,14 @@ import { FOUND, RUNNING, STAT_NODES as STAT_NODES_OF_HYBRID } from "./status";
 
 // ---- Monte Carlo ----
 
-/** Slots of lasVegasTrialsStat. */
-const STAT_TRIES: i32 = 0;
-const STAT_SUCCESSES: i32 = 1;
-const STAT_SUCCESS_NODES: i32 = 2;
-const STAT_SUCCESS_SQUARES: i32 = 3;
-const STAT_FAILURE_NODES: i32 = 4;
-const STAT_FAILURE_SQUARES: i32 = 5;
-const STAT_WORK: i32 = 6;
+/** Slots of lasVegasTrialsStat (exported: src/engine/wasm reads them). */
+export const LAS_VEGAS_TRIALS_TRIES: i32 = 0;
+export const LAS_VEGAS_TRIALS_SUCCESSES: i32 = 1;
+export const LAS_VEGAS_TRIALS_SUCCESS_NODES: i32 = 2;
+export const LAS_VEGAS_TRIALS_SUCCESS_SQUARES: i32 = 3;
+export const LAS_VEGAS_TRIALS_FAILURE_NODES: i32 = 4;
+export const LAS_VEGAS_TRIALS_FAILURE_SQUARES: i32 = 5;
+export const LAS_VEGAS_TRIALS_WORK: i32 = 6;
 
 let trials: f64 = 0; // tries wanted
 let tries: f64 = 0; // tries finished
@@ -88,13 +88,13 @@ export function lasVegasTrialsRun(workLimit: f64): i32 {
 
 /** The sums so far (slots above); work is the nodes of all tries so far. */
 export function lasVegasTrialsStat(slot: i32): f64 {
-  if (slot == STAT_TRIES) return tries;
-  if (slot == STAT_SUCCESSES) return successes;
-  if (slot == STAT_SUCCESS_NODES) return successNodes;
-  if (slot == STAT_SUCCESS_SQUARES) return successSquares;
-  if (slot == STAT_FAILURE_NODES) return failureNodes;
-  if (slot == STAT_FAILURE_SQUARES) return failureSquares;
-  if (slot == STAT_WORK) return hybridStat(STAT_NODES_OF_HYBRID);
+  if (slot == LAS_VEGAS_TRIALS_TRIES) return tries;
+  if (slot == LAS_VEGAS_TRIALS_SUCCESSES) return successes;
+  if (slot == LAS_VEGAS_TRIALS_SUCCESS_NODES) return successNodes;
+  if (slot == LAS_VEGAS_TRIALS_SUCCESS_SQUARES) return successSquares;
+  if (slot == LAS_VEGAS_TRIALS_FAILURE_NODES) return failureNodes;
+  if (slot == LAS_VEGAS_TRIALS_FAILURE_SQUARES) return failureSquares;
+  if (slot == LAS_VEGAS_TRIALS_WORK) return hybridStat(STAT_NODES_OF_HYBRID);
   return 0;
 }
 

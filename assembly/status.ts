@@ -1,5 +1,6 @@
-// Status codes shared by every resumable search (mirrored in src/engine/contract.ts), and
-// the slots of the figures a search reports through its `<name>Stat` export.
+// Status codes shared by every resumable search, and the slots of the figures a search
+// reports through its `<name>Stat` export. All are exported by the module (assembly/index.ts):
+// src/engine/wasm reads them and maps them to src/engine/contract.ts's codes by name.
 export const RUNNING: i32 = 0;
 export const FOUND: i32 = 1;
 export const EXHAUSTED: i32 = 2;

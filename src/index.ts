@@ -44,5 +44,6 @@ export {
 } from "./search/trace.js";
 export { METHODS, AUTO_RULE, type MethodSpec } from "./engine/registry.js";
 export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
+export type { PacedOptions, SignalOptions, TimeoutOptions, ProgressOptions } from "./core/pacer.js";
 export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
 export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack } from "./engine/webgpu/index.js";

@@ -36,6 +36,8 @@ function anchors(file: string): Set<string> {
   let fenced = false;
   for (const line of readFileSync(file, "utf8").split("\n")) {
     if (line.startsWith("```")) fenced = !fenced;
+    // HTML anchors (TypeDoc puts one on each row of an interface's property table)
+    if (!fenced) for (const a of line.matchAll(/<a id="([^"]+)"><\/a>/g)) out.add(a[1]!);
     const m = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
     if (!m) continue;
     const base = anchor(m[1]!.replace(/\\/g, ""));

@@ -3,10 +3,10 @@
 // coded ErrorCode.kernelAbort, through the `abort` import @assemblyscript/loader wires up;
 // never as a bare `RuntimeError: unreachable`. And an allocation Wasm memory cannot
 // hold is a RangeError coded ErrorCode.outOfMemory, not bad input.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
-import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
+import { LAYOUT_GLOBALS, newInstance, wasmEngine } from "../src/engine/wasm/index.js";
 import { solve } from "../src/search/solve.js";
 import { isSolutionOfSize } from "./helpers.js";
 
@@ -72,14 +72,25 @@ describe("out of memory", () => {
 });
 
 describe("memory layout", () => {
-  test("the offsets the TS side uses are the module's own exports", () => {
-    const k = newInstance();
+  test("the layout, slots and status and phase codes the TS side uses are the module's own exports, read by name", () => {
+    // Every global the module exports is read (LAYOUT_GLOBALS), and no other.
+    const module = new WebAssembly.Module(readFileSync("build/release.wasm"));
+    const globals = WebAssembly.Module.exports(module).filter((e) => e.kind === "global").map((e) => e.name);
+    expect([...globals].sort()).toEqual([...LAYOUT_GLOBALS].sort());
     const source = readFileSync("src/engine/wasm/index.ts", "utf8");
-    for (const name of ["TREE_SIZE_COLUMNS", "LAS_VEGAS_EXACT_COLUMNS", "LAS_VEGAS_EXACT_SUMS"] as const) {
-      expect(typeof k[name].value).toBe("number");
-      expect(source).toContain(`k.${name}.value`);
+    for (const name of LAYOUT_GLOBALS) expect(source).toContain(`g("${name}")`);
+    // ...and each holds what assembly/ declares for it.
+    const declared = new Map<string, number>();
+    for (const file of readdirSync("assembly").filter((f) => f.endsWith(".ts"))) {
+      for (const m of readFileSync(`assembly/${file}`, "utf8").matchAll(/^export const ([A-Z0-9_]+): i32 = (\d+);/gm)) declared.set(m[1]!, Number(m[2]));
     }
-    // No offsets copied as numbers into the views.
-    expect(source).not.toMatch(/block \+ \d/);
+    const k = newInstance();
+    for (const name of LAYOUT_GLOBALS) expect([name, k[name].value]).toEqual([name, declared.get(name)]);
+    // No numbers copied in: no slot constants, no literal slot passed to a Stat or Result
+    // export, no offset added to a block, no phase list indexed by a kernel's code.
+    expect(source).not.toMatch(/const (STAT|TRIAL)_\w+ = \d/);
+    expect(source).not.toMatch(/(Stat|stat|countResult)\(\d/);
+    expect(source).not.toMatch(/(block|sums) \+ \d/);
+    expect(source).not.toMatch(/\bPHASES\b/);
   });
 });

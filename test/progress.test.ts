@@ -1,9 +1,10 @@
 // Progress pacing (src/core/pacer.ts): the first chunk is always reported, so a plot starts at
 // the starting state; progressIntervalMs sets the least time between reports (0: every
 // chunk), the same option on every long-running function.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { count, countParallel, estimate, lasVegasStats, lasVegasTable, solve, treeSize, type SolveProgress } from "../src/index.js";
-import { ChunkSizer, CHUNK_TARGET_MS } from "../src/core/pacer.js";
+import { ChunkSizer, CHUNK_TARGET_MS, ProgressThrottle } from "../src/core/pacer.js";
 import { diagonalSurplus, isSolutionOfSize } from "./helpers.js";
 
 describe("progress reports", () => {
@@ -117,5 +118,39 @@ describe("ChunkSizer", () => {
     expect(sizer.get()).toBe(256);
     sizer.observe(CHUNK_TARGET_MS / 8, 256); // full budget, short: doubles
     expect(sizer.get()).toBe(512);
+  });
+});
+
+describe("ProgressThrottle", () => {
+  it("sends the first report at once, then at most one per interval; a final one always, outside the interval (a hand-moved clock)", () => {
+    let t = 1000;
+    const sent: number[] = [];
+    const built: number[] = [];
+    const throttle = new ProgressThrottle<number>((p) => sent.push(p), 50, () => t);
+    const at = (time: number, value: number, final = false) => {
+      t = time;
+      return throttle.report(() => (built.push(value), value), final);
+    };
+    expect(at(1000, 1)).toBe(true); // the first: plots begin near the start
+    expect(at(1020, 2)).toBe(false);
+    expect(at(1049, 3)).toBe(false);
+    expect(at(1050, 4)).toBe(true); // 50 ms after the last sent
+    expect(at(1060, 5, true)).toBe(true); // final: sent although within the interval...
+    expect(at(1080, 6)).toBe(false); // ...and it does not restart the interval (1080 - 1050 < 50)
+    expect(at(1100, 7)).toBe(true);
+    expect(sent).toEqual([1, 4, 5, 7]);
+    expect(built).toEqual(sent); // a progress object is built only when it is sent
+    expect(new ProgressThrottle<number>(undefined).report(() => { throw new Error("not built"); }, true)).toBe(false);
+    const every = new ProgressThrottle<number>((p) => sent.push(p), 0, () => t);
+    expect([every.report(() => 8), every.report(() => 9)]).toEqual([true, true]); // interval 0: every report
+  });
+
+  it("is the one throttle: Pacer, countParallel and the queue coordinator report through it, none throttles by hand", () => {
+    for (const file of ["src/core/pacer.ts", "src/count/parallel.ts", "src/distributed/coordinator.ts"]) {
+      const source = readFileSync(file, "utf8");
+      expect(source, file).toMatch(/new ProgressThrottle\(/);
+      // no timestamp of the last report kept beside it
+      expect(source, file).not.toMatch(/\blast(Progress|Report)\b/);
+    }
   });
 });

@@ -6,7 +6,7 @@
 import type { EngineName } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { timeoutError } from "../core/errors.js";
-import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
 /** Largest n for `estimate` (bitboard probes). */
@@ -29,22 +29,15 @@ export function standardError(sum: number, squares: number, m: number): number {
   return Math.sqrt(variance / m);
 }
 
-export type EstimateOptions = {
+/** estimate's options: its own, and signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions). */
+export interface EstimateOptions extends PacedOptions<EstimateProgress> {
   /** Number of random probes (default 10000). */
   samples?: number;
   /** u32 seed of the generator (default 1), or 'random'. */
   seed?: number | "random";
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Stops the run; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
-  onProgress?: (progress: EstimateProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of probes (about 10 ms), for dense plots. */
-  progressIntervalMs?: number;
-};
+}
 
 export type EstimateProgress = {
   phase: "estimate";
@@ -137,18 +130,11 @@ export async function estimate(n: number, options?: EstimateOptions): Promise<Es
   }
 }
 
-export type TreeSizeOptions = {
+/** treeSize's options: its own, and signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions). */
+export interface TreeSizeOptions extends PacedOptions<TreeSizeProgress> {
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Stops the count; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
-  onProgress?: (progress: TreeSizeProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every task (subtree), for dense plots. */
-  progressIntervalMs?: number;
-};
+}
 
 export type TreeSizeProgress = { phase: "tree"; n: number; tasksDone: number; tasksTotal: number; nodes: bigint; elapsedMs: number };
 

@@ -15,7 +15,7 @@ import { pickEngine } from "../engine/select.js";
 import { rangeError, timeoutError, typeError } from "../core/errors.js";
 import { standardError } from "./estimate.js";
 import { checkSeed } from "../core/validate.js";
-import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { TREE_MAX_N, defaultStopVegas } from "../search/solve.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 
@@ -30,7 +30,8 @@ export const LAS_VEGAS_EXACT_MAX_N = 14;
 /** Tries made when `trials` is not given. */
 export const DEFAULT_TRIALS = 10_000;
 
-export type LasVegasStatsOptions = {
+/** lasVegasStats's options: its own, and signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions). */
+export interface LasVegasStatsOptions extends PacedOptions<LasVegasProgress> {
   /** Rows placed at random before backtracking, 0..n (default as solve: 8, or n - 15 when n > 15, capped to n). */
   stopVegas?: number;
   /** Monte Carlo: the number of tries (default 10000). */
@@ -41,15 +42,7 @@ export type LasVegasStatsOptions = {
   exact?: boolean;
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Stops the run; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
-  onProgress?: (progress: LasVegasProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of tries (about 10 ms), or every subtree when exact, for dense plots. */
-  progressIntervalMs?: number;
-};
+}
 
 export type LasVegasTableOptions = Omit<LasVegasStatsOptions, "stopVegas">;
 

@@ -55,3 +55,42 @@ export function timeoutError(what: string, ms: number): Error & { code: ErrorCod
 export function engineUnavailable(message: string): Error & { code: ErrorCodeValue } {
   return withCode(new Error(message), ErrorCode.engineUnavailable);
 }
+
+/**
+ * Whether an error is the runtime saying memory could not be had: V8's "Array buffer
+ * allocation failed", a typed array or buffer longer than it allows, Wasm memory that cannot
+ * be made or grow.
+ */
+export function isOutOfMemory(error: unknown): error is RangeError {
+  return error instanceof RangeError &&
+    /allocation failed|out of memory|(could not|cannot) allocate|invalid (typed array|array buffer) length|maximum memory size/i.test(error.message);
+}
+
+/**
+ * An out-of-memory RangeError (see isOutOfMemory) gets code NQ_OUT_OF_MEMORY and a message
+ * naming `what` could not be had, the runtime's words kept in brackets; an error that has a
+ * code already (the Wasm engine's own outOfMemory) or is something else passes as it is.
+ */
+export function codeOutOfMemory(error: unknown, what: string): unknown {
+  if (isOutOfMemory(error) && !("code" in error)) {
+    error.message = `out of memory for ${what} (${error.message})`;
+    withCode(error, ErrorCode.outOfMemory);
+  }
+  return error;
+}
+
+/** Runs `job`, coding an allocation failure in it as NQ_OUT_OF_MEMORY that names `what()`. */
+export function allocating<T>(what: () => string, job: () => T): T {
+  try {
+    return job();
+  } catch (error) {
+    throw codeOutOfMemory(error, what());
+  }
+}
+
+/** A file that could not be read or written: NQ_IO, naming the file and the system's reason (ENOENT, EACCES, ...), the error as its cause. */
+export function ioError(what: string, cause: unknown): Error & { code: ErrorCodeValue } {
+  const errno = (cause as { code?: unknown })?.code;
+  const why = typeof errno === "string" ? errno : cause instanceof Error ? cause.message : String(cause);
+  return withCode(new Error(`${what} (${why})`, { cause }), ErrorCode.io);
+}

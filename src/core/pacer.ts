@@ -18,37 +18,91 @@ function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-export type StopReason = "timeout" | "aborted";
+/** Why a Pacer says a run must stop (internal; what solve reports is `StopReason` of src/search/solve.ts). */
+export type PacerStop = "timeout" | "aborted";
 
-/** The options every long-running function takes (count, solve, estimate, treeSize, lasVegasStats, lasVegasTable). */
-export type PacedOptions<P> = {
-  /** Stops the run; the promise rejects with the signal's reason (an AbortError). */
+/** The option that stops a run from outside (see PacedOptions). */
+export interface SignalOptions {
+  /**
+   * Stops the run between chunks of work (about 10 ms; a part of a parallel count); the
+   * promise rejects with the signal's reason (an AbortError), unless solve already found a solution.
+   */
   signal?: AbortSignal;
-  /** Milliseconds before the run stops (what happens then is the function's own: see its docs). */
+}
+
+/** The options that stop a run: from outside, or after a time (see PacedOptions). */
+export interface TimeoutOptions extends SignalOptions {
+  /**
+   * Milliseconds before the run stops: solve then answers found: false with reason 'timeout';
+   * the others reject with a TimeoutError (code NQ_TIMEOUT).
+   */
   timeoutMs?: number;
-  /** Called after the first chunk of work (a run that ends within it gets only the last call), then at most every `progressIntervalMs`, and once at the end. */
+}
+
+/** The options that report a run's progress (see PacedOptions). */
+export interface ProgressOptions<P> {
+  /**
+   * Called after the first chunk of work (a run that ends within it gets only the last call),
+   * then at most every `progressIntervalMs` (about 20 times a second by default), and once at the end.
+   */
   onProgress?: (progress: P) => void;
   /**
-   * Least time between two progress reports, 0 to 60000 ms (default 50, about 20 a second).
-   * 0 reports after every chunk of work (about 10 ms of a search or of probes; one task of a
-   * count or tree walk): dense points for a plot.
+   * Least time between two progress reports, 0 to 60000 ms (default 50). 0 reports after
+   * every chunk of work, for dense plots: about 10 ms of a search, of probes or of tries; one
+   * task of a count or subtree of a tree walk; one part of a parallel count.
    */
   progressIntervalMs?: number;
-};
+}
+
+/**
+ * The options every long-running function takes (count, solve, estimate, treeSize,
+ * lasVegasStats, lasVegasTable; countParallel takes all but `timeoutMs`, countPart and
+ * countConstrainedPartAsync `signal` and `timeoutMs`): each function's options type extends
+ * these, so the four are written, and documented, once.
+ */
+export interface PacedOptions<P> extends TimeoutOptions, ProgressOptions<P> {}
 
 /** The names of PacedOptions, for checkOptions. */
 export const PACED_OPTION_NAMES = ["signal", "timeoutMs", "onProgress", "progressIntervalMs"] as const;
 
+/**
+ * The one rule for progress reports: the first is always sent (plots begin near the start),
+ * then at most one every `intervalMs`; a final one is always sent and does not count against
+ * the interval (lasVegasTable's next row is reported from its first chunk). Pacer reports
+ * through it; so do the loops that are not paced chunks (countParallel's finished parts, the
+ * queue coordinator's polls). The progress object is built only when it is sent.
+ */
+export class ProgressThrottle<P> {
+  private last = -Infinity;
+
+  constructor(
+    private readonly onProgress: ((progress: P) => void) | undefined,
+    private readonly intervalMs: number = PROGRESS_INTERVAL_MS,
+    private readonly clock: () => number = now,
+  ) {}
+
+  /** Sends `progress()` if it is time, or always when `final`; true when it was sent. */
+  report(progress: () => P, final = false): boolean {
+    if (!this.onProgress) return false;
+    if (!final) {
+      const t = this.clock();
+      if (t - this.last < this.intervalMs) return false;
+      this.last = t;
+    }
+    this.onProgress(progress());
+    return true;
+  }
+}
+
 export class Pacer<P> {
   readonly start = now();
-  private lastProgress = -Infinity; // the first chunk is always reported: plots begin near the start
   private lastYield = this.start;
-  private readonly intervalMs: number;
+  private readonly progress: ProgressThrottle<P>;
 
   constructor(
     private readonly options: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (progress: P) => void; progressIntervalMs?: number },
   ) {
-    this.intervalMs = options.progressIntervalMs ?? PROGRESS_INTERVAL_MS;
+    this.progress = new ProgressThrottle(options.onProgress, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
   }
 
   /** A pacer from a caller's options, each checked (the message names the option, the value and the range). */
@@ -71,7 +125,7 @@ export class Pacer<P> {
   }
 
   /** Why the work must stop now, if it must. */
-  stopReason(): StopReason | undefined {
+  stopReason(): PacerStop | undefined {
     if (this.options.signal?.aborted) return "aborted";
     if (this.options.timeoutMs !== undefined && this.elapsed() >= this.options.timeoutMs) return "timeout";
     return undefined;
@@ -84,12 +138,8 @@ export class Pacer<P> {
 
   /** Between chunks: report progress if it is time, and let the event loop run. */
   async between(progress: () => P): Promise<void> {
-    const t = now();
-    if (this.options.onProgress && t - this.lastProgress >= this.intervalMs) {
-      this.lastProgress = t;
-      this.options.onProgress(progress());
-    }
-    if (t - this.lastYield >= YIELD_INTERVAL_MS) {
+    this.progress.report(progress);
+    if (now() - this.lastYield >= YIELD_INTERVAL_MS) {
       await yieldToEventLoop();
       this.lastYield = now();
     }
@@ -97,7 +147,7 @@ export class Pacer<P> {
 
   /** A final progress report (always sent, so a caller sees the end state). */
   finish(progress: P): void {
-    this.options.onProgress?.(progress);
+    this.progress.report(() => progress, true);
   }
 }
 

@@ -8,7 +8,7 @@
 // same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
-import { ChunkSizer, Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { checkOptions, describe } from "../core/validate.js";
@@ -285,13 +285,11 @@ export function countConstrainedPart(part: ConstrainedPart, options?: { engine?:
   return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
 }
 
-export type ConstrainedCountOptions = {
+/** countConstrainedPartAsync's options: the engine, and signal and timeoutMs (TimeoutOptions). */
+export interface ConstrainedCountOptions extends TimeoutOptions {
+  /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Stops the count between chunks (~10 ms); the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-};
+}
 
 /**
  * countConstrainedPart in chunks of about 10 ms (the complete search is resumable) that honour

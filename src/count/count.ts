@@ -6,7 +6,7 @@ import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
 import { splitTasks } from "./tasks.js";
 import { rangeError, timeoutError } from "../core/errors.js";
-import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
+import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, type PacedOptions } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
@@ -22,22 +22,15 @@ export type CountProgress = {
   elapsedMs: number;
 };
 
-export type CountOptions = {
+/** count's options: signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions), and its own. */
+export interface CountOptions extends PacedOptions<CountProgress> {
   /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
   engine?: CountEngineName;
-  /** Stops the count; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
-  onProgress?: (progress: CountProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after each chunk (about 10 ms) and task, for dense plots. */
-  progressIntervalMs?: number;
   /** Queens given in advance, [row, col] pairs, 0-based (issue 15; then n <= 64 and `unique` is null). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
-};
+}
 
 export type CountResult = {
   n: number;

@@ -6,10 +6,10 @@
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
-import { ErrorCode, rangeError, typeError, withCode } from "../core/errors.js";
+import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
-import { PROGRESS_INTERVAL_MS, now } from "../core/pacer.js";
+import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
@@ -38,19 +38,14 @@ export type ParallelProgress = {
   etaMs?: number;
 };
 
-export type ParallelOptions = {
+/** countParallel's options: its own, and signal, onProgress and progressIntervalMs (SignalOptions, ProgressOptions: no timeoutMs). */
+export interface ParallelOptions extends SignalOptions, ProgressOptions<ParallelProgress> {
   /** Worker threads (default: the cores available). */
   workers?: number;
   /** How many parts to split into (default: splitCount's). */
   parts?: number;
   /** Engine the workers count with (default 'wasm'). */
   engine?: EngineName;
-  /** Stops the workers; the promise rejects with the signal's reason (an AbortError). */
-  signal?: AbortSignal;
-  /** Called as parts finish, at most every progressIntervalMs, and once at the end. */
-  onProgress?: (progress: ParallelProgress) => void;
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every part. */
-  progressIntervalMs?: number;
   /** Node only: a file recording finished parts, so an interrupted count resumes (every entry is verified first). */
   checkpoint?: string;
   /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
@@ -65,7 +60,7 @@ export type ParallelOptions = {
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
-};
+}
 
 export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
 
@@ -167,8 +162,12 @@ function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart
 async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
   const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   const temporary = `${path}.${process.pid}.tmp`;
-  await fs.writeFile(temporary, JSON.stringify(data));
-  await fs.rename(temporary, path);
+  try {
+    await fs.writeFile(temporary, JSON.stringify(data));
+    await fs.rename(temporary, path);
+  } catch (error) {
+    throw ioError(`checkpoint ${path} could not be written`, error);
+  }
 }
 
 /**
@@ -237,18 +236,18 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       await write;
     };
     let saving: Promise<void> = Promise.resolve();
-    let lastProgress = -Infinity;
+    const progress = new ProgressThrottle(onProgress, progressIntervalMs);
     const report = (final: boolean): void => {
-      if (!onProgress || (!final && now() - lastProgress < progressIntervalMs)) return;
-      lastProgress = now();
-      const elapsedMs = now() - start;
-      const countedHere = done.size - resumed;
-      const left = parts.length - done.size;
-      onProgress({
-        phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
-        rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
-        etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
-      });
+      progress.report(() => {
+        const elapsedMs = now() - start;
+        const countedHere = done.size - resumed;
+        const left = parts.length - done.size;
+        return {
+          phase: "count", n, tasksDone: done.size, tasksTotal: parts.length, tasksResumed: resumed, workers: poolSize, elapsedMs,
+          rate: countedHere > 0 ? countedHere / (elapsedMs / 1000) : undefined,
+          etaMs: countedHere > 0 ? (elapsedMs / countedHere) * left : undefined,
+        };
+      }, final);
     };
 
     if (queue.length > 0) {

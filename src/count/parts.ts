@@ -14,7 +14,7 @@ import { defaultSplitDepth, MAX_SPLIT_TASKS, walkTasks } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
-import { ChunkSizer, now, Pacer } from "../core/pacer.js";
+import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 
@@ -303,13 +303,11 @@ export function checkPartCount(part: CountPart, result: unknown): PartCount {
   return r;
 }
 
-export type CountPartOptions = {
+/** countPart's options: the engine, and signal and timeoutMs (TimeoutOptions). */
+export interface CountPartOptions extends TimeoutOptions {
+  /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Stops the count between chunks (~10 ms); the promise rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Rejects with a TimeoutError (code NQ_TIMEOUT) after this many milliseconds. */
-  timeoutMs?: number;
-};
+}
 
 /**
  * Counts a checked part's prefixes in chunks of about 10 ms, calling `between` after each chunk (which may throw to stop).

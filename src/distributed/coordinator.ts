@@ -8,7 +8,8 @@
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
-import { rangeError, withCode } from "../core/errors.js";
+import { ErrorCode, rangeError, withCode } from "../core/errors.js";
+import { ProgressThrottle } from "../core/pacer.js";
 import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
@@ -16,7 +17,7 @@ import {
   CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
   type ConstrainedPart, type ConstrainedPartCount,
 } from "../count/constrained.js";
-import { DistributedErrorCode, bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
+import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName,
   type ConstrainedPartJob, type PartJob, type RunMeta,
@@ -27,6 +28,8 @@ import { redact } from "./redact.js";
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
 const MAX_RECREATE = 3;
 const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run was removed)";
+/** Least time between two of the coordinator's progress reports (it reports what its polls of Redis see). */
+const QUEUE_PROGRESS_INTERVAL_MS = 200;
 
 /**
  * The coordinator's progress: the same fields as countParallel's, where `workers` is the
@@ -47,6 +50,7 @@ export type DistributedOptions = {
   queue?: string;
   /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called as the coordinator sees parts finish, at most every 200 ms, and once at the end. */
   onProgress?: (progress: DistributedProgress) => void;
   /** How long to wait for Redis to answer at the start (default 3000 ms). */
   connectTimeoutMs?: number;
@@ -136,13 +140,13 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         throw withCode(rangeError(
           `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
           `not ${runText(want)}: use another queue name or remove that run`,
-        ), DistributedErrorCode.mismatch);
+        ), ErrorCode.queueMismatch);
       }
     } else {
       const counts = await queue.getJobCounts();
       const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
       if (jobs > 0) {
-        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), DistributedErrorCode.mismatch);
+        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
       }
       await client.set(metaKey(name), JSON.stringify(want));
     }
@@ -186,24 +190,24 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     await announce();
 
     const completedAtStart = Math.min(parts.length, await queue.getCompletedCount());
-    let lastReport = -Infinity;
+    const progress = new ProgressThrottle(onProgress, QUEUE_PROGRESS_INTERVAL_MS);
     const report = (done: number, workers: number, final: boolean): void => {
-      if (!onProgress || (!final && performance.now() - lastReport < 200)) return;
-      lastReport = performance.now();
-      const elapsedMs = performance.now() - start;
-      const here = done - completedAtStart;
-      const rate = here > 0 ? here / (elapsedMs / 1000) : undefined;
-      onProgress({
-        phase: "count", n, tasksDone: done, tasksTotal: parts.length, tasksResumed: completedAtStart, workers, elapsedMs, rate,
-        etaMs: rate ? ((parts.length - done) / rate) * 1000 : undefined,
-      });
+      progress.report(() => {
+        const elapsedMs = performance.now() - start;
+        const here = done - completedAtStart;
+        const rate = here > 0 ? here / (elapsedMs / 1000) : undefined;
+        return {
+          phase: "count", n, tasksDone: done, tasksTotal: parts.length, tasksResumed: completedAtStart, workers, elapsedMs, rate,
+          etaMs: rate ? ((parts.length - done) / rate) * 1000 : undefined,
+        };
+      }, final);
     };
 
     /** The run's keys are gone (Redis restarted empty, or removed): put the run back from what this coordinator knows. */
     let recreated = 0;
     const recreate = async (what: string): Promise<void> => {
       if (++recreated > MAX_RECREATE) {
-        throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), DistributedErrorCode.lost);
+        throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), ErrorCode.queueLost);
       }
       notice(`queue ${name}: ${what}; putting the run back (${parts.length} parts, the lost results are counted again)`);
       await client.set(metaKey(name), JSON.stringify(want));
@@ -232,7 +236,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         const job = await queue.getJob(failed);
         throw withCode(
           new Error(`part ${byId.get(failed)!.part} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
-          DistributedErrorCode.failed,
+          ErrorCode.queuePartFailed,
         );
       }
       return states.every((state) => state === "completed");

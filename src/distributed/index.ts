@@ -6,7 +6,7 @@
 //   coordinator.ts   countDistributed: puts the parts on a queue, waits, verifies and merges
 //   runs.ts          listRuns / removeRun: the runs Redis holds
 //   queue-worker.ts  startWorker: the long-running worker that counts parts
-export { DistributedErrorCode, redisOptions, type Connection } from "./redis.js";
+export { redisOptions, type Connection } from "./redis.js";
 export { ACTIVE_RUNS_KEY, RUNS_CHANNEL, queueName, defaultQueueParts } from "./keys.js";
 export { countDistributed, type DistributedOptions, type DistributedProgress, type DistributedResult } from "./coordinator.js";
 export { listRuns, removeRun, type RunInfo } from "./runs.js";

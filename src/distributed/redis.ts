@@ -9,15 +9,6 @@ import { describeTarget, redact } from "./redact.js";
 /** Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or ioredis options. */
 export type Connection = string | RedisOptions;
 
-/** The queue's error codes (also in `ErrorCode`, which lists every code of the package). */
-export const DistributedErrorCode = {
-  unreachable: ErrorCode.queueUnreachable,
-  mismatch: ErrorCode.queueMismatch,
-  failed: ErrorCode.queuePartFailed,
-  lost: ErrorCode.queueLost,
-} as const;
-
-
 /**
  * ioredis options from a URL or options object. A URL that cannot be read, a database
  * index that is not a decimal integer: RangeError NQ_INVALID_ARGUMENT, the URL redacted
@@ -83,7 +74,7 @@ export async function connect(options: RedisOptions, timeoutMs: number): Promise
   } catch (error) {
     throw withCode(
       new Error(redact(`cannot reach Redis at ${describeConnection(options)} (${(cause ?? error as Error)?.message ?? String(error)}); is redis-server running there?`)),
-      DistributedErrorCode.unreachable,
+      ErrorCode.queueUnreachable,
     );
   }
   try {
@@ -94,7 +85,7 @@ export async function connect(options: RedisOptions, timeoutMs: number): Promise
     if (/DB index is out of range|invalid DB index/i.test(why)) {
       throw rangeError(`connection's database ${db} does not exist on Redis at ${describeConnection(options)} (${redact(why)}); use one from /0 to the server's 'databases' - 1`);
     }
-    throw withCode(new Error(redact(`cannot use database ${db} of Redis at ${describeConnection(options)}: ${why}`)), DistributedErrorCode.unreachable);
+    throw withCode(new Error(redact(`cannot use database ${db} of Redis at ${describeConnection(options)}: ${why}`)), ErrorCode.queueUnreachable);
   } finally {
     clearTimeout(timer);
     probe.disconnect();
@@ -109,7 +100,7 @@ export function lost(options: RedisOptions, error: unknown): Error {
   if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
   return withCode(
     new Error(redact(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`)),
-    DistributedErrorCode.unreachable,
+    ErrorCode.queueUnreachable,
   );
 }
 

@@ -6,13 +6,14 @@
  */
 
 import type { Constraints } from "../board/constraints.js";
+import { codeOutOfMemory } from "../core/errors.js";
 
 export type EngineName = "wasm" | "ts";
 
 /** What `count` runs on: a CPU engine, or the GPU (src/engine/webgpu/, counting only). */
 export type CountEngineName = EngineName | "webgpu";
 
-/** Status of a resumable search after a `run` call (same codes as assembly/status.ts). */
+/** Status of a resumable search after a `run` call (the Wasm engine maps the kernels' codes, which the module exports, to these by name). */
 export const RUNNING = 0;
 export const FOUND = 1;
 export const EXHAUSTED = 2;
@@ -60,7 +61,7 @@ export type SolutionStream = {
 /** Figures a search reports; the same on both engines for the same inputs. */
 export type SearchStats = { nodes: number; tries: number; steps: number };
 
-/** What a search is doing (phase codes of assembly/status.ts, in order). */
+/** What a search is doing (the Wasm engine names the kernels' phase codes, which the module exports, by these). */
 export const PHASES = ["search", "construct", "repair"] as const;
 export type SearchPhase = (typeof PHASES)[number];
 
@@ -198,3 +199,61 @@ export type Engine = {
   /** The exact walk over the 'hybrid' tries' random choices, 1 <= n <= 32 (assembly/las-vegas-stats.ts). */
   openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker;
 };
+
+/** A function of an engine or of a handle it opened: coded on failure by codingOutOfMemory. */
+type Call = (...args: never[]) => unknown;
+
+/** `f`, with an allocation failure it throws coded NQ_OUT_OF_MEMORY naming `what()`. */
+function coded<F extends Call>(f: F, what: (...args: Parameters<F>) => string): F {
+  return ((...args: Parameters<F>) => {
+    try {
+      return f(...args);
+    } catch (error) {
+      throw codeOutOfMemory(error, what(...args));
+    }
+  }) as F;
+}
+
+/** A handle's functions coded like the call that opened it (handles are plain objects of closures). */
+function codedHandle<H extends object>(handle: H, what: () => string): H {
+  const out = { ...handle };
+  for (const key of Object.keys(out) as (keyof H)[]) {
+    const value = out[key];
+    if (typeof value === "function") out[key] = coded(value as Call, what) as H[keyof H];
+  }
+  return out;
+}
+
+/**
+ * The engine boundary's rule: an allocation that fails in any call of `engine` (opening a job
+ * or running it: a typed array the TS twins make, a Wasm instance or memory) is a RangeError
+ * coded NQ_OUT_OF_MEMORY whose message names the job ("out of memory for method construct with
+ * n = 400000000 on engine ts (Array buffer allocation failed)"). Both engines are wrapped once,
+ * where they are defined; a call costs one closure more, per chunk of work, not per node.
+ */
+export function codingOutOfMemory(engine: Engine): Engine {
+  const on = ` on engine ${engine.name}`;
+  const open = <A extends unknown[], H extends object>(f: (...args: A) => H, what: (...args: A) => string) =>
+    (...args: A): H => {
+      const label = () => what(...args) + on;
+      let handle: H;
+      try {
+        handle = f(...args);
+      } catch (error) {
+        throw codeOutOfMemory(error, label());
+      }
+      return codedHandle(handle, label);
+    };
+  return {
+    name: engine.name,
+    openCounter: open(engine.openCounter, (n) => `counting n = ${n}`),
+    openSolutions: open(engine.openSolutions, (n) => `enumerating n = ${n}`),
+    openSearch: open(engine.openSearch, (method, n) => `method ${method} with n = ${n}`),
+    verifyRepeats: coded(engine.verifyRepeats, (columns) => `verifying ${columns.length} queens${on}`),
+    randomSequence: coded(engine.randomSequence, (_seed, _bound, count) => `${count} random draws${on}`),
+    openProbes: open(engine.openProbes, (n) => `estimating n = ${n}`),
+    openTreeCounter: open(engine.openTreeCounter, (n) => `the tree of n = ${n}`),
+    openLasVegasTrials: open(engine.openLasVegasTrials, (n) => `las-vegas tries with n = ${n}`),
+    openLasVegasExact: open(engine.openLasVegasExact, (n) => `the exact las-vegas walk with n = ${n}`),
+  };
+}

@@ -12,7 +12,7 @@ import {
 import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../engine/ts/min-conflicts.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError } from "../core/errors.js";
-import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
@@ -52,7 +52,8 @@ export type SolveProgress = {
   elapsedMs: number;
 };
 
-export type SolveOptions = {
+/** solve's options: its own, and signal, timeoutMs (reason 'timeout'), onProgress and progressIntervalMs (PacedOptions). */
+export interface SolveOptions extends PacedOptions<SolveProgress> {
   /** The algorithm (default 'auto': picks by n, see autoMethod). */
   method?: Method;
   /** 'wasm' (default) or 'ts'. */
@@ -67,19 +68,11 @@ export type SolveOptions = {
   maxSteps?: number;
   /** Stop after this many tries or restarts (randomized methods); reason 'max-tries'. */
   maxTries?: number;
-  /** Stop after this many milliseconds; reason 'timeout'. */
-  timeoutMs?: number;
-  /** Abort: the promise rejects with the signal's reason (unless a solution was already found). */
-  signal?: AbortSignal;
-  /** Called after the first chunk of work, then at most every progressIntervalMs (about 20 times a second), and once at the end. */
-  onProgress?: (progress: SolveProgress) => void;
   /** Queens given in advance, [row, col] pairs, 0-based (issue 15; not with 'construct'). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
-  /** Least time between two progress reports, 0 to 60000 ms (default 50); 0: after every chunk of the search (about 10 ms), for dense plots. */
-  progressIntervalMs?: number;
-};
+}
 
 export type StopReason = "no-solution" | "conflict" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
 

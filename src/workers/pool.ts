@@ -344,7 +344,8 @@ export class WorkerPool {
     }
     if (!job.settled) {
       if (m.error !== undefined) {
-        this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`));
+        const error = new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`);
+        this.settle(job, undefined, m.code === undefined ? error : Object.assign(error, { code: m.code })); // the thread's code (NQ_OUT_OF_MEMORY, ...) kept
       } else {
         try {
           const result = checkPartResult(job.part, m.result); // a thread's answer is verified before anyone keeps it

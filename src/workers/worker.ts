@@ -22,7 +22,8 @@ import { checkPart, countChunked, partDigest, SPLIT_VERSION, splitCount, type Co
 import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
 export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
-export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string };
+/** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */
+export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string; code?: string };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -133,7 +134,11 @@ async function drain(): Promise<void> {
       try {
         channel.post({ id: job.id, result: await countJob(job) });
       } catch (error) {
-        channel.post({ id: job.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+        const code = (error as { code?: unknown })?.code;
+        channel.post({
+          id: job.id, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+          ...(typeof code === "string" && code.startsWith("NQ_") ? { code } : {}),
+        });
       } finally {
         cancelled.delete(job.id);
         current = undefined;

@@ -1,6 +1,6 @@
 // The pure-TypeScript reference engine: one file per kernel, each the twin of
 // the file of the same name in assembly/.
-import type { Engine, Search, SearchMethod, SearchParams } from "../contract.js";
+import { codingOutOfMemory, type Engine, type Search, type SearchMethod, type SearchParams } from "../contract.js";
 import { openBacktrack } from "./backtrack.js";
 import { openComplete } from "./complete.js";
 import { openConstruct } from "./construct.js";
@@ -26,7 +26,8 @@ const searches: Record<SearchMethod, (n: number, params: SearchParams) => Search
   complete: openComplete,
 };
 
-export const tsEngine: Engine = {
+/** The reference engine; an allocation that fails in it is NQ_OUT_OF_MEMORY (codingOutOfMemory). */
+export const tsEngine: Engine = codingOutOfMemory({
   name: "ts",
   openCounter,
   openSolutions,
@@ -37,4 +38,4 @@ export const tsEngine: Engine = {
   openTreeCounter,
   openLasVegasTrials,
   openLasVegasExact,
-};
+});

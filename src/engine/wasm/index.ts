@@ -4,22 +4,38 @@
 // pooled for the next job. Results are copied out of Wasm memory before they are returned.
 import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
 import wasmBytes from "../../../build/release.wasm";
-import { PHASES, RUNNING } from "../contract.js";
+import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, codingOutOfMemory, type SearchPhase } from "../contract.js";
 import type { Constraints } from "../../board/constraints.js";
 import type {
   CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
 } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
-import { ErrorCode, withCode } from "../../core/errors.js";
+import { ErrorCode, codeOutOfMemory, withCode } from "../../core/errors.js";
+
+/**
+ * The module's exported globals (assembly/index.ts): the memory layout of the kernels' blocks,
+ * the slots of their Stat and Result exports, the status and phase codes. Immutable, the same
+ * for every instance: read once per module (readLayout), never copied here as numbers.
+ */
+export const LAYOUT_GLOBALS = [
+  "RUNNING", "FOUND", "EXHAUSTED", "MAX_NODES", "MAX_STEPS", "MAX_TRIES",
+  "STAT_WORK", "STAT_NODES", "STAT_TRIES", "STAT_STEPS", "STAT_CONFLICTS", "STAT_PHASE",
+  "PHASE_SEARCH", "PHASE_CONSTRUCT", "PHASE_REPAIR",
+  "COUNT_RESULT_COUNT8", "COUNT_RESULT_COUNT4", "COUNT_RESULT_COUNT2", "COUNT_RESULT_NODES",
+  "ESTIMATE_TOTAL", "ESTIMATE_SQUARES", "TREE_SIZE_COLUMNS",
+  "LAS_VEGAS_TRIALS_TRIES", "LAS_VEGAS_TRIALS_SUCCESSES", "LAS_VEGAS_TRIALS_SUCCESS_NODES", "LAS_VEGAS_TRIALS_SUCCESS_SQUARES",
+  "LAS_VEGAS_TRIALS_FAILURE_NODES", "LAS_VEGAS_TRIALS_FAILURE_SQUARES", "LAS_VEGAS_TRIALS_WORK",
+  "LAS_VEGAS_EXACT_COLUMNS", "LAS_VEGAS_EXACT_SUMS",
+] as const;
+export type LayoutGlobal = (typeof LAYOUT_GLOBALS)[number];
 
 /** The kernels' exports (see assembly/index.ts). A type alias, as the loader's generic needs. */
 export type KernelExports = {
   memory: WebAssembly.Memory;
-  // The memory layout of the kernels' blocks (immutable globals; read once, see `layout`).
-  TREE_SIZE_COLUMNS: WebAssembly.Global;
-  LAS_VEGAS_EXACT_COLUMNS: WebAssembly.Global;
-  LAS_VEGAS_EXACT_SUMS: WebAssembly.Global;
+} & {
+  [G in LayoutGlobal]: WebAssembly.Global;
+} & {
   allocate(bytes: number): number;
   resetMemory(): void;
   randomSequence(seed: number, bound: number, out: number, count: number): void;
@@ -64,7 +80,13 @@ export async function compileWasm(): Promise<void> {
   if (compiled) return;
   const module = await WebAssembly.compile(wasmBytes); // compile off the main thread's critical path
   compiled ??= module;
-  if (pool.length === 0) release(newInstance());
+  if (pool.length === 0) {
+    try {
+      release(newInstance());
+    } catch (error) {
+      throw codeOutOfMemory(error, "a first Wasm instance of the kernels (init)");
+    }
+  }
 }
 
 /**
@@ -82,15 +104,62 @@ export function adoptWasmModule(module: unknown): void {
   if (!compiled && typeof WebAssembly === "object" && module instanceof WebAssembly.Module) compiled = module;
 }
 
-/** Offsets inside the kernels' blocks, as the module exports them (the same for every instance). */
-type Layout = { treeSizeColumns: number; lasVegasExactColumns: number; lasVegasExactSums: number };
+/** The module's layout and codes (LAYOUT_GLOBALS), by use; the same for every instance. */
+type Layout = {
+  /** A kernel's search status to the contract's (src/engine/contract.ts), mapped by name. */
+  status: readonly SearchStatus[];
+  /** The kernels' own RUNNING (what constructRun returns while rows are left). */
+  running: number;
+  /** A kernel's phase code to its name. */
+  phase: readonly SearchPhase[];
+  /** Slots of a search's <name>Stat. */
+  stat: { work: number; nodes: number; tries: number; steps: number; conflicts: number; phase: number };
+  /** Selectors of countResult. */
+  countResult: { count8: number; count4: number; count2: number; nodes: number };
+  /** Byte offsets in estimate's sums block: the total's sum, and where the squares start. */
+  estimate: { total: number; squares: number };
+  treeSizeColumns: number;
+  /** Slots of lasVegasTrialsStat. */
+  trials: { tries: number; successes: number; successNodes: number; successSquares: number; failureNodes: number; failureSquares: number; work: number };
+  lasVegasExactColumns: number;
+  lasVegasExactSums: number;
+};
 let layout: Layout | undefined;
 
 function readLayout(k: KernelExports): Layout {
+  const g = (name: LayoutGlobal): number => k[name].value as number;
+  const status: SearchStatus[] = [];
+  status[g("RUNNING")] = RUNNING;
+  status[g("FOUND")] = FOUND;
+  status[g("EXHAUSTED")] = EXHAUSTED;
+  status[g("MAX_NODES")] = MAX_NODES;
+  status[g("MAX_STEPS")] = MAX_STEPS;
+  status[g("MAX_TRIES")] = MAX_TRIES;
+  const phase: SearchPhase[] = [];
+  phase[g("PHASE_SEARCH")] = "search";
+  phase[g("PHASE_CONSTRUCT")] = "construct";
+  phase[g("PHASE_REPAIR")] = "repair";
   return {
-    treeSizeColumns: k.TREE_SIZE_COLUMNS.value as number,
-    lasVegasExactColumns: k.LAS_VEGAS_EXACT_COLUMNS.value as number,
-    lasVegasExactSums: k.LAS_VEGAS_EXACT_SUMS.value as number,
+    status,
+    running: g("RUNNING"),
+    phase,
+    stat: {
+      work: g("STAT_WORK"), nodes: g("STAT_NODES"), tries: g("STAT_TRIES"), steps: g("STAT_STEPS"),
+      conflicts: g("STAT_CONFLICTS"), phase: g("STAT_PHASE"),
+    },
+    countResult: {
+      count8: g("COUNT_RESULT_COUNT8"), count4: g("COUNT_RESULT_COUNT4"), count2: g("COUNT_RESULT_COUNT2"), nodes: g("COUNT_RESULT_NODES"),
+    },
+    estimate: { total: g("ESTIMATE_TOTAL"), squares: g("ESTIMATE_SQUARES") },
+    treeSizeColumns: g("TREE_SIZE_COLUMNS"),
+    trials: {
+      tries: g("LAS_VEGAS_TRIALS_TRIES"), successes: g("LAS_VEGAS_TRIALS_SUCCESSES"),
+      successNodes: g("LAS_VEGAS_TRIALS_SUCCESS_NODES"), successSquares: g("LAS_VEGAS_TRIALS_SUCCESS_SQUARES"),
+      failureNodes: g("LAS_VEGAS_TRIALS_FAILURE_NODES"), failureSquares: g("LAS_VEGAS_TRIALS_FAILURE_SQUARES"),
+      work: g("LAS_VEGAS_TRIALS_WORK"),
+    },
+    lasVegasExactColumns: g("LAS_VEGAS_EXACT_COLUMNS"),
+    lasVegasExactSums: g("LAS_VEGAS_EXACT_SUMS"),
   };
 }
 
@@ -98,14 +167,6 @@ function readLayout(k: KernelExports): Layout {
 export function kernelAbort(message: string, file: string, line: number, column: number): Error & { code: string } {
   const error = withCode(new Error(`kernel abort: ${message} (${file}:${line}:${column})`), ErrorCode.kernelAbort);
   error.name = "KernelAbortError";
-  return error;
-}
-
-/** An out-of-memory RangeError (Wasm memory cannot grow, an array cannot be had) gets its code; others pass as they are. */
-function codeOutOfMemory(error: unknown): unknown {
-  if (error instanceof RangeError && !("code" in error) && /memory|allocation failed/i.test(error.message)) {
-    withCode(error, ErrorCode.outOfMemory);
-  }
   return error;
 }
 
@@ -128,12 +189,9 @@ export function newInstance(): KernelExports {
       },
     },
   };
-  let loaded;
-  try {
-    loaded = instantiateSync<KernelExports>(compiled, imports);
-  } catch (error) {
-    throw codeOutOfMemory(error);
-  }
+  // Memory for an instance that cannot be had is coded by the caller: the engine's boundary
+  // (codingOutOfMemory) names the job, compileWasm the warm-up.
+  const loaded = instantiateSync<KernelExports>(compiled, imports);
   util = loaded.exports;
   const k = loaded.instance.exports as unknown as KernelExports;
   layout ??= readLayout(k);
@@ -194,12 +252,13 @@ function allocate(k: KernelExports, bytes: number, what: string): number {
 function openCounter(n: number): Counter {
   const k = acquire();
   const prefix = k.countInit(n);
+  const at = offsets().countResult;
   const start = (task: CountTask): void => {
     const view = new Uint32Array(k.memory.buffer, prefix, 32);
     for (let y = 0; y < task.rows.length; y++) view[y] = 2 ** task.rows[y];
     k.countStart(task.kind, task.bound1, task.rows.length);
   };
-  const result = () => ({ count8: k.countResult(0), count4: k.countResult(1), count2: k.countResult(2), nodes: k.countResult(3) });
+  const result = () => ({ count8: k.countResult(at.count8), count4: k.countResult(at.count4), count2: k.countResult(at.count2), nodes: k.countResult(at.nodes) });
   return {
     countTask(task: CountTask) {
       start(task);
@@ -231,9 +290,6 @@ function openSolutions(n: number): SolutionStream {
   };
 }
 
-// Stat slots of assembly/status.ts.
-const STAT_WORK = 0, STAT_NODES = 1, STAT_TRIES = 2, STAT_STEPS = 3, STAT_CONFLICTS = 4, STAT_PHASE = 5;
-
 /**
  * Hands a job's constraints to the kernels (assembly/constraints.ts), or clears those of
  * an earlier job of this instance. Call after acquire() and before the kernel's Init.
@@ -260,11 +316,12 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
   const init = k[`${name}Init`], run = k[`${name}Run`], stat = k[`${name}Stat`];
   const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
   if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`); // k is dropped, not pooled
+  const { status, phase, stat: slot } = offsets();
   return {
-    run: (workLimit: number) => run(workLimit) as SearchStatus,
-    work: () => stat(STAT_WORK),
-    stats: () => ({ nodes: stat(STAT_NODES), tries: stat(STAT_TRIES), steps: stat(STAT_STEPS) }),
-    state: () => ({ phase: PHASES[stat(STAT_PHASE)] ?? "search", conflicts: stat(STAT_CONFLICTS) }),
+    run: (workLimit: number) => status[run(workLimit)],
+    work: () => stat(slot.work),
+    stats: () => ({ nodes: stat(slot.nodes), tries: stat(slot.tries), steps: stat(slot.steps) }),
+    state: () => ({ phase: phase[stat(slot.phase)] ?? "search", conflicts: stat(slot.conflicts) }),
     // The memory may have grown since init: take a new view over the current buffer.
     columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
     ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
@@ -282,36 +339,33 @@ function openSearch(method: SearchMethod, n: number, params: SearchParams): Sear
  */
 function openConstruct(n: number, params: SearchParams): Search {
   const k = acquire();
+  const { status: statusOf, running, phase, stat: slot } = offsets();
   let window = 0; // where the kernel writes each batch of rows
   let cols = new Int32Array(0);
   let handedOver = false; // `cols` belongs to the caller of `columns`
   const start = () => {
     window = k.constructInit(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
     if (window === 0) throw outOfMemory(`method construct with n = ${n}`); // k is dropped, not pooled
-    try {
-      cols = new Int32Array(n);
-    } catch (error) {
-      throw codeOutOfMemory(error); // 4n bytes of JS memory could not be had
-    }
+    cols = new Int32Array(n); // 4n bytes of JS memory: a failure is coded at the engine's boundary (codingOutOfMemory)
     handedOver = false;
   };
-  const work = () => k.constructStat(STAT_WORK);
+  const work = () => k.constructStat(slot.work);
   const run = (workLimit: number): SearchStatus => {
     for (;;) {
       const first = work();
-      const status = k.constructRun(workLimit) as SearchStatus;
+      const status = k.constructRun(workLimit);
       const last = work();
       // The memory cannot have grown since init (the kernel allocates only there).
       cols.set(new Int32Array(k.memory.buffer, window, last - first), first);
-      if (status !== RUNNING || last === first) return status; // done, or workLimit reached
+      if (status !== running || last === first) return statusOf[status]; // done, or workLimit reached
     }
   };
   start();
   return {
     run,
     work,
-    stats: () => ({ nodes: 0, tries: k.constructStat(STAT_TRIES), steps: 0 }),
-    state: () => ({ phase: PHASES[k.constructStat(STAT_PHASE)] ?? "search", conflicts: k.constructStat(STAT_CONFLICTS) }),
+    stats: () => ({ nodes: 0, tries: k.constructStat(slot.tries), steps: 0 }),
+    state: () => ({ phase: phase[k.constructStat(slot.phase)] ?? "search", conflicts: k.constructStat(slot.conflicts) }),
     columns() {
       if (handedOver) {
         // A second call after the hand-over (solve makes none): write a new array.
@@ -355,20 +409,21 @@ function openProbes(n: number, seed: number): Prober {
   const k = acquire();
   const sums = k.estimateInit(n, seed);
   if (sums === 0) throw outOfMemory(`estimating n = ${n}`);
+  const { total, squares } = offsets().estimate;
   let probes = 0;
   return {
     run: (count: number) => {
       probes = k.estimateRun(count);
     },
     sums: () => {
-      // Layout of assembly/estimate.ts: depth sums 0..n, the total, then their squares.
-      const view = new Float64Array(k.memory.buffer, sums, 2 * (n + 2));
+      // assembly/estimate.ts's block: depth sums 0..n from byte 0, the total at `total`, then their squares from `squares`.
+      const { buffer } = k.memory;
       return {
         probes,
-        level: view.slice(0, n + 1),
-        levelSquares: view.slice(n + 2, 2 * n + 3),
-        total: view[n + 1],
-        totalSquares: view[2 * n + 3],
+        level: new Float64Array(buffer, sums, n + 1).slice(),
+        levelSquares: new Float64Array(buffer, sums + squares, n + 1).slice(),
+        total: new Float64Array(buffer, sums + total, 1)[0],
+        totalSquares: new Float64Array(buffer, sums + squares + total, 1)[0],
       };
     },
     close: closer(k),
@@ -391,24 +446,21 @@ function openTreeCounter(n: number): TreeCounter {
   };
 }
 
-// Stat slots of assembly/las-vegas-stats.ts.
-const TRIAL_TRIES = 0, TRIAL_SUCCESSES = 1, TRIAL_SUCCESS_NODES = 2, TRIAL_SUCCESS_SQUARES = 3;
-const TRIAL_FAILURE_NODES = 4, TRIAL_FAILURE_SQUARES = 5, TRIAL_WORK = 6;
-
 function openLasVegasTrials(n: number, seed: number, stopVegas: number, trials: number): LasVegasTrials {
   const k = acquire();
   if (k.lasVegasTrialsInit(n, seed, stopVegas, trials) === 0) throw outOfMemory(`las-vegas tries with n = ${n}`);
   const stat = k.lasVegasTrialsStat;
+  const slot = offsets().trials;
   return {
     run: (workLimit: number) => k.lasVegasTrialsRun(workLimit) === 1,
-    work: () => stat(TRIAL_WORK),
+    work: () => stat(slot.work),
     sums: () => ({
-      tries: stat(TRIAL_TRIES),
-      successes: stat(TRIAL_SUCCESSES),
-      successNodes: stat(TRIAL_SUCCESS_NODES),
-      successSquares: stat(TRIAL_SUCCESS_SQUARES),
-      failureNodes: stat(TRIAL_FAILURE_NODES),
-      failureSquares: stat(TRIAL_FAILURE_SQUARES),
+      tries: stat(slot.tries),
+      successes: stat(slot.successes),
+      successNodes: stat(slot.successNodes),
+      successSquares: stat(slot.successSquares),
+      failureNodes: stat(slot.failureNodes),
+      failureSquares: stat(slot.failureSquares),
     }),
     close: closer(k),
   };
@@ -431,7 +483,8 @@ function openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker {
   };
 }
 
-export const wasmEngine: Engine = {
+/** The Wasm engine; an allocation that fails in it is NQ_OUT_OF_MEMORY (codingOutOfMemory). */
+export const wasmEngine: Engine = codingOutOfMemory({
   name: "wasm",
   openCounter,
   openSolutions,
@@ -442,4 +495,4 @@ export const wasmEngine: Engine = {
   openTreeCounter,
   openLasVegasTrials,
   openLasVegasExact,
-};
+});
