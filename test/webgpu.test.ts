@@ -3,7 +3,7 @@
 // finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
@@ -13,6 +13,7 @@ import {
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { faultyLoader } from "./webgpu-fault.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
 
 async function probe(): Promise<boolean> {
@@ -291,6 +292,25 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(Object.keys(info).sort()).toEqual(["architecture", "description", "device", "fallback", "source", "vendor"]);
     expect(info.source).toBe("webgpu package");
     if (/swiftshader/i.test(`${info.architecture} ${info.description}`)) expect(info.fallback).toBe(true);
+  });
+});
+
+describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts)", () => {
+  afterEach(async () => {
+    await releaseGpu();
+    setGpuLoader();
+  });
+
+  it("counts set up side by side pop their own error scopes: an invalid setup fails that count only", async () => {
+    let bindGroups = 0;
+    setGpuLoader(faultyLoader({
+      // the second count's bind group lacks binding 0: a validation error in that count's scope
+      createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
+    }));
+    const [a, b] = await Promise.allSettled([countWebGpu(9, {}), countWebGpu(10, { timeoutMs: 10_000 })]);
+    expect(bindGroups).toBe(2);
+    expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[9], unique: A002562[9] } });
+    expect(b).toMatchObject({ status: "rejected", reason: { code: ErrorCode.kernelAbort, message: expect.stringContaining("setting up the count failed") } });
   });
 });
 

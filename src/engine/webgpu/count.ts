@@ -90,15 +90,22 @@ async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUCompu
   let p = byStack.get(stack);
   if (!p) {
     p = (async () => {
+      // The scope is pushed and popped with nothing awaited in between: the device and its
+      // stack of error scopes are shared by every count in flight (see run()).
       device.pushErrorScope("validation");
       const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
+      const moduleFailure = device.popErrorScope();
       const info = await module.getCompilationInfo();
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
-      const pipeline = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
-      const failure = await device.popErrorScope();
+      const failure = await moduleFailure;
       if (failure) throw kernelError(failure.message);
-      return pipeline;
+      try {
+        // a pipeline that fails validation rejects this promise (a GPUPipelineError)
+        return await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+      } catch (error) {
+        throw kernelError(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`);
+      }
     })();
     byStack.set(stack, p);
     p.catch(() => byStack.delete(stack));
@@ -246,8 +253,10 @@ async function run(
     layout: pipeline.getBindGroupLayout(0),
     entries: [params, taskBuf, results, state, ctrl].map((b, binding) => ({ binding, resource: { buffer: b } })),
   });
-  const outOfMemory = await device.popErrorScope();
-  const invalid = await device.popErrorScope();
+  // Both scopes are popped now, before anything is awaited: another count on the shared
+  // device may push its own scopes while these answers are awaited, and a pop after an
+  // await would take that count's scope instead of this one's.
+  const [outOfMemory, invalid] = await Promise.all([device.popErrorScope(), device.popErrorScope()]);
   if (outOfMemory || invalid) {
     for (const b of buffers) b.destroy();
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
