@@ -8,7 +8,7 @@ import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
+  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
   type GpuCountProgress,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -191,6 +191,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(last.budget).toBeGreaterThan(0);
   });
 
+  it("refuses tuning.slots beyond the adapter's grid (maxComputeWorkgroupsPerDimension x 32) with a RangeError naming it", async () => {
+    const { device } = await acquireGpu();
+    const most = device.limits.maxComputeWorkgroupsPerDimension * 32;
+    const error = await countGpu(10, { timeoutMs: 10_000 }, { slots: most + 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error).toMatchObject({ code: ErrorCode.invalidArgument });
+    expect(error!.message).toContain(`tuning.slots must be an integer from 1 to ${most}`);
+    expect(error!.message).toContain(`got ${most + 1}`);
+    await expect(countTasksWebGpu(10, splitTasks(10).tasks, {}, { slots: 2 ** 22 })).rejects.toMatchObject({ code: ErrorCode.invalidArgument });
+    const r = await countGpu(10, {}, { slots: most }); // the largest allowed (fewer are used: one per task at most)
+    expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
   it("rejects bad input with coded errors naming the parameter", async () => {
     for (const n of [0, 33, 8.5, -1, Number.NaN]) {
       await expect(count(n, { engine: "webgpu" })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("n") });
@@ -311,6 +324,36 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
     expect(bindGroups).toBe(2);
     expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[9], unique: A002562[9] } });
     expect(b).toMatchObject({ status: "rejected", reason: { code: ErrorCode.kernelAbort, message: expect.stringContaining("setting up the count failed") } });
+  });
+
+  it("a dispatch the GPU refuses as invalid rejects with NQ_KERNEL_ABORT at once, never spins to the time limit", async () => {
+    let dispatches = 0;
+    setGpuLoader(faultyLoader({
+      // what a grid past maxComputeWorkgroupsPerDimension gets: Dawn refuses the whole command buffer
+      dispatchWorkgroups: (real, x) => {
+        dispatches++;
+        real(x, 65536);
+      },
+    }));
+    const t0 = performance.now();
+    const error = await countWebGpu(10, { timeoutMs: 10_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused.*65536/s) });
+    expect(dispatches).toBe(1);
+    expect(performance.now() - t0).toBeLessThan(5000); // before: NQ_TIMEOUT after the full 10 s
+  });
+
+  it("a GPU that silently drops the work (no task, no node moves) rejects with NQ_KERNEL_ABORT after a few dispatches", async () => {
+    let submits = 0;
+    setGpuLoader(faultyLoader({
+      submit: (real, buffers) => {
+        if (++submits <= 2) real(buffers); // two dispatches run, then nothing reaches the GPU
+      },
+    }));
+    const t0 = performance.now();
+    const error = await countWebGpu(11, { timeoutMs: 10_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringContaining("no progress") });
+    expect(submits).toBeGreaterThanOrEqual(5); // the guard waits for a few dispatches with budget enough to show progress
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 

@@ -11,7 +11,7 @@
 // done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, never a count.
 import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
-import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
+import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
 import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
@@ -139,7 +139,6 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
       stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
       seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
     };
-    if (checked.slots !== undefined) checked.slots = Math.ceil(checked.slots / WORKGROUP) * WORKGROUP;
     return countWebGpu(n, opts, checked);
   } catch (error) {
     return Promise.reject(error);
@@ -155,12 +154,12 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
   pacer.throwIfAborted();
   const gpu = await acquireGpu();
   pacer.throwIfAborted();
+  const maxSlots = slotsFor(gpu, tuning);
   const small = smallBoard(n);
   if (small) {
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
-  const maxSlots = slotsFor(gpu, tuning);
   const tasks = gpuTasks(n, minTasksFor(gpu, tuning, maxSlots));
   const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
   return {
@@ -173,8 +172,22 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
   };
 }
 
+/**
+ * The slots of a count: tuning.slots, or the default. One dispatch launches slots / 32
+ * workgroups in one dimension, so the adapter's maxComputeWorkgroupsPerDimension (65,535 at
+ * least) times 32 is the most it takes; more is a RangeError here, never a dispatch the GPU
+ * refuses (which would leave the count without progress).
+ */
 function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
-  return tuning.slots ?? (gpu.fallback ? 256 : 65536);
+  const most = gpu.device.limits.maxComputeWorkgroupsPerDimension * WORKGROUP;
+  if (tuning.slots !== undefined && tuning.slots > most) {
+    throw rangeError(
+      `tuning.slots must be an integer from 1 to ${most} (this adapter's maxComputeWorkgroupsPerDimension, ` +
+        `${gpu.device.limits.maxComputeWorkgroupsPerDimension}, times the workgroup size, ${WORKGROUP}), got ${tuning.slots}`,
+    );
+  }
+  const slots = tuning.slots === undefined ? (gpu.fallback ? 256 : 65536) : Math.ceil(tuning.slots / WORKGROUP) * WORKGROUP;
+  return Math.min(slots, most);
 }
 
 /**
@@ -201,8 +214,8 @@ export async function countTasksWebGpu(
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
   const gpu = await acquireGpu();
-  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const maxSlots = slotsFor(gpu, tuning);
+  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const minTasks = minTasksFor(gpu, tuning, maxSlots);
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));
   let tasks = extendTasks(n, roots, rootDepth);
@@ -299,13 +312,29 @@ async function run(
     return report;
   };
 
+  // What the last dispatches showed of the kernel's progress: the task cursor, the tasks done
+  // and the running node total (ctrl's first five words). A working kernel moves one of them
+  // within (n + 1)^2 steps of any slot that holds a task (a run of steps that neither enter a
+  // row, place a last-row queen nor finish a task tries each candidate of a row and backs up,
+  // row after row), so a few dispatches that move none of them, with more steps than twice
+  // that between them, mean the GPU is not running the work (dropped, or refused unseen).
+  const seen = new Uint32Array(5);
+  let stalled = 0, stalledSteps = 0;
+  const stallSteps = 2 * (n + 1) ** 2;
+
   try {
-    while (done < tasks.count) {
+    for (let dispatches = 1; done < tasks.count; dispatches++) {
       const stop = pacer.stopReason();
       if (stop === "aborted") pacer.throwIfAborted();
       if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
       if (gpu.lost) throw deviceLostError(gpu.lostMessage);
       p[7] = budget;
+      // The dispatch is encoded and submitted inside its own error scopes, popped before
+      // anything is awaited (as in the setup): a dispatch the GPU refuses (a validation error:
+      // none of the command buffer runs) rejects the count, instead of going to the device's
+      // uncaptured-error log while the host waits for progress that never comes.
+      device.pushErrorScope("validation");
+      device.pushErrorScope("internal");
       device.queue.writeBuffer(params, 0, p);
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
@@ -316,21 +345,48 @@ async function run(
       encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, CTRL_BYTES);
       const t0 = performance.now();
       device.queue.submit([encoder.finish()]);
-      await guard(ctrlRead.mapAsync(MODE_READ));
+      const scopes = Promise.all([device.popErrorScope(), device.popErrorScope()]);
+      const [, [internal, invalid]] = await guard(Promise.all([ctrlRead.mapAsync(MODE_READ), scopes]));
       dispatchMs = performance.now() - t0;
       const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
       ctrlRead.unmap();
+      const refused = invalid ?? internal;
+      if (refused) {
+        if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+        throw kernelError(`the GPU refused dispatch ${dispatches} of the count (${refused.message.trim()}); no count is reported`);
+      }
       done = c[1];
       runningNodes = word96(c[2], c[3], c[4]) - seedValue;
       if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
+      if (seen.every((word, i) => word === c[i])) {
+        stalled++;
+        stalledSteps += budget;
+        if (stalled >= 3 && stalledSteps > stallSteps) {
+          throw kernelError(
+            `no progress in ${stalled} dispatches (${stalledSteps} steps a slot; a working kernel shows some within ${stallSteps / 2}): ` +
+              `the task cursor stayed at ${c[0]}, tasks done at ${done} of ${tasks.count}, nodes at ${runningNodes}; no count is reported`,
+          );
+        }
+      } else {
+        seen.set(c.subarray(0, 5));
+        stalled = 0;
+        stalledSteps = 0;
+      }
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
       else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
       if (done < tasks.count) await pacer.between(progress);
     }
+    device.pushErrorScope("validation");
+    device.pushErrorScope("out-of-memory");
     const read = buffer(resultBytes, MAP_READ | COPY_DST, "results read");
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(results, 0, read, 0, resultBytes);
     device.queue.submit([encoder.finish()]);
+    const readScopes = Promise.all([device.popErrorScope(), device.popErrorScope()]);
+    const [readOutOfMemory, readInvalid] = await guard(readScopes);
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    if (readOutOfMemory) throw withCode(new Error(`count(${n}) on the GPU: the results' readback buffer could not be had (${readOutOfMemory.message})`), ErrorCode.outOfMemory);
+    if (readInvalid) throw kernelError(`reading the results back failed (${readInvalid.message.trim()}); no count is reported`);
     await guard(read.mapAsync(MODE_READ));
     const words = new Uint32Array(read.getMappedRange().slice(0));
     read.unmap();
