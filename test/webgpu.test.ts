@@ -237,6 +237,22 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
   });
 
+  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the workgroup stack: seconds on SwiftShader)", async () => {
+    await releaseGpu();
+    await acquireGpu(); // a new device: no pipeline cached; opening it is not what is timed
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup" })).rejects.toMatchObject({ name: "AbortError" });
+    expect(performance.now() - t0).toBeLessThan(1000); // before: when the compile ended (10.8 s once; 3-12 s here)
+    const t1 = performance.now();
+    await expect(countGpu(12, { timeoutMs: 50 }, { stack: "workgroup" })).rejects.toMatchObject({ code: ErrorCode.timeout });
+    expect(performance.now() - t1).toBeLessThan(1000);
+    // the pipeline went on compiling and is the next count's
+    const r = await countGpu(10, {}, { stack: "workgroup" });
+    expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
   it("runs counts side by side on the shared device, each right", async () => {
     const rs = await Promise.all([10, 11, 9, 12].map((n) => count(n, { engine: "webgpu" })));
     expect(rs.map((r) => [r.n, r.total, r.unique])).toEqual([10, 11, 9, 12].map((n) => [n, A000170[n], A002562[n]]));

@@ -12,7 +12,7 @@
 import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
 import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
-import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
+import { PACED_OPTION_NAMES, Pacer, type StopReason } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
 import { extendTasks, gpuTasks, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
@@ -152,8 +152,9 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
 export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
-  const gpu = await acquireGpu();
-  pacer.throwIfAborted();
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
   const maxSlots = slotsFor(gpu, tuning);
   const small = smallBoard(n);
   if (small) {
@@ -213,7 +214,9 @@ export async function countTasksWebGpu(
 ): Promise<TaskCount> {
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
-  const gpu = await acquireGpu();
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
   const maxSlots = slotsFor(gpu, tuning);
   if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const minTasks = minTasksFor(gpu, tuning, maxSlots);
@@ -239,7 +242,13 @@ async function run(
     }
   }
 
-  const pipeline = await pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"));
+  // A pipeline compiles for seconds on some adapters (the workgroup stack on SwiftShader): the
+  // count stops waiting for it when the signal aborts or the time limit passes; the compile
+  // goes on and its pipeline is cached for the device's next count.
+  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup")));
+  if (compiled.stop) throwStop(n, pacer, compiled.stop);
+  throwIfStopped(n, pacer);
+  const pipeline = compiled.value;
   device.pushErrorScope("validation");
   device.pushErrorScope("out-of-memory");
   const buffers: GPUBuffer[] = [];
@@ -324,9 +333,7 @@ async function run(
 
   try {
     for (let dispatches = 1; done < tasks.count; dispatches++) {
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+      throwIfStopped(n, pacer);
       if (gpu.lost) throw deviceLostError(gpu.lostMessage);
       p[7] = budget;
       // The dispatch is encoded and submitted inside its own error scopes, popped before
@@ -409,6 +416,16 @@ async function run(
     gpu.onLost.delete(onLost);
     if (!gpu.lost) for (const b of buffers) b.destroy();
   }
+}
+
+function throwStop(n: number, pacer: Pacer<CountProgress>, stop: StopReason): never {
+  if (stop === "aborted") pacer.throwIfAborted();
+  throw timeoutError(`count(${n})`, pacer.timeoutMs);
+}
+
+function throwIfStopped(n: number, pacer: Pacer<CountProgress>): void {
+  const stop = pacer.stopReason();
+  if (stop) throwStop(n, pacer, stop);
 }
 
 function word96(lo: number, mid: number, hi: number): bigint {
