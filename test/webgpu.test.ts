@@ -9,7 +9,7 @@ import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
   acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
-  type GpuCountProgress,
+  type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
@@ -251,6 +251,60 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     // the pipeline went on compiling and is the next count's
     const r = await countGpu(10, {}, { stack: "workgroup" });
     expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
+  it("an abort from a timer (landing while a dispatch runs, not between two) takes effect within one dispatch; the next count is right", async () => {
+    await count(9, { engine: "webgpu" }); // the pipeline is compiled: what is timed is the dispatches
+    const controller = new AbortController();
+    let last: GpuCountProgress | undefined;
+    let abortedAt = 0, doneAtAbort = -1;
+    const started = count(14, { engine: "webgpu", signal: controller.signal, progressIntervalMs: 0, onProgress: (p) => (last = p as GpuCountProgress) });
+    const outcome = started.then(() => "resolved", (e: Error) => e.name);
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (!last || last.tasksDone === 0) return;
+        clearInterval(poll);
+        setTimeout(() => { // 17 ms after a poll: at no particular point of the dispatch loop
+          abortedAt = performance.now();
+          doneAtAbort = last!.tasksDone;
+          controller.abort();
+          resolve();
+        }, 17);
+      }, 5);
+    });
+    expect(await outcome).toBe("AbortError");
+    const latency = performance.now() - abortedAt;
+    expect(doneAtAbort).toBeGreaterThan(0);
+    expect(doneAtAbort).toBeLessThan(last!.tasksTotal); // mid-count
+    expect(latency).toBeLessThan(1000); // one dispatch (tens of ms); an unbounded dispatch here runs the whole count, seconds
+    const next = await count(11, { engine: "webgpu" });
+    expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
+  });
+
+  it("the adaptive budget keeps dispatches near the target from the default, a tiny and a huge first budget", async () => {
+    const run = async (tuning: GpuCountTuning) => {
+      const reports: GpuCountProgress[] = [];
+      const r = await countWebGpu(13, { progressIntervalMs: 0, onProgress: (p) => reports.push(p as GpuCountProgress) }, tuning);
+      expect([r.total, r.unique]).toEqual([A000170[13], A002562[13]]);
+      return reports; // one a dispatch (progressIntervalMs 0; the last one from pacer.finish)
+    };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const byDefault = await run({});
+    expect(byDefault.length).toBeGreaterThan(5);
+    expect(median(byDefault.map((p) => p.dispatchMs))).toBeLessThan(100); // target 20 ms
+    // from 1 step a slot: doubled while short, up to where a dispatch takes about the target
+    const tiny = await run({ initialBudget: 1 });
+    expect(tiny[0].budget).toBe(1);
+    expect(Math.max(...tiny.map((p) => p.budget))).toBeGreaterThanOrEqual(32);
+    expect(median(tiny.map((p) => p.dispatchMs))).toBeLessThan(100);
+    // from 4096 steps a slot (about half of n = 13 in one dispatch: hundreds of ms here): cut at
+    // once to what would have taken the target, not halved dispatch after dispatch
+    const huge = await run({ initialBudget: 4096 });
+    expect(huge.length).toBeGreaterThan(3);
+    expect(huge[0].budget).toBe(4096);
+    expect(huge[0].dispatchMs).toBeGreaterThan(80); // the premise: a first dispatch over 4 x the target
+    expect(huge[1].budget).toBeLessThanOrEqual(Math.ceil((4096 * 20) / huge[0].dispatchMs));
+    expect(median(huge.slice(1).map((p) => p.dispatchMs))).toBeLessThan(100);
   });
 
   it("runs counts side by side on the shared device, each right", async () => {

@@ -306,7 +306,8 @@ async function run(
     }
   };
 
-  let budget = tuning.initialBudget ?? 64;
+  let budget = tuning.initialBudget ?? 64; // steps a slot in the next dispatch
+  let lastBudget = 0; // ... and in the last one (what progress reports)
   let done = 0, dispatchMs = 0;
   const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
   let runningNodes = 0n; // the kernel's running total (less the seed)
@@ -316,7 +317,7 @@ async function run(
     const report: GpuCountProgress = {
       phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
       nodes: tasks.prefixNodes + runningNodes, elapsedMs,
-      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
+      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget: lastBudget, dispatchMs,
     };
     return report;
   };
@@ -335,7 +336,7 @@ async function run(
     for (let dispatches = 1; done < tasks.count; dispatches++) {
       throwIfStopped(n, pacer);
       if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-      p[7] = budget;
+      p[7] = lastBudget = budget;
       // The dispatch is encoded and submitted inside its own error scopes, popped before
       // anything is awaited (as in the setup): a dispatch the GPU refuses (a validation error:
       // none of the command buffer runs) rejects the count, instead of going to the device's
@@ -379,8 +380,12 @@ async function run(
         stalled = 0;
         stalledSteps = 0;
       }
+      // Doubled while a dispatch is short (a step's cost is not known in advance: a first
+      // dispatch with a big budget could take seconds); over twice the target, cut at once to
+      // what would have taken the target (not just halved: a budget far too big, or a GPU
+      // that slowed down, is back near the target after one dispatch).
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
-      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
+      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor((budget * targetMs) / dispatchMs));
       if (done < tasks.count) await pacer.between(progress);
     }
     device.pushErrorScope("validation");
