@@ -8,12 +8,13 @@ import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
+  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, kernelSource, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
   type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 import { faultyLoader } from "./webgpu-fault.js";
+import { PARAMS } from "../src/engine/webgpu/count.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
 
 async function probe(): Promise<boolean> {
@@ -87,6 +88,18 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     expect(gpuTasks(16, 200_000).depth).toBe(6);
     expect(gpuTasks(16, 1).depth).toBe(2);
     expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
+  });
+
+  it("the kernel's struct Params and the host's PARAMS agree word by word, and the kernel reads each one", () => {
+    for (const stack of ["private", "workgroup"] as const) {
+      const source = kernelSource(stack);
+      const body = /struct Params \{([\s\S]*?)\n\}/.exec(source)![1];
+      const fields = [...body.matchAll(/^\s*(\w+): u32,/gm)].map((m) => m[1]);
+      expect(fields.length).toBe(12); // 48 bytes, as the host's buffer
+      expect(fields.filter((f) => !f.startsWith("_"))).toEqual([...PARAMS]);
+      expect(fields.slice(PARAMS.length).every((f) => f.startsWith("_pad"))).toBe(true);
+      for (const name of PARAMS) expect(source, name).toMatch(new RegExp(`\\bP\\.${name}\\b`));
+    }
   });
 
   it("sumResults adds the slots' 96-bit counters exactly, far past 2^53", () => {

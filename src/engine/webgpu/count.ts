@@ -27,6 +27,10 @@ const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
 const STATE_FIELDS = 66; // see gpu/count.wgsl
 const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
 const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
+/** struct Params of gpu/count.wgsl, word by word (padded to PARAM_WORDS); test/webgpu.test.ts checks that the two agree. */
+export const PARAMS = ["n", "lastRow", "mask", "topBit", "sideMask", "depth", "numTasks", "budget", "slots"] as const;
+type ParamName = (typeof PARAMS)[number];
+const PARAM_WORDS = 12;
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
 const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
@@ -257,7 +261,7 @@ async function run(
     buffers.push(b);
     return b;
   };
-  const params = buffer(48, UNIFORM | COPY_DST, "params");
+  const params = buffer(4 * PARAM_WORDS, UNIFORM | COPY_DST, "params");
   const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
   const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
   const state = buffer(stateBytes, STORAGE, "state");
@@ -287,8 +291,13 @@ async function run(
   }
   const lastRow = n - 1;
   const topBit = 2 ** lastRow;
-  const p = new Uint32Array(12);
-  p.set([n, lastRow, n === 32 ? 0xffffffff : 2 ** n - 1, topBit, topBit + 1, tasks.depth, tasks.count, 0, slots, 0]);
+  const values: Record<ParamName, number> = {
+    n, lastRow, mask: n === 32 ? 0xffffffff : 2 ** n - 1, topBit, sideMask: topBit + 1,
+    depth: tasks.depth, numTasks: tasks.count, budget: 0, slots,
+  };
+  const p = new Uint32Array(PARAM_WORDS);
+  PARAMS.forEach((name, i) => (p[i] = values[name]));
+  const BUDGET = PARAMS.indexOf("budget");
 
   // Rejects as soon as the device is lost, whatever the host is waiting for.
   let rejectLost: (e: Error) => void = () => {};
@@ -336,7 +345,7 @@ async function run(
     for (let dispatches = 1; done < tasks.count; dispatches++) {
       throwIfStopped(n, pacer);
       if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-      p[7] = lastBudget = budget;
+      p[BUDGET] = lastBudget = budget;
       // The dispatch is encoded and submitted inside its own error scopes, popped before
       // anything is awaited (as in the setup): a dispatch the GPU refuses (a validation error:
       // none of the command buffer runs) rejects the count, instead of going to the device's
