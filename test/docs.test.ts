@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, existsSync } 
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { verify } from "../src/index.js";
+import { ErrorCode, verify } from "../src/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -91,6 +91,12 @@ describe("docs", () => {
     // and the comment on count(12) is the published count (OEIS A000170, A002562)
     expect(example).toContain(`${A000170[12]}n solutions, ${A002562[12]}n unique`);
   }, 60_000);
+
+  it("docs/errors.md's table names every code of ErrorCode", () => {
+    const table = readFileSync(join(root, "docs/errors.md"), "utf8");
+    const listed = new Set([...table.matchAll(/^\| `(NQ_\w+)` \|/gm)].map((m) => m[1]));
+    expect([...listed].sort()).toEqual(Object.values(ErrorCode).sort());
+  });
 
   it("every relative link of the Markdown docs leads to a file and heading that exist", () => {
     const files = [

@@ -6,9 +6,10 @@
 // for at most `budget` steps; the host measures each dispatch and adapts the budget so that
 // one takes about DISPATCH_TARGET_MS. Between dispatches it checks the signal and the time
 // limit, reports progress (tasks done, rate, ETA) and lets the event loop run. The counts
-// are read once at the end, per task as lo/hi u32 pairs, and summed exactly as bigints;
-// the sum of the tasks' nodes must equal the kernel's running total and every task must be
-// done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, never a count.
+// are read once at the end, per slot as 96-bit counters (lo/mid/hi u32 words), and summed
+// exactly as bigints; the slots' nodes must equal the kernel's running total and every task
+// must be done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, a
+// dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
 import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
 import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
@@ -49,9 +50,17 @@ export type GpuCountProgress = CountProgress & {
 
 /** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
 export type GpuCountTuning = {
-  /** GPU invocations that each hold one task's search (rounded up to a multiple of 32; default 65536, 256 on a software adapter). */
+  /**
+   * GPU invocations that each hold one task's search (rounded up to a multiple of 32; default
+   * 65536, 256 on a software adapter). At most the adapter's maxComputeWorkgroupsPerDimension
+   * x 32 (2,097,120 where that limit is 65,535): more is a RangeError.
+   */
   slots?: number;
-  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, at most 2^21; 4 x slots on a software adapter). */
+  /**
+   * The prefix split goes one row deeper at a time until there are at least this many tasks
+   * (default min(16 x slots, 2^21); 4 x slots on a software adapter). The depth that reaches it
+   * may give several times as many (n = 17: 2,272,676 for the default 2^20).
+   */
   minTasks?: number;
   /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
   initialBudget?: number;
@@ -196,8 +205,10 @@ function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
 }
 
 /**
- * Many more tasks than slots (the queue balances the load), but not so many that making,
- * uploading and reading them back costs more than it brings (32 bytes of results a task).
+ * Many more tasks than slots (the queue balances the load), but not so many that making and
+ * uploading them costs more than it brings (8 bytes a task; the results are per slot). The
+ * split stops at the first depth that reaches this, which may give several times as many
+ * (n = 18: 4,388,716 seven-row prefixes for 2^20).
  */
 function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): number {
   return tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * slots, MAX_DEFAULT_TASKS);
