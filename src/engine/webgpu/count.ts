@@ -16,7 +16,7 @@ import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors
 import { PACED_OPTION_NAMES, Pacer, type StopReason } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { extendTasks, gpuTasks, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+import { extendTasks, gpuTasks, largestFirst, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
@@ -72,6 +72,12 @@ export type GpuCountTuning = {
    */
   stack?: GpuStack;
   /**
+   * The order the slots take the tasks in: `'largest-first'` (default: by a cheap guess of each
+   * task's size, so that no large task starts last while the other slots idle; see docs/gpu.md)
+   * or `'split'` (the prefix split's order). Only the schedule changes, never a count or `nodes`.
+   */
+  order?: GpuTaskOrder;
+  /**
    * Tests only: the lo and mid words of every slot counter and of the running node total start
    * at this value instead of 0 (subtracted again on the host), so that the kernel's carries run.
    */
@@ -89,6 +95,9 @@ function kernelError(message: string): Error & { code: string } {
 }
 
 export type GpuStack = "workgroup" | "private";
+
+/** The order in which a GPU count's slots take its tasks (GpuCountTuning.order). */
+export type GpuTaskOrder = "largest-first" | "split";
 
 /** The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and `// @end`). */
 export function kernelSource(stack: GpuStack): string {
@@ -133,7 +142,7 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
   return undefined;
 }
 
-const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "seedLo"] as const;
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "order", "seedLo"] as const;
 
 /**
  * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
@@ -150,6 +159,7 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
       initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
       targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
       stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
+      order: t.order === undefined ? undefined : checkChoice("tuning.order", t.order, ["largest-first", "split"] as const),
       seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
     };
     return countWebGpu(n, opts, checked);
@@ -174,7 +184,7 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
-  const tasks = gpuTasks(n, minTasksFor(gpu, tuning, maxSlots));
+  const tasks = ordered(gpuTasks(n, minTasksFor(gpu, tuning, maxSlots)), tuning);
   const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
   return {
     n,
@@ -239,7 +249,11 @@ export async function countTasksWebGpu(
   let tasks = extendTasks(n, roots, rootDepth);
   for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) tasks = extendTasks(n, roots, depth);
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
-  return run(n, gpu, pacer, tuning, tasks, maxSlots);
+  return run(n, gpu, pacer, tuning, ordered(tasks, tuning), maxSlots);
+}
+
+function ordered(tasks: PackedTasks, tuning: GpuCountTuning): PackedTasks {
+  return tuning.order === "split" ? tasks : largestFirst(tasks);
 }
 
 async function run(
