@@ -4,7 +4,8 @@
 // (the Wasm engine's countTask) plus one. Prints, per n, the makespan over the ideal
 // (max(total / S, largest task)) for the split's order, for largestFirst's (the default) and
 // for the order by the real costs (largest first: the best a guess could do), and the host's
-// time to order the tasks. The hardware defaults: S = 65,536 slots, at least 2^20 tasks.
+// time to order the tasks. The split is the hardware default's for S slots (at least
+// min(16 S, 2^21) tasks); S = 65,536 unless SLOTS says otherwise.
 //
 //   npx esbuild bench/gpu-order-sim.ts --bundle --platform=node --target=node20 --format=esm \
 //     --loader:.wasm=binary --loader:.wgsl=text --outfile=/tmp/gpu-order-sim.mjs
@@ -50,7 +51,7 @@ function indexOrder(from: PackedTasks, to: PackedTasks): Uint32Array {
 if (process.argv[1]?.includes("gpu-order-sim")) {
   await compileWasm();
   for (const n of process.argv.slice(2).map(Number)) {
-    const tasks = gpuTasks(n, Math.min(16 * 65536, 2 ** 21));
+    const tasks = gpuTasks(n, Math.min(16 * slots, 2 ** 21));
     const t0 = performance.now();
     const ordered = largestFirst(tasks);
     const orderMs = performance.now() - t0;
