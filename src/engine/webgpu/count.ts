@@ -116,11 +116,9 @@ async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUCompu
       // stack of error scopes are shared by every count in flight (see run()).
       device.pushErrorScope("validation");
       const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
-      const moduleFailure = device.popErrorScope();
-      const info = await module.getCompilationInfo();
+      const [failure, info] = await Promise.all([device.popErrorScope(), module.getCompilationInfo()]);
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
-      const failure = await moduleFailure;
       if (failure) throw kernelError(failure.message);
       try {
         // a pipeline that fails validation rejects this promise (a GPUPipelineError)
