@@ -29,9 +29,9 @@ struct Params {
   numTasks: u32,
   budget: u32,     // steps per invocation in this dispatch
   slots: u32,      // invocations that hold state
-  taskBase: u32,   // index of tasks[0] in the whole list (the host may upload tasks in batches)
-  _pad0: u32,
+  _pad0: u32,      // (a uniform struct of 48 bytes)
   _pad1: u32,
+  _pad2: u32,
 }
 
 struct Ctrl {
@@ -319,9 +319,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   var budget = P.budget;
   loop {
     if (task == NONE) {
-      if (atomicLoad(&ctrl.next) >= P.taskBase + P.numTasks) { break; } // (keeps `next` from growing without bound)
+      if (atomicLoad(&ctrl.next) >= P.numTasks) { break; } // (keeps `next` from growing without bound)
       let t = atomicAdd(&ctrl.next, 1u);
-      if (t >= P.taskBase + P.numTasks) { break; }
+      if (t >= P.numTasks) { break; }
       task = t + 1u;
       openTask(t);
       y = P.depth;

@@ -13,10 +13,11 @@
 # On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
 # sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
 # fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate);
+# times the task order ('split' against the default 'largest-first') at n = 17 and 18;
 # checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
 # (issue 13: countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
 # beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
-# in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json, cpu-scaling.json); copy
+# in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json, gpu-order.json, cpu-scaling.json); copy
 # the JSON to bench/results/.
 set -euo pipefail
 mode=${1:-}
@@ -102,6 +103,28 @@ writeFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", JSON.stringify(resul
 for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at n =", r.n, r.total); process.exit(1); }
 console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
 '
+
+# 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated):
+# n = 17 and 18 with the fastest setting, 'split' against 'largest-first', each checked
+STACK="$stack" SLOTS="$slots" OUT_DIR="$out" timeout 60 node --input-type=module -e '
+import { writeFileSync } from "node:fs";
+import { countGpu, releaseGpu } from "./dist/index.js";
+const A = { 17: 95815104n, 18: 666090624n };
+const rows = [];
+await countGpu(12, {}, { stack: process.env.STACK }); // the device opened and the pipeline compiled: not timed
+for (const n of [17, 18]) {
+  for (const order of ["split", "largest-first", "split", "largest-first"]) {
+    const t0 = performance.now();
+    const r = await countGpu(n, {}, { stack: process.env.STACK, slots: Number(process.env.SLOTS), order });
+    const ms = performance.now() - t0;
+    if (r.total !== A[n]) { console.log("WRONG", n, order, r.total); process.exit(1); }
+    rows.push({ n, order, ms: Math.round(ms * 10) / 10 });
+    console.log(JSON.stringify(rows.at(-1)));
+  }
+}
+writeFileSync(process.env.OUT_DIR + "/gpu-order.json", JSON.stringify(rows, null, 2));
+await releaseGpu();
+' || echo "order comparison failed or ran out of time"
 
 # 4. the CPU pool's scaling on this host's cores (issue 13), bounded so it cannot eat the GPU's time
 OUT_DIR="$out" timeout 120 node --expose-gc --input-type=module -e '

@@ -46,4 +46,4 @@ export { METHODS, AUTO_RULE, type MethodSpec } from "./engine/registry.js";
 export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
 export type { PacedOptions, SignalOptions, TimeoutOptions, ProgressOptions } from "./core/pacer.js";
 export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
-export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack } from "./engine/webgpu/index.js";
+export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack, type GpuTaskOrder } from "./engine/webgpu/index.js";

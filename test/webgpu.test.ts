@@ -3,16 +3,20 @@
 // finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, packTasks, releaseGpu, setGpuLoader, sumResults, unpackTask,
-  type GpuCountProgress,
+  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, kernelSource, largestFirst, packTasks, releaseGpu, setGpuLoader, sumResults, taskSizes, unpackTask,
+  type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
+import { faultyLoader } from "./webgpu-fault.js";
+import { PARAMS } from "../src/engine/webgpu/count.js";
+import { compileWasm, wasmEngine } from "../src/engine/wasm/index.js";
+import { makespan } from "../bench/gpu-order-sim.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
 
 async function probe(): Promise<boolean> {
@@ -88,6 +92,81 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
   });
 
+  it("the kernel's struct Params and the host's PARAMS agree word by word, and the kernel reads each one", () => {
+    for (const stack of ["private", "workgroup"] as const) {
+      const source = kernelSource(stack);
+      const body = /struct Params \{([\s\S]*?)\n\}/.exec(source)![1];
+      const fields = [...body.matchAll(/^\s*(\w+): u32,/gm)].map((m) => m[1]);
+      expect(fields.length).toBe(12); // 48 bytes, as the host's buffer
+      expect(fields.filter((f) => !f.startsWith("_"))).toEqual([...PARAMS]);
+      expect(fields.slice(PARAMS.length).every((f) => f.startsWith("_pad"))).toBe(true);
+      for (const name of PARAMS) expect(source, name).toMatch(new RegExp(`\\bP\\.${name}\\b`));
+    }
+  });
+
+  it("largestFirst only reorders: the same tasks and prefix nodes, guessed sizes non-increasing, ties in split order", () => {
+    for (const [n, depth] of [[8, 4], [12, 5], [16, 4], [32, 3]] as const) {
+      const split = packTasks(n, depth);
+      const sizes = taskSizes(split);
+      const ordered = largestFirst(split);
+      expect({ n: ordered.n, depth: ordered.depth, count: ordered.count, prefixNodes: ordered.prefixNodes })
+        .toEqual({ n: split.n, depth: split.depth, count: split.count, prefixNodes: split.prefixNodes });
+      // where each split task went: a permutation, sorted by size (largest first), stable
+      const at = new Map<string, number[]>();
+      for (let i = 0; i < split.count; i++) {
+        const key = `${split.words[2 * i]},${split.words[2 * i + 1]}`;
+        (at.get(key) ?? at.set(key, []).get(key)!).push(i);
+      }
+      const from = Array.from({ length: ordered.count }, (_, i) => at.get(`${ordered.words[2 * i]},${ordered.words[2 * i + 1]}`)?.shift());
+      expect(from.every((i) => i !== undefined)).toBe(true);
+      expect(new Set(from).size).toBe(split.count);
+      for (let i = 1; i < from.length; i++) {
+        const [a, b] = [from[i - 1]!, from[i]!];
+        expect(sizes[a] > sizes[b] || (sizes[a] === sizes[b] && a < b)).toBe(true);
+      }
+      expect(new Set(sizes).size).toBeGreaterThan(1);
+    }
+  });
+
+  it("taskSizes counts the squares left free below the prefix, square by square (the last two rows and the bound2 rule left out)", () => {
+    for (const [n, depth] of [[9, 3], [13, 5], [16, 6]] as const) {
+      const tasks = packTasks(n, depth);
+      const sizes = taskSizes(tasks);
+      for (let i = 0; i < tasks.count; i += 7) {
+        const { kind, bound1, rows } = unpackTask(tasks, i);
+        let free = 0;
+        for (let y = depth; y <= n - 3; y++) {
+          for (let col = 0; col < n; col++) {
+            const attacked = rows.some((c, r) => c === col || Math.abs(c - col) === y - r);
+            const pruned = y < bound1 && (kind === 2 ? col === 0 || col === n - 1 : col === 1);
+            if (!attacked && !pruned) free++;
+          }
+        }
+        expect(sizes[i], `n = ${n}, task ${i}`).toBe(free);
+      }
+    }
+  });
+
+  it("largest-first shortens the simulated schedule of the real task costs (list scheduling, the CPU engine's node counts)", async () => {
+    await compileWasm();
+    for (const [n, slots, minTasks] of [[12, 256, 1024], [13, 1024, 4096]] as const) {
+      const tasks = gpuTasks(n, minTasks);
+      const counter = wasmEngine.openCounter(n);
+      const cost = new Float64Array(tasks.count);
+      const index = new Map<string, number>();
+      for (let i = 0; i < tasks.count; i++) {
+        cost[i] = Number(counter.countTask(unpackTask(tasks, i)).nodes) + 1;
+        index.set(`${tasks.words[2 * i]},${tasks.words[2 * i + 1]}`, i); // (a task's two words are its own: kind, bound1, columns)
+      }
+      counter.close();
+      const ordered = largestFirst(tasks);
+      const order = Array.from({ length: ordered.count }, (_, i) => index.get(`${ordered.words[2 * i]},${ordered.words[2 * i + 1]}`)!);
+      const inSplitOrder = makespan(cost, Array.from({ length: tasks.count }, (_, i) => i), slots);
+      const largest = makespan(cost, order, slots);
+      expect(largest, `n = ${n}, ${slots} slots`).toBeLessThan(inSplitOrder * 0.95); // simulated: 1.29 -> 1.13 and 1.20 -> 1.08 of the ideal
+    }
+  });
+
   it("sumResults adds the slots' 96-bit counters exactly, far past 2^53", () => {
     const slots = 3;
     const words = new Uint32Array(12 * slots);
@@ -135,6 +214,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
       const r = await countWebGpu(11, {}, tuning);
       expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
     }
+  });
+
+  it("the task order changes nothing but the schedule: 'split' and 'largest-first' give the same total, unique and nodes", async () => {
+    for (const n of [10, 12]) {
+      const ts = await count(n, { engine: "ts" });
+      for (const tuning of [{ order: "split" as const }, { order: "largest-first" as const }, { order: "largest-first" as const, slots: 64, minTasks: 1e9, initialBudget: 7 }]) {
+        const r = await countWebGpu(n, {}, tuning);
+        expect({ total: r.total, unique: r.unique, nodes: r.nodes }, JSON.stringify(tuning)).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+      }
+    }
+    const part = splitTasks(12).tasks.filter((_, i) => i % 2 === 0);
+    expect(await countTasksWebGpu(12, part, {}, { order: "split" })).toEqual(await countTasksWebGpu(12, part, {}, { order: "largest-first" }));
+    await expect(countGpu(8, {}, { order: "biggest" as never })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("tuning.order") });
   });
 
   it("the workgroup-memory stack (the default on hardware adapters) gives the same answers", async () => {
@@ -190,6 +282,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(last.budget).toBeGreaterThan(0);
   });
 
+  it("refuses tuning.slots beyond the adapter's grid (maxComputeWorkgroupsPerDimension x 32) with a RangeError naming it", async () => {
+    const { device } = await acquireGpu();
+    const most = device.limits.maxComputeWorkgroupsPerDimension * 32;
+    const error = await countGpu(10, { timeoutMs: 10_000 }, { slots: most + 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect(error).toMatchObject({ code: ErrorCode.invalidArgument });
+    expect(error!.message).toContain(`tuning.slots must be an integer from 1 to ${most}`);
+    expect(error!.message).toContain(`got ${most + 1}`);
+    await expect(countTasksWebGpu(10, splitTasks(10).tasks, {}, { slots: 2 ** 22 })).rejects.toMatchObject({ code: ErrorCode.invalidArgument });
+    const r = await countGpu(10, {}, { slots: most }); // the largest allowed (fewer are used: one per task at most)
+    expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
   it("rejects bad input with coded errors naming the parameter", async () => {
     for (const n of [0, 33, 8.5, -1, Number.NaN]) {
       await expect(count(n, { engine: "webgpu" })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("n") });
@@ -221,6 +326,76 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     await expect(count(8, { engine: "webgpu", signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
     const next = await count(11, { engine: "webgpu" });
     expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
+  });
+
+  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the workgroup stack: seconds on SwiftShader)", async () => {
+    await releaseGpu();
+    await acquireGpu(); // a new device: no pipeline cached; opening it is not what is timed
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup" })).rejects.toMatchObject({ name: "AbortError" });
+    expect(performance.now() - t0).toBeLessThan(1000); // before: when the compile ended (10.8 s once; 3-12 s here)
+    const t1 = performance.now();
+    await expect(countGpu(12, { timeoutMs: 50 }, { stack: "workgroup" })).rejects.toMatchObject({ code: ErrorCode.timeout });
+    expect(performance.now() - t1).toBeLessThan(1000);
+    // the pipeline went on compiling and is the next count's
+    const r = await countGpu(10, {}, { stack: "workgroup" });
+    expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+  });
+
+  it("an abort from a timer (landing while a dispatch runs, not between two) takes effect within one dispatch; the next count is right", async () => {
+    await count(9, { engine: "webgpu" }); // the pipeline is compiled: what is timed is the dispatches
+    const controller = new AbortController();
+    let last: GpuCountProgress | undefined;
+    let abortedAt = 0, doneAtAbort = -1;
+    const started = count(14, { engine: "webgpu", signal: controller.signal, progressIntervalMs: 0, onProgress: (p) => (last = p as GpuCountProgress) });
+    const outcome = started.then(() => "resolved", (e: Error) => e.name);
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (!last || last.tasksDone === 0) return;
+        clearInterval(poll);
+        setTimeout(() => { // 17 ms after a poll: at no particular point of the dispatch loop
+          abortedAt = performance.now();
+          doneAtAbort = last!.tasksDone;
+          controller.abort();
+          resolve();
+        }, 17);
+      }, 5);
+    });
+    expect(await outcome).toBe("AbortError");
+    const latency = performance.now() - abortedAt;
+    expect(doneAtAbort).toBeGreaterThan(0);
+    expect(doneAtAbort).toBeLessThan(last!.tasksTotal); // mid-count
+    expect(latency).toBeLessThan(1000); // one dispatch (tens of ms); an unbounded dispatch here runs the whole count, seconds
+    const next = await count(11, { engine: "webgpu" });
+    expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
+  });
+
+  it("the adaptive budget keeps dispatches near the target from the default, a tiny and a huge first budget", async () => {
+    const run = async (tuning: GpuCountTuning) => {
+      const reports: GpuCountProgress[] = [];
+      const r = await countWebGpu(13, { progressIntervalMs: 0, onProgress: (p) => reports.push(p as GpuCountProgress) }, tuning);
+      expect([r.total, r.unique]).toEqual([A000170[13], A002562[13]]);
+      return reports; // one a dispatch (progressIntervalMs 0; the last one from pacer.finish)
+    };
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+    const byDefault = await run({});
+    expect(byDefault.length).toBeGreaterThan(5);
+    expect(median(byDefault.map((p) => p.dispatchMs))).toBeLessThan(100); // target 20 ms
+    // from 1 step a slot: doubled while short, up to where a dispatch takes about the target
+    const tiny = await run({ initialBudget: 1 });
+    expect(tiny[0].budget).toBe(1);
+    expect(Math.max(...tiny.map((p) => p.budget))).toBeGreaterThanOrEqual(32);
+    expect(median(tiny.map((p) => p.dispatchMs))).toBeLessThan(100);
+    // from 4096 steps a slot (about half of n = 13 in one dispatch: hundreds of ms here): cut at
+    // once to what would have taken the target, not halved dispatch after dispatch
+    const huge = await run({ initialBudget: 4096 });
+    expect(huge.length).toBeGreaterThan(3);
+    expect(huge[0].budget).toBe(4096);
+    expect(huge[0].dispatchMs).toBeGreaterThan(80); // the premise: a first dispatch over 4 x the target
+    expect(huge[1].budget).toBeLessThanOrEqual(Math.ceil((4096 * 20) / huge[0].dispatchMs));
+    expect(median(huge.slice(1).map((p) => p.dispatchMs))).toBeLessThan(100);
   });
 
   it("runs counts side by side on the shared device, each right", async () => {
@@ -291,6 +466,55 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect(Object.keys(info).sort()).toEqual(["architecture", "description", "device", "fallback", "source", "vendor"]);
     expect(info.source).toBe("webgpu package");
     if (/swiftshader/i.test(`${info.architecture} ${info.description}`)) expect(info.fallback).toBe(true);
+  });
+});
+
+describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts)", () => {
+  afterEach(async () => {
+    await releaseGpu();
+    setGpuLoader();
+  });
+
+  it("counts set up side by side pop their own error scopes: an invalid setup fails that count only", async () => {
+    let bindGroups = 0;
+    setGpuLoader(faultyLoader({
+      // the second count's bind group lacks binding 0: a validation error in that count's scope
+      createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
+    }));
+    const [a, b] = await Promise.allSettled([countWebGpu(9, {}), countWebGpu(10, { timeoutMs: 10_000 })]);
+    expect(bindGroups).toBe(2);
+    expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[9], unique: A002562[9] } });
+    expect(b).toMatchObject({ status: "rejected", reason: { code: ErrorCode.kernelAbort, message: expect.stringContaining("setting up the count failed") } });
+  });
+
+  it("a dispatch the GPU refuses as invalid rejects with NQ_KERNEL_ABORT at once, never spins to the time limit", async () => {
+    let dispatches = 0;
+    setGpuLoader(faultyLoader({
+      // what a grid past maxComputeWorkgroupsPerDimension gets: Dawn refuses the whole command buffer
+      dispatchWorkgroups: (real, x) => {
+        dispatches++;
+        real(x, 65536);
+      },
+    }));
+    const t0 = performance.now();
+    const error = await countWebGpu(10, { timeoutMs: 10_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused.*65536/s) });
+    expect(dispatches).toBe(1);
+    expect(performance.now() - t0).toBeLessThan(5000); // before: NQ_TIMEOUT after the full 10 s
+  });
+
+  it("a GPU that silently drops the work (no task, no node moves) rejects with NQ_KERNEL_ABORT after a few dispatches", async () => {
+    let submits = 0;
+    setGpuLoader(faultyLoader({
+      submit: (real, buffers) => {
+        if (++submits <= 2) real(buffers); // two dispatches run, then nothing reaches the GPU
+      },
+    }));
+    const t0 = performance.now();
+    const error = await countWebGpu(11, { timeoutMs: 10_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringContaining("no progress") });
+    expect(submits).toBeGreaterThanOrEqual(5); // the guard waits for a few dispatches with budget enough to show progress
+    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 

@@ -18,7 +18,11 @@ export const ErrorCode = {
   io: "NQ_IO",
   /** The GPU device was lost during the job; no count is reported from it. */
   deviceLost: "NQ_DEVICE_LOST",
-  /** A kernel aborted (a bug: the message names the kernel file and line). */
+  /**
+   * A kernel failed (a bug, or a broken driver; never a count): a Wasm kernel's own check (the
+   * message names the file and line), or a GPU count whose kernel did not compile, whose
+   * dispatch the GPU refused, that made no progress, or whose results failed the host's checks.
+   */
   kernelAbort: "NQ_KERNEL_ABORT",
   /** Redis could not be reached (or was lost) within the time allowed. */
   queueUnreachable: "NQ_QUEUE_UNREACHABLE",

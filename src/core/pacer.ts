@@ -131,6 +131,50 @@ export class Pacer<P> {
     return undefined;
   }
 
+  /**
+   * Waits for `work` unless the signal aborts or the time limit passes first: resolves with
+   * `{ value }`, or with `{ stop }` as soon as the run must stop (the work itself goes on,
+   * and what it gives then is left unused). Rejects as `work` does. For a wait that no
+   * chunk bounds (a GPU pipeline that compiles for seconds).
+   */
+  raceStop<T>(work: Promise<T>): Promise<{ value: T; stop?: undefined } | { stop: PacerStop }> {
+    const early = this.stopReason();
+    if (early) {
+      work.catch(() => {});
+      return Promise.resolve({ stop: early });
+    }
+    const { signal, timeoutMs } = this.options;
+    return new Promise((resolve, reject) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const onAbort = (): void => {
+        done();
+        resolve({ stop: "aborted" });
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const left = (timeoutMs ?? Infinity) - this.elapsed();
+      if (left <= 0x7fffffff) {
+        timer = setTimeout(() => {
+          done();
+          resolve({ stop: "timeout" });
+        }, Math.max(0, left));
+      }
+      work.then(
+        (value) => {
+          done();
+          resolve({ value });
+        },
+        (error: unknown) => {
+          done();
+          reject(error);
+        },
+      );
+    });
+  }
+
   /** Throws the signal's reason (an AbortError by default) if it is aborted. */
   throwIfAborted(): void {
     this.options.signal?.throwIfAborted();

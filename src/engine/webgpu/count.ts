@@ -6,16 +6,17 @@
 // for at most `budget` steps; the host measures each dispatch and adapts the budget so that
 // one takes about DISPATCH_TARGET_MS. Between dispatches it checks the signal and the time
 // limit, reports progress (tasks done, rate, ETA) and lets the event loop run. The counts
-// are read once at the end, per task as lo/hi u32 pairs, and summed exactly as bigints;
-// the sum of the tasks' nodes must equal the kernel's running total and every task must be
-// done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, never a count.
+// are read once at the end, per slot as 96-bit counters (lo/mid/hi u32 words), and summed
+// exactly as bigints; the slots' nodes must equal the kernel's running total and every task
+// must be done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, a
+// dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
 import shader from "../../../gpu/count.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
-import { ErrorCode, timeoutError, withCode } from "../../core/errors.js";
-import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
+import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
+import { PACED_OPTION_NAMES, Pacer, type PacerStop } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { extendTasks, gpuTasks, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+import { extendTasks, gpuTasks, largestFirst, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
@@ -27,6 +28,10 @@ const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
 const STATE_FIELDS = 66; // see gpu/count.wgsl
 const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
 const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
+/** struct Params of gpu/count.wgsl, word by word (padded to PARAM_WORDS); test/webgpu.test.ts checks that the two agree. */
+export const PARAMS = ["n", "lastRow", "mask", "topBit", "sideMask", "depth", "numTasks", "budget", "slots"] as const;
+type ParamName = (typeof PARAMS)[number];
+const PARAM_WORDS = 12;
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
 const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
@@ -45,9 +50,17 @@ export type GpuCountProgress = CountProgress & {
 
 /** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
 export type GpuCountTuning = {
-  /** GPU invocations that each hold one task's search (rounded up to a multiple of 32; default 65536, 256 on a software adapter). */
+  /**
+   * GPU invocations that each hold one task's search (rounded up to a multiple of 32; default
+   * 65536, 256 on a software adapter). At most the adapter's maxComputeWorkgroupsPerDimension
+   * x 32 (2,097,120 where that limit is 65,535): more is a RangeError.
+   */
   slots?: number;
-  /** The prefix split goes deeper until there are at least this many tasks (default 16 x slots, at most 2^21; 4 x slots on a software adapter). */
+  /**
+   * The prefix split goes one row deeper at a time until there are at least this many tasks
+   * (default min(16 x slots, 2^21); 4 x slots on a software adapter). The depth that reaches it
+   * may give several times as many (n = 17: 2,272,676 for the default 2^20).
+   */
   minTasks?: number;
   /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
   initialBudget?: number;
@@ -58,6 +71,12 @@ export type GpuCountTuning = {
    * private arrays (default on a software adapter, where the workgroup kernel compiles for seconds).
    */
   stack?: GpuStack;
+  /**
+   * The order the slots take the tasks in: `'largest-first'` (default: by a cheap guess of each
+   * task's size, so that no large task starts last while the other slots idle; see docs/gpu.md)
+   * or `'split'` (the prefix split's order). Only the schedule changes, never a count or `nodes`.
+   */
+  order?: GpuTaskOrder;
   /**
    * Tests only: the lo and mid words of every slot counter and of the running node total start
    * at this value instead of 0 (subtracted again on the host), so that the kernel's carries run.
@@ -77,6 +96,9 @@ function kernelError(message: string): Error & { code: string } {
 
 export type GpuStack = "workgroup" | "private";
 
+/** The order in which a GPU count's slots take its tasks (GpuCountTuning.order). */
+export type GpuTaskOrder = "largest-first" | "split";
+
 /** The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and `// @end`). */
 export function kernelSource(stack: GpuStack): string {
   return shader.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
@@ -90,15 +112,20 @@ async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUCompu
   let p = byStack.get(stack);
   if (!p) {
     p = (async () => {
+      // The scope is pushed and popped with nothing awaited in between: the device and its
+      // stack of error scopes are shared by every count in flight (see run()).
       device.pushErrorScope("validation");
       const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
-      const info = await module.getCompilationInfo();
+      const [failure, info] = await Promise.all([device.popErrorScope(), module.getCompilationInfo()]);
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
-      const pipeline = await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
-      const failure = await device.popErrorScope();
       if (failure) throw kernelError(failure.message);
-      return pipeline;
+      try {
+        // a pipeline that fails validation rejects this promise (a GPUPipelineError)
+        return await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
+      } catch (error) {
+        throw kernelError(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`);
+      }
     })();
     byStack.set(stack, p);
     p.catch(() => byStack.delete(stack));
@@ -113,7 +140,7 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
   return undefined;
 }
 
-const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "seedLo"] as const;
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "order", "seedLo"] as const;
 
 /**
  * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
@@ -130,9 +157,9 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
       initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
       targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
       stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
+      order: t.order === undefined ? undefined : checkChoice("tuning.order", t.order, ["largest-first", "split"] as const),
       seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
     };
-    if (checked.slots !== undefined) checked.slots = Math.ceil(checked.slots / WORKGROUP) * WORKGROUP;
     return countWebGpu(n, opts, checked);
   } catch (error) {
     return Promise.reject(error);
@@ -146,15 +173,16 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
 export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
-  const gpu = await acquireGpu();
-  pacer.throwIfAborted();
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
+  const maxSlots = slotsFor(gpu, tuning);
   const small = smallBoard(n);
   if (small) {
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
-  const maxSlots = slotsFor(gpu, tuning);
-  const tasks = gpuTasks(n, minTasksFor(gpu, tuning, maxSlots));
+  const tasks = ordered(gpuTasks(n, minTasksFor(gpu, tuning, maxSlots)), tuning);
   const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
   return {
     n,
@@ -166,13 +194,29 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
   };
 }
 
+/**
+ * The slots of a count: tuning.slots, or the default. One dispatch launches slots / 32
+ * workgroups in one dimension, so the adapter's maxComputeWorkgroupsPerDimension (65,535 at
+ * least) times 32 is the most it takes; more is a RangeError here, never a dispatch the GPU
+ * refuses (which would leave the count without progress).
+ */
 function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
-  return tuning.slots ?? (gpu.fallback ? 256 : 65536);
+  const most = gpu.device.limits.maxComputeWorkgroupsPerDimension * WORKGROUP;
+  if (tuning.slots !== undefined && tuning.slots > most) {
+    throw rangeError(
+      `tuning.slots must be an integer from 1 to ${most} (this adapter's maxComputeWorkgroupsPerDimension, ` +
+        `${gpu.device.limits.maxComputeWorkgroupsPerDimension}, times the workgroup size, ${WORKGROUP}), got ${tuning.slots}`,
+    );
+  }
+  const slots = tuning.slots === undefined ? (gpu.fallback ? 256 : 65536) : Math.ceil(tuning.slots / WORKGROUP) * WORKGROUP;
+  return Math.min(slots, most);
 }
 
 /**
- * Many more tasks than slots (the queue balances the load), but not so many that making,
- * uploading and reading them back costs more than it brings (32 bytes of results a task).
+ * Many more tasks than slots (the queue balances the load), but not so many that making and
+ * uploading them costs more than it brings (8 bytes a task; the results are per slot). The
+ * split stops at the first depth that reaches this, which may give several times as many
+ * (n = 18: 4,388,716 seven-row prefixes for 2^20).
  */
 function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): number {
   return tuning.minTasks ?? Math.min((gpu.fallback ? 4 : 16) * slots, MAX_DEFAULT_TASKS);
@@ -193,15 +237,21 @@ export async function countTasksWebGpu(
 ): Promise<TaskCount> {
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
-  const gpu = await acquireGpu();
-  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
   const maxSlots = slotsFor(gpu, tuning);
+  if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const minTasks = minTasksFor(gpu, tuning, maxSlots);
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));
   let tasks = extendTasks(n, roots, rootDepth);
   for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) tasks = extendTasks(n, roots, depth);
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
-  return run(n, gpu, pacer, tuning, tasks, maxSlots);
+  return run(n, gpu, pacer, tuning, ordered(tasks, tuning), maxSlots);
+}
+
+function ordered(tasks: PackedTasks, tuning: GpuCountTuning): PackedTasks {
+  return tuning.order === "split" ? tasks : largestFirst(tasks);
 }
 
 async function run(
@@ -219,7 +269,13 @@ async function run(
     }
   }
 
-  const pipeline = await pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"));
+  // A pipeline compiles for seconds on some adapters (the workgroup stack on SwiftShader): the
+  // count stops waiting for it when the signal aborts or the time limit passes; the compile
+  // goes on and its pipeline is cached for the device's next count.
+  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup")));
+  if (compiled.stop) throwStop(n, pacer, compiled.stop);
+  throwIfStopped(n, pacer);
+  const pipeline = compiled.value;
   device.pushErrorScope("validation");
   device.pushErrorScope("out-of-memory");
   const buffers: GPUBuffer[] = [];
@@ -228,7 +284,7 @@ async function run(
     buffers.push(b);
     return b;
   };
-  const params = buffer(48, UNIFORM | COPY_DST, "params");
+  const params = buffer(4 * PARAM_WORDS, UNIFORM | COPY_DST, "params");
   const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
   const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
   const state = buffer(stateBytes, STORAGE, "state");
@@ -246,8 +302,10 @@ async function run(
     layout: pipeline.getBindGroupLayout(0),
     entries: [params, taskBuf, results, state, ctrl].map((b, binding) => ({ binding, resource: { buffer: b } })),
   });
-  const outOfMemory = await device.popErrorScope();
-  const invalid = await device.popErrorScope();
+  // Both scopes are popped now, before anything is awaited: another count on the shared
+  // device may push its own scopes while these answers are awaited, and a pop after an
+  // await would take that count's scope instead of this one's.
+  const [outOfMemory, invalid] = await Promise.all([device.popErrorScope(), device.popErrorScope()]);
   if (outOfMemory || invalid) {
     for (const b of buffers) b.destroy();
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
@@ -256,8 +314,13 @@ async function run(
   }
   const lastRow = n - 1;
   const topBit = 2 ** lastRow;
-  const p = new Uint32Array(12);
-  p.set([n, lastRow, n === 32 ? 0xffffffff : 2 ** n - 1, topBit, topBit + 1, tasks.depth, tasks.count, 0, slots, 0]);
+  const values: Record<ParamName, number> = {
+    n, lastRow, mask: n === 32 ? 0xffffffff : 2 ** n - 1, topBit, sideMask: topBit + 1,
+    depth: tasks.depth, numTasks: tasks.count, budget: 0, slots,
+  };
+  const p = new Uint32Array(PARAM_WORDS);
+  PARAMS.forEach((name, i) => (p[i] = values[name]));
+  const BUDGET = PARAMS.indexOf("budget");
 
   // Rejects as soon as the device is lost, whatever the host is waiting for.
   let rejectLost: (e: Error) => void = () => {};
@@ -275,7 +338,8 @@ async function run(
     }
   };
 
-  let budget = tuning.initialBudget ?? 64;
+  let budget = tuning.initialBudget ?? 64; // steps a slot in the next dispatch
+  let lastBudget = 0; // ... and in the last one (what progress reports)
   let done = 0, dispatchMs = 0;
   const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
   let runningNodes = 0n; // the kernel's running total (less the seed)
@@ -285,18 +349,32 @@ async function run(
     const report: GpuCountProgress = {
       phase: "count", n, tasksDone: done, tasksTotal: tasks.count,
       nodes: tasks.prefixNodes + runningNodes, elapsedMs,
-      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget, dispatchMs,
+      tasksPerSecond, etaMs: done ? ((tasks.count - done) / tasksPerSecond) * 1000 : Infinity, budget: lastBudget, dispatchMs,
     };
     return report;
   };
 
+  // What the last dispatches showed of the kernel's progress: the task cursor, the tasks done
+  // and the running node total (ctrl's first five words). A working kernel moves one of them
+  // within (n + 1)^2 steps of any slot that holds a task (a run of steps that neither enter a
+  // row, place a last-row queen nor finish a task tries each candidate of a row and backs up,
+  // row after row), so a few dispatches that move none of them, with more steps than twice
+  // that between them, mean the GPU is not running the work (dropped, or refused unseen).
+  const seen = new Uint32Array(5);
+  let stalled = 0, stalledSteps = 0;
+  const stallSteps = 2 * (n + 1) ** 2;
+
   try {
-    while (done < tasks.count) {
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+    for (let dispatches = 1; done < tasks.count; dispatches++) {
+      throwIfStopped(n, pacer);
       if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-      p[7] = budget;
+      p[BUDGET] = lastBudget = budget;
+      // The dispatch is encoded and submitted inside its own error scopes, popped before
+      // anything is awaited (as in the setup): a dispatch the GPU refuses (a validation error:
+      // none of the command buffer runs) rejects the count, instead of going to the device's
+      // uncaptured-error log while the host waits for progress that never comes.
+      device.pushErrorScope("validation");
+      device.pushErrorScope("internal");
       device.queue.writeBuffer(params, 0, p);
       const encoder = device.createCommandEncoder();
       const pass = encoder.beginComputePass();
@@ -307,21 +385,52 @@ async function run(
       encoder.copyBufferToBuffer(ctrl, 0, ctrlRead, 0, CTRL_BYTES);
       const t0 = performance.now();
       device.queue.submit([encoder.finish()]);
-      await guard(ctrlRead.mapAsync(MODE_READ));
+      const scopes = Promise.all([device.popErrorScope(), device.popErrorScope()]);
+      const [, [internal, invalid]] = await guard(Promise.all([ctrlRead.mapAsync(MODE_READ), scopes]));
       dispatchMs = performance.now() - t0;
       const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
       ctrlRead.unmap();
+      const refused = invalid ?? internal;
+      if (refused) {
+        if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+        throw kernelError(`the GPU refused dispatch ${dispatches} of the count (${refused.message.trim()}); no count is reported`);
+      }
       done = c[1];
       runningNodes = word96(c[2], c[3], c[4]) - seedValue;
       if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
+      if (seen.every((word, i) => word === c[i])) {
+        stalled++;
+        stalledSteps += budget;
+        if (stalled >= 3 && stalledSteps > stallSteps) {
+          throw kernelError(
+            `no progress in ${stalled} dispatches (${stalledSteps} steps a slot; a working kernel shows some within ${stallSteps / 2}): ` +
+              `the task cursor stayed at ${c[0]}, tasks done at ${done} of ${tasks.count}, nodes at ${runningNodes}; no count is reported`,
+          );
+        }
+      } else {
+        seen.set(c.subarray(0, 5));
+        stalled = 0;
+        stalledSteps = 0;
+      }
+      // Doubled while a dispatch is short (a step's cost is not known in advance: a first
+      // dispatch with a big budget could take seconds); over twice the target, cut at once to
+      // what would have taken the target (not just halved: a budget far too big, or a GPU
+      // that slowed down, is back near the target after one dispatch).
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
-      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor(budget / 2));
+      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor((budget * targetMs) / dispatchMs));
       if (done < tasks.count) await pacer.between(progress);
     }
+    device.pushErrorScope("validation");
+    device.pushErrorScope("out-of-memory");
     const read = buffer(resultBytes, MAP_READ | COPY_DST, "results read");
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(results, 0, read, 0, resultBytes);
     device.queue.submit([encoder.finish()]);
+    const readScopes = Promise.all([device.popErrorScope(), device.popErrorScope()]);
+    const [readOutOfMemory, readInvalid] = await guard(readScopes);
+    if (gpu.lost) throw deviceLostError(gpu.lostMessage);
+    if (readOutOfMemory) throw withCode(new Error(`count(${n}) on the GPU: the results' readback buffer could not be had (${readOutOfMemory.message})`), ErrorCode.outOfMemory);
+    if (readInvalid) throw kernelError(`reading the results back failed (${readInvalid.message.trim()}); no count is reported`);
     await guard(read.mapAsync(MODE_READ));
     const words = new Uint32Array(read.getMappedRange().slice(0));
     read.unmap();
@@ -344,6 +453,16 @@ async function run(
     gpu.onLost.delete(onLost);
     if (!gpu.lost) for (const b of buffers) b.destroy();
   }
+}
+
+function throwStop(n: number, pacer: Pacer<CountProgress>, stop: PacerStop): never {
+  if (stop === "aborted") pacer.throwIfAborted();
+  throw timeoutError(`count(${n})`, pacer.timeoutMs);
+}
+
+function throwIfStopped(n: number, pacer: Pacer<CountProgress>): void {
+  const stop = pacer.stopReason();
+  if (stop) throwStop(n, pacer, stop);
 }
 
 function word96(lo: number, mid: number, hi: number): bigint {

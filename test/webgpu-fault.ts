@@ -1,0 +1,71 @@
+/// <reference types="@webgpu/types" />
+// Faults injected into a real WebGPU device, for test/webgpu.test.ts: a loader (setGpuLoader)
+// that hands out the real adapter's device behind a Proxy whose chosen methods are replaced.
+// Everything else goes to the real object (Dawn's methods are called on the real one, so
+// they never see a proxy as `this`). The objects the engine passes back to the device
+// (buffers, pipelines, bind groups, command buffers) are the real ones.
+import { defaultLoader, type GpuLoader } from "../src/engine/webgpu/index.js";
+
+type Fn = (...args: never[]) => unknown;
+
+/** `target` with the methods or values in `overrides` replaced; the rest read from (and bound to) the target. */
+export function overlay<T extends object>(target: T, overrides: Record<string | symbol, unknown>): T {
+  return new Proxy(target, {
+    get(t, prop) {
+      if (Object.prototype.hasOwnProperty.call(overrides, prop)) return overrides[prop];
+      const value = Reflect.get(t, prop, t) as unknown;
+      return typeof value === "function" ? (value as Fn).bind(t) : value;
+    },
+  });
+}
+
+export type DeviceFaults = {
+  /** Replaces device.createBindGroup (call `real` for the real one). */
+  createBindGroup?: (real: GPUDevice["createBindGroup"], descriptor: GPUBindGroupDescriptor) => GPUBindGroup;
+  /** Replaces GPUComputePassEncoder.dispatchWorkgroups. */
+  dispatchWorkgroups?: (real: GPUComputePassEncoder["dispatchWorkgroups"], x: number, y?: number, z?: number) => void;
+  /** Replaces device.queue.submit. */
+  submit?: (real: GPUQueue["submit"], buffers: GPUCommandBuffer[]) => void;
+  /** Values that device.limits reports instead of the real ones. */
+  limits?: Partial<Record<string, number>>;
+};
+
+/** A loader whose devices carry `faults` (the adapter and everything else are real). */
+export function faultyLoader(faults: DeviceFaults): GpuLoader {
+  return async () => {
+    const { gpu, source } = await defaultLoader();
+    const requestAdapter: GPU["requestAdapter"] = async (options) => {
+      const adapter = await gpu.requestAdapter(options);
+      if (!adapter) return adapter;
+      const requestDevice: GPUAdapter["requestDevice"] = async (descriptor) => faultyDevice(await adapter.requestDevice(descriptor), faults);
+      return overlay(adapter, { requestDevice });
+    };
+    return { gpu: overlay(gpu, { requestAdapter }), source };
+  };
+}
+
+function faultyDevice(device: GPUDevice, faults: DeviceFaults): GPUDevice {
+  const overrides: Record<string, unknown> = {};
+  if (faults.createBindGroup) {
+    const real = device.createBindGroup.bind(device);
+    overrides.createBindGroup = (descriptor: GPUBindGroupDescriptor) => faults.createBindGroup!(real, descriptor);
+  }
+  if (faults.submit) {
+    const queue = device.queue;
+    const real = queue.submit.bind(queue);
+    overrides.queue = overlay(queue, { submit: (buffers: GPUCommandBuffer[]) => faults.submit!(real, buffers) });
+  }
+  if (faults.dispatchWorkgroups) {
+    overrides.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor) => {
+      const encoder = device.createCommandEncoder(descriptor);
+      const beginComputePass = (d?: GPUComputePassDescriptor) => {
+        const pass = encoder.beginComputePass(d);
+        const real = pass.dispatchWorkgroups.bind(pass);
+        return overlay(pass, { dispatchWorkgroups: (x: number, y?: number, z?: number) => faults.dispatchWorkgroups!(real, x, y, z) });
+      };
+      return overlay(encoder, { beginComputePass });
+    };
+  }
+  if (faults.limits) overrides.limits = overlay(device.limits, faults.limits);
+  return overlay(device, overrides);
+}
