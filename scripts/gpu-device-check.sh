@@ -35,6 +35,10 @@ if [ "$mode" != run ]; then
   exit 2
 fi
 
+# Every step's own cap is cut to what is left of DEADLINE_S (default 460 s, under the run's 480),
+# so the whole script ends in time and writes what it has; later steps are skipped when none is left.
+deadline=${DEADLINE_S:-460}
+cap() { local left=$((deadline - SECONDS)); if [ "$left" -lt 5 ]; then echo 1; elif [ "$left" -lt "$1" ]; then echo "$left"; else echo "$1"; fi; }
 out=${OUT:-/tmp/gpu-out}
 mkdir -p "$out"
 exec > >(tee "$out/gpu-device-check.log") 2>&1
@@ -44,7 +48,7 @@ node --version
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null || true
 
 # 1. adapter, and n = 8..13 on both stacks against OEIS (a few seconds)
-timeout 120 node --input-type=module -e '
+timeout "$(cap 120)" node --input-type=module -e '
 import { countGpu, gpuInfo, releaseGpu } from "./dist/index.js";
 const A = [1n,1n,0n,0n,2n,10n,4n,40n,92n,352n,724n,2680n,14200n,73712n];
 console.log("adapter", JSON.stringify(await gpuInfo()));
@@ -59,7 +63,7 @@ await releaseGpu();
 '
 
 # 2. slots x stack at n = 17 (95815104 solutions); the fastest goes to the bench
-OUT_DIR="$out" timeout 150 node --input-type=module -e '
+OUT_DIR="$out" timeout "$(cap 150)" node --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import { countGpu, releaseGpu } from "./dist/index.js";
 const rows = [];
@@ -92,7 +96,7 @@ echo "bench with stack=$stack slots=$slots"
 
 # 3. the bench (bench/gpu.mjs, called directly: bench/run.mjs also loads the queue bench, whose
 # bullmq is not on the device), n = 16..20, every total checked against OEIS A000170
-OUT_DIR="$out" STACK="$stack" SLOTS="$slots" timeout 240 node --expose-gc --input-type=module -e '
+OUT_DIR="$out" STACK="$stack" SLOTS="$slots" timeout "$(cap 240)" node --expose-gc --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchGpu } from "./bench/gpu.mjs";
@@ -102,11 +106,11 @@ const results = { date: new Date().toISOString(), node: process.version, cpu: os
 writeFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", JSON.stringify(results, null, 2) + "\n");
 for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at n =", r.n, r.total); process.exit(1); }
 console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
-'
+' || echo "the bench failed (see a WRONG line above) or ran out of time"
 
 # 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated):
 # n = 17 and 18 with the fastest setting, 'split' against 'largest-first', each checked
-STACK="$stack" SLOTS="$slots" OUT_DIR="$out" timeout 60 node --input-type=module -e '
+STACK="$stack" SLOTS="$slots" OUT_DIR="$out" timeout "$(cap 60)" node --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import { countGpu, releaseGpu } from "./dist/index.js";
 const A = { 17: 95815104n, 18: 666090624n };
@@ -127,7 +131,7 @@ await releaseGpu();
 ' || echo "order comparison failed or ran out of time"
 
 # 4. the CPU pool's scaling on this host's cores (issue 13), bounded so it cannot eat the GPU's time
-OUT_DIR="$out" timeout 120 node --expose-gc --input-type=module -e '
+OUT_DIR="$out" timeout "$(cap 120)" node --expose-gc --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import os from "node:os";
 import { benchScaling } from "./bench/parallel.mjs";
