@@ -61,16 +61,20 @@ const F_BOARD: u32 = 34u;
 // The stack of each invocation: per row, the candidates left, the queen, and the left and right
 // diagonal attacks on that row (the column attacks are undone exactly: down & ~queen). Two
 // layouts, one of which the host keeps (src/engine/webgpu/count.ts, tuning `stack`):
-// workgroup memory (on-chip; 16 KiB for 32 invocations, the least every adapter offers; row k
+// workgroup memory (on-chip; 16 KiB for 32 invocations at 32 rows, the least every adapter offers; row k
 // of invocation `lid` at k * 32 + lid, so that the invocations of a workgroup never share a
 // bank) or private arrays (wherever the compiler puts them).
 var<private> lid: u32;
+// Rows of each stack: the host sets this line to the board's rows rounded up to 16, 20, 24,
+// 28 or 32 (kernelSource), so a smaller board leaves more workgroup memory (and registers) for
+// more resident workgroups. Every row index the kernel uses is below n (at most lastRow).
+const STACK_ROWS: u32 = 32u;
 // @stack workgroup
 const WG: u32 = 32u;
-var<workgroup> remAt: array<u32, 1024>;
-var<workgroup> boardAt: array<u32, 1024>;
-var<workgroup> leftAt: array<u32, 1024>;
-var<workgroup> rightAt: array<u32, 1024>;
+var<workgroup> remAt: array<u32, STACK_ROWS * WG>;
+var<workgroup> boardAt: array<u32, STACK_ROWS * WG>;
+var<workgroup> leftAt: array<u32, STACK_ROWS * WG>;
+var<workgroup> rightAt: array<u32, STACK_ROWS * WG>;
 fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }
 fn setRem(k: u32, v: u32) { remAt[k * WG + lid] = v; }
 fn board(k: u32) -> u32 { return boardAt[k * WG + lid]; }
@@ -80,10 +84,10 @@ fn rightOf(k: u32) -> u32 { return rightAt[k * WG + lid]; }
 fn setDiagonals(k: u32, l: u32, r: u32) { leftAt[k * WG + lid] = l; rightAt[k * WG + lid] = r; }
 // @end
 // @stack private
-var<private> remP: array<u32, 32>;
-var<private> boardP: array<u32, 32>;
-var<private> leftP: array<u32, 32>;
-var<private> rightP: array<u32, 32>;
+var<private> remP: array<u32, STACK_ROWS>;
+var<private> boardP: array<u32, STACK_ROWS>;
+var<private> leftP: array<u32, STACK_ROWS>;
+var<private> rightP: array<u32, STACK_ROWS>;
 fn rem(k: u32) -> u32 { return remP[k]; }
 fn setRem(k: u32, v: u32) { remP[k] = v; }
 fn board(k: u32) -> u32 { return boardP[k]; }

@@ -108,7 +108,9 @@ for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at 
 console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
 ' || echo "the bench failed (see a WRONG line above) or ran out of time"
 
-# 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated):
+# 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated)
+# and the depth of the stacks (stackRows: the default 20 rows at n = 17 against 32; the first
+# 32-row run includes that pipeline's compile, so read the second pair):
 # n = 17 and 18 with the fastest setting, 'split' against 'largest-first', each checked
 STACK="$stack" SLOTS="$slots" OUT_DIR="$out" timeout "$(cap 60)" node --input-type=module -e '
 import { writeFileSync } from "node:fs";
@@ -125,6 +127,15 @@ for (const n of [17, 18]) {
     rows.push({ n, order, ms: Math.round(ms * 10) / 10 });
     console.log(JSON.stringify(rows.at(-1)));
   }
+}
+// the depth of the stacks: the default (20 rows at n = 17) against the full 32 rows
+for (const stackRows of [32, undefined, 32, undefined]) {
+  const t0 = performance.now();
+  const r = await countGpu(17, {}, { stack: process.env.STACK, slots: Number(process.env.SLOTS), stackRows });
+  const ms = performance.now() - t0;
+  if (r.total !== A[17]) { console.log("WRONG", 17, stackRows, r.total); process.exit(1); }
+  rows.push({ n: 17, stackRows: stackRows ?? "default (20)", ms: Math.round(ms * 10) / 10 });
+  console.log(JSON.stringify(rows.at(-1)));
 }
 writeFileSync(process.env.OUT_DIR + "/gpu-order.json", JSON.stringify(rows, null, 2));
 await releaseGpu();

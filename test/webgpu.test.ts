@@ -8,7 +8,7 @@ import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, kernelSource, largestFirst, packTasks, releaseGpu, setGpuLoader, sumResults, taskSizes, unpackTask,
+  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, kernelSource, largestFirst, packTasks, releaseGpu, setGpuLoader, stackRows, sumResults, taskSizes, unpackTask,
   type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -239,6 +239,23 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     }
   });
 
+  it("stacks only as deep as the board (tuning.stackRows = n, the tightest fit) give the same answers; fewer rows than n are refused", async () => {
+    expect([4, 16, 17, 19, 20, 21, 24, 25, 32].map(stackRows)).toEqual([16, 16, 20, 20, 20, 24, 24, 28, 32]);
+    for (const stack of ["private", "workgroup"] as const) {
+      const source = kernelSource(stack, 20);
+      expect(source).toMatch(/^const STACK_ROWS: u32 = 20u;$/m);
+      expect(source).toMatch(stack === "private" ? /var<private> remP: array<u32, STACK_ROWS>;/ : /var<workgroup> remAt: array<u32, STACK_ROWS \* WG>;/);
+    }
+    for (const [n, stack] of [[9, "private"], [13, "private"], [11, "workgroup"]] as const) {
+      const ts = await count(n, { engine: "ts" });
+      const r = await countGpu(n, {}, { stack, stackRows: n });
+      expect({ total: r.total, unique: r.unique, nodes: r.nodes }, `n = ${n}, ${stack}`).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
+    }
+    for (const stackRows of [8, 33, 12.5]) {
+      await expect(countGpu(9, {}, { stackRows })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("tuning.stackRows") });
+    }
+  }, 120_000);
+
   it("counts a part's prefix tasks: the sums of the reference engine's countTask, for any subset", async () => {
     for (const n of [9, 12]) {
       const { tasks } = splitTasks(n);
@@ -328,19 +345,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
   });
 
-  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the workgroup stack: seconds on SwiftShader)", async () => {
+  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the 32-row workgroup stack: seconds on SwiftShader)", async () => {
     await releaseGpu();
     await acquireGpu(); // a new device: no pipeline cached; opening it is not what is timed
     const controller = new AbortController();
     const t0 = performance.now();
     setTimeout(() => controller.abort(), 50);
-    await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup" })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup", stackRows: 32 })).rejects.toMatchObject({ name: "AbortError" });
     expect(performance.now() - t0).toBeLessThan(1000); // before: when the compile ended (10.8 s once; 3-12 s here)
     const t1 = performance.now();
-    await expect(countGpu(12, { timeoutMs: 50 }, { stack: "workgroup" })).rejects.toMatchObject({ code: ErrorCode.timeout });
+    await expect(countGpu(12, { timeoutMs: 50 }, { stack: "workgroup", stackRows: 32 })).rejects.toMatchObject({ code: ErrorCode.timeout });
     expect(performance.now() - t1).toBeLessThan(1000);
     // the pipeline went on compiling and is the next count's
-    const r = await countGpu(10, {}, { stack: "workgroup" });
+    const r = await countGpu(10, {}, { stack: "workgroup", stackRows: 32 });
     expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
   });
 

@@ -71,6 +71,8 @@ export type GpuCountTuning = {
    * private arrays (default on a software adapter, where the workgroup kernel compiles for seconds).
    */
   stack?: GpuStack;
+  /** Rows of each invocation's stack, n to 32 (default stackRows(n): n rounded up to a multiple of 4, at least 16). */
+  stackRows?: number;
   /**
    * The order the slots take the tasks in: `'largest-first'` (default: by a cheap guess of each
    * task's size, so that no large task starts last while the other slots idle; see docs/gpu.md)
@@ -99,23 +101,39 @@ export type GpuStack = "workgroup" | "private";
 /** The order in which a GPU count's slots take its tasks (GpuCountTuning.order). */
 export type GpuTaskOrder = "largest-first" | "split";
 
-/** The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and `// @end`). */
-export function kernelSource(stack: GpuStack): string {
-  return shader.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
+/**
+ * The rows of each invocation's stack for an n x n board: n rounded up to 16, 20, 24, 28 or 32.
+ * Smaller stacks take less workgroup memory (16 KiB a workgroup at 32 rows, 10 KiB at 20), so
+ * more workgroups fit on a GPU's cores at once; the steps of 4 bound the pipelines a device
+ * compiles to five a layout.
+ */
+export function stackRows(n: number): number {
+  return Math.max(16, Math.min(32, Math.ceil(n / 4) * 4));
 }
 
-const pipelines = new WeakMap<GPUDevice, Map<GpuStack, Promise<GPUComputePipeline>>>();
+/**
+ * The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and
+ * `// @end`) and its stacks `rows` deep (STACK_ROWS; the board's n must not exceed it).
+ */
+export function kernelSource(stack: GpuStack, rows = 32): string {
+  const sized = shader.replace(/^const STACK_ROWS: u32 = 32u;$/m, `const STACK_ROWS: u32 = ${rows}u;`);
+  if (rows !== 32 && sized === shader) throw kernelError("the STACK_ROWS line is missing");
+  return sized.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
+}
 
-async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUComputePipeline> {
+const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
+
+async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number): Promise<GPUComputePipeline> {
   let byStack = pipelines.get(device);
   if (!byStack) pipelines.set(device, (byStack = new Map()));
-  let p = byStack.get(stack);
+  const key = `${stack} ${rows}`;
+  let p = byStack.get(key);
   if (!p) {
     p = (async () => {
       // The scope is pushed and popped with nothing awaited in between: the device and its
       // stack of error scopes are shared by every count in flight (see run()).
       device.pushErrorScope("validation");
-      const module = device.createShaderModule({ code: kernelSource(stack), label: `gpu/count.wgsl (${stack} stack)` });
+      const module = device.createShaderModule({ code: kernelSource(stack, rows), label: `gpu/count.wgsl (${stack} stack, ${rows} rows)` });
       const [failure, info] = await Promise.all([device.popErrorScope(), module.getCompilationInfo()]);
       const errors = info.messages.filter((m) => m.type === "error");
       if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
@@ -127,8 +145,8 @@ async function pipelineFor(device: GPUDevice, stack: GpuStack): Promise<GPUCompu
         throw kernelError(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`);
       }
     })();
-    byStack.set(stack, p);
-    p.catch(() => byStack.delete(stack));
+    byStack.set(key, p);
+    p.catch(() => byStack.delete(key));
   }
   return p;
 }
@@ -140,7 +158,7 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
   return undefined;
 }
 
-const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "order", "seedLo"] as const;
+const TUNING_NAMES = ["slots", "minTasks", "initialBudget", "targetMs", "stack", "stackRows", "order", "seedLo"] as const;
 
 /**
  * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
@@ -157,6 +175,7 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
       initialBudget: optionalInteger("tuning.initialBudget", t.initialBudget, 1, MAX_BUDGET, 64),
       targetMs: optionalInteger("tuning.targetMs", t.targetMs, 1, 1000, DISPATCH_TARGET_MS),
       stack: t.stack === undefined ? undefined : checkChoice("tuning.stack", t.stack, ["workgroup", "private"] as const),
+      stackRows: t.stackRows === undefined ? undefined : checkInteger("tuning.stackRows", t.stackRows, Math.max(n, 1), 32),
       order: t.order === undefined ? undefined : checkChoice("tuning.order", t.order, ["largest-first", "split"] as const),
       seedLo: optionalInteger("tuning.seedLo", t.seedLo, 0, 0xffffffff, 0),
     };
@@ -272,7 +291,7 @@ async function run(
   // A pipeline compiles for seconds on some adapters (the workgroup stack on SwiftShader): the
   // count stops waiting for it when the signal aborts or the time limit passes; the compile
   // goes on and its pipeline is cached for the device's next count.
-  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup")));
+  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"), tuning.stackRows ?? stackRows(n)));
   if (compiled.stop) throwStop(n, pacer, compiled.stop);
   throwIfStopped(n, pacer);
   const pipeline = compiled.value;

@@ -1,6 +1,6 @@
 // The WebGPU engine (issue 14): counting only. count(n, { engine: 'webgpu' }) lands in
 // ./count.ts; ./device.ts finds the GPU (navigator.gpu, or the optional `webgpu` package in Node).
-export { countGpu, countWebGpu, countTasksWebGpu, kernelSource, type GpuStack, type GpuTaskOrder, deviceLostError, sumResults, DISPATCH_TARGET_MS, type GpuCountProgress, type GpuCountTuning } from "./count.js";
+export { countGpu, countWebGpu, countTasksWebGpu, kernelSource, stackRows, type GpuStack, type GpuTaskOrder, deviceLostError, sumResults, DISPATCH_TARGET_MS, type GpuCountProgress, type GpuCountTuning } from "./count.js";
 export { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, defaultLoader, createLoader, type GpuEnvironment, type GpuInfo, type GpuLoader } from "./device.js";
 export { countPartWebGpu } from "./part.js";
 export { extendTasks, gpuTasks, largestFirst, packTasks, taskSizes, unpackTask, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
