@@ -8,7 +8,7 @@ import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
-  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, kernelSource, largestFirst, packTasks, releaseGpu, setGpuLoader, stackRows, sumResults, taskSizes, unpackTask,
+  acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, gpuTasksAsync, kernelSource, largestFirst, largestFirstAsync, packTasks, releaseGpu, setGpuLoader, stackRows, sumResults, taskSizes, unpackTask,
   type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -90,6 +90,24 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     expect(gpuTasks(16, 200_000).depth).toBe(6);
     expect(gpuTasks(16, 1).depth).toBe(2);
     expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
+  });
+
+  it("made in slices (gpuTasksAsync, largestFirstAsync): the same tasks in the same order, with `between` called along the way", async () => {
+    for (const [n, minTasks] of [[5, 1_000], [8, 1], [8, 1_000], [12, 10_000], [16, 200_000]] as const) {
+      let calls = 0;
+      const between = () => { calls++; };
+      const sync = gpuTasks(n, minTasks);
+      const sliced = await gpuTasksAsync(n, minTasks, between);
+      expect({ n: sliced.n, depth: sliced.depth, count: sliced.count, prefixNodes: sliced.prefixNodes }, `n = ${n}`)
+        .toEqual({ n: sync.n, depth: sync.depth, count: sync.count, prefixNodes: sync.prefixNodes });
+      expect(Buffer.from(sliced.words.buffer, sliced.words.byteOffset, sliced.words.byteLength)
+        .equals(Buffer.from(sync.words.buffer, sync.words.byteOffset, sync.words.byteLength)), `n = ${n}: words`).toBe(true);
+      const ordered = await largestFirstAsync(sliced, between);
+      expect(Array.from(ordered.words)).toEqual(Array.from(largestFirst(sync).words));
+      if (n === 16) expect(calls, "slices of a split of 1.2 million tasks").toBeGreaterThan(10);
+    }
+    // a throwing `between` stops the split
+    await expect(gpuTasksAsync(16, 200_000, () => { throw new Error("stop"); })).rejects.toThrow("stop");
   });
 
   it("the kernel's struct Params and the host's PARAMS agree word by word, and the kernel reads each one", () => {
@@ -361,6 +379,20 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
   });
 
+  it("abort and timeoutMs take effect while the host makes and orders the tasks (n = 24, 2^23 tasks: seconds of splitting)", async () => {
+    await acquireGpu(); // the device is open: what is timed is the host's split
+    const controller = new AbortController();
+    const t0 = performance.now();
+    setTimeout(() => controller.abort(), 50);
+    await expect(countGpu(24, { signal: controller.signal }, { minTasks: 2 ** 23 })).rejects.toMatchObject({ name: "AbortError" });
+    expect(performance.now() - t0).toBeLessThan(600); // before: after the whole split and order, 2.4 s here
+    const t1 = performance.now();
+    await expect(countGpu(24, { timeoutMs: 100 }, { minTasks: 2 ** 23 })).rejects.toMatchObject({ code: ErrorCode.timeout });
+    expect(performance.now() - t1).toBeLessThan(700);
+    const r = await countGpu(9, {});
+    expect([r.total, r.unique]).toEqual([A000170[9], A002562[9]]);
+  });
+
   it("an abort from a timer (landing while a dispatch runs, not between two) takes effect within one dispatch; the next count is right", async () => {
     await count(9, { engine: "webgpu" }); // the pipeline is compiled: what is timed is the dispatches
     const controller = new AbortController();
@@ -498,10 +530,15 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
       // the second count's bind group lacks binding 0: a validation error in that count's scope
       createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
     }));
-    const [a, b] = await Promise.allSettled([countWebGpu(9, {}), countWebGpu(10, { timeoutMs: 10_000 })]);
+    const settled = await Promise.allSettled([countWebGpu(9, { timeoutMs: 10_000 }), countWebGpu(10, { timeoutMs: 10_000 })]);
     expect(bindGroups).toBe(2);
-    expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[9], unique: A002562[9] } });
-    expect(b).toMatchObject({ status: "rejected", reason: { code: ErrorCode.kernelAbort, message: expect.stringContaining("setting up the count failed") } });
+    // whichever count set up second (the two make their tasks concurrently) fails; the other is right
+    const failed = settled.filter((r) => r.status === "rejected");
+    expect(failed, JSON.stringify(settled.map((r) => r.status))).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ reason: { code: ErrorCode.kernelAbort, message: expect.stringContaining("setting up the count failed") } });
+    settled.forEach((r, i) => {
+      if (r.status === "fulfilled") expect([r.value.total, r.value.unique]).toEqual([A000170[9 + i], A002562[9 + i]]);
+    });
   });
 
   it("a dispatch the GPU refuses as invalid rejects with NQ_KERNEL_ABORT at once, never spins to the time limit", async () => {

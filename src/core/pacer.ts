@@ -189,6 +189,14 @@ export class Pacer<P> {
     }
   }
 
+  /** Between slices of work that reports no progress: let the event loop run, at most every YIELD_INTERVAL_MS. */
+  async pause(): Promise<void> {
+    if (now() - this.lastYield >= YIELD_INTERVAL_MS) {
+      await yieldToEventLoop();
+      this.lastYield = now();
+    }
+  }
+
   /** A final progress report (always sent, so a caller sees the end state). */
   finish(progress: P): void {
     this.progress.report(() => progress, true);

@@ -16,7 +16,7 @@ import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors
 import { PACED_OPTION_NAMES, Pacer, type PacerStop } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { extendTasks, gpuTasks, largestFirst, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, MAX_GPU_DEPTH, type Between, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
@@ -201,7 +201,8 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
-  const tasks = ordered(gpuTasks(n, minTasksFor(gpu, tuning, maxSlots)), tuning);
+  const between = stopper(n, pacer);
+  const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between), tuning, between);
   const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
   return {
     n,
@@ -263,14 +264,32 @@ export async function countTasksWebGpu(
   if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const minTasks = minTasksFor(gpu, tuning, maxSlots);
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));
-  let tasks = extendTasks(n, roots, rootDepth);
-  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) tasks = extendTasks(n, roots, depth);
+  const between = stopper(n, pacer);
+  let tasks = await extendTasksAsync(n, roots, rootDepth, between);
+  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) {
+    tasks = await extendTasksAsync(n, roots, depth, between);
+  }
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
-  return run(n, gpu, pacer, tuning, ordered(tasks, tuning), maxSlots);
+  return run(n, gpu, pacer, tuning, await ordered(tasks, tuning, between), maxSlots);
 }
 
-function ordered(tasks: PackedTasks, tuning: GpuCountTuning): PackedTasks {
-  return tuning.order === "split" ? tasks : largestFirst(tasks);
+function ordered(tasks: PackedTasks, tuning: GpuCountTuning, between: Between): Promise<PackedTasks> {
+  return tuning.order === "split" ? Promise.resolve(tasks) : largestFirstAsync(tasks, between);
+}
+
+/**
+ * Between slices of the host's work before the first dispatch (making and ordering millions
+ * of tasks takes seconds at n = 24): stop on an abort or the time limit, and let the event
+ * loop run (so that an abort from a timer gets through).
+ */
+function stopper(n: number, pacer: Pacer<CountProgress>): Between {
+  return async () => {
+    const stop = pacer.stopReason();
+    if (stop) throwStop(n, pacer, stop);
+    await pacer.pause();
+    const after = pacer.stopReason();
+    if (after) throwStop(n, pacer, after);
+  };
 }
 
 async function run(

@@ -4,6 +4,7 @@
 // gpu/count.wgsl: [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column.
 
 import type { CountTask } from "../contract.js";
+import { splitTasks } from "../../count/tasks.js";
 
 export type PackedTasks = { n: number; depth: number; count: number; words: Uint32Array<ArrayBuffer>; prefixNodes: bigint };
 
@@ -114,8 +115,39 @@ export function packTasks(n: number, depth: number): PackedTasks {
  * given tasks are prefixNodes + the nodes of the packed ones.
  */
 export function extendTasks(n: number, roots: readonly CountTask[], depth: number): PackedTasks {
+  return finish(extendSteps(n, roots, depth));
+}
+
+/**
+ * Called between slices of a long preparation (a split into millions of tasks takes the host
+ * seconds: n = 24, 8.9 million, about 1.6 s): it may throw to stop it (an abort, a time limit)
+ * and may wait (to let the event loop run).
+ */
+export type Between = () => void | Promise<void>;
+
+/** Tasks or roots per slice between two calls of `between`. */
+const SLICE = 1 << 16;
+const ROOTS_PER_SLICE = 64;
+
+function finish<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+async function finishAsync<T>(steps: Generator<void, T, void>, between: Between): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await between();
+  }
+}
+
+function* extendSteps(n: number, roots: readonly CountTask[], depth: number): Generator<void, PackedTasks, void> {
   const rootDepth = roots.reduce((d, t) => Math.max(d, t.rows.length), 0);
   const p = packer(n, Math.max(depth, rootDepth));
+  let i = 0;
   for (const task of roots) {
     const side = task.kind !== 1;
     p.start(side, task.bound1);
@@ -128,8 +160,14 @@ export function extendTasks(n: number, roots: readonly CountTask[], depth: numbe
       right = (right | bit) >>> 1;
     });
     p.extend(side, task.bound1, task.rows.length, left, down, right);
+    if (++i % ROOTS_PER_SLICE === 0) yield;
   }
   return p.done();
+}
+
+/** extendTasks, calling `between` after every slice of roots. */
+export function extendTasksAsync(n: number, roots: readonly CountTask[], depth: number, between: Between): Promise<PackedTasks> {
+  return finishAsync(extendSteps(n, roots, depth), between);
 }
 
 /** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
@@ -151,6 +189,23 @@ export function gpuTasks(n: number, minTasks: number): PackedTasks {
   return tasks;
 }
 
+/**
+ * gpuTasks made in slices, calling `between` after each: the same tasks in the same order,
+ * each depth past 3 grown from the 3-row prefixes (src/count/tasks.ts, at most 10,748 of them)
+ * rather than walked from row 0, so that an abort or a time limit stops a long split.
+ */
+export async function gpuTasksAsync(n: number, minTasks: number, between: Between): Promise<PackedTasks> {
+  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+  let tasks = packTasks(n, 2);
+  if (tasks.count >= minTasks || maxDepth < 3) return tasks;
+  const roots = splitTasks(n, 3);
+  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) {
+    const deeper = await extendTasksAsync(n, roots.tasks, depth, between);
+    tasks = { ...deeper, prefixNodes: roots.prefixNodes + deeper.prefixNodes };
+  }
+  return tasks;
+}
+
 function popcount(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -169,6 +224,10 @@ function popcount(x: number): number {
  * per-task node counts (the CPU engine's) on 65,536 slots.
  */
 export function taskSizes(tasks: PackedTasks): Uint16Array {
+  return finish(sizeSteps(tasks));
+}
+
+function* sizeSteps(tasks: PackedTasks): Generator<void, Uint16Array, void> {
   const { n, depth, count, words } = tasks;
   const lastRow = n - 1;
   const mask = n === 32 ? -1 : (1 << n) - 1; // (as int32: the attacks below are int32 too)
@@ -193,6 +252,7 @@ export function taskSizes(tasks: PackedTasks): Uint16Array {
       free += popcount(c);
     }
     sizes[i] = free;
+    if ((i + 1) % SLICE === 0) yield;
   }
   return sizes;
 }
@@ -204,7 +264,16 @@ export function taskSizes(tasks: PackedTasks): Uint16Array {
  * the same prefix nodes): the counts and the node total are sums over the tasks.
  */
 export function largestFirst(tasks: PackedTasks): PackedTasks {
-  const sizes = taskSizes(tasks);
+  return finish(largestFirstSteps(tasks));
+}
+
+/** largestFirst, calling `between` after every slice of tasks. */
+export function largestFirstAsync(tasks: PackedTasks, between: Between): Promise<PackedTasks> {
+  return finishAsync(largestFirstSteps(tasks), between);
+}
+
+function* largestFirstSteps(tasks: PackedTasks): Generator<void, PackedTasks, void> {
+  const sizes = yield* sizeSteps(tasks);
   let top = 0;
   for (let i = 0; i < sizes.length; i++) if (sizes[i] > top) top = sizes[i];
   if (top === 0) return tasks;
@@ -217,6 +286,7 @@ export function largestFirst(tasks: PackedTasks): PackedTasks {
     const at = 2 * start[top - sizes[i]]++;
     words[at] = from[2 * i];
     words[at + 1] = from[2 * i + 1];
+    if ((i + 1) % SLICE === 0) yield;
   }
   return { ...tasks, words };
 }
