@@ -557,6 +557,21 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
     expect(performance.now() - t0).toBeLessThan(5000); // before: NQ_TIMEOUT after the full 10 s
   });
 
+  it("counts dispatching side by side each get their own dispatch's errors: a refused dispatch fails that count only", async () => {
+    let small = 0;
+    setGpuLoader(faultyLoader({
+      // the 64-slot count's (2 workgroups) 5th dispatch is refused, while the other dispatches on the same device
+      dispatchWorkgroups: (real, x) => (x === 2 && ++small === 5 ? real(x, 65536) : real(x)),
+    }));
+    const [a, b] = await Promise.allSettled([
+      countGpu(12, { timeoutMs: 30_000 }, { slots: 256 }),
+      countGpu(11, { timeoutMs: 30_000 }, { slots: 64 }),
+    ]);
+    expect(small).toBeGreaterThanOrEqual(5);
+    expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[12], unique: A002562[12] } });
+    expect(b).toMatchObject({ status: "rejected", reason: { code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused dispatch 5\b/) } });
+  });
+
   it("a GPU that silently drops the work (no task, no node moves) rejects with NQ_KERNEL_ABORT after a few dispatches", async () => {
     let submits = 0;
     setGpuLoader(faultyLoader({
