@@ -80,6 +80,9 @@ describe("out of memory", () => {
     const failed = caught(() => new ArrayBuffer(2 ** 52)); // "Array buffer allocation failed"
     expect(isOutOfMemory(failed)).toBe(true);
     expect(codeOutOfMemory(failed, "a test buffer")).toMatchObject({ code: ErrorCode.outOfMemory, message: "out of memory for a test buffer (Array buffer allocation failed)" });
+    const negative = caught(() => new Int32Array(-1)); // "Invalid typed array length: -1": a bug, not memory
+    expect(isOutOfMemory(negative)).toBe(false);
+    expect(isOutOfMemory(caught(() => new Int32Array(2 ** 40)))).toBe(true);
     const bad = new RangeError("n must be an integer from 1 to 32, got 33");
     expect(codeOutOfMemory(bad, "x")).toBe(bad);
     expect("code" in bad).toBe(false);

@@ -66,8 +66,12 @@ export function engineUnavailable(message: string): Error & { code: ErrorCodeVal
  * be made or grow.
  */
 export function isOutOfMemory(error: unknown): error is RangeError {
-  return error instanceof RangeError &&
-    /allocation failed|out of memory|(could not|cannot) allocate|invalid (typed array|array buffer) length|maximum memory size/i.test(error.message);
+  if (!(error instanceof RangeError)) return false;
+  // "Invalid typed array length: N" is also what a negative or fractional length (a bug) gives:
+  // out of memory only for a length no memory could hold (2^31 elements or more).
+  const length = /invalid typed array length: (-?[\d.e+]+)/i.exec(error.message);
+  if (length) return Number(length[1]) >= 2 ** 31;
+  return /allocation failed|out of memory|(could not|cannot) allocate|invalid array buffer length|maximum memory size/i.test(error.message);
 }
 
 /**
