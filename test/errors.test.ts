@@ -15,6 +15,7 @@ import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { WorkerPool } from "../src/workers/pool.js";
 import { describeFailure } from "../src/cli/errors.js";
+import { caught } from "./helpers.js";
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -22,15 +23,6 @@ function sources(dir: string): string[] {
     if (entry.isDirectory()) return sources(path);
     return entry.name.endsWith(".ts") ? [path] : [];
   });
-}
-
-function caught(run: () => unknown): Error & { code?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error("expected a throw");
 }
 
 describe("error codes: one table", () => {

@@ -64,3 +64,13 @@ export function diagonalSurplus(columns: ArrayLike<number>): number {
   for (const k of [...up.values(), ...down.values()]) if (k > 1) h += k - 1;
   return h;
 }
+
+/** The error `run` throws (a test fails if it throws none). */
+export function caught(run: () => unknown): Error & { code?: string } {
+  try {
+    run();
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error("expected a throw");
+}

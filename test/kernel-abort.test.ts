@@ -8,7 +8,7 @@ import { describe, expect, test } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { LAYOUT_GLOBALS, newInstance, wasmEngine } from "../src/engine/wasm/index.js";
 import { solve } from "../src/search/solve.js";
-import { isSolutionOfSize } from "./helpers.js";
+import { caught, isSolutionOfSize } from "./helpers.js";
 
 /** The line of assembly/<file> that holds `text` (1-based), read from the source. */
 function lineOf(file: string, text: string): number {
@@ -16,15 +16,6 @@ function lineOf(file: string, text: string): number {
   const index = lines.findIndex((l) => l.includes(text));
   expect(index).toBeGreaterThanOrEqual(0);
   return index + 1;
-}
-
-function caught(run: () => unknown): Error & { code?: string } {
-  try {
-    run();
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error("expected a throw");
 }
 
 describe("kernel abort", () => {
