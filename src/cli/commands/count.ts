@@ -7,8 +7,9 @@ import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout }
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
+import { checkpointKey } from "../../count/checkpoint.js";
 
-type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
 export function countCommand(program: Command): void {
   const command = program
@@ -20,6 +21,7 @@ export function countCommand(program: Command): void {
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
     .option("--restart", "with --checkpoint: ignore what FILE holds (even a file refused as corrupt), count from the start and overwrite it")
+    .option("--key-file <FILE>", "with --checkpoint: the key its HMAC is made and checked under (default: NQUEENS_KEY, else ~/.config/nqueens/key, made at first use)")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
@@ -37,7 +39,17 @@ export function countCommand(program: Command): void {
         const orphan = opts.checkpoint !== undefined ? "--checkpoint" : opts.parts !== undefined ? "--parts" : undefined;
         if (orphan) throw new UsageError(`${orphan} applies to a count on workers: add --workers W (worker threads) or --queue URL (Redis workers)`);
       }
+      if (opts.keyFile !== undefined && opts.checkpoint === undefined && opts.queue === undefined) {
+        throw new UsageError("--key-file applies to a checkpoint (--workers W --checkpoint FILE) or a queue (--queue URL)");
+      }
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
+      // The checkpoint's key: --key-file, else NQUEENS_KEY, else the local key, made at first use (said once, here).
+      let key: Uint8Array | undefined;
+      if (opts.checkpoint !== undefined && opts.queue === undefined) {
+        const resolved = checkpointKey({ keyFile: opts.keyFile });
+        if (resolved.created) process.stderr.write(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
+        key = resolved.key;
+      }
       const interrupt = interruptSignal();
       const signal = withTimeout(interrupt, opts.timeout);
       let last = { tasksDone: 0, tasksTotal: 0 };
@@ -62,6 +74,7 @@ export function countCommand(program: Command): void {
         const { countDistributed } = await import("../../distributed/index.js");
         const r = await countDistributed(n, {
           connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
+          ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
@@ -82,7 +95,7 @@ export function countCommand(program: Command): void {
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
