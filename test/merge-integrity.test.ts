@@ -187,7 +187,11 @@ describe("constrained merges", () => {
     let boards = 0;
     for (let trial = 0; trial < 40; trial++) {
       const n = 5 + rand(5);
-      const fixed: Square[] = rand(2) ? [[rand(n), rand(n)]] : [];
+      const fixed: Square[] = [];
+      for (let k = rand(3); k > 0; k--) {
+        const row = rand(n);
+        if (!fixed.some(([r]) => r === row)) fixed.push([row, rand(n)]); // given queens may attack each other: no solution then
+      }
       const blockedSquares: Square[] = Array.from({ length: rand(4) }, () => [rand(n), rand(n)] as Square)
         .filter(([r, c]) => !fixed.some(([fr, fc]) => fr === r && fc === c));
       const board = checkConstraints(n, { fixed, blocked: blockedSquares }, "test");
