@@ -7,7 +7,7 @@
 // matrix whose rows hold r_1, ..., r_m ones by the product of (r_i!)^(1/r_i); each factor is at
 // most r_i, so this is never above the plain product of the free squares, and often far below
 // (a 10 x 10 board with one blocked square: 9 * 10^9 by the product, 3.3 * 10^6 by Bregman,
-// below 10! = 3,628,800; one of its parts with a queen in row 0: some 5 * 10^4). Computed in floating point and rounded up with a margin far above its error.
+// below 10! = 3,628,800; one of its 8 parts, a queen in row 0: about 1.5 * 10^5). Computed in floating point and rounded up with a margin far above its error.
 
 /** ln((r!)^(1/r)) for r = 0 .. 64 (0 for r = 0: such a row makes the bound 0 anyway). */
 const LOG_FACTOR: number[] = (() => {
