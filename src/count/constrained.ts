@@ -504,7 +504,7 @@ export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown,
   if (typeof value !== "object" || value === null) throw mismatch(`${label} is not a count of constrained part ${part.part}`);
   const r = snapshot(value);
   for (const key of ["kind", "splitVersion", "n", "part", "parts", "digest"] as const) {
-    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${describe(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
+    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${typeof r[key] === "string" ? r[key] : describe(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
   }
   if (typeof r.total !== "string" || !DECIMAL.test(r.total) || typeof r.nodes !== "string" || !DECIMAL.test(r.nodes) || BigInt(r.total) > BigInt(r.nodes)) {
     throw mismatch(`${label} (constrained part ${part.part}) has total ${describe(r.total)} and nodes ${describe(r.nodes)}: not counts of a search`);
