@@ -322,4 +322,15 @@ describe("the CLI", () => {
     const orphan = cli(["count", "10", "--key-file", keyFile], { XDG_CONFIG_HOME: xdg });
     expect(orphan.status).toBe(2);
   });
+
+  it("a FIFO given as --checkpoint is bad input (exit 2, one line naming it), before any key is made or any part counted", () => {
+    const xdg = join(dir, "cli-fifo-xdg");
+    const fifo = join(dir, "cli-fifo");
+    execFileSync("mkfifo", [fifo]);
+    const run = cli(["count", "10", "--workers", "1", "--checkpoint", fifo], { XDG_CONFIG_HOME: xdg });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`nqueens: checkpoint ${fifo} is a FIFO, not a regular file: a checkpoint is read and written only as a regular file; give another path\n`);
+    expect(existsSync(xdg)).toBe(false);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+  });
 });

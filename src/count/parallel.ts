@@ -110,9 +110,9 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   // be had, or a path that is a device, FIFO or directory, is refused at once.
   let checkpoint: { path: string; key: Uint8Array } | undefined;
   if (opts.checkpoint !== undefined) {
+    await checkpointTarget(opts.checkpoint);
     const { key, created } = checkpointKey({ key: opts.key, keyFile: opts.keyFile });
     if (created) process.emitWarning(`created a key for checkpoints at ${created} (mode 0600); keep it to resume them`, { code: "NQUEENS_KEY_CREATED" });
-    await checkpointTarget(opts.checkpoint);
     checkpoint = { path: opts.checkpoint, key };
   }
   signal?.throwIfAborted();

@@ -7,7 +7,7 @@ import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout }
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
-import { checkpointKey } from "../../count/checkpoint.js";
+import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
@@ -46,6 +46,8 @@ export function countCommand(program: Command): void {
       // The checkpoint's key: --key-file, else NQUEENS_KEY, else the local key, made at first use (said once, here).
       let key: Uint8Array | undefined;
       if (opts.checkpoint !== undefined && opts.queue === undefined) {
+        // A device, FIFO or directory (or a link to one) is bad input: refused before a key is made or a thread starts.
+        await checkpointTarget(opts.checkpoint).catch((error: unknown) => { throw new UsageError((error as Error).message); });
         const resolved = checkpointKey({ keyFile: opts.keyFile });
         if (resolved.created) process.stderr.write(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
         key = resolved.key;
