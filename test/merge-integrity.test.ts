@@ -7,10 +7,11 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { checkPartCount, countTask, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import {
-  checkConstrainedPartCount, constrainedCapacity, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount,
+  checkConstrainedPartCount, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount,
   type ConstrainedPartCount,
 } from "../src/count/constrained.js";
 import { checkConstraints, type Square } from "../src/board/constraints.js";
+import { constrainedCapacity } from "../src/count/bounds.js";
 import { caught, isSolution } from "./helpers.js";
 
 /** OEIS A000170. */

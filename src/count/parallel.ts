@@ -170,43 +170,52 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       }, final);
     };
 
-    if (queue.length > 0) {
-      const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
-      await new Promise<void>((resolve, reject) => {
-        let failed = false;
-        let next = 0;
-        let inHand = 0;
-        const fail = (error: unknown): void => {
-          if (failed) return;
-          failed = true;
-          stop.abort(error);
-          save(true).then(() => reject(error), () => reject(error));
-        };
-        const onAbort = (): void => fail(signal!.reason);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        if (signal?.aborted) return onAbort(); // (while the parts were made)
-        // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
-        const feed = (): void => {
-          while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
-            const part = queue[next++];
-            inHand++;
-            pool.run(part, { signal: stop.signal }).then((result) => {
-              inHand--;
-              if (failed) return;
-              done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
-              if (done.size < parts.length) report(false); // the last is reported once, at the end
-              save(false).catch(fail);
-              if (next === queue.length && inHand === 0) {
-                signal?.removeEventListener("abort", onAbort);
-                resolve();
-              } else feed();
-            }).catch(fail);
-          }
-        };
-        feed();
-      });
+    try {
+      if (queue.length > 0) {
+        const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
+        await new Promise<void>((resolve, reject) => {
+          let failed = false;
+          let next = 0;
+          let inHand = 0;
+          const fail = (error: unknown): void => {
+            if (failed) return;
+            failed = true;
+            stop.abort(error);
+            save(true).then(() => reject(error), () => reject(error));
+          };
+          const onAbort = (): void => fail(signal!.reason);
+          signal?.addEventListener("abort", onAbort, { once: true });
+          if (signal?.aborted) return onAbort(); // (while the parts were made)
+          // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
+          const feed = (): void => {
+            while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
+              const part = queue[next++];
+              inHand++;
+              pool.run(part, { signal: stop.signal }).then((result) => {
+                inHand--;
+                if (failed) return;
+                done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
+                if (done.size < parts.length) report(false); // the last is reported once, at the end
+                save(false).catch(fail);
+                if (next === queue.length && inHand === 0) {
+                  signal?.removeEventListener("abort", onAbort);
+                  resolve();
+                } else feed();
+              }).catch(fail);
+            }
+          };
+          feed();
+        });
+      }
+      await save(true);
+    } finally {
+      // No write outlives the count: every save in flight (one a failure started too) settles
+      // first, its temporary file removed on failure, before countParallel answers or rejects.
+      for (let pending = saving; ; pending = saving) {
+        await pending;
+        if (pending === saving) break;
+      }
     }
-    await save(true);
     report(true);
     if (!constraints.empty) {
       const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
