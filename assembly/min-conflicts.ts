@@ -49,7 +49,7 @@
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { seedRandom, below } from "./rng";
+import { seedRandom, nextU32 } from "./rng";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
@@ -61,14 +61,20 @@ export const GREEDY_TRIES: i32 = 64;
 export const REPAIR_TRIALS: i32 = 4096;
 const CANDIDATE_CAPACITY: i32 = 16384;
 const CROWDED: i32 = 250;
-/** Partners drawn ahead in construction (a power of two). */
-const AHEAD: i32 = 16;
+/** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
+const DIRECT_SHIFT: i32 = 2;
+/** Draws per row in direct draws: GREEDY_TRIES tries of a column not taken, on average. */
+const DIRECT_TRIES: i32 = GREEDY_TRIES << DIRECT_SHIFT;
+/** Bytes of bits zeroed per unit of work in the prepare stage. */
+const PREPARE_BYTES: i32 = 256;
 
 const STAGE_PREPARE: i32 = 0;
-const STAGE_GREEDY: i32 = 1;
-const STAGE_TAIL: i32 = 2;
-const STAGE_COUNT: i32 = 3;
-const STAGE_REPAIR: i32 = 4;
+const STAGE_DIRECT: i32 = 1;
+const STAGE_GATHER: i32 = 2;
+const STAGE_GREEDY: i32 = 3;
+const STAGE_TAIL: i32 = 4;
+const STAGE_COUNT: i32 = 5;
+const STAGE_REPAIR: i32 = 6;
 
 let size: i32 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row
@@ -76,12 +82,14 @@ let sumCount: usize = 0; // u8[2n]: queens on diagonal row + col (bits while con
 let diffCount: usize = 0; // u8[2n]: queens on diagonal row - col + n - 1 (bits while constructing)
 let candidates: usize = 0; // i32[CANDIDATE_CAPACITY]: rows whose queen may be attacked
 let candidateCount: i32 = 0;
-let ahead: usize = 0; // i32[AHEAD]: partner rows drawn ahead, a ring
-let aheadNext: i32 = 0; // the ring's oldest entry
-let readAhead: i32 = 0; // xor of the columns read ahead: unused, it only keeps the reads
+let used: usize = 0; // bits[n]: columns placed by direct draws, kept in diffCount after its bits
+let bitBytes: i32 = 0; // bytes of each bitset of diagonals (2n - 1 bits)
+let usedBytes: i32 = 0; // bytes of the bitset of columns
 let collisions: i32 = 0;
 let stage: i32 = STAGE_PREPARE;
-let row: i32 = 0; // next row to prepare or construct; next byte of bits to count
+let row: i32 = 0; // next row to construct or fill; next byte to zero or to count
+let scan: i32 = 0; // gather: next byte of the column bits to read
+let directEnd: i32 = 0; // rows below it are placed by direct draws
 let greedyEnd: i32 = 0; // rows below it are placed greedily, the rest at random
 let repairTrials: i32 = 0;
 let kicksLeft: i32 = 0;
@@ -112,10 +120,13 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   sumCount = allocate(<usize>n << 1);
   diffCount = allocate(<usize>n << 1);
   candidates = allocate(<usize>CANDIDATE_CAPACITY << 2);
-  ahead = allocate(<usize>AHEAD << 2);
-  if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0 || ahead == 0) return 0;
+  if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0) return 0;
   const tail = n < 64 ? n : 32 + (n >> 20);
   greedyEnd = n - tail;
+  directEnd = min(greedyEnd, n - (n >> DIRECT_SHIFT));
+  bitBytes = ((2 * n - 1) >>> 3) + 1;
+  usedBytes = (n + 7) >>> 3;
+  used = diffCount + <usize>bitBytes; // bitBytes + usedBytes <= 2n for every n >= 1
   repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
   seedRandom(seed);
   startTry();
@@ -200,10 +211,6 @@ function startTry(): void {
   return <i32>load<u8>(sumAt(r, c)) > CROWDED || <i32>load<u8>(diffAt(r, c)) > CROWDED;
 }
 
-@inline function aheadAt(k: i32): usize {
-  return ahead + (<usize>k << 2);
-}
-
 @inline function candidateAt(k: i32): usize {
   return candidates + (<usize>k << 2);
 }
@@ -253,6 +260,8 @@ export function minConflictsRun(workLimit: f64): i32 {
   while (status == RUNNING) {
     const repairing = stage == STAGE_REPAIR;
     if (stage == STAGE_PREPARE) status = prepare(workLimit);
+    else if (stage == STAGE_DIRECT) status = constructDirect(workLimit);
+    else if (stage == STAGE_GATHER) status = gather(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
     else if (stage == STAGE_TAIL) status = constructTail(workLimit);
     else if (stage == STAGE_COUNT) status = countDiagonals(workLimit);
@@ -262,74 +271,155 @@ export function minConflictsRun(workLimit: f64): i32 {
   return status;
 }
 
-/** Step 1: identity permutation, diagonals empty. */
+/** A uniform integer in [0, k), 1 <= k < 2^31: Lemire's multiply-shift, redrawing the rare biased low words. */
+@inline function draw(k: u32): u32 {
+  let m = <u64>nextU32() * <u64>k;
+  if (<u32>m < k) {
+    const floor: u32 = (<u32>0 - k) % k; // 2^32 mod k
+    while (<u32>m < floor) m = <u64>nextU32() * <u64>k;
+  }
+  return <u32>(m >>> 32);
+}
+
+/** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
 function prepare(workLimit: f64): i32 {
-  const n = size;
-  while (row < n) {
+  const total = bitBytes + usedBytes;
+  while (row < total) {
     if (work >= workLimit) return RUNNING;
-    store<i32>(colAt(row), row);
-    store<u16>(sumCount + (<usize>row << 1), 0);
-    store<u16>(diffCount + (<usize>row << 1), 0);
-    row++;
+    const end = min(row + PREPARE_BYTES, total);
+    if (row < bitBytes) memory.fill(sumCount + <usize>row, 0, <usize>(min(end, bitBytes) - row));
+    memory.fill(diffCount + <usize>row, 0, <usize>(end - row));
+    row = end;
     work++;
   }
-  stage = STAGE_GREEDY;
+  stage = STAGE_DIRECT;
   row = 0;
-  for (let k = 0; k < AHEAD; k++) store<i32>(aheadAt(k), <i32>below(<u32>n));
-  aheadNext = 0;
   return RUNNING;
 }
 
-/** Step 2a: rows 0 .. greedyEnd-1, each on free diagonals if a few random tries find one. */
+/**
+ * Step 2a: rows 0 .. directEnd-1 draw a column c uniform in [0, n), redrawn while it is
+ * taken (a bit per column): no load waits on another, so the misses of many tries overlap.
+ */
+function constructDirect(workLimit: f64): i32 {
+  const n = size;
+  const sumBits = sumCount;
+  const diffBits = diffCount;
+  const usedBits = used;
+  const end = directEnd;
+  let r = row;
+  let w = work;
+  while (r < end) {
+    if (w >= workLimit) break;
+    const diffRow = r + n - 1;
+    let t = 0;
+    let draws = 0;
+    let c = 0;
+    let placed = false; // (draws: t, and the redraws of a row that fails)
+    while (t < DIRECT_TRIES) {
+      c = <i32>draw(<u32>n);
+      t++;
+      // A taken column is a failed try like a taken diagonal: one branch per try, on all three bits.
+      if ((bitAt(usedBits, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) == 0) {
+        placed = true;
+        break;
+      }
+    }
+    if (placed) {
+      setBit(sumBits, r + c);
+      setBit(diffBits, diffRow - c);
+    } else {
+      do {
+        c = <i32>draw(<u32>n);
+        draws++;
+      } while (bitAt(usedBits, c) != 0);
+      pushCandidate(r);
+    }
+    setBit(usedBits, c);
+    store<i32>(colAt(r), c);
+    w += <f64>(t + draws + 1);
+    r++;
+  }
+  row = r;
+  work = w;
+  if (r == end) {
+    stage = STAGE_GATHER;
+    scan = 0;
+  }
+  return RUNNING;
+}
+
+/** Step 2b: the columns no row took, in increasing order, into cols[directEnd .. n-1]. */
+function gather(workLimit: f64): i32 {
+  const n = size;
+  const bytes = usedBytes;
+  let b = scan;
+  let r = row;
+  while (b < bytes) {
+    if (work >= workLimit) break;
+    let open = ~(<i32>load<u8>(used + <usize>b)) & 0xFF;
+    if (b == bytes - 1 && (n & 7) != 0) open &= (1 << (n & 7)) - 1; // no column n or above
+    while (open != 0) {
+      store<i32>(colAt(r++), (b << 3) + ctz(open));
+      open &= open - 1;
+    }
+    b++;
+    work++;
+  }
+  scan = b;
+  row = r;
+  if (b == bytes) {
+    stage = STAGE_GREEDY;
+    row = directEnd;
+  }
+  return RUNNING;
+}
+
+/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
 function constructGreedy(workLimit: f64): i32 {
   const n = size;
   const sumBits = sumCount;
   const diffBits = diffCount;
-  while (row < greedyEnd) {
-    if (work >= workLimit) return RUNNING;
-    const i = row;
-    const remaining = <u32>(n - i);
-    const diffRow = i + n - 1;
+  const end = greedyEnd;
+  let r = row;
+  let w = work;
+  while (r < end) {
+    if (w >= workLimit) break;
+    const remaining = <u32>(n - r);
+    const diffRow = r + n - 1;
     let t = 0;
-    let draws = 0;
-    let next = aheadNext;
-    let read = readAhead;
+    let placed = false;
     while (t < GREEDY_TRIES) {
-      const j = load<i32>(aheadAt(next));
-      const drawn = i + <i32>below(remaining);
-      store<i32>(aheadAt(next), drawn);
-      read ^= load<i32>(colAt(drawn)); // start the cache miss now
-      next = (next + 1) & (AHEAD - 1);
-      draws++;
-      if (j < i) continue; // placed since it was drawn
+      const j = r + <i32>draw(remaining);
       t++;
       const cj = load<i32>(colAt(j));
-      if ((bitAt(sumBits, i + cj) | bitAt(diffBits, diffRow - cj)) == 0) {
-        swapColumns(i, j);
-        setBit(sumBits, i + cj);
+      if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) == 0) {
+        swapColumns(r, j);
+        setBit(sumBits, r + cj);
         setBit(diffBits, diffRow - cj);
+        placed = true;
         break;
       }
     }
-    aheadNext = next;
-    readAhead = read;
-    if (t == GREEDY_TRIES) {
-      swapColumns(i, i + <i32>below(remaining));
-      pushCandidate(i);
+    if (!placed) {
+      swapColumns(r, r + <i32>draw(remaining));
+      pushCandidate(r);
     }
-    work += <f64>(draws + 1);
-    row++;
+    w += <f64>(t + 1);
+    r++;
   }
-  stage = STAGE_TAIL;
+  row = r;
+  work = w;
+  if (r == end) stage = STAGE_TAIL;
   return RUNNING;
 }
 
-/** Step 2b: the last rows take a random remaining column, free diagonals or not. */
+/** Step 2d: the last rows take a random remaining column, free diagonals or not. */
 function constructTail(workLimit: f64): i32 {
   const n = size;
   while (row < n) {
     if (work >= workLimit) return RUNNING;
-    swapColumns(row, row + <i32>below(<u32>(n - row)));
+    swapColumns(row, row + <i32>draw(<u32>(n - row)));
     pushCandidate(row);
     row++;
     work++;
@@ -380,7 +470,7 @@ function repair(workLimit: f64): i32 {
   while (collisions != 0) {
     if (restartNeeded || candidateCount == 0) return restart();
     if (work >= workLimit) return RUNNING;
-    const k = <i32>below(<u32>candidateCount);
+    const k = <i32>draw(<u32>candidateCount);
     const i = load<i32>(candidateAt(k));
     work++;
     if (!attacked(i)) {
@@ -389,7 +479,7 @@ function repair(workLimit: f64): i32 {
     }
     let improved = false;
     for (let t = 0; t < repairTrials; t++) {
-      const j = <i32>below(<u32>n);
+      const j = <i32>draw(<u32>n);
       work++;
       if (j == i) continue;
       const before = collisions;
@@ -406,7 +496,7 @@ function repair(workLimit: f64): i32 {
     } else {
       if (kicksLeft == 0) return restart();
       kicksLeft--;
-      const j = <i32>below(<u32>n);
+      const j = <i32>draw(<u32>n);
       if (j != i) {
         swapRows(i, j);
         pushCandidate(j);

@@ -1,9 +1,10 @@
 // Twin of assembly/min-conflicts.ts (read its header): min-conflicts local search
 // after Sosic & Gu's QS4 (SIGART Bulletin 2(2), 1991; IEEE TKDE 6(5), 1994).
-// Greedy randomised construction of a permutation with diagonal bits, partners
-// drawn ahead; the bits expanded into u8 diagonal counters; conflict-driven swaps on
-// the few candidate rows. Same steps, same draws, same figures; typed arrays and
-// small integers only, so V8 keeps it all in 32-bit registers.
+// Greedy randomised construction of a permutation with diagonal bits (direct draws of
+// a column while many remain, then swaps with a random partner row); the bits expanded
+// into u8 diagonal counters; conflict-driven swaps on the few candidate rows. Same
+// steps, same draws, same figures; typed arrays and small integers only, so V8 keeps
+// it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
 import { activeConstraints } from "./lines-open.js";
@@ -17,14 +18,20 @@ export const GREEDY_TRIES = 64;
 export const REPAIR_TRIALS = 4096;
 const CANDIDATE_CAPACITY = 16384;
 const CROWDED = 250;
-/** Partners drawn ahead in construction (a power of two). */
-const AHEAD = 16;
+/** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
+const DIRECT_SHIFT = 2;
+/** Draws per row in direct draws: GREEDY_TRIES tries of a column not taken, on average. */
+const DIRECT_TRIES = GREEDY_TRIES << DIRECT_SHIFT;
+/** Bytes of bits zeroed per unit of work in the prepare stage. */
+const PREPARE_BYTES = 256;
 
 const STAGE_PREPARE = 0;
-const STAGE_GREEDY = 1;
-const STAGE_TAIL = 2;
-const STAGE_COUNT = 3;
-const STAGE_REPAIR = 4;
+const STAGE_DIRECT = 1;
+const STAGE_GATHER = 2;
+const STAGE_GREEDY = 3;
+const STAGE_TAIL = 4;
+const STAGE_COUNT = 5;
+const STAGE_REPAIR = 6;
 
 /** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
 const STATIC_BYTES = 65536;
@@ -35,16 +42,16 @@ const round16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
 /**
  * Bytes min-conflicts allocates for n queens: 4n (columns) + 2n + 2n (u8 diagonal
- * counters) + 64 KiB (candidate list) + 64 (ring of partners drawn ahead), each
+ * counters, which hold the bits of construction too) + 64 KiB (candidate list), each
  * rounded up to 16: 8 bytes per queen, and 64 KiB more.
  */
 export function minConflictsBytes(n: number): number {
-  return round16(4 * n) + 2 * round16(2 * n) + round16(4 * CANDIDATE_CAPACITY) + round16(4 * AHEAD);
+  return round16(4 * n) + 2 * round16(2 * n) + round16(4 * CANDIDATE_CAPACITY);
 }
 
 /** The largest n whose min-conflicts state fits in the 4 GiB of Wasm memory. */
 export const MIN_CONFLICTS_MAX_N: number = (() => {
-  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY - 4 * AHEAD) / 8);
+  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY) / 8);
   while (minConflictsBytes(n) > WASM_HEAP_BYTES) n--;
   return n;
 })();
@@ -61,14 +68,16 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const diffBase = n - 1;
   const candidates = new Int32Array(CANDIDATE_CAPACITY); // rows whose queen may be attacked
   let candidateCount = 0;
-  const ahead = new Int32Array(AHEAD); // partner rows drawn ahead, a ring
-  let aheadNext = 0; // the ring's oldest entry
-  let readAhead = 0; // xor of the columns read ahead: unused, it only keeps the reads
   let collisions = 0;
   let stage = STAGE_PREPARE;
-  let row = 0; // next row to prepare or construct; next byte of bits to count
+  let row = 0; // next row to construct or fill; next byte to zero or to count
+  let scan = 0; // gather: next byte of the column bits to read
   const tail = n < 64 ? n : 32 + (n >> 20);
   const greedyEnd = n - tail; // rows below it are placed greedily, the rest at random
+  const directEnd = Math.min(greedyEnd, n - (n >> DIRECT_SHIFT)); // rows below it take direct draws
+  const bitBytes = ((2 * n - 1) >>> 3) + 1; // bytes of each bitset of diagonals (2n - 1 bits)
+  const usedBytes = (n + 7) >>> 3; // bytes of the bitset of columns
+  const used = diffCount.subarray(bitBytes, bitBytes + usedBytes); // columns placed by direct draws (bitBytes + usedBytes <= 2n)
   const repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
   let kicksLeft = 0;
   let restartNeeded = false;
@@ -187,6 +196,8 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     while (status === RUNNING) {
       const repairing = stage === STAGE_REPAIR;
       if (stage === STAGE_PREPARE) status = prepare(workLimit);
+      else if (stage === STAGE_DIRECT) status = constructDirect(workLimit);
+      else if (stage === STAGE_GATHER) status = gather(workLimit);
       else if (stage === STAGE_GREEDY) status = constructGreedy(workLimit);
       else if (stage === STAGE_TAIL) status = constructTail(workLimit);
       else if (stage === STAGE_COUNT) status = countDiagonals(workLimit);
@@ -197,76 +208,153 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return status;
   }
 
-  /** Step 1: identity permutation, diagonals empty. */
+  /** A uniform integer in [0, k), 1 <= k < 2^31: the twin's multiply-shift (the high word of a 32 x 32-bit product), exact in doubles. */
+  function draw(k: number): number {
+    let x = random.nextU32();
+    let low = Math.imul(x, k) >>> 0;
+    if (low < k) {
+      const floor = (4294967296 - k) % k; // 2^32 mod k
+      while (low < floor) {
+        x = random.nextU32();
+        low = Math.imul(x, k) >>> 0;
+      }
+    }
+    // x k = (high k) 2^48 ... split: x = xh 2^16 + xl; xh k = a 2^16 + b; x k = a 2^32 + b 2^16 + xl k.
+    const p1 = (x >>> 16) * k;
+    const a = Math.floor(p1 / 65536);
+    return a + Math.floor(((p1 - a * 65536) * 65536 + (x & 0xffff) * k) / 4294967296);
+  }
+
+  /** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
   function prepare(workLimit: number): SearchStatus {
-    const n = size;
-    while (row < n) {
+    const total = bitBytes + usedBytes;
+    while (row < total) {
       if (work >= workLimit) return RUNNING;
-      cols[row] = row;
-      sumCount[2 * row] = 0;
-      sumCount[2 * row + 1] = 0;
-      diffCount[2 * row] = 0;
-      diffCount[2 * row + 1] = 0;
-      row++;
+      const end = Math.min(row + PREPARE_BYTES, total);
+      if (row < bitBytes) sumCount.fill(0, row, Math.min(end, bitBytes));
+      diffCount.fill(0, row, end);
+      row = end;
       work++;
     }
-    stage = STAGE_GREEDY;
+    stage = STAGE_DIRECT;
     row = 0;
-    for (let k = 0; k < AHEAD; k++) ahead[k] = random.below(n);
-    aheadNext = 0;
     return RUNNING;
   }
 
-  /** Step 2a: rows 0 .. greedyEnd-1, each on free diagonals if a few random tries find one. */
-  function constructGreedy(workLimit: number): SearchStatus {
-    const n = size;
+  /** Step 2a: rows 0 .. directEnd-1 draw a column uniform in [0, n) until it is free on all three bitsets. */
+  function constructDirect(workLimit: number): SearchStatus {
     const sumBits = sumCount;
     const diffBits = diffCount;
-    while (row < greedyEnd) {
-      if (work >= workLimit) return RUNNING;
-      const i = row;
-      const remaining = n - i;
-      const diffRow = i + n - 1;
+    const end = directEnd;
+    let r = row;
+    let w = work;
+    while (r < end) {
+      if (w >= workLimit) break;
+      const diffRow = r + n - 1;
       let t = 0;
-      let draws = 0;
-      let next = aheadNext;
-      let read = readAhead;
-      while (t < GREEDY_TRIES) {
-        const j = ahead[next];
-        const drawn = i + random.below(remaining);
-        ahead[next] = drawn;
-        read ^= cols[drawn]; // start the cache miss now
-        next = (next + 1) & (AHEAD - 1);
-        draws++;
-        if (j < i) continue; // placed since it was drawn
+      let draws = 0; // the redraws of a row that fails
+      let c = 0;
+      let placed = false;
+      while (t < DIRECT_TRIES) {
+        c = draw(n);
         t++;
-        const cj = cols[j];
-        if ((bitAt(sumBits, i + cj) | bitAt(diffBits, diffRow - cj)) === 0) {
-          swapColumns(i, j);
-          setBit(sumBits, i + cj);
-          setBit(diffBits, diffRow - cj);
+        if ((bitAt(used, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) === 0) {
+          placed = true;
           break;
         }
       }
-      aheadNext = next;
-      readAhead = read;
-      if (t === GREEDY_TRIES) {
-        swapColumns(i, i + random.below(remaining));
-        pushCandidate(i);
+      if (placed) {
+        setBit(sumBits, r + c);
+        setBit(diffBits, diffRow - c);
+      } else {
+        do {
+          c = draw(n);
+          draws++;
+        } while (bitAt(used, c) !== 0);
+        pushCandidate(r);
       }
-      work += draws + 1;
-      row++;
+      setBit(used, c);
+      cols[r] = c;
+      w += t + draws + 1;
+      r++;
     }
-    stage = STAGE_TAIL;
+    row = r;
+    work = w;
+    if (r === end) {
+      stage = STAGE_GATHER;
+      scan = 0;
+    }
     return RUNNING;
   }
 
-  /** Step 2b: the last rows take a random remaining column, free diagonals or not. */
+  /** Step 2b: the columns no row took, in increasing order, into cols[directEnd .. n-1]. */
+  function gather(workLimit: number): SearchStatus {
+    let b = scan;
+    let r = row;
+    while (b < usedBytes) {
+      if (work >= workLimit) break;
+      let open = ~used[b] & 0xff;
+      if (b === usedBytes - 1 && (n & 7) !== 0) open &= (1 << (n & 7)) - 1; // no column n or above
+      while (open !== 0) {
+        cols[r++] = (b << 3) + (31 - Math.clz32(open & -open));
+        open &= open - 1;
+      }
+      b++;
+      work++;
+    }
+    scan = b;
+    row = r;
+    if (b === usedBytes) {
+      stage = STAGE_GREEDY;
+      row = directEnd;
+    }
+    return RUNNING;
+  }
+
+  /** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
+  function constructGreedy(workLimit: number): SearchStatus {
+    const sumBits = sumCount;
+    const diffBits = diffCount;
+    const end = greedyEnd;
+    let r = row;
+    let w = work;
+    while (r < end) {
+      if (w >= workLimit) break;
+      const remaining = n - r;
+      const diffRow = r + n - 1;
+      let t = 0;
+      let placed = false;
+      while (t < GREEDY_TRIES) {
+        const j = r + draw(remaining);
+        t++;
+        const cj = cols[j];
+        if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) === 0) {
+          swapColumns(r, j);
+          setBit(sumBits, r + cj);
+          setBit(diffBits, diffRow - cj);
+          placed = true;
+          break;
+        }
+      }
+      if (!placed) {
+        swapColumns(r, r + draw(remaining));
+        pushCandidate(r);
+      }
+      w += t + 1;
+      r++;
+    }
+    row = r;
+    work = w;
+    if (r === end) stage = STAGE_TAIL;
+    return RUNNING;
+  }
+
+  /** Step 2d: the last rows take a random remaining column, free diagonals or not. */
   function constructTail(workLimit: number): SearchStatus {
     const n = size;
     while (row < n) {
       if (work >= workLimit) return RUNNING;
-      swapColumns(row, row + random.below(n - row));
+      swapColumns(row, row + draw(n - row));
       pushCandidate(row);
       row++;
       work++;
@@ -313,7 +401,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     while (collisions !== 0) {
       if (restartNeeded || candidateCount === 0) return restart();
       if (work >= workLimit) return RUNNING;
-      const k = random.below(candidateCount);
+      const k = draw(candidateCount);
       const i = candidates[k];
       work++;
       if (!attacked(i)) {
@@ -322,7 +410,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       }
       let improved = false;
       for (let t = 0; t < repairTrials; t++) {
-        const j = random.below(n);
+        const j = draw(n);
         work++;
         if (j === i) continue;
         const before = collisions;
@@ -339,7 +427,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       } else {
         if (kicksLeft === 0) return restart();
         kicksLeft--;
-        const j = random.below(n);
+        const j = draw(n);
         if (j !== i) {
           swapRows(i, j);
           pushCandidate(j);
