@@ -1,55 +1,47 @@
-// Min-conflicts local search for very large n, after Sosic & Gu's QS4:
-// R. Sosic and J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin
-// 2(2), 1991, and "Efficient Local Search with Conflict Minimization: A Case Study
-// of the n-Queens Problem", IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts.
+// Min-conflicts local search for very large n, after Sosic & Gu's QS4: R. Sosic and
+// J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin 2(2), 1991, and
+// IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts; the whole method, with
+// figures, in docs/solving.md ("How min-conflicts works").
 //
-// The board is a permutation cols[row] (rows and columns never clash); a queen is
-// on sum diagonal row + col and difference diagonal row - col + n - 1 (0 .. 2n-2).
-// Collisions = sum over diagonals of max(0, queens on it - 1).
-//  1. Prepare: cols = identity, diagonals empty.
-//  2. Construct: for rows 0 .. n-c-1, swap cols[row] with cols[j], j uniform in
-//     [row, n), until the queen lands on two free diagonals (at most GREEDY_TRIES
-//     tries; if none, a random j, and the row becomes a candidate). The last
-//     c = 32 + n / 2^20 rows (all rows when n < 64) take a random remaining column
-//     and become candidates. Only greedy rows mark their diagonals, as one bit per
-//     diagonal kept in the first 2n/8 bytes of each counter array: 2n/8 bytes are
-//     far likelier to stay in cache than 2n counters. The partners j are drawn
-//     AHEAD draws early and their columns read then, so the cache misses of cols[j]
-//     overlap (Wasm has no prefetch); a partner that has become a placed row by the
-//     time it is used (j < row) is skipped, which leaves the rest uniform in [row, n).
-//  3. Count: expand the bits in place into one u8 counter per diagonal (from the top
-//     down, so no bit is overwritten before it is read), then add the candidates'
-//     queens, counting collisions. Greedy queens never share a diagonal, so every
-//     collision involves a candidate.
-//  4. Repair: while collisions remain, take a random candidate row i; if its queen is
-//     not attacked, drop it from the list; else try swaps (i, j), j random, keeping
-//     the first that lowers the collision count (the counters make each trial O(1):
-//     swap, compare, undo). A queen that moves becomes a candidate, so every collision
-//     still involves one. With no improving swap in min(8n, 4096) trials a random swap
-//     is forced (a kick); after n + 50 kicks the try restarts.
+// The board is a permutation cols[row]; a queen is on sum diagonal row + col and
+// difference diagonal row - col + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of
+// max(0, queens on it - 1).
+//  1. Prepare: zero the bits below (cols is written in step 2).
+//  2. Construct: rows 0 .. n-c-1 greedily, each on two free diagonals if a few random
+//     tries find them; the last c = 32 + n / 2^20 rows (all when n < 64) take a random
+//     remaining column and become candidates, as does a greedy row whose tries fail.
+//     Greedy rows mark their diagonals as bits in the first 2n/8 bytes of each counter
+//     array (far likelier to stay in cache and TLB than 2n counters).
+//     a. Direct draws, rows below n - n/4: c uniform in [0, n); a try fails if c is taken
+//        (a bit per column, after the diff bits) or either diagonal is. The three bit
+//        addresses come from the draw alone and one branch decides, so the misses of
+//        many tries and rows overlap (Wasm has no prefetch). Uniform among the columns left.
+//     b. Gather the columns no row took, in increasing order, into cols[n - n/4 ..].
+//     c. Partners: swap cols[row] with cols[j], j uniform in [row, n), until free diagonals.
+//     Draws in [0, k) are Lemire's multiply-shift (assembly/min-conflicts-bits.ts).
+//  3. Count: expand the bits in place into u8 counters (top down), then add the
+//     candidates' queens, counting collisions; every collision involves a candidate.
+//  4. Repair: while collisions remain, a random candidate row i; not attacked, it leaves
+//     the list; else the first swap (i, j), j random, that lowers the collisions (O(1)
+//     with the counters: swap, compare, undo). A moved queen becomes a candidate. No
+//     improving swap in min(8n, 4096) trials: a random swap (a kick); n + 50 kicks: restart.
 //
-// Memory, exactly: 4n (cols, i32) + 2n + 2n (u8 counters, bits first) + 64 KiB
-// (candidate list) + 64 (the ring), each rounded up to 16 bytes: 8 bytes per queen
-// and 64 KiB more. So n = 10^8 takes 0.8 GB, and the 4 GiB of Wasm memory hold n <= 536,846,328
-// (minConflictsBytes in src/engine/ts/min-conflicts.ts). u8 counters suffice: a
-// diagonal fills only through candidates and kicks, and a try restarts when a queen
-// at rest stands on a diagonal holding more than CROWDED (a trial swap adds at most
-// 2 to a counter before it is undone).
+// Memory: 4n (cols) + 2n + 2n (u8 counters, bits first) + 64 KiB (candidates), each
+// rounded up to 16: 8 bytes per queen (minConflictsBytes adds 64 bytes of headroom), so
+// 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a queen at rest
+// stands on a diagonal holding more than CROWDED (a trial adds at most 2 before its undo).
 //
-// Work (the unit of workLimit): one per row prepared, per partner drawn and per row
-// in construction, per 8 diagonal pairs counted, per candidate counted or drawn, and
-// per swap tried. Steps: swaps kept (improving ones and kicks). Tries: 1 + restarts.
-// A unit's cost differs by phase: late in construction a partner lies in a short,
-// cached range (a few ns), in repair every trial swap touches four random counters and
-// a random row (100 ns or more at n = 10^6 and up). So run returns, before workLimit,
-// whenever the phase changes (construct to repair, and back on a restart): its caller
-// (src/search/solve.ts) sizes the chunks of each phase on their own, and the first
-// repair chunk never runs on a budget measured on construction's cheap units.
+// Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
+// construction, per byte of column bits gathered, per 8 diagonal pairs counted, per
+// candidate counted or drawn, per swap tried. Steps: swaps kept. Tries: 1 + restarts.
+// A unit costs a few ns late in construction and 100 ns or more in repair, so run
+// returns whenever the phase changes: src/search/solve.ts sizes each phase's chunks.
 
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { seedRandom, nextU32 } from "./rng";
+import { seedRandom } from "./rng";
+import { bitAt, bitsToBytes, draw, setBit } from "./min-conflicts-bits";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
@@ -68,13 +60,8 @@ const DIRECT_TRIES: i32 = GREEDY_TRIES << DIRECT_SHIFT;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES: i32 = 256;
 
-const STAGE_PREPARE: i32 = 0;
-const STAGE_DIRECT: i32 = 1;
-const STAGE_GATHER: i32 = 2;
-const STAGE_GREEDY: i32 = 3;
-const STAGE_TAIL: i32 = 4;
-const STAGE_COUNT: i32 = 5;
-const STAGE_REPAIR: i32 = 6;
+const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
+const STAGE_TAIL: i32 = 4, STAGE_COUNT: i32 = 5, STAGE_REPAIR: i32 = 6;
 
 let size: i32 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row
@@ -83,8 +70,7 @@ let diffCount: usize = 0; // u8[2n]: queens on diagonal row - col + n - 1 (bits 
 let candidates: usize = 0; // i32[CANDIDATE_CAPACITY]: rows whose queen may be attacked
 let candidateCount: i32 = 0;
 let used: usize = 0; // bits[n]: columns placed by direct draws, kept in diffCount after its bits
-let bitBytes: i32 = 0; // bytes of each bitset of diagonals (2n - 1 bits)
-let usedBytes: i32 = 0; // bytes of the bitset of columns
+let bitBytes: i32 = 0, usedBytes: i32 = 0; // bytes of each bitset of diagonals (2n - 1 bits), of columns (n)
 let collisions: i32 = 0;
 let stage: i32 = STAGE_PREPARE;
 let row: i32 = 0; // next row to construct or fill; next byte to zero or to count
@@ -95,11 +81,8 @@ let repairTrials: i32 = 0;
 let kicksLeft: i32 = 0;
 let restartNeeded: bool = false;
 let status: i32 = RUNNING;
-let work: f64 = 0;
-let steps: f64 = 0;
-let tries: f64 = 1;
-let maxSteps: f64 = 0;
-let maxTries: f64 = 0;
+let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsStat)
+let maxSteps: f64 = 0, maxTries: f64 = 0;
 let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
 
 /**
@@ -113,8 +96,7 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   maxSteps = stepCap;
   maxTries = tryCap;
   status = RUNNING; // (an instance may be reused for another job: reset everything)
-  work = 0;
-  steps = 0;
+  work = steps = 0;
   tries = 1;
   cols = allocate(<usize>n << 2);
   sumCount = allocate(<usize>n << 1);
@@ -152,16 +134,6 @@ function startTry(): void {
 
 @inline function diffAt(r: i32, c: i32): usize {
   return diffCount + <usize>(r - c + size - 1);
-}
-
-/** Bit `k` of the bitset at `bits` (byte k / 8, bit k % 8). */
-@inline function bitAt(bits: usize, k: i32): i32 {
-  return (<i32>load<u8>(bits + <usize>(k >>> 3)) >>> (k & 7)) & 1;
-}
-
-@inline function setBit(bits: usize, k: i32): void {
-  const at = bits + <usize>(k >>> 3);
-  store<u8>(at, <u8>(<i32>load<u8>(at) | (<i32>1 << (k & 7))));
 }
 
 /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
@@ -269,16 +241,6 @@ export function minConflictsRun(workLimit: f64): i32 {
     if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase: see the header
   }
   return status;
-}
-
-/** A uniform integer in [0, k), 1 <= k < 2^31: Lemire's multiply-shift, redrawing the rare biased low words. */
-@inline function draw(k: u32): u32 {
-  let m = <u64>nextU32() * <u64>k;
-  if (<u32>m < k) {
-    const floor: u32 = (<u32>0 - k) % k; // 2^32 mod k
-    while (<u32>m < floor) m = <u64>nextU32() * <u64>k;
-  }
-  return <u32>(m >>> 32);
 }
 
 /** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
@@ -427,14 +389,6 @@ function constructTail(workLimit: f64): i32 {
   stage = STAGE_COUNT;
   row = (2 * n - 1) >>> 3; // the top byte of the bitsets
   return RUNNING;
-}
-
-/** Eight bits to eight 0/1 bytes: bit k of `bits` becomes byte k (little-endian), by halving the gaps. */
-@inline function bitsToBytes(bits: u8): u64 {
-  let x = <u64>bits;
-  x = (x | (x << 28)) & 0x0000000F_0000000F; // bits 4..7 to 32..35
-  x = (x | (x << 14)) & 0x00030003_00030003; // then 2, 3 of each half up by 14
-  return (x | (x << 7)) & 0x01010101_01010101; // then the upper bit of each pair up by 7: bit k at 8k
 }
 
 /** Step 3: bits to counters, top down, then the candidates' queens with their collisions. */

@@ -121,7 +121,7 @@ describe("min-conflicts: memory", () => {
   afterEach(() => vi.restoreAllMocks());
 
   test("the byte count: 8 per queen and 64 KiB, and the largest n that fits", () => {
-    expect(minConflictsBytes(1_000_000)).toBe(8_000_000 + 65_536);
+    expect(minConflictsBytes(1_000_000)).toBe(8_000_000 + 65_536 + 64);
     expect(minConflictsBytes(MIN_CONFLICTS_MAX_N)).toBeLessThanOrEqual(WASM_HEAP_BYTES);
     expect(minConflictsBytes(MIN_CONFLICTS_MAX_N + 1)).toBeGreaterThan(WASM_HEAP_BYTES);
     expect(MIN_CONFLICTS_MAX_N).toBeGreaterThan(500_000_000); // 10^8 fits with room to spare

@@ -7,6 +7,7 @@
 // it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
+import { bitAt, draw, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
 
@@ -39,19 +40,24 @@ const STATIC_BYTES = 65536;
 export const WASM_HEAP_BYTES = 0xffff0000 - STATIC_BYTES;
 
 const round16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
+/**
+ * 64 bytes counted beyond what the kernel allocates (once a ring of partners drawn ahead),
+ * so the largest n stays the documented 536,846,328.
+ */
+const HEADROOM_BYTES = 64;
 
 /**
- * Bytes min-conflicts allocates for n queens: 4n (columns) + 2n + 2n (u8 diagonal
+ * Bytes min-conflicts may allocate for n queens: 4n (columns) + 2n + 2n (u8 diagonal
  * counters, which hold the bits of construction too) + 64 KiB (candidate list), each
- * rounded up to 16: 8 bytes per queen, and 64 KiB more.
+ * rounded up to 16, and HEADROOM_BYTES: 8 bytes per queen, and 64 KiB more.
  */
 export function minConflictsBytes(n: number): number {
-  return round16(4 * n) + 2 * round16(2 * n) + round16(4 * CANDIDATE_CAPACITY);
+  return round16(4 * n) + 2 * round16(2 * n) + round16(4 * CANDIDATE_CAPACITY) + HEADROOM_BYTES;
 }
 
 /** The largest n whose min-conflicts state fits in the 4 GiB of Wasm memory. */
 export const MIN_CONFLICTS_MAX_N: number = (() => {
-  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY) / 8);
+  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY - HEADROOM_BYTES) / 8);
   while (minConflictsBytes(n) > WASM_HEAP_BYTES) n--;
   return n;
 })();
@@ -95,15 +101,6 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     collisions = 0;
     kicksLeft = size + 50;
     restartNeeded = false;
-  }
-
-  /** Bit k of a bitset (byte k / 8, bit k % 8). */
-  function bitAt(bits: Uint8Array, k: number): number {
-    return (bits[k >>> 3] >>> (k & 7)) & 1;
-  }
-
-  function setBit(bits: Uint8Array, k: number): void {
-    bits[k >>> 3] |= 1 << (k & 7);
   }
 
   /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
@@ -208,23 +205,6 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return status;
   }
 
-  /** A uniform integer in [0, k), 1 <= k < 2^31: the twin's multiply-shift (the high word of a 32 x 32-bit product), exact in doubles. */
-  function draw(k: number): number {
-    let x = random.nextU32();
-    let low = Math.imul(x, k) >>> 0;
-    if (low < k) {
-      const floor = (4294967296 - k) % k; // 2^32 mod k
-      while (low < floor) {
-        x = random.nextU32();
-        low = Math.imul(x, k) >>> 0;
-      }
-    }
-    // x k = (high k) 2^48 ... split: x = xh 2^16 + xl; xh k = a 2^16 + b; x k = a 2^32 + b 2^16 + xl k.
-    const p1 = (x >>> 16) * k;
-    const a = Math.floor(p1 / 65536);
-    return a + Math.floor(((p1 - a * 65536) * 65536 + (x & 0xffff) * k) / 4294967296);
-  }
-
   /** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
   function prepare(workLimit: number): SearchStatus {
     const total = bitBytes + usedBytes;
@@ -256,7 +236,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       let c = 0;
       let placed = false;
       while (t < DIRECT_TRIES) {
-        c = draw(n);
+        c = draw(random, n);
         t++;
         if ((bitAt(used, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) === 0) {
           placed = true;
@@ -268,7 +248,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
         setBit(diffBits, diffRow - c);
       } else {
         do {
-          c = draw(n);
+          c = draw(random, n);
           draws++;
         } while (bitAt(used, c) !== 0);
         pushCandidate(r);
@@ -325,7 +305,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       let t = 0;
       let placed = false;
       while (t < GREEDY_TRIES) {
-        const j = r + draw(remaining);
+        const j = r + draw(random, remaining);
         t++;
         const cj = cols[j];
         if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) === 0) {
@@ -337,7 +317,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
         }
       }
       if (!placed) {
-        swapColumns(r, r + draw(remaining));
+        swapColumns(r, r + draw(random, remaining));
         pushCandidate(r);
       }
       w += t + 1;
@@ -354,7 +334,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     const n = size;
     while (row < n) {
       if (work >= workLimit) return RUNNING;
-      swapColumns(row, row + draw(n - row));
+      swapColumns(row, row + draw(random, n - row));
       pushCandidate(row);
       row++;
       work++;
@@ -401,7 +381,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     while (collisions !== 0) {
       if (restartNeeded || candidateCount === 0) return restart();
       if (work >= workLimit) return RUNNING;
-      const k = draw(candidateCount);
+      const k = draw(random, candidateCount);
       const i = candidates[k];
       work++;
       if (!attacked(i)) {
@@ -410,7 +390,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       }
       let improved = false;
       for (let t = 0; t < repairTrials; t++) {
-        const j = draw(n);
+        const j = draw(random, n);
         work++;
         if (j === i) continue;
         const before = collisions;
@@ -427,7 +407,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       } else {
         if (kicksLeft === 0) return restart();
         kicksLeft--;
-        const j = draw(n);
+        const j = draw(random, n);
         if (j !== i) {
           swapRows(i, j);
           pushCandidate(j);
