@@ -1,72 +1,67 @@
-// Min-conflicts local search for very large n, after Sosic & Gu's QS4:
-// R. Sosic and J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin
-// 2(2), 1991, and "Efficient Local Search with Conflict Minimization: A Case Study
-// of the n-Queens Problem", IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts.
+// Min-conflicts local search for very large n, after Sosic & Gu's QS4: R. Sosic and
+// J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin 2(2), 1991, and
+// IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts; the whole method, with
+// figures, in docs/solving.md ("How min-conflicts works").
 //
-// The board is a permutation cols[row] (rows and columns never clash); a queen is
-// on sum diagonal row + col and difference diagonal row - col + n - 1 (0 .. 2n-2).
-// Collisions = sum over diagonals of max(0, queens on it - 1).
-//  1. Prepare: cols = identity, diagonals empty.
-//  2. Construct: for rows 0 .. n-c-1, swap cols[row] with cols[j], j uniform in
-//     [row, n), until the queen lands on two free diagonals (at most GREEDY_TRIES
-//     tries; if none, a random j, and the row becomes a candidate). The last
-//     c = 32 + n / 2^20 rows (all rows when n < 64) take a random remaining column
-//     and become candidates. Only greedy rows mark their diagonals, as one bit per
-//     diagonal kept in the first 2n/8 bytes of each counter array: 2n/8 bytes are
-//     far likelier to stay in cache than 2n counters. The partners j are drawn
-//     AHEAD draws early and their columns read then, so the cache misses of cols[j]
-//     overlap (Wasm has no prefetch); a partner that has become a placed row by the
-//     time it is used (j < row) is skipped, which leaves the rest uniform in [row, n).
-//  3. Count: expand the bits in place into one u8 counter per diagonal (from the top
-//     down, so no bit is overwritten before it is read), then add the candidates'
-//     queens, counting collisions. Greedy queens never share a diagonal, so every
-//     collision involves a candidate.
-//  4. Repair: while collisions remain, take a random candidate row i; if its queen is
-//     not attacked, drop it from the list; else try swaps (i, j), j random, keeping
-//     the first that lowers the collision count (the counters make each trial O(1):
-//     swap, compare, undo). A queen that moves becomes a candidate, so every collision
-//     still involves one. With no improving swap in min(8n, 4096) trials a random swap
-//     is forced (a kick); after n + 50 kicks the try restarts.
+// The board is a permutation cols[row]; a queen is on sum diagonal row + col and
+// difference diagonal row - col + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of
+// max(0, queens on it - 1).
+//  1. Prepare: zero the bits below (cols is written in step 2).
+//  2. Construct: rows 0 .. n-c-1 greedily, each on two free diagonals if a few random
+//     tries find them; the last c = 32 + n / 2^20 rows (all when n < 64) take a random
+//     remaining column and become candidates, as does a greedy row whose tries fail.
+//     Greedy rows mark their diagonals as bits in the first 2n/8 bytes of each counter
+//     array (far likelier to stay in cache and TLB than 2n counters).
+//     a. Direct draws, rows below n - n/4: c uniform in [0, n); a try fails if c is taken
+//        (a bit per column, after the diff bits) or either diagonal is. The three bit
+//        addresses come from the draw alone and one branch decides, so the misses of
+//        many tries and rows overlap (Wasm has no prefetch). Uniform among the columns left.
+//     b. Gather the columns no row took, in increasing order, into cols[n - n/4 ..].
+//     c. Partners: swap cols[row] with cols[j], j uniform in [row, n), until free diagonals.
+//     Draws in [0, k) are Lemire's multiply-shift (assembly/min-conflicts-bits.ts).
+//  3. Count: expand the bits in place into u8 counters (top down), then add the
+//     candidates' queens, counting collisions; every collision involves a candidate.
+//  4. Repair: while collisions remain, a random candidate row i; not attacked, it leaves
+//     the list; else the first swap (i, j), j random, that lowers the collisions (O(1)
+//     with the counters: swap, compare, undo). A moved queen becomes a candidate. No
+//     improving swap in min(8n, 4096) trials: a random swap (a kick); n + 50 kicks: restart.
 //
-// Memory, exactly: 4n (cols, i32) + 2n + 2n (u8 counters, bits first) + 64 KiB
-// (candidate list) + 64 (the ring), each rounded up to 16 bytes: 8 bytes per queen
-// and 64 KiB more. So n = 10^8 takes 0.8 GB, and the 4 GiB of Wasm memory hold n <= 536,846,328
-// (minConflictsBytes in src/engine/ts/min-conflicts.ts). u8 counters suffice: a
-// diagonal fills only through candidates and kicks, and a try restarts when a queen
-// at rest stands on a diagonal holding more than CROWDED (a trial swap adds at most
-// 2 to a counter before it is undone).
+// Memory: 4n (cols) + 2n + 2n (u8 counters, bits first) + 64 KiB (candidates), each
+// rounded up to 16: 8 bytes per queen (minConflictsBytes adds 64 bytes of headroom), so
+// 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a queen at rest
+// stands on a diagonal holding more than CROWDED (a trial adds at most 2 before its undo).
 //
-// Work (the unit of workLimit): one per row prepared, per partner drawn and per row
-// in construction, per 8 diagonal pairs counted, per candidate counted or drawn, and
-// per swap tried. Steps: swaps kept (improving ones and kicks). Tries: 1 + restarts.
-// A unit's cost differs by phase: late in construction a partner lies in a short,
-// cached range (a few ns), in repair every trial swap touches four random counters and
-// a random row (100 ns or more at n = 10^6 and up). So run returns, before workLimit,
-// whenever the phase changes (construct to repair, and back on a restart): its caller
-// (src/search/solve.ts) sizes the chunks of each phase on their own, and the first
-// repair chunk never runs on a budget measured on construction's cheap units.
+// Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
+// construction, per byte of column bits gathered, per 8 diagonal pairs counted, per
+// candidate counted or drawn, per swap tried. Steps: swaps kept. Tries: 1 + restarts.
+// A unit costs a few ns late in construction and 100 ns or more in repair, so run
+// returns whenever the phase changes: src/search/solve.ts sizes each phase's chunks.
 
 import { allocate } from "./memory";
-import { constrained, fixedColumn, isBlocked } from "./constraints";
-import { linesOpen } from "./lines-open";
-import { seedRandom, below } from "./rng";
+import { constrained } from "./constraints";
+import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
+import { seedRandom } from "./rng";
+import { bitAt, bitsToBytes, draw, setBit } from "./min-conflicts-bits";
 import {
-  RUNNING, FOUND, EXHAUSTED, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
+  RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
 } from "./status";
 
-const GREEDY_TRIES: i32 = 64;
-const REPAIR_TRIALS: i32 = 4096;
+/** Tries per greedy row (shared with the constrained board's search). */
+export const GREEDY_TRIES: i32 = 64;
+/** Trial swaps per attacked queen in repair, at most (shared too). */
+export const REPAIR_TRIALS: i32 = 4096;
 const CANDIDATE_CAPACITY: i32 = 16384;
 const CROWDED: i32 = 250;
-/** Partners drawn ahead in construction (a power of two). */
-const AHEAD: i32 = 16;
+/** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
+const DIRECT_SHIFT: i32 = 2;
+/** Draws per row in direct draws: GREEDY_TRIES tries of a column not taken, on average. */
+const DIRECT_TRIES: i32 = GREEDY_TRIES << DIRECT_SHIFT;
+/** Bytes of bits zeroed per unit of work in the prepare stage. */
+const PREPARE_BYTES: i32 = 256;
 
-const STAGE_PREPARE: i32 = 0;
-const STAGE_GREEDY: i32 = 1;
-const STAGE_TAIL: i32 = 2;
-const STAGE_COUNT: i32 = 3;
-const STAGE_REPAIR: i32 = 4;
+const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
+const STAGE_TAIL: i32 = 4, STAGE_COUNT: i32 = 5, STAGE_REPAIR: i32 = 6;
 
 let size: i32 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row
@@ -74,22 +69,21 @@ let sumCount: usize = 0; // u8[2n]: queens on diagonal row + col (bits while con
 let diffCount: usize = 0; // u8[2n]: queens on diagonal row - col + n - 1 (bits while constructing)
 let candidates: usize = 0; // i32[CANDIDATE_CAPACITY]: rows whose queen may be attacked
 let candidateCount: i32 = 0;
-let ahead: usize = 0; // i32[AHEAD]: partner rows drawn ahead, a ring
-let aheadNext: i32 = 0; // the ring's oldest entry
-let readAhead: i32 = 0; // xor of the columns read ahead: unused, it only keeps the reads
+let used: usize = 0; // bits[n]: columns placed by direct draws, kept in diffCount after its bits
+let bitBytes: i32 = 0, usedBytes: i32 = 0; // bytes of each bitset of diagonals (2n - 1 bits), of columns (n)
 let collisions: i32 = 0;
 let stage: i32 = STAGE_PREPARE;
-let row: i32 = 0; // next row to prepare or construct; next byte of bits to count
+let row: i32 = 0; // next row to construct or fill; next byte to zero or to count
+let scan: i32 = 0; // gather: next byte of the column bits to read
+let directEnd: i32 = 0; // rows below it are placed by direct draws
 let greedyEnd: i32 = 0; // rows below it are placed greedily, the rest at random
 let repairTrials: i32 = 0;
 let kicksLeft: i32 = 0;
 let restartNeeded: bool = false;
 let status: i32 = RUNNING;
-let work: f64 = 0;
-let steps: f64 = 0;
-let tries: f64 = 1;
-let maxSteps: f64 = 0;
-let maxTries: f64 = 0;
+let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsStat)
+let maxSteps: f64 = 0, maxTries: f64 = 0;
+let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
 
 /**
  * Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory.
@@ -97,22 +91,24 @@ let maxTries: f64 = 0;
  */
 export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   withConstraints = constrained;
-  if (withConstraints) return initConstrained(n, seed, stepCap, tryCap);
+  if (withConstraints) return constrainedInit(n, seed, stepCap, tryCap); // assembly/min-conflicts-constrained.ts
   size = n;
   maxSteps = stepCap;
   maxTries = tryCap;
   status = RUNNING; // (an instance may be reused for another job: reset everything)
-  work = 0;
-  steps = 0;
+  work = steps = 0;
   tries = 1;
   cols = allocate(<usize>n << 2);
   sumCount = allocate(<usize>n << 1);
   diffCount = allocate(<usize>n << 1);
   candidates = allocate(<usize>CANDIDATE_CAPACITY << 2);
-  ahead = allocate(<usize>AHEAD << 2);
-  if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0 || ahead == 0) return 0;
+  if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0) return 0;
   const tail = n < 64 ? n : 32 + (n >> 20);
   greedyEnd = n - tail;
+  directEnd = min(greedyEnd, n - (n >> DIRECT_SHIFT));
+  bitBytes = ((2 * n - 1) >>> 3) + 1;
+  usedBytes = (n + 7) >>> 3;
+  used = diffCount + <usize>bitBytes; // bitBytes + usedBytes <= 2n for every n >= 1
   repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
   seedRandom(seed);
   startTry();
@@ -138,16 +134,6 @@ function startTry(): void {
 
 @inline function diffAt(r: i32, c: i32): usize {
   return diffCount + <usize>(r - c + size - 1);
-}
-
-/** Bit `k` of the bitset at `bits` (byte k / 8, bit k % 8). */
-@inline function bitAt(bits: usize, k: i32): i32 {
-  return (<i32>load<u8>(bits + <usize>(k >>> 3)) >>> (k & 7)) & 1;
-}
-
-@inline function setBit(bits: usize, k: i32): void {
-  const at = bits + <usize>(k >>> 3);
-  store<u8>(at, <u8>(<i32>load<u8>(at) | (<i32>1 << (k & 7))));
 }
 
 /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
@@ -197,10 +183,6 @@ function startTry(): void {
   return <i32>load<u8>(sumAt(r, c)) > CROWDED || <i32>load<u8>(diffAt(r, c)) > CROWDED;
 }
 
-@inline function aheadAt(k: i32): usize {
-  return ahead + (<usize>k << 2);
-}
-
 @inline function candidateAt(k: i32): usize {
   return candidates + (<usize>k << 2);
 }
@@ -246,10 +228,12 @@ function restart(): i32 {
 
 /** Search until a solution, a cap, or `workLimit` units of work in all; returns the status. */
 export function minConflictsRun(workLimit: f64): i32 {
-  if (withConstraints) return runConstrained(workLimit);
+  if (withConstraints) return constrainedRun(workLimit);
   while (status == RUNNING) {
     const repairing = stage == STAGE_REPAIR;
     if (stage == STAGE_PREPARE) status = prepare(workLimit);
+    else if (stage == STAGE_DIRECT) status = constructDirect(workLimit);
+    else if (stage == STAGE_GATHER) status = gather(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
     else if (stage == STAGE_TAIL) status = constructTail(workLimit);
     else if (stage == STAGE_COUNT) status = countDiagonals(workLimit);
@@ -259,74 +243,145 @@ export function minConflictsRun(workLimit: f64): i32 {
   return status;
 }
 
-/** Step 1: identity permutation, diagonals empty. */
+/** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
 function prepare(workLimit: f64): i32 {
-  const n = size;
-  while (row < n) {
+  const total = bitBytes + usedBytes;
+  while (row < total) {
     if (work >= workLimit) return RUNNING;
-    store<i32>(colAt(row), row);
-    store<u16>(sumCount + (<usize>row << 1), 0);
-    store<u16>(diffCount + (<usize>row << 1), 0);
-    row++;
+    const end = min(row + PREPARE_BYTES, total);
+    if (row < bitBytes) memory.fill(sumCount + <usize>row, 0, <usize>(min(end, bitBytes) - row));
+    memory.fill(diffCount + <usize>row, 0, <usize>(end - row));
+    row = end;
     work++;
   }
-  stage = STAGE_GREEDY;
+  stage = STAGE_DIRECT;
   row = 0;
-  for (let k = 0; k < AHEAD; k++) store<i32>(aheadAt(k), <i32>below(<u32>n));
-  aheadNext = 0;
   return RUNNING;
 }
 
-/** Step 2a: rows 0 .. greedyEnd-1, each on free diagonals if a few random tries find one. */
+/**
+ * Step 2a: rows 0 .. directEnd-1 draw a column c uniform in [0, n), redrawn while it is
+ * taken (a bit per column): no load waits on another, so the misses of many tries overlap.
+ */
+function constructDirect(workLimit: f64): i32 {
+  const n = size;
+  const sumBits = sumCount;
+  const diffBits = diffCount;
+  const usedBits = used;
+  const end = directEnd;
+  let r = row;
+  let w = work;
+  while (r < end) {
+    if (w >= workLimit) break;
+    const diffRow = r + n - 1;
+    let t = 0;
+    let draws = 0;
+    let c = 0;
+    let placed = false; // (draws: t, and the redraws of a row that fails)
+    while (t < DIRECT_TRIES) {
+      c = <i32>draw(<u32>n);
+      t++;
+      // A taken column is a failed try like a taken diagonal: one branch per try, on all three bits.
+      if ((bitAt(usedBits, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) == 0) {
+        placed = true;
+        break;
+      }
+    }
+    if (placed) {
+      setBit(sumBits, r + c);
+      setBit(diffBits, diffRow - c);
+    } else {
+      do {
+        c = <i32>draw(<u32>n);
+        draws++;
+      } while (bitAt(usedBits, c) != 0);
+      pushCandidate(r);
+    }
+    setBit(usedBits, c);
+    store<i32>(colAt(r), c);
+    w += <f64>(t + draws + 1);
+    r++;
+  }
+  row = r;
+  work = w;
+  if (r == end) {
+    stage = STAGE_GATHER;
+    scan = 0;
+  }
+  return RUNNING;
+}
+
+/** Step 2b: the columns no row took, in increasing order, into cols[directEnd .. n-1]. */
+function gather(workLimit: f64): i32 {
+  const n = size;
+  const bytes = usedBytes;
+  let b = scan;
+  let r = row;
+  while (b < bytes) {
+    if (work >= workLimit) break;
+    let open = ~(<i32>load<u8>(used + <usize>b)) & 0xFF;
+    if (b == bytes - 1 && (n & 7) != 0) open &= (1 << (n & 7)) - 1; // no column n or above
+    while (open != 0) {
+      store<i32>(colAt(r++), (b << 3) + ctz(open));
+      open &= open - 1;
+    }
+    b++;
+    work++;
+  }
+  scan = b;
+  row = r;
+  if (b == bytes) {
+    stage = STAGE_GREEDY;
+    row = directEnd;
+  }
+  return RUNNING;
+}
+
+/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
 function constructGreedy(workLimit: f64): i32 {
   const n = size;
   const sumBits = sumCount;
   const diffBits = diffCount;
-  while (row < greedyEnd) {
-    if (work >= workLimit) return RUNNING;
-    const i = row;
-    const remaining = <u32>(n - i);
-    const diffRow = i + n - 1;
+  const end = greedyEnd;
+  let r = row;
+  let w = work;
+  while (r < end) {
+    if (w >= workLimit) break;
+    const remaining = <u32>(n - r);
+    const diffRow = r + n - 1;
     let t = 0;
-    let draws = 0;
-    let next = aheadNext;
-    let read = readAhead;
+    let placed = false;
     while (t < GREEDY_TRIES) {
-      const j = load<i32>(aheadAt(next));
-      const drawn = i + <i32>below(remaining);
-      store<i32>(aheadAt(next), drawn);
-      read ^= load<i32>(colAt(drawn)); // start the cache miss now
-      next = (next + 1) & (AHEAD - 1);
-      draws++;
-      if (j < i) continue; // placed since it was drawn
+      const j = r + <i32>draw(remaining);
       t++;
       const cj = load<i32>(colAt(j));
-      if ((bitAt(sumBits, i + cj) | bitAt(diffBits, diffRow - cj)) == 0) {
-        swapColumns(i, j);
-        setBit(sumBits, i + cj);
+      if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) == 0) {
+        swapColumns(r, j);
+        setBit(sumBits, r + cj);
         setBit(diffBits, diffRow - cj);
+        placed = true;
         break;
       }
     }
-    aheadNext = next;
-    readAhead = read;
-    if (t == GREEDY_TRIES) {
-      swapColumns(i, i + <i32>below(remaining));
-      pushCandidate(i);
+    if (!placed) {
+      swapColumns(r, r + <i32>draw(remaining));
+      pushCandidate(r);
     }
-    work += <f64>(draws + 1);
-    row++;
+    w += <f64>(t + 1);
+    r++;
   }
-  stage = STAGE_TAIL;
+  row = r;
+  work = w;
+  if (r == end) stage = STAGE_TAIL;
   return RUNNING;
 }
 
-/** Step 2b: the last rows take a random remaining column, free diagonals or not. */
+/** Step 2d: the last rows take a random remaining column, free diagonals or not. */
 function constructTail(workLimit: f64): i32 {
   const n = size;
   while (row < n) {
     if (work >= workLimit) return RUNNING;
-    swapColumns(row, row + <i32>below(<u32>(n - row)));
+    swapColumns(row, row + <i32>draw(<u32>(n - row)));
     pushCandidate(row);
     row++;
     work++;
@@ -334,14 +389,6 @@ function constructTail(workLimit: f64): i32 {
   stage = STAGE_COUNT;
   row = (2 * n - 1) >>> 3; // the top byte of the bitsets
   return RUNNING;
-}
-
-/** Eight bits to eight 0/1 bytes: bit k of `bits` becomes byte k (little-endian), by halving the gaps. */
-@inline function bitsToBytes(bits: u8): u64 {
-  let x = <u64>bits;
-  x = (x | (x << 28)) & 0x0000000F_0000000F; // bits 4..7 to 32..35
-  x = (x | (x << 14)) & 0x00030003_00030003; // then 2, 3 of each half up by 14
-  return (x | (x << 7)) & 0x01010101_01010101; // then the upper bit of each pair up by 7: bit k at 8k
 }
 
 /** Step 3: bits to counters, top down, then the candidates' queens with their collisions. */
@@ -377,7 +424,7 @@ function repair(workLimit: f64): i32 {
   while (collisions != 0) {
     if (restartNeeded || candidateCount == 0) return restart();
     if (work >= workLimit) return RUNNING;
-    const k = <i32>below(<u32>candidateCount);
+    const k = <i32>draw(<u32>candidateCount);
     const i = load<i32>(candidateAt(k));
     work++;
     if (!attacked(i)) {
@@ -386,7 +433,7 @@ function repair(workLimit: f64): i32 {
     }
     let improved = false;
     for (let t = 0; t < repairTrials; t++) {
-      const j = <i32>below(<u32>n);
+      const j = <i32>draw(<u32>n);
       work++;
       if (j == i) continue;
       const before = collisions;
@@ -403,7 +450,7 @@ function repair(workLimit: f64): i32 {
     } else {
       if (kicksLeft == 0) return restart();
       kicksLeft--;
-      const j = <i32>below(<u32>n);
+      const j = <i32>draw(<u32>n);
       if (j != i) {
         swapRows(i, j);
         pushCandidate(j);
@@ -418,260 +465,11 @@ function repair(workLimit: f64): i32 {
 
 /** The figures of the search (no nodes: local search places no queens one by one). */
 export function minConflictsStat(slot: i32): f64 {
+  if (withConstraints) return constrainedStat(slot);
   if (slot == STAT_WORK) return work;
   if (slot == STAT_TRIES) return tries;
   if (slot == STAT_STEPS) return steps;
   if (slot == STAT_CONFLICTS) return stage == STAGE_REPAIR ? <f64>collisions : -1; // not counted yet
   if (slot == STAT_PHASE) return stage == STAGE_REPAIR ? PHASE_REPAIR : PHASE_CONSTRUCT;
   return 0;
-}
-
-// ---- Constrained boards (issue 15) ----
-// Given queens never move and no queen is ever put on a blocked square. A simpler
-// version of the above, for n <= 10^6 (MIN_CONFLICTS_CONSTRAINED_MAX_N in
-// src/engine/ts/min-conflicts.ts): i32 counters from the start (no bits), the given
-// queens on them first; the m rows without a given queen hold the m columns no given
-// queen holds.
-//  Construct: free rows in increasing order; row k draws a partner among the columns
-//  not yet placed (pool[k..m-1]) up to GREEDY_TRIES times for an open square on free
-//  diagonals; failing that, the first open square scanning the rest from a random
-//  point (a candidate if attacked); if every remaining column is blocked in that row,
-//  the try restarts.
-//  Repair: as above, on a list of candidate rows without repeats (a flag per row),
-//  partners drawn among the free rows; a swap that would put either queen on a
-//  blocked square is not made (it counts as a trial, or as a kick not made).
-// Work: one per draw or square looked at in construction, per candidate drawn and per
-// trial. If the givens leave a row or column without a square (linesOpen), no
-// completion exists: EXHAUSTED at once.
-
-let withConstraints: bool = false;
-let proved: bool = false;
-let free: i32 = 0; // m
-let freeRows: usize = 0; // i32[m]
-let freeCols: usize = 0; // i32[m]: columns no given queen holds, increasing
-let pool: usize = 0; // i32[m]: construction: pool[k..m-1] are the columns left
-let inList: usize = 0; // u8[n]: row r is in the candidate list
-let sumAll: usize = 0; // i32[2n]: queens on diagonal row + col
-let diffAll: usize = 0; // i32[2n]: queens on diagonal row - col + n - 1
-let placing: i32 = 0; // the next free row (index) to construct
-
-@inline function loadI(base: usize, k: i32): i32 {
-  return load<i32>(base + (<usize>k << 2));
-}
-
-@inline function storeI(base: usize, k: i32, v: i32): void {
-  store<i32>(base + (<usize>k << 2), v);
-}
-
-function initConstrained(n: i32, seed: u32, stepCap: f64, tryCap: f64): usize {
-  size = n;
-  maxSteps = stepCap;
-  maxTries = tryCap;
-  status = RUNNING;
-  work = 0;
-  steps = 0;
-  tries = 1;
-  cols = allocate(<usize>n << 2);
-  freeRows = allocate(<usize>n << 2);
-  freeCols = allocate(<usize>n << 2);
-  pool = allocate(<usize>n << 2);
-  candidates = allocate(<usize>n << 2);
-  inList = allocate(<usize>n);
-  sumAll = allocate(<usize>n << 3);
-  diffAll = allocate(<usize>n << 3);
-  const open = linesOpen(n);
-  if (cols == 0 || freeRows == 0 || freeCols == 0 || pool == 0 || candidates == 0 || inList == 0 || sumAll == 0 || diffAll == 0 || open < 0) return 0;
-  proved = open == 0;
-  free = 0;
-  for (let r = 0; r < n; r++) {
-    const c = fixedColumn(r);
-    if (c >= 0) {
-      storeI(cols, r, c);
-      store<u8>(inList + <usize>c, 1); // (inList as scratch: columns held)
-    } else {
-      storeI(freeRows, free, r);
-      free++;
-    }
-  }
-  let k = 0;
-  for (let c = 0; c < n; c++) {
-    if (load<u8>(inList + <usize>c) != 0) continue;
-    storeI(freeCols, k, c);
-    k++;
-  }
-  repairTrials = free < REPAIR_TRIALS / 8 ? 8 * free : REPAIR_TRIALS;
-  seedRandom(seed);
-  startConstrained();
-  return cols;
-}
-
-@inline function sumSlot(r: i32, c: i32): usize {
-  return sumAll + (<usize>(r + c) << 2);
-}
-
-@inline function diffSlot(r: i32, c: i32): usize {
-  return diffAll + (<usize>(r - c + size - 1) << 2);
-}
-
-function addC(r: i32, c: i32): void {
-  const s = load<i32>(sumSlot(r, c));
-  const d = load<i32>(diffSlot(r, c));
-  collisions += <i32>(s != 0) + <i32>(d != 0);
-  store<i32>(sumSlot(r, c), s + 1);
-  store<i32>(diffSlot(r, c), d + 1);
-}
-
-function removeC(r: i32, c: i32): void {
-  const s = load<i32>(sumSlot(r, c)) - 1;
-  const d = load<i32>(diffSlot(r, c)) - 1;
-  collisions -= <i32>(s != 0) + <i32>(d != 0);
-  store<i32>(sumSlot(r, c), s);
-  store<i32>(diffSlot(r, c), d);
-}
-
-function swapC(i: i32, j: i32): void {
-  const ci = loadI(cols, i);
-  const cj = loadI(cols, j);
-  removeC(i, ci);
-  removeC(j, cj);
-  addC(i, cj);
-  addC(j, ci);
-  storeI(cols, i, cj);
-  storeI(cols, j, ci);
-}
-
-function attackedC(r: i32): bool {
-  const c = loadI(cols, r);
-  return load<i32>(sumSlot(r, c)) > 1 || load<i32>(diffSlot(r, c)) > 1;
-}
-
-function pushC(r: i32): void {
-  if (load<u8>(inList + <usize>r) != 0) return;
-  store<u8>(inList + <usize>r, 1);
-  storeI(candidates, candidateCount++, r);
-}
-
-/** A new try: counters hold only the given queens, no candidate, construction from the first free row. */
-function startConstrained(): void {
-  const n = size;
-  memory.fill(sumAll, 0, <usize>n << 3);
-  memory.fill(diffAll, 0, <usize>n << 3);
-  memory.fill(inList, 0, <usize>n);
-  collisions = 0;
-  for (let r = 0; r < n; r++) {
-    const c = fixedColumn(r);
-    if (c >= 0) addC(r, c);
-  }
-  memory.copy(pool, freeCols, <usize>free << 2);
-  candidateCount = 0;
-  placing = 0;
-  kicksLeft = free + 50;
-  stage = STAGE_GREEDY;
-}
-
-function restartC(): i32 {
-  if (tries >= maxTries) return MAX_TRIES;
-  tries++;
-  startConstrained();
-  return RUNNING;
-}
-
-function runConstrained(workLimit: f64): i32 {
-  if (proved) return EXHAUSTED;
-  while (status == RUNNING) {
-    const repairing = stage == STAGE_REPAIR;
-    if (stage == STAGE_GREEDY) status = constructC(workLimit);
-    else status = repairC(workLimit);
-    if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase
-  }
-  return status;
-}
-
-function constructC(workLimit: f64): i32 {
-  const m = free;
-  while (placing < m) {
-    if (work >= workLimit) return RUNNING;
-    const k = placing;
-    const r = loadI(freeRows, k);
-    const left = <u32>(m - k);
-    let chosen = -1;
-    for (let t = 0; t < GREEDY_TRIES; t++) {
-      const j = k + <i32>below(left);
-      work++;
-      const c = loadI(pool, j);
-      if (load<i32>(sumSlot(r, c)) == 0 && load<i32>(diffSlot(r, c)) == 0 && !isBlocked(r, c)) {
-        chosen = j;
-        break;
-      }
-    }
-    if (chosen < 0) {
-      let j = k + <i32>below(left);
-      for (let t = 0; t < <i32>left; t++) {
-        work++;
-        if (!isBlocked(r, loadI(pool, j))) {
-          chosen = j;
-          break;
-        }
-        j++;
-        if (j == m) j = k;
-      }
-      if (chosen < 0) return restartC();
-    }
-    const c = loadI(pool, chosen);
-    storeI(pool, chosen, loadI(pool, k));
-    storeI(pool, k, c);
-    storeI(cols, r, c);
-    addC(r, c);
-    if (attackedC(r)) pushC(r);
-    placing++;
-  }
-  stage = STAGE_REPAIR;
-  return collisions == 0 ? FOUND : RUNNING;
-}
-
-function repairC(workLimit: f64): i32 {
-  const m = free;
-  while (collisions != 0) {
-    if (candidateCount == 0) return restartC();
-    if (work >= workLimit) return RUNNING;
-    const k = <i32>below(<u32>candidateCount);
-    const i = loadI(candidates, k);
-    work++;
-    if (!attackedC(i)) {
-      storeI(candidates, k, loadI(candidates, --candidateCount));
-      store<u8>(inList + <usize>i, 0);
-      continue;
-    }
-    const ci = loadI(cols, i);
-    let improved = false;
-    for (let t = 0; t < repairTrials; t++) {
-      const j = loadI(freeRows, <i32>below(<u32>m));
-      work++;
-      if (j == i) continue;
-      const cj = loadI(cols, j);
-      if (isBlocked(i, cj) || isBlocked(j, ci)) continue;
-      const before = collisions;
-      swapC(i, j);
-      if (collisions < before) {
-        improved = true;
-        pushC(j);
-        break;
-      }
-      swapC(i, j); // undo
-    }
-    if (improved) {
-      steps++;
-    } else {
-      if (kicksLeft == 0) return restartC();
-      kicksLeft--;
-      const j = loadI(freeRows, <i32>below(<u32>m));
-      if (j != i && !isBlocked(i, loadI(cols, j)) && !isBlocked(j, ci)) {
-        swapC(i, j);
-        pushC(j);
-        steps++;
-      }
-    }
-    if (collisions != 0 && steps >= maxSteps) return MAX_STEPS;
-  }
-  return FOUND;
 }

@@ -3,7 +3,10 @@
 // ../shared/refs/construct.c, each measured in the same run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { solve } from "../dist/index.js";
-import { buildRef, median, printTable, round } from "./lib.mjs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { REFS, buildRef, median, printTable, round } from "./lib.mjs";
 
 const CHILD = new URL("./child-solve.mjs", import.meta.url).pathname;
 
@@ -50,7 +53,19 @@ function runC(binary, args, pattern) {
 }
 
 /**
- * min-conflicts on both engines and minconf.c; targets: wasm/C <= 1.3 at 10^7, ts/wasm <= 2.5.
+ * minconf.c built with -DPF_DIST=16: its greedy phase software-prefetches the partners'
+ * columns and their diagonal counters (the yardstick's fastest build). undefined without gcc.
+ */
+function buildMinconfPrefetch() {
+  if (!buildRef("minconf")) return undefined; // no gcc, or no refs/minconf.c
+  const binary = join(mkdtempSync(join(tmpdir(), "nqueens-bench-pf-")), "minconf_pf");
+  execFileSync("gcc", ["-O3", "-march=native", "-DPF_DIST=16", "-o", binary, join(REFS, "minconf.c")]);
+  return binary;
+}
+
+/**
+ * min-conflicts on both engines and minconf.c, plain and with -DPF_DIST=16 (c_pf); targets:
+ * wasm/C <= 1.3 at 10^7, wasm/C_pf <= 1.5 at 10^7, ts/wasm <= 2.5.
  * Each run is a fresh process, as a command line is: its time includes compiling the
  * kernels and mapping fresh memory. wasm_warm (n <= 10^6) is the second solve of a process
  * (the first with another seed): what a page or a server that solves again meets. Above
@@ -62,11 +77,12 @@ function runC(binary, args, pattern) {
  */
 export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, seeds = [1, 2, 3, 4, 5], baseline = process.env.NQ_BENCH_BASELINE } = {}) {
   const binary = buildRef("minconf");
+  const prefetching = binary ? buildMinconfPrefetch() : undefined;
   const rows = [];
   const beforeRows = [];
   for (const n of big ? [...sizes, 1e8] : sizes) {
     const variants = { wasm: ["wasm", false], ...(n <= 1e6 ? { wasm_warm: ["wasm", true] } : {}), ...(n >= 1e8 ? {} : { ts: ["ts", false] }) };
-    const runs = { c: [] };
+    const runs = { c: [], c_pf: [] };
     for (const name in variants) runs[name] = [];
     for (const name in variants) runs[`before_${name}`] = [];
     for (const seed of seeds) {
@@ -81,6 +97,7 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
         runs[`before_${name}`].push(before);
       }
       if (binary) runs.c.push(runC(binary, [String(n), String(seed)], /solve_total=([\d.]+)s/));
+      if (prefetching) runs.c_pf.push(runC(prefetching, [String(n), String(seed)], /solve_total=([\d.]+)s/));
     }
     const ms = (list) => round(median(list.map((r) => r.ms)), 1);
     const rss = (list) => Math.max(...list.map((r) => r.maxRssMB ?? 0));
@@ -94,6 +111,10 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
       row.c_rss_MB = rss(runs.c);
       row.wasm_over_c = round(row.wasm_ms / row.c_ms);
       if (row.wasm_warm_ms) row.wasm_warm_over_c = round(row.wasm_warm_ms / row.c_ms);
+    }
+    if (prefetching) {
+      row.c_pf_ms = ms(runs.c_pf);
+      row.wasm_over_c_pf = round(row.wasm_ms / row.c_pf_ms);
     }
     row.ts_over_wasm = row.ts_ms ? round(row.ts_ms / row.wasm_ms) : undefined;
     rows.push(row);
@@ -117,7 +138,7 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
     rows,
   );
   if (baseline) printTable(`min-conflicts: this build vs ${baseline}, same runs interleaved`, beforeRows);
-  return { c_available: Boolean(binary), seeds, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
+  return { c_available: Boolean(binary), c_pf_available: Boolean(prefetching), seeds, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
 }
 
 const FILL = new URL("./child-fill.mjs", import.meta.url).pathname;

@@ -59,6 +59,14 @@ describe("min-conflicts: both engines, same answers, all checked", () => {
     expect(restarts).toBeGreaterThan(0); // the restart path was taken (and agreed) at least once
   });
 
+  test("n = 61..140, two seeds each: the first sizes whose rows take direct draws, then partners (identical, solved)", async () => {
+    // From n = 64 on, the rows below n - n/4 draw a column directly and the rest swap with
+    // a partner row; the columns no direct row took are gathered between the two.
+    for (let n = 61; n <= 140; n++) {
+      for (const seed of [1, 2]) expect((await solveBoth(n, { seed })).found).toBe(true);
+    }
+  });
+
   test("n = 1000 (eight seeds), 10^5 (two seeds), 10^6 (one seed)", async () => {
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) expect((await solveBoth(1000, { seed })).found).toBe(true);
     for (const seed of [1, 2]) {
