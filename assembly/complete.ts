@@ -18,6 +18,7 @@
 
 import { allocate } from "./memory";
 import { allowedMask } from "./constraints";
+import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -25,6 +26,12 @@ const OPEN: i32 = 1;
 const SOLVED: i32 = 2;
 const BY_ROW: i32 = 0;
 const BY_COLUMN: i32 = 1;
+/** Bit of param asking for the wide path (complete-wide.ts) at any n: tests compare the two paths with it. */
+const WIDE: i32 = 8;
+/** Largest n of the 64-bit path; past it the wide path runs. */
+const NARROW_MAX_N: i32 = 64;
+
+let wide: bool = false;
 
 let size: i32 = 0;
 let mode: i32 = 0;
@@ -121,10 +128,12 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   return OPEN;
 }
 
-/** Allocate and reset for an n x n board (1 <= n <= 64) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
+/** Allocate and reset for an n x n board (n <= 64 here, any n on the wide path) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
 export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  wide = n > NARROW_MAX_N || (param & WIDE) != 0;
+  if (wide) return wideInit(n, param & 3, nodeCap);
   size = n;
-  mode = param;
+  mode = param & 3;
   maxNodes = nodeCap;
   nodes = 1; // the empty board
   solutions = 0;
@@ -151,6 +160,7 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
 
 /** Search until a solution (modes 0, 1), exhaustion, maxNodes, or `workLimit` nodes in all; the status. */
 export function completeRun(workLimit: f64): i32 {
+  if (wide) return wideRun(workLimit);
   while (true) {
     if (found) return FOUND;
     if (depth < 0) return EXHAUSTED;
@@ -186,12 +196,12 @@ export function completeRun(workLimit: f64): i32 {
 
 /** The solutions met so far (every solution, in mode 2 once the run is EXHAUSTED). */
 export function completeSolutions(): u64 {
-  return solutions;
+  return wide ? wideSolutions() : solutions;
 }
 
 /** The figures of the search: work and nodes are the same count; one try, no steps. */
 export function completeStat(slot: i32): f64 {
-  if (slot == STAT_WORK || slot == STAT_NODES) return nodes;
+  if (slot == STAT_WORK || slot == STAT_NODES) return wide ? wideNodes() : nodes;
   if (slot == STAT_TRIES) return 1;
   if (slot == STAT_CONFLICTS) return -1;
   if (slot == STAT_PHASE) return PHASE_SEARCH;

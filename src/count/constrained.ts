@@ -15,8 +15,8 @@ import { checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
 
-/** Largest n of a constrained count or enumeration (the complete search's 64-bit masks). */
-export const CONSTRAINED_MAX_N = 64;
+/** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
+export const CONSTRAINED_MAX_N = 1000;
 
 const MODE_ENUMERATE = 1;
 const MODE_COUNT = 2;

@@ -1,7 +1,9 @@
-// Twin of assembly/complete.ts: the complete search for constrained boards, n <= 64.
+// Twin of assembly/complete.ts: the complete search for constrained boards (n <= 64 here;
+// larger boards, or param bit COMPLETE_WIDE, take the wide path of complete-wide.ts).
 // A 64-bit mask is two int32 halves (lo: columns 0..31, hi: 32..63), so both engines
 // walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
+import { WideSearch } from "./complete-wide.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
@@ -199,8 +201,16 @@ export class CompleteSearch {
   }
 }
 
+/** Bit of param asking for the wide path at any n (as assembly/complete.ts). */
+export const COMPLETE_WIDE = 8;
+/** Largest n of the 64-bit path; past it the wide path runs. */
+export const NARROW_MAX_N = 64;
+
 export function openComplete(n: number, params: SearchParams): Search {
-  const search = new CompleteSearch(n, params.constraints, params.param, params.maxNodes);
+  const mode = params.param & 3;
+  const search = n > NARROW_MAX_N || (params.param & COMPLETE_WIDE) !== 0
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes)
+    : new CompleteSearch(n, params.constraints, mode, params.maxNodes);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,
