@@ -34,6 +34,8 @@ const BY_ROW: i32 = 0;
 const BY_COLUMN: i32 = 1;
 /** Solve mode's first run may take RESTART_BASE * n nodes; each next one 1.5 times more (so one run is eventually exhaustive). */
 const RESTART_BASE: i32 = 16;
+/** Bit of param (tests): the first run takes n nodes only, so small boards restart too. */
+const RESTART_OFTEN: i32 = 32;
 const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
 
 let size: i32 = 0;
@@ -309,11 +311,11 @@ function undo(d: i32): void {
   store<i32>(i32At(placedRow, d), -1);
 }
 
-/** Allocate and reset (as completeInit); the columns buffer, 0 if out of memory. */
+/** Allocate and reset (as completeInit; param: the mode, and RESTART_OFTEN); the columns buffer, 0 if out of memory. */
 export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   size = n;
   words = (n + 63) >> 6;
-  mode = param;
+  mode = param & 3;
   maxNodes = nodeCap;
   nodes = 1; // the empty board
   solutions = 0;
@@ -321,7 +323,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   trailTop = 0;
   left = n;
   restarts = 0;
-  runNodes = <f64>(RESTART_BASE * n);
+  runNodes = <f64>((param & RESTART_OFTEN) != 0 ? n : RESTART_BASE * n);
   cutoff = mode == 0 ? nodes + runNodes : Infinity;
   const levels = <usize>(n + 1);
   const trail = (<usize>3 * <usize>n * <usize>(n - 1)) / 2 + 1;

@@ -6,10 +6,11 @@ import { describe, expect, it } from "vitest";
 import { count, solutions, solve } from "../src/index.js";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
-import { honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
+import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
+import { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares } from "../src/board/excluded-diagonals.js";
 
 /** Independent checker: n queens, one per row, none attacking, givens kept, no block used. */
 function verified(columns: ArrayLike<number> | null, n: number, givens: Givens): boolean {
@@ -149,6 +150,80 @@ describe("the complete search past n = 64", () => {
       expect((aborted as Error).name).toBe("AbortError");
       expect(performance.now() - t1).toBeLessThan(100 + 400);
     }
+  });
+
+  it("solve on the wide path, restarts and all, decides 250 random small boards as brute force does, both engines identical", () => {
+    const random = rng(65);
+    let restarted = 0;
+    for (let i = 0; i < 250; i++) {
+      const n = 4 + (i % 5);
+      const givens = randomGivens(n, random, i % 2, [0.1, 0.2, 0.3, 0.4][i % 4]);
+      const constraints = checkConstraints(n, givens, "test");
+      if (constraints.conflict !== null) continue;
+      const expected = bruteForce(n, givens).length > 0;
+      const seen = [];
+      for (const engine of ENGINES) {
+        const search = pickEngine(engine).openSearch("complete", n, {
+          seed: 0, param: COMPLETE_WIDE | COMPLETE_RESTART_OFTEN, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints,
+        });
+        const status = search.run(Infinity);
+        expect(status).toBe(expected ? FOUND : EXHAUSTED);
+        if (expected) expect(verified(search.columns(), n, givens)).toBe(true);
+        seen.push({ nodes: search.stats().nodes, columns: search.columns() });
+        search.close();
+      }
+      expect(seen[1]).toEqual(seen[0]);
+      if (seen[0].nodes > 1 + n) restarted++; // past the first run's cutoff
+    }
+    expect(restarted).toBeGreaterThan(10);
+  });
+
+  it("solve's portfolio (past 2^18 nodes at n <= 64) answers an Excluded Diagonals board on both engines alike", async () => {
+    const { blocked } = excludedDiagonalsBoard(30, 28, { seed: 1 });
+    const results = [];
+    for (const engine of ENGINES) {
+      const r = await solve(30, { method: "complete", engine, blocked });
+      expect(r.found).toBe(true);
+      expect(verified(r.columns, 30, { fixed: [], blocked })).toBe(true);
+      results.push(r);
+    }
+    expect(results[0].nodes).toBeGreaterThan(2 ** 18); // the portfolio ran
+    expect(results[1].nodes).toBe(results[0].nodes);
+    expect(results[1].columns).toEqual(results[0].columns);
+  });
+
+  it("the Excluded Diagonals generator follows its rules: listed diagonals keep minFree squares per line, the rest would not", () => {
+    for (const [n, minFree, seed] of [[10, 4, 1], [12, 2, 5], [30, 1, 3]]) {
+      const list = excludedDiagonalsList(n, minFree, seed);
+      const names = new Set(list.map((d) => `${d.kind}${d.index}`));
+      expect(names.size).toBe(list.length);
+      const blocked = new Uint8Array(n * n);
+      for (const d of list) for (const [r, c] of diagonalSquares(n, d)) blocked[r * n + c] = 1;
+      for (let i = 0; i < n; i++) {
+        let row = 0, col = 0;
+        for (let j = 0; j < n; j++) { row += 1 - blocked[i * n + j]; col += 1 - blocked[j * n + i]; }
+        expect(Math.min(row, col)).toBeGreaterThanOrEqual(minFree);
+      }
+      // Every diagonal left off the list would take some line below minFree once the whole list is excluded.
+      for (let k = 0; k <= 2 * n - 2; k++) {
+        for (const kind of ["sum", "difference"] as const) {
+          if (names.has(`${kind}${k}`)) continue;
+          const extra = blocked.slice();
+          for (const [r, c] of diagonalSquares(n, { kind, index: k })) extra[r * n + c] = 1;
+          let short = false;
+          for (let i = 0; i < n && !short; i++) {
+            let row = 0, col = 0;
+            for (let j = 0; j < n; j++) { row += 1 - extra[i * n + j]; col += 1 - extra[j * n + i]; }
+            short = row < minFree || col < minFree;
+          }
+          expect(short).toBe(true);
+        }
+      }
+      const board = excludedDiagonalsBoard(n, Math.min(5, list.length), { seed, minFree });
+      for (const [r, c] of board.blocked) expect(board.diagonals.some((d) => (d.kind === "sum" ? r + c : r - c + n - 1) === d.index)).toBe(true);
+    }
+    expect(diagonalSquares(10, { kind: "difference", index: 5 })).toEqual([[0, 4], [1, 5], [2, 6], [3, 7], [4, 8], [5, 9]]);
+    expect(() => excludedDiagonalsBoard(10, 500, { seed: 1, minFree: 4 })).toThrow(RangeError);
   });
 
   it("refuses n past the largest with a coded RangeError", async () => {

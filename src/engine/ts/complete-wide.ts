@@ -53,7 +53,8 @@ export class WideSearch {
   private runNodes: number;
   private cutoff: number;
 
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number) {
+  /** `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1). */
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE) {
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -76,7 +77,7 @@ export class WideSearch {
     this.diffCount = new Int32Array(2 * n);
     this.start = new Int32Array(levels + 1);
     this.candidates = new Float64Array((n * (n + 1)) / 2 + n);
-    this.runNodes = RESTART_BASE * n;
+    this.runNodes = restartBase * n;
     this.cutoff = mode === 0 ? this.nodes + this.runNodes : Infinity;
     const avail = this.avail;
     const plain = constraints === undefined || constraints.empty;
