@@ -1,5 +1,5 @@
 // Counting and enumerating the solutions of a constrained board (issue 15): given
-// queens and blocked squares, n <= 64, by the complete search (assembly/complete.ts)
+// queens and blocked squares, n <= 1000, by the complete search (assembly/complete.ts)
 // in its counting mode (2) and its enumerating mode (1). The board's symmetry is
 // broken by the constraints, so only the total is counted (count's `unique` is null).
 //

@@ -116,7 +116,7 @@ export const METHODS = {
   // Constrained boards (issue 15): decides every instance, a row's open columns in one 64-bit mask.
   complete: {
     title: "complete search",
-    summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 64)",
+    summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 1000)",
     kernel: "complete", file: "complete",
     maxN: COMPLETE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: false,
     crossCheckMaxN: 64, constraints: true,
