@@ -18,6 +18,7 @@
 
 import { allocate } from "./memory";
 import { allowedMask } from "./constraints";
+import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -25,6 +26,31 @@ const OPEN: i32 = 1;
 const SOLVED: i32 = 2;
 const BY_ROW: i32 = 0;
 const BY_COLUMN: i32 = 1;
+/** Bit of param asking for the wide path (complete-wide.ts) at any n: tests compare the two paths with it. */
+const WIDE: i32 = 8;
+/** Largest n of the 64-bit path; past it the wide path runs. */
+const NARROW_MAX_N: i32 = 64;
+
+let wide: bool = false;
+
+// Solve mode's portfolio (n <= 64): the 64-bit search alone for its first PORTFOLIO_START
+// nodes (every board it decides by then is answered exactly as before), then slices of
+// NARROW_SLICE nodes of it taking turns with slices of WIDE_SLICE nodes of the wide
+// path's restarting search (complete-wide.ts, a wide node costs about four 64-bit ones:
+// about a third of the time). Either one's solution is the answer, and either one's
+// exhausted tree a proof; nodes are the sum of both.
+const PORTFOLIO_START: f64 = 262144;
+const NARROW_SLICE: f64 = 65536;
+const WIDE_SLICE: f64 = 8192;
+/** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
+const PLAIN: i32 = 16;
+let portfolio: bool = false;
+let wideReady: bool = false;
+let wideCols: usize = 0;
+let turn: i32 = 0; // 0: the 64-bit search's slice, 1: the wide search's
+let turnEnd: f64 = 0; // in nodes of both
+let settled: i32 = -1; // the portfolio's final status once FOUND or EXHAUSTED
+let portfolioCap: f64 = 0; // maxNodes over both searches
 
 let size: i32 = 0;
 let mode: i32 = 0;
@@ -121,11 +147,19 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   return OPEN;
 }
 
-/** Allocate and reset for an n x n board (1 <= n <= 64) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
+/** Allocate and reset for an n x n board (n <= 64 here, any n on the wide path) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
 export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
+  wide = n > NARROW_MAX_N || (param & WIDE) != 0;
+  if (wide) return wideInit(n, param & ~WIDE, nodeCap);
   size = n;
-  mode = param;
-  maxNodes = nodeCap;
+  mode = param & 3;
+  portfolio = mode == 0 && (param & PLAIN) == 0;
+  wideReady = false;
+  turn = 0;
+  turnEnd = PORTFOLIO_START;
+  settled = -1;
+  maxNodes = portfolio ? Infinity : nodeCap;
+  portfolioCap = nodeCap;
   nodes = 1; // the empty board
   solutions = 0;
   found = false;
@@ -151,6 +185,61 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
 
 /** Search until a solution (modes 0, 1), exhaustion, maxNodes, or `workLimit` nodes in all; the status. */
 export function completeRun(workLimit: f64): i32 {
+  if (wide) return wideRun(workLimit);
+  if (portfolio) return portfolioRun(workLimit);
+  return narrowRun(workLimit);
+}
+
+/** Nodes of both searches (the wide one's empty board not counted again). */
+function portfolioNodes(): f64 {
+  return wideReady ? nodes + wideNodes() - 1 : nodes;
+}
+
+function portfolioRun(workLimit: f64): i32 {
+  while (true) {
+    if (settled >= 0) return settled;
+    const total = portfolioNodes();
+    if (total >= portfolioCap) return MAX_NODES;
+    if (total >= workLimit) return RUNNING;
+    let stop = turnEnd < workLimit ? turnEnd : workLimit;
+    if (portfolioCap < stop) stop = portfolioCap;
+    if (turn == 0) {
+      const status = narrowRun(nodes + (stop - total));
+      if (status == FOUND || status == EXHAUSTED) {
+        settled = status;
+        continue;
+      }
+      if (portfolioNodes() < turnEnd) continue;
+      if (!wideReady) {
+        wideCols = wideInit(size, 0, Infinity);
+        if (wideCols == 0) {
+          turnEnd = Infinity; // no memory for it: the 64-bit search alone
+          continue;
+        }
+        wideReady = true;
+      }
+      turn = 1;
+      turnEnd = portfolioNodes() + WIDE_SLICE;
+    } else {
+      const status = wideRun(wideNodes() + (stop - total));
+      if (status == FOUND) {
+        memory.copy(cols, wideCols, <usize>size << 2);
+        solutions = 1;
+        settled = FOUND;
+        continue;
+      }
+      if (status == EXHAUSTED) {
+        settled = EXHAUSTED;
+        continue;
+      }
+      if (portfolioNodes() < turnEnd) continue;
+      turn = 0;
+      turnEnd = portfolioNodes() + NARROW_SLICE;
+    }
+  }
+}
+
+function narrowRun(workLimit: f64): i32 {
   while (true) {
     if (found) return FOUND;
     if (depth < 0) return EXHAUSTED;
@@ -186,12 +275,12 @@ export function completeRun(workLimit: f64): i32 {
 
 /** The solutions met so far (every solution, in mode 2 once the run is EXHAUSTED). */
 export function completeSolutions(): u64 {
-  return solutions;
+  return wide ? wideSolutions() : solutions;
 }
 
 /** The figures of the search: work and nodes are the same count; one try, no steps. */
 export function completeStat(slot: i32): f64 {
-  if (slot == STAT_WORK || slot == STAT_NODES) return nodes;
+  if (slot == STAT_WORK || slot == STAT_NODES) return wide ? wideNodes() : portfolio ? portfolioNodes() : nodes;
   if (slot == STAT_TRIES) return 1;
   if (slot == STAT_CONFLICTS) return -1;
   if (slot == STAT_PHASE) return PHASE_SEARCH;

@@ -73,3 +73,27 @@ export function allowedMask(r: i32, n: i32): u64 {
   for (let i = load<i32>(startAt + (<usize>r << 2)); i < end; i++) mask &= ~(<u64>1 << <u64>load<i32>(colsAt + (<usize>i << 2)));
   return mask;
 }
+
+/** Row r's allowed columns as `words` u64 words at `dst` (column c: bit c & 63 of word c >> 6), any n: the wide form of allowedMask. */
+export function allowedWords(r: i32, n: i32, dst: usize, words: i32): void {
+  const f = constrained ? load<i32>(fixedAt + (<usize>r << 2)) : -1;
+  for (let w = 0; w < words; w++) {
+    let word: u64 = 0;
+    if (f < 0) {
+      const left = n - (w << 6);
+      word = left >= 64 ? ~(<u64>0) : ((<u64>1 << <u64>left) - 1);
+    }
+    store<u64>(dst + (<usize>w << 3), word);
+  }
+  if (f >= 0) {
+    store<u64>(dst + (<usize>(f >> 6) << 3), <u64>1 << <u64>(f & 63));
+    return;
+  }
+  if (!constrained) return;
+  const end = load<i32>(startAt + (<usize>(r + 1) << 2));
+  for (let i = load<i32>(startAt + (<usize>r << 2)); i < end; i++) {
+    const c = load<i32>(colsAt + (<usize>i << 2));
+    const at = dst + (<usize>(c >> 6) << 3);
+    store<u64>(at, load<u64>(at) & ~(<u64>1 << <u64>(c & 63)));
+  }
+}

@@ -7,7 +7,8 @@
 // runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js. --gpu runs only the WebGPU
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
-// n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep).
+// n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep),
+// boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed.
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -45,7 +46,11 @@ const sections = {
   }),
   constrained: () => benchConstrained({
     ...(values.boards ? { boards: Number(values.boards) } : {}),
-    ...(values.quick ? { sweep: [{ n: 28, ms: [575, 600] }, { n: 48, ms: [1950, 2000] }], timeoutMs: 10_000, tsTimeoutMs: 10_000, backtrackCap: 1e7 } : {}),
+    ...(values.quick ? {
+      sweep: [{ n: 28, ms: [575, 600] }, { n: 48, ms: [1950, 2000] }], timeoutMs: 10_000, tsTimeoutMs: 10_000, backtrackCap: 1e7, cadicalTimeoutMs: 10_000,
+      wideOptions: { classes: [{ n: 100, kind: "blocked", sizes: [8800] }, { n: 200, kind: "completion", sizes: [50] }], boards: 3, timeoutMs: 10_000 },
+      frontierOptions: { ds: [20, 28], boards: 3, timeoutMs: 10_000 },
+    } : {}),
   }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };

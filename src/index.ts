@@ -25,6 +25,7 @@ export type { KeyInput } from "./core/key.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
 export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
+export { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares, type ExcludedDiagonal } from "./board/excluded-diagonals.js";
 export {
   splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
   type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,

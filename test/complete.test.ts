@@ -99,13 +99,13 @@ describe("solve with method 'complete'", () => {
     }
   });
 
-  it("'auto' picks the complete search with constraints (n <= 64), 'construct' refuses them", async () => {
+  it("'auto' picks the complete search with constraints (n <= 1000), 'construct' refuses them", async () => {
     expect((await solve(10, { blocked: [[0, 0]] })).method).toBe("complete");
     expect((await solve(10, { fixed: [], blocked: [] })).method).toBe("backtrack"); // empty lists: the plain problem
     expect((await solve(10)).method).toBe("backtrack");
-    await expect(solve(65, { fixed: [[0, 1]] })).rejects.toThrow(/n must be an integer from 1 to 64, got 65/);
+    await expect(solve(1001, { fixed: [[0, 1]] })).rejects.toThrow(/n must be an integer from 1 to 1000, got 1001/);
     await expect(solve(10, { method: "construct", fixed: [[0, 1]] })).rejects.toThrow(/"construct" cannot honour given queens/);
-    await expect(solve(65, { method: "complete" })).rejects.toThrow(RangeError);
+    await expect(solve(1001, { method: "complete" })).rejects.toThrow(RangeError);
     await expect(solve(8, { fixed: [[8, 0]] })).rejects.toThrow(/fixed\[0\] row must be an integer from 0 to 7/);
   });
 

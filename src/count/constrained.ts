@@ -1,5 +1,5 @@
 // Counting and enumerating the solutions of a constrained board (issue 15): given
-// queens and blocked squares, n <= 64, by the complete search (assembly/complete.ts)
+// queens and blocked squares, n <= 1000, by the complete search (assembly/complete.ts)
 // in its counting mode (2) and its enumerating mode (1). The board's symmetry is
 // broken by the constraints, so only the total is counted (count's `unique` is null).
 //
@@ -16,8 +16,8 @@ import { checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
 
-/** Largest n of a constrained count or enumeration (the complete search's 64-bit masks). */
-export const CONSTRAINED_MAX_N = 64;
+/** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
+export const CONSTRAINED_MAX_N = 1000;
 
 const MODE_ENUMERATE = 1;
 const MODE_COUNT = 2;

@@ -62,7 +62,7 @@ export type DistributedOptions = {
   onNotice?: (message: string) => void;
   /**
    * Queens given in advance, [row, col] pairs, 0-based (issue 15): the count of that board,
-   * n <= 64, `unique` null; the workers count its parts (splitConstrainedCount).
+   * n <= 1000, `unique` null; the workers count its parts (splitConstrainedCount).
    */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
@@ -77,7 +77,7 @@ type AnyCount = PartCount | ConstrainedPartCount;
 /**
  * The coordinator: counts n over a BullMQ queue that workers (startWorker or
  * `nqueens worker`) take parts from. Run again after a stop, it resumes. With `fixed` or
- * `blocked`, counts that board (n <= 64; `unique` is null).
+ * `blocked`, counts that board (n <= 1000; `unique` is null).
  * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379" });
  * @example const { total } = await countDistributed(14, { connection: "redis://127.0.0.1:6379", blocked: [[0, 0]] });
  */

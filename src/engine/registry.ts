@@ -26,8 +26,8 @@ export const CONSTRUCT_MAX_N = 500_000_000;
  */
 export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
 
-/** Largest n of the complete search (a row's open columns in one 64-bit mask). */
-export const COMPLETE_MAX_N = 64;
+/** Largest n of the complete search (64-bit masks up to 64, the wide path's words and trail past it). */
+export const COMPLETE_MAX_N = 1000;
 
 /** What a method is. */
 export type MethodSpec = {
@@ -116,7 +116,7 @@ export const METHODS = {
   // Constrained boards (issue 15): decides every instance, a row's open columns in one 64-bit mask.
   complete: {
     title: "complete search",
-    summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 64)",
+    summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 1000)",
     kernel: "complete", file: "complete",
     maxN: COMPLETE_MAX_N, limits: ["maxNodes"], seeded: false, stopVegas: false, local: false, traceable: false,
     crossCheckMaxN: 64, constraints: true,

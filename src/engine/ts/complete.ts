@@ -1,7 +1,9 @@
-// Twin of assembly/complete.ts: the complete search for constrained boards, n <= 64.
+// Twin of assembly/complete.ts: the complete search for constrained boards (n <= 64 here;
+// larger boards, or param bit COMPLETE_WIDE, take the wide path of complete-wide.ts).
 // A 64-bit mask is two int32 halves (lo: columns 0..31, hi: 32..63), so both engines
 // walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
+import { WideSearch } from "./complete-wide.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
@@ -199,8 +201,83 @@ export class CompleteSearch {
   }
 }
 
+/** Bit of param asking for the wide path at any n (as assembly/complete.ts). */
+export const COMPLETE_WIDE = 8;
+/** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
+export const COMPLETE_PLAIN = 16;
+/** Bit of param (tests): on the wide path, solve's first run takes n nodes only, so small boards restart too. */
+export const COMPLETE_RESTART_OFTEN = 32;
+/** Largest n of the 64-bit path; past it the wide path runs. */
+export const NARROW_MAX_N = 64;
+const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 8192;
+
+/** Solve mode's portfolio at n <= 64 (as assembly/complete.ts): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
+class Portfolio {
+  private wide: WideSearch | null = null;
+  private turn = 0;
+  private turnEnd = PORTFOLIO_START;
+  private settled: SearchStatus | null = null;
+  private wideFound = false;
+  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number) {}
+
+  get nodes(): number {
+    return this.wide !== null ? this.narrow.nodes + this.wide.nodes - 1 : this.narrow.nodes;
+  }
+
+  get cols(): Int32Array {
+    return this.wideFound ? this.wide!.cols : this.narrow.cols;
+  }
+
+  get solutions(): number {
+    return this.wideFound ? 1 : this.narrow.solutions;
+  }
+
+  run(workLimit: number): SearchStatus {
+    for (;;) {
+      if (this.settled !== null) return this.settled;
+      const total = this.nodes;
+      if (total >= this.cap) return MAX_NODES;
+      if (total >= workLimit) return RUNNING;
+      const stop = Math.min(this.turnEnd, workLimit, this.cap);
+      if (this.turn === 0) {
+        const status = this.narrow.run(this.narrow.nodes + (stop - total));
+        if (status === FOUND || status === EXHAUSTED) {
+          this.settled = status;
+          continue;
+        }
+        if (this.nodes < this.turnEnd) continue;
+        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity);
+        this.turn = 1;
+        this.turnEnd = this.nodes + WIDE_SLICE;
+      } else {
+        const wide = this.wide!;
+        const status = wide.run(wide.nodes + (stop - total));
+        if (status === FOUND) {
+          this.wideFound = true;
+          this.settled = FOUND;
+          continue;
+        }
+        if (status === EXHAUSTED) {
+          this.settled = EXHAUSTED;
+          continue;
+        }
+        if (this.nodes < this.turnEnd) continue;
+        this.turn = 0;
+        this.turnEnd = this.nodes + NARROW_SLICE;
+      }
+    }
+  }
+}
+
 export function openComplete(n: number, params: SearchParams): Search {
-  const search = new CompleteSearch(n, params.constraints, params.param, params.maxNodes);
+  const mode = params.param & 3;
+  const wide = n > NARROW_MAX_N || (params.param & COMPLETE_WIDE) !== 0;
+  const portfolio = !wide && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
+  const search = wide
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined)
+    : portfolio
+      ? new Portfolio(new CompleteSearch(n, params.constraints, mode, Infinity), params.constraints, params.maxNodes)
+      : new CompleteSearch(n, params.constraints, mode, params.maxNodes);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,
@@ -211,4 +288,3 @@ export function openComplete(n: number, params: SearchParams): Search {
     close() {},
   };
 }
-

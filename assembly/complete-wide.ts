@@ -1,0 +1,424 @@
+// The complete search's wide path (complete.ts uses it past n = 64, or when asked by
+// param bit 8): the same reasoning as the 64-bit path for boards of any size.
+// Twin: src/engine/ts/complete-wide.ts (same nodes, same solution).
+//
+// Instead of one 64-bit mask per row copied at every level, every row keeps its open
+// columns as ceil(n / 64) words that a placement edits in place: the queen at (r, c)
+// clears at most three bits of each row left (column c and the two diagonals), and
+// each cleared bit goes on a trail that going back undoes. Beside the words, counters
+// say how many squares each row has left, how many rows can still take each column and
+// how many open squares each diagonal holds, so a node costs O(n) whatever the width;
+// memory is O(n^2 / 64) for the rows plus at most 3n(n - 1)/2 trail entries.
+//
+// At each node, as complete.ts: fail when a row has no square left or a free column no
+// row can take; branch on the row with the fewest squares, or on the free column the
+// fewest rows can take when that is fewer still and below 8. What differs, for large
+// boards where the first dive decides everything:
+// - the branches are tried least constraining first: the candidate whose lines hold the
+//   fewest open squares of the rows (columns) left, ties in increasing order;
+// - solve (mode 0) restarts from the root after 16n nodes, then 1.5 times more each time,
+//   breaking ties (rows, columns, candidates) by a hash of the restart: a heavy-tailed
+//   dive is cut short, and since the cutoffs grow without bound one run is eventually
+//   exhaustive, so the search stays complete (a 'no-solution' is still a proof).
+// Enumeration and counting (modes 1, 2) never restart; the order of branches does not
+// change the tree, so their counts and nodes equal the 64-bit path's (tested).
+
+import { allocate } from "./memory";
+import { allowedWords } from "./constraints";
+import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
+
+const FAIL: i32 = 0;
+const OPEN: i32 = 1;
+const SOLVED: i32 = 2;
+const BY_ROW: i32 = 0;
+const BY_COLUMN: i32 = 1;
+/** Solve mode's first run may take RESTART_BASE * n nodes; each next one 1.5 times more (so one run is eventually exhaustive). */
+const RESTART_BASE: i32 = 16;
+/** Bit of param (tests): the first run takes n nodes only, so small boards restart too. */
+const RESTART_OFTEN: i32 = 32;
+const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
+
+let size: i32 = 0;
+let words: i32 = 0;
+let mode: i32 = 0;
+let depth: i32 = 0;
+let left: i32 = 0; // rows not yet placed
+let nodes: f64 = 0;
+let maxNodes: f64 = 0;
+let solutions: u64 = 0;
+let found: bool = false;
+let restarts: i32 = 0; // solve mode: how many times the search went back to the root
+let runNodes: f64 = 0; // solve mode: nodes this run may take before the next restart
+let cutoff: f64 = 0;
+let avail: usize = 0; // u64[n * words]: row r's open columns from r * words
+let rowCount: usize = 0; // i32[n]: open squares of each row
+let colCount: usize = 0; // i32[n]: rows left that can take each column
+let sumCount: usize = 0; // i32[2n]: open squares of the rows left on each diagonal r + c
+let diffCount: usize = 0; // i32[2n]: on each diagonal r - c + n - 1
+let rowsLeft: usize = 0; // u64[words]
+let colsFree: usize = 0; // u64[words]
+let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
+let index: usize = 0; // i32[n + 1]: the row or column branched on
+let next: usize = 0; // i32[n + 1]: how many of level d's candidates were tried
+let start: usize = 0; // i32[n + 2]: level d's candidates are candidates[start[d] .. start[d + 1]]
+let candidates: usize = 0; // f64[n(n + 1)/2 + n] keys (see key()): columns (BY_ROW) or rows (BY_COLUMN), best first
+let placedRow: usize = 0; // i32[n + 1]: the queen level d's branch stands on now (-1: none)
+let placedCol: usize = 0; // i32[n + 1]
+let mark: usize = 0; // i32[n + 1]: the trail's length before that queen
+let trailRow: usize = 0; // i32[3n(n-1)/2]: the squares cleared, in order
+let trailCol: usize = 0;
+let trailTop: i32 = 0;
+let cols: usize = 0; // i32[n]
+
+@inline function i32At(base: usize, i: i32): usize {
+  return base + (<usize>i << 2);
+}
+
+@inline function f64At(base: usize, i: i32): usize {
+  return base + (<usize>i << 3);
+}
+
+@inline function wordAt(base: usize, i: i32): usize {
+  return base + (<usize>i << 3);
+}
+
+@inline function hasBit(base: usize, i: i32): bool {
+  return (load<u64>(wordAt(base, i >> 6)) & (<u64>1 << <u64>(i & 63))) != 0;
+}
+
+@inline function setBit(base: usize, i: i32): void {
+  const at = wordAt(base, i >> 6);
+  store<u64>(at, load<u64>(at) | (<u64>1 << <u64>(i & 63)));
+}
+
+@inline function clearBit(base: usize, i: i32): void {
+  const at = wordAt(base, i >> 6);
+  store<u64>(at, load<u64>(at) & ~(<u64>1 << <u64>(i & 63)));
+}
+
+@inline function rowWords(y: i32): usize {
+  return avail + (<usize>(y * words) << 3);
+}
+
+/** Adds `by` to the diagonal counters of square (y, p). */
+@inline function lines(y: i32, p: i32, by: i32): void {
+  const s = i32At(sumCount, y + p);
+  store<i32>(s, load<i32>(s) + by);
+  const t = i32At(diffCount, y - p + size - 1);
+  store<i32>(t, load<i32>(t) + by);
+}
+
+/** Clears square (y, p) of row y left if open; false when that leaves row y, or free column p (p != c), with nothing. */
+@inline function take(y: i32, p: i32, c: i32): bool {
+  const row = rowWords(y);
+  if (!hasBit(row, p)) return true;
+  clearBit(row, p);
+  store<i32>(i32At(trailRow, trailTop), y);
+  store<i32>(i32At(trailCol, trailTop), p);
+  trailTop++;
+  const rc = load<i32>(i32At(rowCount, y)) - 1;
+  store<i32>(i32At(rowCount, y), rc);
+  const cc = load<i32>(i32At(colCount, p)) - 1;
+  store<i32>(i32At(colCount, p), cc);
+  lines(y, p, -1);
+  return rc != 0 && (cc != 0 || p == c);
+}
+
+/** The branch of level d from the counters (rows and columns left are open). */
+function branch(d: i32): void {
+  let best: i32 = -1;
+  let bestCount: i32 = i32.MAX_VALUE;
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(wordAt(rowsLeft, w));
+    while (x != 0) {
+      const y = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      const k = load<i32>(i32At(rowCount, y));
+      if (k < bestCount || (k == bestCount && restarts != 0 && tie(y) < tie(best))) {
+        bestCount = k;
+        best = y;
+      }
+    }
+  }
+  let limit = bestCount < 8 ? bestCount : 8;
+  let column: i32 = -1;
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(wordAt(colsFree, w));
+    while (x != 0) {
+      const p = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      const k = load<i32>(i32At(colCount, p));
+      if (k < limit || (k == limit && column >= 0 && restarts != 0 && tie(p) < tie(column))) {
+        limit = k;
+        column = p;
+      }
+    }
+  }
+  store<i32>(i32At(next, d), 0);
+  store<i32>(i32At(placedRow, d), -1);
+  // The candidates, least constraining first: the fewest open squares of the rows left on
+  // the queen's lines (see key(): ties in increasing order, or hashed after a restart).
+  const base = load<i32>(i32At(start, d));
+  let count: i32 = 0;
+  if (column >= 0) {
+    store<i32>(i32At(kind, d), BY_COLUMN);
+    store<i32>(i32At(index, d), column);
+    for (let w = 0; w < words; w++) {
+      let x = load<u64>(wordAt(rowsLeft, w));
+      while (x != 0) {
+        const y = (w << 6) + <i32>ctz<u64>(x);
+        x &= x - 1;
+        if (!hasBit(rowWords(y), column)) continue;
+        const score = load<i32>(i32At(rowCount, y)) + load<i32>(i32At(sumCount, y + column)) +
+          load<i32>(i32At(diffCount, y - column + size - 1));
+        store<f64>(f64At(candidates, base + count), key(score, y));
+        count++;
+      }
+    }
+  } else {
+    store<i32>(i32At(kind, d), BY_ROW);
+    store<i32>(i32At(index, d), best);
+    const row = rowWords(best);
+    for (let w = 0; w < words; w++) {
+      let x = load<u64>(wordAt(row, w));
+      while (x != 0) {
+        const p = (w << 6) + <i32>ctz<u64>(x);
+        x &= x - 1;
+        const score = load<i32>(i32At(colCount, p)) + load<i32>(i32At(sumCount, best + p)) +
+          load<i32>(i32At(diffCount, best - p + size - 1));
+        store<f64>(f64At(candidates, base + count), key(score, p));
+        count++;
+      }
+    }
+  }
+  sortKeys(candidates + (<usize>base << 3), count);
+  store<i32>(i32At(start, d + 1), base + count);
+}
+
+/** Sort key of a candidate: its score, then (after a restart) a hash of it and the restart, then itself; exact in an f64. */
+@inline function key(score: i32, candidate: i32): f64 {
+  const t: u32 = restarts != 0 ? tie(candidate) : 0;
+  return <f64>score * 1099511627776.0 + <f64>t * 1048576.0 + <f64>candidate;
+}
+
+/** After a restart, ties go by a hash of the candidate and the restart (20 bits). */
+@inline function tie(candidate: i32): u32 {
+  let h = <u32>restarts * 0x9e3779b9 ^ <u32>(candidate + 1) * 0x85ebca6b;
+  h ^= h >> 16;
+  h *= 0x7feb352d;
+  h ^= h >> 15;
+  return h & 0xfffff;
+}
+
+/** Shell sort (Ciura's gaps) of `count` distinct f64 keys at `at`, ascending. */
+function sortKeys(at: usize, count: i32): void {
+  for (let g = 0; g < 8; g++) {
+    const gap = load<i32>(GAPS + (<usize>g << 2));
+    for (let i = gap; i < count; i++) {
+      const k = load<f64>(f64At(at, i));
+      let j = i;
+      while (j >= gap && load<f64>(f64At(at, j - gap)) > k) {
+        store<f64>(f64At(at, j), load<f64>(f64At(at, j - gap)));
+        j -= gap;
+      }
+      store<f64>(f64At(at, j), k);
+    }
+  }
+}
+
+/** Solve mode's restart: every queen taken off, the root branched again with new ties, the next cutoff 1.5 times further. */
+function restart(): void {
+  while (depth >= 0) {
+    if (load<i32>(i32At(placedRow, depth)) >= 0) undo(depth);
+    depth--;
+  }
+  restarts++;
+  runNodes *= 1.5;
+  cutoff = nodes + runNodes;
+  branch(0);
+  depth = 0;
+}
+
+/** Level d's branch puts a queen at (r, c); FAIL, OPEN (level d + 1's branch made) or SOLVED. Undone by undo(d) in every case. */
+function place(d: i32, r: i32, c: i32): i32 {
+  store<i32>(i32At(placedRow, d), r);
+  store<i32>(i32At(placedCol, d), c);
+  store<i32>(i32At(mark, d), trailTop);
+  clearBit(rowsLeft, r);
+  clearBit(colsFree, c);
+  left--;
+  // Row r leaves: each of its open columns loses a taker.
+  let ok = true;
+  const own = rowWords(r);
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(wordAt(own, w));
+    while (x != 0) {
+      const p = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      const k = load<i32>(i32At(colCount, p)) - 1;
+      store<i32>(i32At(colCount, p), k);
+      lines(r, p, -1);
+      if (k == 0 && p != c) ok = false;
+    }
+  }
+  if (!ok) return FAIL;
+  if (left == 0) return SOLVED;
+  // The queen's lines in every row left: column c, c + (y - r), c - (y - r).
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(wordAt(rowsLeft, w));
+    while (x != 0) {
+      const y = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      const dr = y - r;
+      if (!take(y, c, c)) return FAIL;
+      const up = c + dr;
+      if (<u32>up < <u32>size && !take(y, up, c)) return FAIL;
+      const down = c - dr;
+      if (<u32>down < <u32>size && !take(y, down, c)) return FAIL;
+    }
+  }
+  branch(d + 1);
+  return OPEN;
+}
+
+/** Takes level d's queen off again (its trail, its row's takers, its row and column). */
+function undo(d: i32): void {
+  const r = load<i32>(i32At(placedRow, d));
+  const c = load<i32>(i32At(placedCol, d));
+  const stop = load<i32>(i32At(mark, d));
+  while (trailTop > stop) {
+    trailTop--;
+    const y = load<i32>(i32At(trailRow, trailTop));
+    const p = load<i32>(i32At(trailCol, trailTop));
+    setBit(rowWords(y), p);
+    store<i32>(i32At(rowCount, y), load<i32>(i32At(rowCount, y)) + 1);
+    store<i32>(i32At(colCount, p), load<i32>(i32At(colCount, p)) + 1);
+    lines(y, p, 1);
+  }
+  const own = rowWords(r);
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(wordAt(own, w));
+    while (x != 0) {
+      const p = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      store<i32>(i32At(colCount, p), load<i32>(i32At(colCount, p)) + 1);
+      lines(r, p, 1);
+    }
+  }
+  setBit(rowsLeft, r);
+  setBit(colsFree, c);
+  left++;
+  store<i32>(i32At(placedRow, d), -1);
+}
+
+/** Allocate and reset (as completeInit; param: the mode, and RESTART_OFTEN); the columns buffer, 0 if out of memory. */
+export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
+  size = n;
+  words = (n + 63) >> 6;
+  mode = param & 3;
+  maxNodes = nodeCap;
+  nodes = 1; // the empty board
+  solutions = 0;
+  found = false;
+  trailTop = 0;
+  left = n;
+  restarts = 0;
+  runNodes = <f64>((param & RESTART_OFTEN) != 0 ? n : RESTART_BASE * n);
+  cutoff = mode == 0 ? nodes + runNodes : Infinity;
+  const levels = <usize>(n + 1);
+  const trail = (<usize>3 * <usize>n * <usize>(n - 1)) / 2 + 1;
+  avail = allocate(<usize>n * <usize>words << 3);
+  rowCount = allocate(<usize>n << 2);
+  colCount = allocate(<usize>n << 2);
+  rowsLeft = allocate(<usize>words << 3);
+  colsFree = allocate(<usize>words << 3);
+  kind = allocate(levels << 2);
+  index = allocate(levels << 2);
+  next = allocate(levels << 2);
+  start = allocate((levels + 1) << 2);
+  candidates = allocate(((<usize>n * <usize>(n + 1)) / 2 + <usize>n) << 3);
+  sumCount = allocate(<usize>n << 3);
+  diffCount = allocate(<usize>n << 3);
+  placedRow = allocate(levels << 2);
+  placedCol = allocate(levels << 2);
+  mark = allocate(levels << 2);
+  trailRow = allocate(trail << 2);
+  trailCol = allocate(trail << 2);
+  cols = allocate(<usize>n << 2);
+  if (avail == 0 || rowCount == 0 || colCount == 0 || rowsLeft == 0 || colsFree == 0 || kind == 0 || index == 0 ||
+    next == 0 || start == 0 || candidates == 0 || sumCount == 0 || diffCount == 0 || placedRow == 0 || placedCol == 0 || mark == 0 || trailRow == 0 || trailCol == 0 || cols == 0) return 0;
+  let ok = true;
+  for (let r = 0; r < n; r++) {
+    store<i32>(i32At(cols, r), -1);
+    setBit(rowsLeft, r);
+    setBit(colsFree, r);
+    const row = rowWords(r);
+    allowedWords(r, n, row, words);
+    let k: i32 = 0;
+    for (let w = 0; w < words; w++) {
+      let x = load<u64>(wordAt(row, w));
+      k += <i32>popcnt<u64>(x);
+      while (x != 0) {
+        const p = (w << 6) + <i32>ctz<u64>(x);
+        x &= x - 1;
+        store<i32>(i32At(colCount, p), load<i32>(i32At(colCount, p)) + 1);
+        lines(r, p, 1);
+      }
+    }
+    store<i32>(i32At(rowCount, r), k);
+    if (k == 0) ok = false;
+  }
+  for (let p = 0; p < n; p++) if (load<i32>(i32At(colCount, p)) == 0) ok = false;
+  if (ok) {
+    branch(0);
+    depth = 0;
+  } else depth = -1;
+  return cols;
+}
+
+/** As completeRun. */
+export function wideRun(workLimit: f64): i32 {
+  while (true) {
+    if (found) return FOUND;
+    if (depth < 0) return EXHAUSTED;
+    if (nodes >= maxNodes) return MAX_NODES;
+    if (nodes >= workLimit) return RUNNING;
+    if (nodes >= cutoff) restart();
+    const d = depth;
+    if (load<i32>(i32At(placedRow, d)) >= 0) undo(d);
+    const tried = load<i32>(i32At(next, d));
+    const at = load<i32>(i32At(start, d)) + tried;
+    if (at == load<i32>(i32At(start, d + 1))) {
+      depth--;
+      continue;
+    }
+    store<i32>(i32At(next, d), tried + 1);
+    const pick = <i32>(<i64>load<f64>(f64At(candidates, at)) & 0xfffff);
+    let r: i32, c: i32;
+    if (load<i32>(i32At(kind, d)) == BY_ROW) {
+      r = load<i32>(i32At(index, d));
+      c = pick;
+    } else {
+      c = load<i32>(i32At(index, d));
+      r = pick;
+    }
+    nodes++;
+    store<i32>(i32At(cols, r), c);
+    const result = place(d, r, c);
+    if (result == OPEN) {
+      depth++;
+    } else if (result == SOLVED) {
+      solutions++;
+      if (mode == 0) found = true;
+      if (mode != 2) return FOUND;
+    }
+  }
+}
+
+export function wideSolutions(): u64 {
+  return solutions;
+}
+
+export function wideNodes(): f64 {
+  return nodes;
+}

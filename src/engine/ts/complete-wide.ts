@@ -1,0 +1,351 @@
+// Twin of assembly/complete-wide.ts: the complete search's wide path (past n = 64, or
+// when asked). Rows keep their open columns in 32-bit words edited in place, with a
+// trail of the squares cleared, and counters per row, column and diagonal; branches
+// least constraining first, restarts in solve mode. Same nodes, same solution as the
+// kernel. See the kernel for the algorithm.
+import type { Constraints } from "../../board/constraints.js";
+import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
+
+const FAIL = 0, OPEN = 1, SOLVED = 2;
+const BY_ROW = 0, BY_COLUMN = 1;
+const RESTART_BASE = 16;
+const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
+
+function ctz32(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+function popcount32(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The wide path's state (mode 0 solve, 1 enumerate, 2 count, as CompleteSearch). */
+export class WideSearch {
+  nodes = 1; // the empty board
+  solutions = 0;
+  depth = 0;
+  found = false;
+  readonly cols: Int32Array;
+  private readonly words: number;
+  private left: number;
+  private readonly avail: Int32Array; // row r's open columns from r * words
+  private readonly rowCount: Int32Array;
+  private readonly colCount: Int32Array;
+  private readonly rowsLeft: Int32Array;
+  private readonly colsFree: Int32Array;
+  private readonly kind: Int32Array;
+  private readonly index: Int32Array;
+  private readonly next: Int32Array;
+  private readonly placedRow: Int32Array;
+  private readonly placedCol: Int32Array;
+  private readonly mark: Int32Array;
+  private readonly trailRow: Int32Array;
+  private readonly trailCol: Int32Array;
+  private trailTop = 0;
+  private readonly sumCount: Int32Array;
+  private readonly diffCount: Int32Array;
+  private readonly start: Int32Array;
+  private readonly candidates: Float64Array;
+  private restarts = 0;
+  private runNodes: number;
+  private cutoff: number;
+
+  /** `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1). */
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE) {
+    const words = (this.words = (n + 31) >>> 5);
+    const levels = n + 1;
+    const trail = (3 * n * (n - 1)) / 2 + 1;
+    this.left = n;
+    this.avail = new Int32Array(n * words);
+    this.rowCount = new Int32Array(n);
+    this.colCount = new Int32Array(n);
+    this.rowsLeft = new Int32Array(words);
+    this.colsFree = new Int32Array(words);
+    this.kind = new Int32Array(levels);
+    this.index = new Int32Array(levels);
+    this.next = new Int32Array(levels);
+    this.placedRow = new Int32Array(levels).fill(-1);
+    this.placedCol = new Int32Array(levels);
+    this.mark = new Int32Array(levels);
+    this.trailRow = new Int32Array(trail);
+    this.trailCol = new Int32Array(trail);
+    this.cols = new Int32Array(n).fill(-1);
+    this.sumCount = new Int32Array(2 * n);
+    this.diffCount = new Int32Array(2 * n);
+    this.start = new Int32Array(levels + 1);
+    this.candidates = new Float64Array((n * (n + 1)) / 2 + n);
+    this.runNodes = restartBase * n;
+    this.cutoff = mode === 0 ? this.nodes + this.runNodes : Infinity;
+    const avail = this.avail;
+    const plain = constraints === undefined || constraints.empty;
+    let ok = true;
+    for (let r = 0; r < n; r++) {
+      this.rowsLeft[r >>> 5] |= 1 << (r & 31);
+      this.colsFree[r >>> 5] |= 1 << (r & 31);
+      const base = r * words;
+      const f = plain ? -1 : constraints.fixedColumn[r];
+      if (f >= 0) avail[base + (f >>> 5)] = 1 << (f & 31);
+      else {
+        for (let w = 0; w < words; w++) {
+          const rest = n - 32 * w;
+          avail[base + w] = rest >= 32 ? -1 : (1 << rest) - 1;
+        }
+        if (!plain) {
+          for (let i = constraints.blockedStart[r]; i < constraints.blockedStart[r + 1]; i++) {
+            const c = constraints.blockedCols[i];
+            avail[base + (c >>> 5)] &= ~(1 << (c & 31));
+          }
+        }
+      }
+      let k = 0;
+      for (let w = 0; w < words; w++) {
+        let x = avail[base + w];
+        k += popcount32(x);
+        while (x !== 0) {
+          const p = 32 * w + ctz32(x);
+          x &= x - 1;
+          this.colCount[p]++;
+          this.lines(r, p, 1);
+        }
+      }
+      this.rowCount[r] = k;
+      if (k === 0) ok = false;
+    }
+    for (let p = 0; p < n; p++) if (this.colCount[p] === 0) ok = false;
+    if (ok) this.branch(0);
+    else this.depth = -1;
+  }
+
+  private lines(y: number, p: number, by: number): void {
+    this.sumCount[y + p] += by;
+    this.diffCount[y - p + this.n - 1] += by;
+  }
+
+  /** After a restart, ties go by a hash of the candidate and the restart (20 bits). */
+  private tie(candidate: number): number {
+    let h = Math.imul(this.restarts, 0x9e3779b9 | 0) ^ Math.imul(candidate + 1, 0x85ebca6b | 0);
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x7feb352d);
+    h ^= h >>> 15;
+    return h & 0xfffff;
+  }
+
+  private key(score: number, candidate: number): number {
+    const t = this.restarts !== 0 ? this.tie(candidate) : 0;
+    return score * 1099511627776 + t * 1048576 + candidate;
+  }
+
+  /** Shell sort (Ciura's gaps) of count distinct keys from `at`, ascending (as the kernel). */
+  private sortKeys(at: number, count: number): void {
+    const a = this.candidates;
+    for (const gap of GAPS) {
+      for (let i = gap; i < count; i++) {
+        const k = a[at + i];
+        let j = i;
+        while (j >= gap && a[at + j - gap] > k) {
+          a[at + j] = a[at + j - gap];
+          j -= gap;
+        }
+        a[at + j] = k;
+      }
+    }
+  }
+
+  /** Clears square (y, p) if open; false when that leaves row y, or free column p (p != c), with nothing. */
+  private take(y: number, p: number, c: number): boolean {
+    const at = y * this.words + (p >>> 5), bit = 1 << (p & 31);
+    if ((this.avail[at] & bit) === 0) return true;
+    this.avail[at] &= ~bit;
+    this.trailRow[this.trailTop] = y;
+    this.trailCol[this.trailTop++] = p;
+    const rc = --this.rowCount[y];
+    const cc = --this.colCount[p];
+    this.lines(y, p, -1);
+    return rc !== 0 && (cc !== 0 || p === c);
+  }
+
+  private branch(d: number): void {
+    const words = this.words, n = this.n, restarted = this.restarts !== 0;
+    let best = -1, bestCount = 0x7fffffff;
+    for (let w = 0; w < words; w++) {
+      let x = this.rowsLeft[w];
+      while (x !== 0) {
+        const y = 32 * w + ctz32(x);
+        x &= x - 1;
+        const k = this.rowCount[y];
+        if (k < bestCount || (k === bestCount && restarted && this.tie(y) < this.tie(best))) {
+          bestCount = k;
+          best = y;
+        }
+      }
+    }
+    let limit = bestCount < 8 ? bestCount : 8, column = -1;
+    for (let w = 0; w < words; w++) {
+      let x = this.colsFree[w];
+      while (x !== 0) {
+        const p = 32 * w + ctz32(x);
+        x &= x - 1;
+        const k = this.colCount[p];
+        if (k < limit || (k === limit && column >= 0 && restarted && this.tie(p) < this.tie(column))) {
+          limit = k;
+          column = p;
+        }
+      }
+    }
+    this.next[d] = 0;
+    this.placedRow[d] = -1;
+    const base = this.start[d];
+    let count = 0;
+    if (column >= 0) {
+      this.kind[d] = BY_COLUMN;
+      this.index[d] = column;
+      const at = column >>> 5, bit = 1 << (column & 31);
+      for (let w = 0; w < words; w++) {
+        let x = this.rowsLeft[w];
+        while (x !== 0) {
+          const y = 32 * w + ctz32(x);
+          x &= x - 1;
+          if ((this.avail[y * words + at] & bit) === 0) continue;
+          const score = this.rowCount[y] + this.sumCount[y + column] + this.diffCount[y - column + n - 1];
+          this.candidates[base + count++] = this.key(score, y);
+        }
+      }
+    } else {
+      this.kind[d] = BY_ROW;
+      this.index[d] = best;
+      const row = best * words;
+      for (let w = 0; w < words; w++) {
+        let x = this.avail[row + w];
+        while (x !== 0) {
+          const p = 32 * w + ctz32(x);
+          x &= x - 1;
+          const score = this.colCount[p] + this.sumCount[best + p] + this.diffCount[best - p + n - 1];
+          this.candidates[base + count++] = this.key(score, p);
+        }
+      }
+    }
+    this.sortKeys(base, count);
+    this.start[d + 1] = base + count;
+  }
+
+  /** Solve mode's restart: every queen taken off, the root branched again with new ties, the next cutoff 1.5 times further. */
+  private restart(): void {
+    while (this.depth >= 0) {
+      if (this.placedRow[this.depth] >= 0) this.undo(this.depth);
+      this.depth--;
+    }
+    this.restarts++;
+    this.runNodes *= 1.5;
+    this.cutoff = this.nodes + this.runNodes;
+    this.branch(0);
+    this.depth = 0;
+  }
+
+  private place(d: number, r: number, c: number): number {
+    const words = this.words, n = this.n;
+    this.placedRow[d] = r;
+    this.placedCol[d] = c;
+    this.mark[d] = this.trailTop;
+    this.rowsLeft[r >>> 5] &= ~(1 << (r & 31));
+    this.colsFree[c >>> 5] &= ~(1 << (c & 31));
+    this.left--;
+    let ok = true;
+    const own = r * words;
+    for (let w = 0; w < words; w++) {
+      let x = this.avail[own + w];
+      while (x !== 0) {
+        const p = 32 * w + ctz32(x);
+        x &= x - 1;
+        this.lines(r, p, -1);
+        if (--this.colCount[p] === 0 && p !== c) ok = false;
+      }
+    }
+    if (!ok) return FAIL;
+    if (this.left === 0) return SOLVED;
+    for (let w = 0; w < words; w++) {
+      let x = this.rowsLeft[w];
+      while (x !== 0) {
+        const y = 32 * w + ctz32(x);
+        x &= x - 1;
+        const dr = y - r;
+        if (!this.take(y, c, c)) return FAIL;
+        const up = c + dr;
+        if (up >= 0 && up < n && !this.take(y, up, c)) return FAIL;
+        const down = c - dr;
+        if (down >= 0 && down < n && !this.take(y, down, c)) return FAIL;
+      }
+    }
+    this.branch(d + 1);
+    return OPEN;
+  }
+
+  private undo(d: number): void {
+    const words = this.words;
+    const r = this.placedRow[d], c = this.placedCol[d], stop = this.mark[d];
+    while (this.trailTop > stop) {
+      const t = --this.trailTop;
+      const y = this.trailRow[t], p = this.trailCol[t];
+      this.avail[y * words + (p >>> 5)] |= 1 << (p & 31);
+      this.rowCount[y]++;
+      this.colCount[p]++;
+      this.lines(y, p, 1);
+    }
+    const own = r * words;
+    for (let w = 0; w < words; w++) {
+      let x = this.avail[own + w];
+      while (x !== 0) {
+        const p = 32 * w + ctz32(x);
+        x &= x - 1;
+        this.colCount[p]++;
+        this.lines(r, p, 1);
+      }
+    }
+    this.rowsLeft[r >>> 5] |= 1 << (r & 31);
+    this.colsFree[c >>> 5] |= 1 << (c & 31);
+    this.left++;
+    this.placedRow[d] = -1;
+  }
+
+  run(workLimit: number): SearchStatus {
+    for (;;) {
+      if (this.found) return FOUND;
+      const d = this.depth;
+      if (d < 0) return EXHAUSTED;
+      if (this.nodes >= this.maxNodes) return MAX_NODES;
+      if (this.nodes >= workLimit) return RUNNING;
+      if (this.nodes >= this.cutoff) {
+        this.restart();
+        continue;
+      }
+      if (this.placedRow[d] >= 0) this.undo(d);
+      const tried = this.next[d], at = this.start[d] + tried;
+      if (at === this.start[d + 1]) {
+        this.depth--;
+        continue;
+      }
+      this.next[d] = tried + 1;
+      const pick = this.candidates[at] % 1048576;
+      let r: number, c: number;
+      if (this.kind[d] === BY_ROW) {
+        r = this.index[d];
+        c = pick;
+      } else {
+        c = this.index[d];
+        r = pick;
+      }
+      this.nodes++;
+      this.cols[r] = c;
+      const result = this.place(d, r, c);
+      if (result === OPEN) {
+        this.depth++;
+      } else if (result === SOLVED) {
+        this.solutions++;
+        if (this.mode === 0) this.found = true;
+        if (this.mode !== 2) return FOUND;
+      }
+    }
+  }
+}

@@ -1,0 +1,234 @@
+// The complete search's wide path (past n = 64: assembly/complete-wide.ts and its twin):
+// boards of 65 to 1000 rows solved and checked here, counts and enumerations equal to the
+// 64-bit path's (forced onto the wide path at small n) and to an independent brute force
+// at n = 65..70, both engines walking the same tree, abort and timeouts on wide boards.
+import { describe, expect, it } from "vitest";
+import { count, solutions, solve } from "../src/index.js";
+import { checkConstraints } from "../src/board/constraints.js";
+import { pickEngine } from "../src/engine/select.js";
+import { COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
+import { ENGINES } from "./helpers.js";
+import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
+import { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares } from "../src/board/excluded-diagonals.js";
+
+/** Independent checker: n queens, one per row, none attacking, givens kept, no block used. */
+function verified(columns: ArrayLike<number> | null, n: number, givens: Givens): boolean {
+  if (columns === null || columns.length !== n) return false;
+  const col = new Set<number>(), sum = new Set<number>(), diff = new Set<number>();
+  for (let r = 0; r < n; r++) {
+    const c = columns[r];
+    if (!Number.isInteger(c) || c < 0 || c >= n || col.has(c) || sum.has(r + c) || diff.has(r - c)) return false;
+    col.add(c); sum.add(r + c); diff.add(r - c);
+  }
+  return honours(columns, n, givens);
+}
+
+/** Every solution (as strings), its count and nodes, by the complete search in `mode` (1 enumerate, 2 count). */
+function run(engine: "wasm" | "ts", n: number, givens: Givens, mode: number, wide: boolean) {
+  const constraints = checkConstraints(n, givens, "test");
+  const search = pickEngine(engine).openSearch("complete", n, {
+    seed: 0, param: mode | (wide ? COMPLETE_WIDE : 0), maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints,
+  });
+  const found: string[] = [];
+  try {
+    if (mode === 2) expect(search.run(Infinity)).toBe(EXHAUSTED);
+    else for (let s = search.run(Infinity); s === FOUND; s = search.run(Infinity)) found.push(search.columns().join(","));
+    return { found, total: search.solutions!(), nodes: search.stats().nodes };
+  } finally {
+    search.close();
+  }
+}
+
+/** Brute force over the rows without a given queen (row order, sets): the number of completions. */
+function bruteCount(n: number, givens: Givens): number {
+  const fixed = new Map<number, number>(givens.fixed.map(([r, c]) => [r, c]));
+  const blocked = new Set(givens.blocked.map(([r, c]) => r * n + c));
+  const col = new Set<number>(), sum = new Set<number>(), diff = new Set<number>();
+  for (const [r, c] of fixed) {
+    if (blocked.has(r * n + c) || col.has(c) || sum.has(r + c) || diff.has(r - c)) return 0;
+    col.add(c); sum.add(r + c); diff.add(r - c);
+  }
+  const free = Array.from({ length: n }, (_, r) => r).filter((r) => !fixed.has(r));
+  const walk = (i: number): number => {
+    if (i === free.length) return 1;
+    const r = free[i];
+    let total = 0;
+    for (let c = 0; c < n; c++) {
+      if (blocked.has(r * n + c) || col.has(c) || sum.has(r + c) || diff.has(r - c)) continue;
+      col.add(c); sum.add(r + c); diff.add(r - c);
+      total += walk(i + 1);
+      col.delete(c); sum.delete(r + c); diff.delete(r - c);
+    }
+    return total;
+  };
+  return walk(0);
+}
+
+/** A solvable wide board: a few queens of a constructed solution given, a few squares blocked elsewhere. */
+async function wideBoard(n: number, seed: number): Promise<Givens> {
+  const plain = await solve(n, { method: "construct" });
+  const random = rng(seed);
+  const fixed: Pair[] = [], blocked: Pair[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = Math.floor(random() * n);
+    if (!fixed.some(([q]) => q === r)) fixed.push([r, plain.columns![r]]);
+  }
+  for (let i = 0; i < n; i++) blocked.push([Math.floor(random() * n), Math.floor(random() * n)]);
+  return { fixed, blocked: blocked.filter(([r, c]) => plain.columns![r] !== c && !fixed.some(([q]) => q === r)) };
+}
+
+describe("the complete search past n = 64", () => {
+  it("solves boards of n = 65, 100, 200 and 1000 with givens and blocks, checked here, both engines identical", async () => {
+    for (const n of [65, 100, 200, 1000]) {
+      const givens = await wideBoard(n, n);
+      const results = [];
+      for (const engine of ENGINES) {
+        const r = await solve(n, { method: "complete", engine, ...givens });
+        expect(r.found).toBe(true);
+        expect(verified(r.columns, n, givens)).toBe(true);
+        results.push(r);
+      }
+      expect(results[1].columns).toEqual(results[0].columns);
+      expect(results[1].nodes).toBe(results[0].nodes);
+    }
+  });
+
+  it("counts and enumerates exactly as the 64-bit path on 300 random small boards forced onto the wide path", () => {
+    const random = rng(64);
+    let nonzero = 0;
+    for (let i = 0; i < 300; i++) {
+      const n = 1 + (i % 9);
+      const givens = randomGivens(n, random, i % 3, [0.05, 0.15, 0.3][i % 3]);
+      if (checkConstraints(n, givens, "test").conflict !== null) continue;
+      const narrow = run("wasm", n, givens, 2, false);
+      for (const engine of ENGINES) {
+        const counted = run(engine, n, givens, 2, true);
+        expect(counted.total).toBe(narrow.total);
+        expect(counted.nodes).toBe(narrow.nodes); // the branches' order does not change the tree
+        const listed = run(engine, n, givens, 1, true);
+        expect(BigInt(listed.found.length)).toBe(narrow.total);
+        expect(new Set(listed.found).size).toBe(listed.found.length);
+        for (const s of listed.found) expect(verified(s.split(",").map(Number), n, givens)).toBe(true);
+      }
+      if (narrow.total > 0n) nonzero++;
+    }
+    expect(nonzero).toBeGreaterThan(50);
+  });
+
+  it("counts boards of n = 65..70 with most rows given as an independent brute force does, both engines", async () => {
+    for (let n = 65; n <= 70; n++) {
+      const plain = await solve(n, { method: "construct" });
+      const random = rng(n);
+      const open = new Set<number>();
+      while (open.size < 9) open.add(Math.floor(random() * n));
+      const fixed: Pair[] = [];
+      for (let r = 0; r < n; r++) if (!open.has(r)) fixed.push([r, plain.columns![r]]);
+      const blocked: Pair[] = [];
+      for (const r of open) for (let c = 0; c < n; c++) if (random() < 0.1) blocked.push([r, c]);
+      const givens = { fixed, blocked };
+      const expected = BigInt(bruteCount(n, givens));
+      for (const engine of ENGINES) {
+        expect((await count(n, { engine, ...givens })).total).toBe(expected);
+        const listed = [...solutions(n, { engine, ...givens })];
+        expect(BigInt(listed.length)).toBe(expected);
+        for (const s of listed) expect(verified(s, n, givens)).toBe(true);
+      }
+    }
+  });
+
+  it("a count of n = 300 honours abort and timeoutMs within ~100 ms", async () => {
+    for (const engine of ENGINES) {
+      const t0 = performance.now();
+      const timed = await count(300, { engine, blocked: [[0, 0]], timeoutMs: 100 }).then(() => null, (e: unknown) => e);
+      expect((timed as { code?: string }).code).toBe("NQ_TIMEOUT");
+      expect(performance.now() - t0).toBeLessThan(100 + 400); // margin for a loaded machine
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const t1 = performance.now();
+      const aborted = await count(300, { engine, blocked: [[0, 0]], signal: controller.signal }).then(() => null, (e: unknown) => e);
+      expect((aborted as Error).name).toBe("AbortError");
+      expect(performance.now() - t1).toBeLessThan(100 + 400);
+    }
+  });
+
+  it("solve on the wide path, restarts and all, decides 250 random small boards as brute force does, both engines identical", () => {
+    const random = rng(65);
+    let restarted = 0;
+    for (let i = 0; i < 250; i++) {
+      const n = 4 + (i % 5);
+      const givens = randomGivens(n, random, i % 2, [0.1, 0.2, 0.3, 0.4][i % 4]);
+      const constraints = checkConstraints(n, givens, "test");
+      if (constraints.conflict !== null) continue;
+      const expected = bruteForce(n, givens).length > 0;
+      const seen = [];
+      for (const engine of ENGINES) {
+        const search = pickEngine(engine).openSearch("complete", n, {
+          seed: 0, param: COMPLETE_WIDE | COMPLETE_RESTART_OFTEN, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints,
+        });
+        const status = search.run(Infinity);
+        expect(status).toBe(expected ? FOUND : EXHAUSTED);
+        if (expected) expect(verified(search.columns(), n, givens)).toBe(true);
+        seen.push({ nodes: search.stats().nodes, columns: search.columns() });
+        search.close();
+      }
+      expect(seen[1]).toEqual(seen[0]);
+      if (seen[0].nodes > 1 + n) restarted++; // past the first run's cutoff
+    }
+    expect(restarted).toBeGreaterThan(10);
+  });
+
+  it("solve's portfolio (past 2^18 nodes at n <= 64) answers an Excluded Diagonals board on both engines alike", async () => {
+    const { blocked } = excludedDiagonalsBoard(30, 28, { seed: 1 });
+    const results = [];
+    for (const engine of ENGINES) {
+      const r = await solve(30, { method: "complete", engine, blocked });
+      expect(r.found).toBe(true);
+      expect(verified(r.columns, 30, { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) })).toBe(true);
+      results.push(r);
+    }
+    expect(results[0].nodes).toBeGreaterThan(2 ** 18); // the portfolio ran
+    expect(results[1].nodes).toBe(results[0].nodes);
+    expect(results[1].columns).toEqual(results[0].columns);
+  });
+
+  it("the Excluded Diagonals generator follows its rules: listed diagonals keep minFree squares per line, the rest would not", () => {
+    for (const [n, minFree, seed] of [[10, 4, 1], [12, 2, 5], [30, 1, 3]]) {
+      const list = excludedDiagonalsList(n, minFree, seed);
+      const names = new Set(list.map((d) => `${d.kind}${d.index}`));
+      expect(names.size).toBe(list.length);
+      const blocked = new Uint8Array(n * n);
+      for (const d of list) for (const [r, c] of diagonalSquares(n, d)) blocked[r * n + c] = 1;
+      for (let i = 0; i < n; i++) {
+        let row = 0, col = 0;
+        for (let j = 0; j < n; j++) { row += 1 - blocked[i * n + j]; col += 1 - blocked[j * n + i]; }
+        expect(Math.min(row, col)).toBeGreaterThanOrEqual(minFree);
+      }
+      // Every diagonal left off the list would take some line below minFree once the whole list is excluded.
+      for (let k = 0; k <= 2 * n - 2; k++) {
+        for (const kind of ["sum", "difference"] as const) {
+          if (names.has(`${kind}${k}`)) continue;
+          const extra = blocked.slice();
+          for (const [r, c] of diagonalSquares(n, { kind, index: k })) extra[r * n + c] = 1;
+          let short = false;
+          for (let i = 0; i < n && !short; i++) {
+            let row = 0, col = 0;
+            for (let j = 0; j < n; j++) { row += 1 - extra[i * n + j]; col += 1 - extra[j * n + i]; }
+            short = row < minFree || col < minFree;
+          }
+          expect(short).toBe(true);
+        }
+      }
+      const board = excludedDiagonalsBoard(n, Math.min(5, list.length), { seed, minFree });
+      for (const [r, c] of board.blocked) expect(board.diagonals.some((d) => (d.kind === "sum" ? r + c : r - c + n - 1) === d.index)).toBe(true);
+    }
+    expect(diagonalSquares(10, { kind: "difference", index: 5 })).toEqual([[0, 4], [1, 5], [2, 6], [3, 7], [4, 8], [5, 9]]);
+    expect(() => excludedDiagonalsBoard(10, 500, { seed: 1, minFree: 4 })).toThrow(RangeError);
+  });
+
+  it("refuses n past the largest with a coded RangeError", async () => {
+    const e = await count(1001, { blocked: [[0, 0]] }).then(() => null, (err: unknown) => err as Error & { code?: string });
+    expect(e?.code).toBe("NQ_INVALID_ARGUMENT");
+    expect(e?.message).toMatch(/1000/);
+  });
+});
