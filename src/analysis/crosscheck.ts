@@ -363,6 +363,9 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
  * engines agree is `report.ok`.
  */
 export function describeReport(report: CrossCheckReport): { table: string; problems: string[] } {
+  if (typeof report !== "object" || report === null || !Array.isArray(report.kernels) || !report.kernels.every((k) => typeof k === "object" && k !== null)) {
+    throw typeError(`report must be what crossCheck returned ({ ok, kernels: [...], ... }), got ${describe(report)}`);
+  }
   const head = ["kernel", "cases", "agree", "timeouts", "skipped", "ts/wasm", "result"];
   const rows = report.kernels.map((k) => [
     k.kernel, String(k.cases), String(k.agree), String(k.timedOut), String(k.skipped),

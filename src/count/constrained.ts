@@ -7,11 +7,11 @@
 // given queen are placed in every consistent way (the prefixes); each prefix is the
 // same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
-import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
+import { checkConstraints, constraintLists, type BoardConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
-import { checkOptions, describe } from "../core/validate.js";
+import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
 
@@ -234,11 +234,27 @@ function dealConstrained(constraints: Constraints, depth: number, parts: number,
   return result;
 }
 
+/** Most parts splitConstrainedCount makes (a split holds at most a few hundred thousand prefixes at its depth). */
+export const CONSTRAINED_SPLIT_MAX_PARTS = 1 << 20;
+
+/** Whether `value` is checkConstraints's output for n (a split of the package's own), rather than givens as lists. */
+function isNormalised(value: unknown, n: number): value is Constraints {
+  const c = value as Constraints;
+  return typeof c === "object" && c !== null && c.n === n && c.fixedColumn instanceof Int32Array && c.fixedColumn.length === n &&
+    c.blockedStart instanceof Int32Array && c.blockedStart.length === n + 1 && c.blockedCols instanceof Int32Array &&
+    c.blockedStart[n] === c.blockedCols.length && typeof c.empty === "boolean" && "conflict" in c;
+}
+
 /**
  * Splits count(n, { fixed, blocked }) into parts (about `parts`; fewer when the board has
- * fewer prefixes). Deterministic: the same board and parts give the same JSON.
+ * fewer prefixes). Deterministic: the same board and parts give the same JSON. The givens are
+ * checked as count checks them (1 <= n <= 64, 1 <= parts <= 2^20, NQ_INVALID_ARGUMENT otherwise).
+ * @example const split = splitConstrainedCount(10, { blocked: [[0, 0]] }, 8); // 8 plain-JSON parts
  */
-export function splitConstrainedCount(n: number, constraints: Constraints, parts: number): ConstrainedPart[] {
+export function splitConstrainedCount(n: number, givens: Constraints | BoardConstraints, parts: number): ConstrainedPart[] {
+  checkInteger("n", n, 1, CONSTRAINED_MAX_N);
+  checkInteger("parts", parts, 1, CONSTRAINED_SPLIT_MAX_PARTS);
+  const constraints = isNormalised(givens, n) ? givens : checkConstraints(n, givens as BoardConstraints, "splitConstrainedCount");
   const depth = depthFor(constraints, parts);
   return dealConstrained(constraints, depth, Math.min(parts, Math.max(1, prefixesAt(constraints, depth).length)));
 }
@@ -399,6 +415,8 @@ export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown,
  * (each solution is a node), and there must be exactly one per part (NQ_PARTS_INCOMPLETE otherwise).
  */
 export function mergeConstrainedCounts(results: readonly ConstrainedPartCount[], split: readonly ConstrainedPart[]): { total: bigint; nodes: bigint } {
+  if (!Array.isArray(results)) throw typeError(`results must be an array of countConstrainedPart results, got ${describe(results)}`);
+  if (!Array.isArray(split) || split.length === 0) throw typeError(`split must be the array of parts splitConstrainedCount made, got ${describe(split)}`);
   const byPart = new Map<number, ConstrainedPartCount>();
   for (const [i, r] of results.entries()) {
     const part = split[r?.part];
