@@ -54,7 +54,7 @@ describe("nqueens CLI errors", () => {
     [["crosscheck", "--kernels", "solve:backtrak"], /unknown kernel "solve:backtrak"\. Allowed choices are .*Did you mean solve:backtrack\?/],
     // a password in a queue URL is never printed
     [["count", "8", "--queue", "redis://u:secret@[::1"], /--queue must be a redis:\/\/ URL such as redis:\/\/127\.0\.0\.1:6379, got "redis:\/\/u:\*\*\*@\[::1"/],
-    [["count", "8", "--queue", "redis://127.0.0.1:6379/abc"], /--queue's database must be a number such as \/0 after the port, got \/abc/],
+    [["count", "8", "--queue", "redis://127.0.0.1:6379/abc"], /--queue's database must be a number such as \/0 after the port, got another path \(not shown, as it may be a password\) in "redis:\/\/127\.0\.0\.1:6379\/\*\*\*"/],
     [["worker", "--queue", "redis://127.0.0.1:1", "--grace", "-1"], /^nqueens: --grace must be an integer from 0 to 3600000, got -1$/],
     [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /^nqueens: --concurrency must be an integer from 1 to 256, got 0$/],
     [["runs", "--queue", "http://u:secret@host"], /--queue must be a redis:\/\/ or rediss:\/\/ URL, got "http:\/\/u:\*\*\*@host"/],

@@ -28,9 +28,21 @@ export function detectFormat(text: string): BoardFormat {
   return "text";
 }
 
+/** A value from a file as a message shows it: JSON, cut to 60 characters (and never a stack overflow on one nested 50,000 deep). */
+function preview(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return describe(value);
+  }
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
 function checkN(n: unknown, where: string): number {
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > BOARD_FILE_MAX_N) {
-    throw (typeof n === "number" ? rangeError : typeError)(`${where}: n must be an integer from 1 to ${BOARD_FILE_MAX_N}, got ${JSON.stringify(n) ?? String(n)}`);
+    throw (typeof n === "number" ? rangeError : typeError)(`${where}: n must be an integer from 1 to ${BOARD_FILE_MAX_N}, got ${preview(n)}`);
   }
   return n;
 }
@@ -73,9 +85,9 @@ function parseText(text: string, name: string): BoardFile {
 
 function squaresFrom(value: unknown, what: string, where: string): Square[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw typeError(`${where}: "${what}" must be an array of [row, col] pairs, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value)) throw typeError(`${where}: "${what}" must be an array of [row, col] pairs, got ${preview(value)}`);
   return value.map((pair, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2) throw typeError(`${where}: "${what}"[${i}] must be a [row, col] pair, got ${JSON.stringify(pair)}`);
+    if (!Array.isArray(pair) || pair.length !== 2) throw typeError(`${where}: "${what}"[${i}] must be a [row, col] pair, got ${preview(pair)}`);
     return [pair[0], pair[1]] as Square;
   });
 }

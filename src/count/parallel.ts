@@ -8,6 +8,10 @@ import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
+import { readCapped, type ReadFailure } from "../core/read-file.js";
+
+/** The most a checkpoint file may hold: a split has at most 131,072 parts, whose entries take about 200 bytes each. */
+const CHECKPOINT_MAX_BYTES = 64 << 20;
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
@@ -112,14 +116,13 @@ function refused(path: string, why: string): RangeError & { code: string } {
  * is refused with NQ_CHECKPOINT_CORRUPT; a missing file is a fresh start.
  */
 async function readCheckpoint(path: string, n: number, parts: number | undefined, board?: string): Promise<Checkpoint | undefined> {
-  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
   let text: string;
   try {
-    text = await fs.readFile(path, "utf8");
+    text = await readCapped(path, CHECKPOINT_MAX_BYTES); // (a device such as /dev/full never ends)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
+    const code = (error as ReadFailure).reason;
     if (code === "ENOENT") return undefined;
-    throw refused(path, `cannot be read (${code ?? (error as Error).message})`);
+    throw refused(path, code === "tooLarge" ? `is over ${CHECKPOINT_MAX_BYTES >> 20} MiB (no checkpoint is), or endless as a device such as /dev/full is` : `cannot be read (${code})`);
   }
   let data: Checkpoint;
   try {

@@ -18,7 +18,7 @@ export function allCommand(program: Command): void {
     .option("--json", "print one JSON object");
   givensOptions(command, false)
     .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean } & GivensCliOptions) => {
-      const givens = readGivens(nArgument, opts);
+      const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       const constrained = hasGivens(givens);
       if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) {

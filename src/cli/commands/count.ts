@@ -26,7 +26,7 @@ export function countCommand(program: Command): void {
     .option("--json", "print one JSON object");
   givensOptions(command)
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
-      const givens = readGivens(nArgument, opts);
+      const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       if (opts.restart && opts.checkpoint === undefined) {
         throw new UsageError("--restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE");

@@ -79,7 +79,7 @@ export function solveCommand(program: Command): void {
     .option("--json", "print one JSON object");
   givensOptions(command)
     .action(async (nArgument: number | undefined, opts: SolveCliOptions) => {
-      const givens = readGivens(nArgument, opts);
+      const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
