@@ -222,7 +222,7 @@ describe("the CLI's error table branches on codes, not classes", () => {
 
   it("API option names become the CLI's flags only where they name an option", () => {
     expect(inFlagNames("maxSteps does not apply to method \"backtrack\"")).toBe("--max-steps does not apply to method \"backtrack\"");
-    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout = 500");
+    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout 500 ms");
     expect(inFlagNames("results hold 3 of 16 parts")).toBe("results hold 3 of 16 parts");
   });
 });

@@ -55,9 +55,20 @@ export async function readGivens(nArgument: number | undefined, opts: GivensCliO
     blocked = file.blocked;
   }
   if (n === undefined) throw new UsageError("N is missing: give the board size, or --board FILE");
-  if (opts.fixed !== undefined) fixed = [...(fixed ?? []), ...parseSquares("--fixed", opts.fixed)];
-  if (opts.blocked !== undefined) blocked = [...(blocked ?? []), ...parseSquares("--blocked", opts.blocked)];
+  if (opts.fixed !== undefined) fixed = [...(fixed ?? []), ...onBoard("--fixed", parseSquares("--fixed", opts.fixed), n)];
+  if (opts.blocked !== undefined) blocked = [...(blocked ?? []), ...onBoard("--blocked", parseSquares("--blocked", opts.blocked), n)];
   return { n, ...(fixed ? { fixed } : {}), ...(blocked ? { blocked } : {}) };
+}
+
+/** The squares of a flag, each inside the n x n board: one outside is named as the user wrote it (`--fixed 9:0`), not as the API's fixed[0]. */
+function onBoard(flag: string, squares: Square[], n: number): Square[] {
+  if (!Number.isInteger(n) || n < 1) return squares; // the API names a bad N
+  for (const [r, c] of squares) {
+    if (r >= n || c >= n) {
+      throw new UsageError(`${flag} ${r}:${c} is outside the ${n} x ${n} board: rows and columns run from 0 to ${n - 1} (0-based)`);
+    }
+  }
+  return squares;
 }
 
 /** Whether the command was given any queen or blocked square. */

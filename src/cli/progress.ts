@@ -12,7 +12,7 @@ export const BAR_FORMATS = {
   tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
   lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
   crosscheck: "crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}",
-  solve: "solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}",
+  solve: "solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}{etaText}",
 } as const;
 
 /** The fields cli-progress computes and puts over any payload field of the same name. */
@@ -38,6 +38,24 @@ export function duration(ms: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
   return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+}
+
+/**
+ * The ETA part of a search's bar, where its limits make one known: the soonest of --timeout's
+ * end and the time to reach --max-nodes, --max-steps or --max-tries at the rate so far
+ * (" | at most 3m 05s left"); empty without a limit. It is a bound: a search may end sooner.
+ */
+export function limitEtaText(
+  p: { nodes: number; tries: number; steps: number; elapsedMs: number },
+  limits: { timeoutMs?: number; maxNodes?: number; maxSteps?: number; maxTries?: number },
+): string {
+  const lefts: number[] = [];
+  if (limits.timeoutMs !== undefined) lefts.push(limits.timeoutMs - p.elapsedMs);
+  for (const [done, most] of [[p.nodes, limits.maxNodes], [p.steps, limits.maxSteps], [p.tries, limits.maxTries]] as const) {
+    if (most !== undefined && done > 0 && Number.isFinite(most)) lefts.push((p.elapsedMs / done) * Math.max(0, most - done));
+  }
+  const left = lefts.filter(Number.isFinite);
+  return left.length === 0 ? "" : ` | at most ${duration(Math.min(...left))} left`;
 }
 
 /**
