@@ -1,11 +1,15 @@
 // A new user's first hour with the `nqueens` command: files read with a size cap, secrets
 // never echoed, and the terminal's wording. Each case is one short run of the built CLI.
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "./cli-run.js";
 import { redact } from "../src/distributed/redact.js";
+import { plural } from "../src/cli/progress.js";
+import { A000170 } from "./fixtures/oeis.js";
+import { isSolution } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nqueens-ux-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,5 +67,76 @@ describe("secrets in a --queue URL are never echoed", () => {
     expect(redact(`redis://u:${SECRET}@h:6379/0?password=${SECRET}#x`)).toBe("redis://u:***@h:6379/0?***");
     expect(redact(`see rediss://h:1/${SECRET} and redis://h:2/15`)).toBe("see rediss://h:1/*** and redis://h:2/15");
     expect(redact(`"redis://h:1#${SECRET}"`)).toBe(`"redis://h:1#***"`);
+  });
+});
+
+/** Runs the CLI in a real terminal (script(1) gives it a pty) and returns what the terminal got, its bar frames split out. */
+function inTerminal(args: string): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qfec", `${process.execPath} dist/cli.js ${args}`, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (d) => (text += d));
+    child.stderr.on("data", (d) => (text += d));
+    child.on("close", (code) => resolve({
+      code, text,
+      // eslint-disable-next-line no-control-regex
+      frames: (prefix) => text.replace(/\x1b\[1G/g, "\n").replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "").split(/\r|\n/).filter((l) => l.startsWith(prefix)),
+    }));
+  });
+}
+
+describe("the terminal", () => {
+  it("solve's bar: its fields from the first frame (never the raw {n} | {phase} template), an ETA bound from --timeout; a hopeless method is said at once", async () => {
+    const run = await inTerminal("solve 40 --method backtrack --timeout 1500");
+    expect(run.code, run.text).toBe(0);
+    expect(run.text).not.toMatch(/\{(n|phase|nodes|tries|steps|conflicts|etaText)\}/);
+    const frames = run.frames("solve 40 |");
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    for (const frame of frames) expect(frame).toMatch(/^solve 40 \| search \| \d+ nodes \| 1 try \| 0 steps \| - conflicts \| \d+s \| at most \d+s left$/);
+    expect(run.text.indexOf("--method backtrack is hopeless at n = 40")).toBeLessThan(run.text.indexOf("solve 40 |"));
+    expect(run.text).toContain("use --method hybrid (or leave --method out: auto)");
+  });
+
+  it("a constrained count is split into many tasks, with an ETA from Knuth's estimate of its tree", async () => {
+    const run = await inTerminal("count 14 --blocked 0:0,5:5");
+    expect(run.code, run.text).toBe(0);
+    const frames = run.frames("count 14 |");
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    const totals = new Set(frames.map((f) => /\/(\d+) tasks/.exec(f)?.[1]));
+    expect(totals.size).toBe(1);
+    expect(Number([...totals][0])).toBeGreaterThanOrEqual(256);
+    expect(frames.every((f) => / \| ETA (\d+m )?\d+s$/.test(f)), frames.join("\n")).toBe(true); // from the first frame on
+    expect(run.text).toContain("n = 14: 332092 solutions with the given queens and blocked squares");
+  });
+
+  it("a constrained count forecast to take longer than a minute says its estimate at once", async () => {
+    const t0 = Date.now();
+    const run = await runCli(["count", "33", "--blocked", "0:0", "--timeout", "1500"], { killAfterMs: 20_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^nqueens: this count is estimated at about [\d.e+]+ queens placed \(Knuth's estimate of its search tree\); at [\d.e+]+ a second here, about [\d.e+,]+ years\. Ctrl-C stops it\n/);
+    expect(run.stderr).toContain("did not finish within --timeout 1500 ms");
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it("wording: '1 solution', '1 queen placed'; --fixed 9:0 named as typed; --timeout in ms; --workers auto is one per core; all --jsonl, one solution a line", async () => {
+    const [one, fixed, timeout, auto, jsonl, none] = await Promise.all([
+      runCli(["count", "1"]),
+      runCli(["count", "8", "--fixed", "9:0"]),
+      runCli(["count", "20", "--timeout", "10"]),
+      runCli(["count", "9", "--workers", "auto"]),
+      runCli(["all", "6", "--jsonl"]),
+      runCli(["all", "3", "--jsonl"]),
+    ]);
+    expect(one.stdout).toBe("n = 1: 1 solution, 1 unique (up to rotation and reflection)\n" + one.stdout.split("\n")[1] + "\n");
+    expect(one.stdout.split("\n")[1]).toMatch(/^1 queen placed, /);
+    expect(refusedInOneLine(fixed)).toBe("nqueens: --fixed 9:0 is outside the 8 x 8 board: rows and columns run from 0 to 7 (0-based)\n");
+    expect(timeout.stderr).toBe("nqueens: count(20) did not finish within --timeout 10 ms\n");
+    expect(auto.stdout).toContain(`${plural(availableParallelism(), "worker")}, `);
+    expect(auto.stdout).toContain(`n = 9: ${A000170[9]} solutions`);
+    const lines = jsonl.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as number[]);
+    expect(lines.length).toBe(Number(A000170[6]));
+    expect(lines.every(isSolution)).toBe(true);
+    expect(none.stdout).toBe("");
+    expect(none.code).toBe(0);
   });
 });

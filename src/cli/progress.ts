@@ -32,12 +32,15 @@ export function plural(count: number | bigint | string, noun: string, nouns = no
   return `${count} ${String(count) === "1" ? noun : nouns}`;
 }
 
-/** A duration as a bar shows it: 45s, 3m 05s, 2h 07m. */
+/** A duration as a bar shows it: 45s, 3m 05s, 2h 07m, 3d 04h, then years (1.2e+3y past 10,000). */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)}d ${String(Math.floor(s / 3600) % 24).padStart(2, "0")}h`;
+  const years = s / (365.25 * 86_400);
+  return years < 10_000 ? `${Math.round(years)}y` : `${years.toPrecision(2)}y`;
 }
 
 /**

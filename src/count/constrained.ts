@@ -28,30 +28,50 @@ function openMode(engine: Engine, n: number, constraints: Constraints, mode: num
   });
 }
 
-/** Every solution of a constrained board counted, in chunks that honour the pacer (abort, timeout, progress). */
+/** How many tasks count() splits a constrained board into (the prefixes of the shallowest split with this many), for its progress and ETA. */
+export const CONSTRAINED_COUNT_TASKS = 256;
+
+/**
+ * Every solution of a constrained board counted, in chunks that honour the pacer (abort,
+ * timeout, progress): the board split into tasks (the prefixes of splitConstrainedCount's
+ * split, about CONSTRAINED_COUNT_TASKS of them: they partition the solutions), each counted
+ * by the complete search, so that progress says how many are done and an ETA follows.
+ */
 export async function countConstrained(
   n: number, constraints: Constraints, engine: Engine, pacer: Pacer<{ nodes: bigint }> | Pacer<never>,
-  progress: (nodes: bigint) => unknown,
-): Promise<{ total: bigint; nodes: bigint }> {
-  if (constraints.conflict !== null) return { total: 0n, nodes: 0n };
-  const search = openMode(engine, n, constraints, MODE_COUNT);
-  try {
-    const sizer = new ChunkSizer();
-    for (;;) {
-      const t0 = now();
-      const status = search.run(search.work() + sizer.get());
-      sizer.observe(now() - t0);
-      if (status === EXHAUSTED) break;
-      if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
-      await (pacer as Pacer<unknown>).between(() => progress(BigInt(search.stats().nodes)));
+  progress: (nodes: bigint, tasksDone: number, tasksTotal: number) => unknown,
+): Promise<{ total: bigint; nodes: bigint; tasks: number }> {
+  if (constraints.conflict !== null) return { total: 0n, nodes: 0n, tasks: 0 };
+  const prefixes = constrainedPrefixes(constraints, CONSTRAINED_COUNT_TASKS);
+  const sizer = new ChunkSizer(); // shared by the tasks: they are alike
+  let total = 0n, nodes = 0n;
+  for (const [done, prefix] of prefixes.entries()) {
+    const board = prefixConstraints(constraints, prefix);
+    if (board.conflict !== null) continue;
+    const search = openMode(engine, n, board, MODE_COUNT);
+    try {
+      for (;;) {
+        const t0 = now();
+        const status = search.run(search.work() + sizer.get());
+        if (status === EXHAUSTED) break; // (a search that ended early says nothing of how long a full chunk takes)
+        sizer.observe(now() - t0);
+        if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
+        const stop = pacer.stopReason();
+        if (stop === "aborted") pacer.throwIfAborted();
+        if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
+        await (pacer as Pacer<unknown>).between(() => progress(nodes + BigInt(search.stats().nodes), done, prefixes.length));
+      }
+      total += search.solutions!();
+      nodes += BigInt(search.stats().nodes);
+    } finally {
+      search.close();
     }
-    return { total: search.solutions!(), nodes: BigInt(search.stats().nodes) };
-  } finally {
-    search.close();
+    const stop = pacer.stopReason();
+    if (stop === "aborted") pacer.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
+    if (done + 1 < prefixes.length) await (pacer as Pacer<unknown>).between(() => progress(nodes, done + 1, prefixes.length));
   }
+  return { total, nodes, tasks: prefixes.length };
 }
 
 /** The same count in one synchronous call (a part's prefixes; no pacing). */

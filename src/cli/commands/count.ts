@@ -6,7 +6,8 @@ import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
-import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
+import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
+import { constrainedForecast } from "../forecast.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
@@ -43,13 +44,23 @@ export function countCommand(program: Command): void {
       let last = { tasksDone: 0, tasksTotal: 0 };
       const bar = progressBar("count");
       let started = false;
-      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number }): void => {
+      // A constrained count on this thread: Knuth's estimate gives its ETA, and a long one says so at once.
+      const forecast = hasGivens(givens) && opts.queue === undefined && opts.workers === undefined ? constrainedForecast(n, { fixed: givens.fixed, blocked: givens.blocked }) : undefined;
+      let forecastSaid = false;
+      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
         last = p;
-        if (!bar || p.elapsedMs < 500) return;
+        if (p.elapsedMs < 500) return;
+        const knuthEta = forecast && p.nodes !== undefined ? forecast.etaMs(p.nodes, p.elapsedMs) : undefined;
+        if (forecast && !forecastSaid && p.nodes !== undefined) {
+          forecastSaid = true;
+          const notice = forecast.notice(p.nodes, p.elapsedMs);
+          if (notice) process.stderr.write(`nqueens: ${notice}\n`);
+        }
+        if (!bar) return;
         const payload = {
           n, workers: p.workers === undefined ? "" : `${plural(p.workers, "worker")} | `,
           unit: opts.workers !== undefined || opts.queue !== undefined ? "parts" : "tasks",
-          etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs, p.tasksResumed),
+          etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs ?? knuthEta, p.tasksResumed),
         };
         if (!started) { bar.start(p.tasksTotal, p.tasksDone, payload); started = true; }
         bar.update(p.tasksDone, payload);
