@@ -140,3 +140,24 @@ describe("the terminal", () => {
     expect(none.code).toBe(0);
   });
 });
+
+describe("native noise", () => {
+  it("count --engine webgpu and crosscheck keep stderr to the package's one-line messages where Dawn has no Vulkan (no C++ paths)", async () => {
+    // This machine as it is, without the software Vulkan driver the test run points Dawn at.
+    const env = { ...process.env };
+    for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
+    const run = (args: string[]) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    const [count, cross] = await Promise.all([run(["count", "8", "--engine", "webgpu"]), run(["crosscheck", "--budget", "300"])]);
+    for (const { stderr } of [count, cross]) {
+      expect(stderr).not.toMatch(/\.cpp|Warning: |third_party/);
+      for (const line of stderr.split("\n").filter(Boolean)) expect(line).toMatch(/^(nqueens: |GPU: |crosscheck )/);
+    }
+    // Either an adapter was found (a GPU line) or the one line that says none is.
+    expect(count.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+});
