@@ -9,6 +9,7 @@
 // A pack that failed between the two leaves the backup: the next prepack restores it first.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { packedManifest } from "./pack-manifest.mjs";
 
 const MANIFEST = "package.json";
 const BACKUP = ".package.json.prepack";
@@ -31,11 +32,10 @@ if (step === "prepack") {
   renameSync("dist.next", "dist");
   rmSync("dist.old", { recursive: true, force: true });
   const text = readFileSync(MANIFEST, "utf8");
-  const manifest = JSON.parse(text);
-  if (manifest.scripts?.prepare !== undefined) {
+  const packed = packedManifest(text);
+  if (packed !== text) {
     writeFileSync(BACKUP, text);
-    delete manifest.scripts.prepare;
-    writeFileSync(MANIFEST, `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(MANIFEST, packed);
   }
 } else if (step === "postpack") {
   restore();
