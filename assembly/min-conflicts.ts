@@ -426,7 +426,7 @@ export function minConflictsStat(slot: i32): f64 {
   return 0;
 }
 
-// ---- Constrained boards (issue 15) ----
+// ---- Constrained boards ----
 // Given queens never move and no queen is ever put on a blocked square. A simpler
 // version of the above, for n <= 10^6 (MIN_CONFLICTS_CONSTRAINED_MAX_N in
 // src/engine/ts/min-conflicts.ts): i32 counters from the start (no bits), the given

@@ -1,6 +1,6 @@
 // The CLI as a careful user meets it: every error one line in the CLI's words (flag names,
 // `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
-// the work, an answer never lost to a failed write, and the rough edges of issue 13.
+// the work, an answer never lost to a failed write, and the rough edges a first user met.
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -46,7 +46,7 @@ function independentlyValid(columns: ArrayLike<number>): boolean {
 }
 
 /**
- * A seeded constrained board for the sweep (issue 15): about a quarter of the squares
+ * A seeded constrained board for the sweep: about a quarter of the squares
  * blocked, and one given queen (which may stand on a block or be attacked: such boards are
  * valid instances with no completion, and the engines must agree on that too).
  */
@@ -167,7 +167,7 @@ export const KERNELS: Record<string, Kernel> = {
       },
     ]),
   ),
-  // Constrained boards (issue 15): the complete search and the constrained count.
+  // Constrained boards: the complete search and the constrained count.
   "solve:constrained": {
     cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 64).flatMap((n) => seeds.map((seed) => ({ n, options: { method: "complete", ...sweepBoard(n, seed) } }))),
     run: async ({ n, options }, engine, timeoutMs, signal) => {

@@ -1,4 +1,4 @@
-// Constrained boards (issue 15): queens given in advance (`fixed`, n-Queens Completion,
+// Constrained boards: queens given in advance (`fixed`, n-Queens Completion,
 // CSPLib 079) and squares no queen may use (`blocked`, Blocked n-Queens, CSPLib 080).
 // checkConstraints is the one place user input becomes the normalised form every
 // kernel is given. Givens that rule out every completion (two given queens attacking

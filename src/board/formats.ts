@@ -1,4 +1,4 @@
-// Board files for constrained boards (issue 15), read and written:
+// Board files for constrained boards, read and written:
 // - text: one row a line, `.` a free square, `Q` a given queen, `#` a blocked square;
 // - json: { "n": N, "blocks": [[r, c], ...] } with 0-based squares (and "fixed", the given queens, when there are any);
 // - essence: the Essence' form of the CSPLib and competition instances,

@@ -1,4 +1,4 @@
-// Given queens and blocked squares on the command line (issue 15): --fixed r:c,...,
+// Given queens and blocked squares on the command line: --fixed r:c,...,
 // --blocked r:c,... (0-based) and --board FILE (a text board, JSON or Essence' file,
 // src/board/formats.ts), shared by solve, count and all.
 import type { Command } from "commander";

@@ -1,4 +1,4 @@
-// Counting and enumerating the solutions of a constrained board (issue 15): given
+// Counting and enumerating the solutions of a constrained board: given
 // queens and blocked squares, n <= 64, by the complete search (assembly/complete.ts)
 // in its counting mode (2) and its enumerating mode (1). The board's symmetry is
 // broken by the constraints, so only the total is counted (count's `unique` is null).

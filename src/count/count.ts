@@ -26,7 +26,7 @@ export type CountProgress = {
 export interface CountOptions extends PacedOptions<CountProgress> {
   /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
   engine?: CountEngineName;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; then n <= 64 and `unique` is null). */
+  /** Queens given in advance, [row, col] pairs, 0-based (then n <= 64 and `unique` is null). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];

@@ -59,7 +59,7 @@ export type MethodSpec = {
   /** Largest n crossCheck sweeps it at (what both engines answer in milliseconds). */
   crossCheckMaxN: number;
   /**
-   * Constrained boards (issue 15: given queens, blocked squares): whether the method
+   * Constrained boards (given queens, blocked squares): whether the method
    * takes `fixed`/`blocked` (docs/constrained.md). Only the construction does not.
    */
   constraints: boolean;
@@ -115,7 +115,7 @@ export const METHODS = {
     maxN: MIN_CONFLICTS_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: false,
     crossCheckMaxN: Infinity, constraints: true,
   },
-  // Constrained boards (issue 15): decides every instance, a row's open columns in one 64-bit mask.
+  // Constrained boards: decides every instance, a row's open columns in one 64-bit mask.
   complete: {
     title: "complete search",
     summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 64)",

@@ -359,7 +359,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   };
 }
 
-// ---- Constrained boards (issue 15), twin of the same section of assembly/min-conflicts.ts ----
+// ---- Constrained boards, twin of the same section of assembly/min-conflicts.ts ----
 
 /**
  * Largest n min-conflicts takes on a constrained board: its state is about 45 bytes per
