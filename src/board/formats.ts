@@ -221,7 +221,7 @@ export const DRAW_MAX_N = 1000;
  */
 export function drawBoard(n: number, givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }, columns: ArrayLike<number> | null): string {
   checkInteger("n", n, 1, DRAW_MAX_N);
-  const lists = checkRecord<{ fixed: readonly Square[]; blocked: readonly Square[] }>("givens", givens ?? undefined, ["fixed", "blocked"]);
+  const lists = checkRecord<{ fixed: readonly Square[]; blocked: readonly Square[] }>("givens", givens ?? undefined, ["fixed", "blocked", "n"]); // (n: a BoardFile's, as parseBoard gives it)
   checkConstraints(n, { fixed: lists.fixed, blocked: lists.blocked }, "drawBoard");
   if (columns !== null) {
     const list = columns as ArrayLike<unknown>;
