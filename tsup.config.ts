@@ -3,6 +3,9 @@ import { defineConfig } from "tsup";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
+// Where the bundles go: dist/, or (npm pack's build aside, scripts/pack.mjs) NQ_OUT_DIR.
+const outDir = process.env.NQ_OUT_DIR ?? "dist";
+
 // ESM + CJS + .d.ts for the library, and the CLI; the Wasm bytes are embedded
 // (binary loader), so the bundle needs no fs, fetch or import.meta.url.
 export default defineConfig([
@@ -11,8 +14,9 @@ export default defineConfig([
     format: ["esm", "cjs"],
     splitting: false, // each entry self-contained: dist/index.js stays one file for browsers
     dts: true,
-    sourcemap: true,
+    sourcemap: true, // for development and the tests; not packed (package.json "files")
     clean: true,
+    outDir,
     target: "es2022",
     loader: { ".wasm": "binary", ".wgsl": "text" },
     // The AssemblyScript loader (no dependencies, 5 KB) is bundled: dist/index.js stays one file.
@@ -22,6 +26,7 @@ export default defineConfig([
     entry: { cli: "src/cli/index.ts" },
     format: ["esm"],
     sourcemap: true,
+    outDir,
     target: "node20",
     platform: "node",
     loader: { ".wasm": "binary", ".wgsl": "text" },

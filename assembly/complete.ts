@@ -1,4 +1,4 @@
-// The complete search for constrained boards (issue 15): decides every instance of
+// The complete search for constrained boards: decides every instance of
 // n-Queens Completion / Blocked n-Queens, n <= 64, finding a solution or proving
 // there is none. Twin: src/engine/ts/complete.ts (same nodes, same solution).
 //

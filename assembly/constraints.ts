@@ -1,4 +1,4 @@
-// Constrained boards (issue 15) on the Wasm side: the host writes the normalised
+// Constrained boards on the Wasm side: the host writes the normalised
 // constraints of src/board/constraints.ts into memory (constraintsInput), and every
 // kernel that honours them reads them here. constraintsClear (called by the host for
 // a plain job) makes every kernel behave exactly as on the plain problem.

@@ -148,7 +148,7 @@ export function hillClimbStat(slot: i32): f64 {
   return 0;
 }
 
-// ---- Constrained boards (issue 15) ----
+// ---- Constrained boards ----
 // The given queens never move and no queen is ever put on a blocked square. The board
 // stays a permutation: the m rows without a given queen (in increasing order) hold the
 // m columns no given queen holds. A try shuffles those columns over those rows by

@@ -148,7 +148,7 @@ export function hybridStat(slot: i32): f64 {
   return 0;
 }
 
-// ---- Constrained boards (issue 15) ----
+// ---- Constrained boards ----
 // The given queens stand from the start of every try (their lines marked) and their
 // rows are passed over; a random row draws among its columns that are neither attacked
 // nor blocked (listed in increasing order, one below(count) draw, as above), and a

@@ -1,4 +1,4 @@
-// A quick proof that a constrained board (issue 15) has no completion, made by the
+// A quick proof that a constrained board has no completion, made by the
 // randomized and local searches (hybrid.ts, las-vegas.ts, hill-climb.ts,
 // min-conflicts.ts) before they start: a row or a column without a given queen in which
 // every square is blocked or attacked by a given queen. Reads the constraints of

@@ -1,4 +1,4 @@
-// Blocked n-Queens (issue 15): a seeded generator of blocked boards made as the
+// Blocked n-Queens: a seeded generator of blocked boards made as the
 // competition instances are (block m squares chosen at random, skipping any square
 // whose row or column would keep fewer than k free squares), a sweep over m at
 // several n locating where about half the boards are solvable (the hard region), and

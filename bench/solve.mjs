@@ -218,12 +218,12 @@ export async function benchConstruct({ sizes = [1e7, 1e8], repeats = 5, baseline
 }
 
 /**
- * The loader's cost (issue 13): solve(8), count(10) and min-conflicts at n = 10^5 on
+ * The loader's cost: solve(8), count(10) and min-conflicts at n = 10^5 on
  * wasm, this build against NQ_BENCH_BASELINE (an earlier dist/index.js), interleaved
  * run by run so that load from other processes falls on both alike. 'cold': a fresh
  * process's first job (compiling the module and instantiating included); 'warm': the
  * second job of a process (a pooled instance). Target: after/before <= 1.05. Also the
- * hybrid's try loop (shared with lasVegasStats since issue 13) in a solve and in lv-stats.
+ * hybrid's try loop (shared with lasVegasStats) in a solve and in lv-stats.
  */
 export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH_BASELINE } = {}) {
   if (!baseline) throw new Error("the loader section compares two builds: set NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js");
@@ -232,7 +232,7 @@ export async function benchLoader({ rounds = 15, baseline = process.env.NQ_BENCH
     "solve(8)": ["solve", "8", "auto", "1"],
     "count(10)": ["count", "10"],
     "min-conflicts 1e5": ["solve", "100000", "min-conflicts", "1"],
-    // The hybrid's try loop, now shared with lasVegasStats (issue 13): its speed in both.
+    // The hybrid's try loop, now shared with lasVegasStats: its speed in both.
     "las-vegas n=100 (929 tries)": ["solve", "100", "las-vegas", "1"],
     "lv-stats 20, 20000 tries": ["lv-stats", "20", "10", "20000"],
   };

@@ -1,4 +1,4 @@
-// Constrained boards on the page (issue 15): in edit mode a click on a square of the board
+// Constrained boards on the page: in edit mode a click on a square of the board
 // cycles it free -> given queen -> blocked -> free; Solve, Count and the step-through then
 // take those squares as `fixed` and `blocked`. Only squares inside the current n count.
 import type { Highlight } from "./board";

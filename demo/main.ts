@@ -8,8 +8,8 @@ import { autoMethod, count, countParallel, defaultStopVegas, gpuInfo, type GpuCo
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
-import { $, fmt, fmtMs, input, select } from "./dom";
-import { addPoint, flushPlot, lastX, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
+import { $, fmt, fmtLeft, fmtMs, input, select } from "./dom";
+import { addPoint, flushPlot, INTEGER_INCRS, lastX, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
 import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
@@ -121,7 +121,7 @@ $("solve").addEventListener("click", () => {
     newPlot("swaps", "Min-conflicts: construction, then repair (swaps vs time)", {
       height: 240,
       scales: { x: { time: false } },
-      axes: [{ label: "ms" }, { label: "swaps made", size: 70 }],
+      axes: [{ label: "ms" }, { label: "swaps made", size: 70, incrs: INTEGER_INCRS }],
       series: [
         { label: "ms" },
         { label: "constructing", stroke: "#b07b00", width: 1.5, points: { show: true, size: 5 } },
@@ -236,14 +236,14 @@ function countOnGpu(n: number): void {
       if (run?.id !== r.id) return;
       addPoint(p.elapsedMs / 1000, p.tasksDone);
       setStatus(`Counting n = ${n} on the GPU (${adapter}): ${p.tasksDone} of ${p.tasksTotal} tasks, ${fmt(Math.round(p.tasksPerSecond))} tasks/s` +
-        (Number.isFinite(p.etaMs) ? `, about ${fmtMs(p.etaMs)} left` : ""), "running");
+        (Number.isFinite(p.etaMs) ? `, about ${fmtLeft(p.etaMs)} left` : ""), "running");
     },
   }).then((res) => {
     if (run?.id !== r.id) return;
     const rate = Number(res.total) / Math.max(res.ms / 1000, 1e-9);
-    setFigures({ result: `${fmt(res.total)} solutions (${fmt(res.unique)} unique)`, method: `count on the GPU (${adapter})`, engine: res.engine, nodes: fmt(res.nodes), time: fmtMs(res.ms) });
+    setFigures({ result: `${fmt(res.total)} solutions (${fmt(res.unique ?? 0n)} unique)`, method: `count on the GPU (${adapter})`, engine: res.engine, nodes: fmt(res.nodes), time: fmtMs(res.ms) });
     showJson(res);
-    finish("done", `n = ${n}: ${fmt(res.total)} solutions, ${fmt(res.unique)} unique, ${fmt(res.nodes)} nodes, ${fmtMs(res.ms)} on the GPU (${fmt(Math.round(rate))} solutions/s).`);
+    finish("done", `n = ${n}: ${fmt(res.total)} solutions, ${fmt(res.unique ?? 0n)} unique, ${fmt(res.nodes)} nodes, ${fmtMs(res.ms)} on the GPU (${fmt(Math.round(rate))} solutions/s).`);
   }, (error: Error) => {
     if (run?.id !== r.id) return;
     finish(error.name === "AbortError" ? "stopped" : "error", error.name === "AbortError" ? "Count stopped." : error.message);
@@ -270,7 +270,7 @@ $("count").addEventListener("click", () => {
       if (run?.id !== r.id) return;
       addPoint(p.elapsedMs / 1000, p.tasksDone);
       setStatus(`Counting n = ${n} on ${p.workers} Web Workers: ${p.tasksDone} of ${p.tasksTotal} parts` +
-        (p.rate !== undefined ? `, ${p.rate.toFixed(1)} parts/s` : "") + (p.etaMs !== undefined ? `, about ${fmtMs(p.etaMs)} left` : ""), "running");
+        (p.rate !== undefined ? `, ${p.rate.toFixed(1)} parts/s` : "") + (p.etaMs !== undefined ? `, about ${fmtLeft(p.etaMs)} left` : ""), "running");
       $("status").dataset.parts = `${p.tasksDone}/${p.tasksTotal}`;
     },
   }).then((res) => {
@@ -289,6 +289,8 @@ function countConstrained(n: number): void {
   const marks = constraintOptions(n);
   const r = start("count", () => killWorker(), { result: "counting", method: "count (complete search)", engine: engine() },
     { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one." });
+  // This count reports no progress (one job in the worker): its plot is empty, never the last Solve's.
+  linePlot("none", "No plot: a constrained count reports only its total", "x", "y");
   setStatus(`Counting the completions of n = ${n} with ${constraintsSummary(n)}...`, "running");
   getWorker().postMessage({ kind: "count", id: r.id, n, engine: engine(), ...marks } satisfies Job);
 }
@@ -302,7 +304,7 @@ $("estimate").addEventListener("click", () => {
   newPlot("estimate", "Knuth's estimate of the tree size vs probes (±1.96 se)", {
     height: 240,
     scales: { x: { time: false } },
-    axes: [{ label: "probes" }, { label: "nodes (estimate)", size: 70 }],
+    axes: [{ label: "probes", incrs: INTEGER_INCRS }, { label: "nodes (estimate)", size: 70 }],
     series: [
       { label: "probes" }, { label: "nodes (estimate)", stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 } },
       { label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4] }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4] },
@@ -328,7 +330,7 @@ function newLasVegasPlot(): void {
     height: 260,
     scales: { x: { time: false }, t: { distr: 3 }, p: { range: [0, 1] } },
     axes: [
-      { label: "stopVegas (rows placed at random)" },
+      { label: "stopVegas (rows placed at random)", incrs: INTEGER_INCRS },
       { scale: "t", label: "t (nodes, log scale)", size: 70 },
       { scale: "p", side: 1, label: "p (one try succeeds)", size: 60, grid: { show: false } },
     ],
@@ -418,6 +420,15 @@ $("copy").addEventListener("click", async () => {
 linePlot("none", "Plot", "x", "y");
 clearBoard(8, "Board", "Solve to see a board. Up to n = 64 it is a chessboard (click a square to move that row's queen; attacked queens turn red); beyond, a picture of the permutation, one dot per queen.");
 enableClicks(() => run !== null, () => { try { return parseN(); } catch { return null; } });
+// Editing the givens starts a new board: the figures, plot and JSON of the last action go with the old one.
+input("edit-givens").addEventListener("change", () => {
+  if (!input("edit-givens").checked || run !== null) return;
+  setFigures({});
+  showJson(null);
+  $("lv-table").hidden = true;
+  linePlot("none", "Plot", "x", "y");
+  setStatus("Editing the givens: click the squares of the board, then Solve, Count or Step through.", "idle");
+});
 initStepper();
 // stopVegas is used by the methods that take it (hybrid): in Solve, or in the step-through
 const takesStopVegas = (method: string) => method in METHODS && METHODS[method as keyof typeof METHODS].stopVegas;

@@ -69,20 +69,28 @@ function yRange(u: uPlot, log: boolean): uPlot.Range.MinMax {
   return log ? uPlot.rangeLog(lo, hi, 10, true) : uPlot.rangeNum(lo, hi, 0.1, true);
 }
 
-/** After each draw: the y scale's top and the largest y it shows, for the tests (a point above the top is cut off). */
+/** Tick steps for an axis of whole numbers (parts, nodes, swaps, stopVegas): never 2.5 or 7.5. */
+export const INTEGER_INCRS = Array.from({ length: 16 }, (_, e) => [1, 2, 5].map((m) => m * 10 ** e)).flat();
+
+/** After each draw: the y scale's top and the largest y it shows, for the tests (a point above the top is cut off); the ticks drawn. */
 function drawn(u: uPlot): void {
+  // (uPlot keeps each axis's tick values in _splits; the tests read them to check whole-number axes.)
+  const splits = (u.axes as { _splits?: number[] }[]).map((a) => a._splits ?? []);
+  container().dataset.xTicks = JSON.stringify(splits[0] ?? []);
+  container().dataset.yTicks = JSON.stringify(splits[1] ?? []);
   const y = u.scales.y;
   if (!y || y.max === undefined || y.max === null) return;
   container().dataset.yMax = String(y.max);
   container().dataset.yDataMax = String(yValues(u, false).hi);
 }
 
-/** A simple line plot of y against x, with a dot per point. */
+/** A simple line plot of y (a count: whole-number ticks) against x (whole numbers too unless it is a time, ms or s), with a dot per point. */
 export function linePlot(next: PlotKind, title: string, xLabel: string, yLabel: string, logY = false): void {
+  const time = xLabel === "ms" || xLabel === "s";
   newPlot(next, title, {
     height: 240,
     scales: { x: { time: false }, y: logY ? { distr: 3 } : {} },
-    axes: [{ label: xLabel }, { label: yLabel, size: 70 }],
+    axes: [{ label: xLabel, ...(time ? {} : { incrs: INTEGER_INCRS }) }, { label: yLabel, size: 70, ...(logY ? {} : { incrs: INTEGER_INCRS }) }],
     series: [{ label: xLabel }, { label: yLabel, stroke: "#1f5fbf", width: 2, points: { show: true, size: 5 } }],
   });
 }

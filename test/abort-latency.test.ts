@@ -1,5 +1,5 @@
 // Every long job honours abort and timeoutMs within about 100 ms, at every n it accepts
-// (issue 12 item 2). Latency is measured: from the moment the abort or time limit was due
+//. Latency is measured: from the moment the abort or time limit was due
 // (not when a late timer ran) to the moment the promise settled; the bound asserted is
 // 200 ms, a generous margin over the ~10 ms chunks on a busy machine (a try over it is
 // measured again, up to 3 times: a shared machine can leave a process unscheduled).

@@ -1,6 +1,6 @@
 // The CLI as a careful user meets it: every error one line in the CLI's words (flag names,
 // `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
-// the work, an answer never lost to a failed write, and the rough edges of issue 13.
+// the work, an answer never lost to a failed write, and the rough edges a first user met.
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,7 +54,7 @@ describe("nqueens CLI errors", () => {
     [["crosscheck", "--kernels", "solve:backtrak"], /unknown kernel "solve:backtrak"\. Allowed choices are .*Did you mean solve:backtrack\?/],
     // a password in a queue URL is never printed
     [["count", "8", "--queue", "redis://u:secret@[::1"], /--queue must be a redis:\/\/ URL such as redis:\/\/127\.0\.0\.1:6379, got "redis:\/\/u:\*\*\*@\[::1"/],
-    [["count", "8", "--queue", "redis://127.0.0.1:6379/abc"], /--queue's database must be a number such as \/0 after the port, got \/abc/],
+    [["count", "8", "--queue", "redis://127.0.0.1:6379/abc"], /--queue's database must be a number such as \/0 after the port, got another path \(not shown, as it may be a password\) in "redis:\/\/127\.0\.0\.1:6379\/\*\*\*"/],
     [["worker", "--queue", "redis://127.0.0.1:1", "--grace", "-1"], /^nqueens: --grace must be an integer from 0 to 3600000, got -1$/],
     [["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "0"], /^nqueens: --concurrency must be an integer from 1 to 256, got 0$/],
     [["runs", "--queue", "http://u:secret@host"], /--queue must be a redis:\/\/ or rediss:\/\/ URL, got "http:\/\/u:\*\*\*@host"/],
@@ -222,7 +222,7 @@ describe("the CLI's error table branches on codes, not classes", () => {
 
   it("API option names become the CLI's flags only where they name an option", () => {
     expect(inFlagNames("maxSteps does not apply to method \"backtrack\"")).toBe("--max-steps does not apply to method \"backtrack\"");
-    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout = 500");
+    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout 500 ms");
     expect(inFlagNames("results hold 3 of 16 parts")).toBe("results hold 3 of 16 parts");
   });
 });

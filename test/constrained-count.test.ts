@@ -1,4 +1,4 @@
-// count and solutions on constrained boards (issue 15): exact totals against brute
+// count and solutions on constrained boards: exact totals against brute
 // force, every enumerated board checked, both engines identical, parts that partition.
 import { describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The randomized and local searches on constrained boards (issue 15): las-vegas, hybrid,
+// The randomized and local searches on constrained boards: las-vegas, hybrid,
 // hill-climb and min-conflicts with given queens and blocked squares, on both engines.
 // Every board a search returns is checked by `isCompletion` below (written here, knowing
 // nothing of the kernels); whether a completion exists comes from `completions`, a plain

@@ -1,4 +1,4 @@
-// Test helpers for constrained boards (issue 15), written independently of the
+// Test helpers for constrained boards, written independently of the
 // package: a seeded generator of random constraint sets, a brute-force solver, and a
 // checker of boards against given queens and blocked squares.
 import { isSolution } from "./helpers.js";

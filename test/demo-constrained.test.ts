@@ -1,4 +1,4 @@
-// The demo page on constrained boards (issue 15) in Chromium, as test/demo.test.ts drives the
+// The demo page on constrained boards in Chromium, as test/demo.test.ts drives the
 // page: in edit mode a click cycles a square free -> given queen -> blocked; Solve, Count and
 // the step-through then honour them; "no completion" is shown with its reason. Every board
 // the page shows is checked here (a solution, the given queens kept, no blocked square used),

@@ -5,7 +5,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
-import { count, solve, trace, treeSize, verify, type TraceMethod } from "../src/index.js";
+import { count, KERNEL_NAMES, solve, trace, treeSize, verify, type TraceMethod } from "../src/index.js";
+import { fmtLeft } from "../demo/dom.js";
 import { chromiumAvailable } from "./chromium.js";
 import { useDemoPage } from "./demo-page.js";
 import { ENGINES, isSolution } from "./helpers.js";
@@ -161,7 +162,7 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(await page.textContent("#status")).toMatch(/Counting n = 18 on \d+ Web Workers/);
     // once a part is done the status gives the rate and the time left
     await page.waitForFunction(() => /parts\/s/.test(document.getElementById("status")!.textContent ?? ""), undefined, { timeout: 20_000 });
-    expect(await page.textContent("#status")).toMatch(/Counting n = 18 on \d+ Web Workers: \d+ of 256 parts, [\d.]+ parts\/s, about [\d.]+ m?s left/);
+    expect(await page.textContent("#status")).toMatch(/Counting n = 18 on \d+ Web Workers: \d+ of 256 parts, [\d.]+ parts\/s, about (under a second|\d+ s|\d+ min( \d+ s)?|\d+ h( \d+ min)?) left/);
     const stopped = await page.evaluate(() => new Promise<number>((done) => {
       const t0 = performance.now();
       (document.getElementById("stop") as HTMLButtonElement).click();
@@ -344,6 +345,60 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(errors).toEqual([]);
   });
 
+  it("always shows the last action: ticking 'edit givens' clears the figures, plot and JSON; a constrained Count after a Solve has its own (empty) plot", async () => {
+    await page.selectOption("#engine", "wasm");
+    await solveIn("8", "backtrack");
+    expect((await plotState()).points).toBeGreaterThan(1);
+    await page.check("#edit-givens");
+    expect(await figures()).toEqual({ result: "-", method: "-", engine: "-", nodes: "-", tries: "-", steps: "-", time: "-" });
+    expect(await page.inputValue("#json")).toBe("");
+    expect(await plotState()).toMatchObject({ kind: "none", points: 0 });
+    const box = (await page.locator("#board").boundingBox())!;
+    await page.mouse.click(box.x + box.width / 16, box.y + box.height / 16); // a given queen at (0, 0)
+    await solveIn("8", "backtrack");
+    expect((await plotState()).points).toBeGreaterThan(1);
+    await page.click("#count");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    const c = await count(8, { fixed: [[0, 0]] });
+    expect(await page.textContent("#f-nodes")).toBe(c.nodes.toLocaleString("en-US"));
+    expect(await plotState(), "Count's plot, not the Solve's").toMatchObject({ kind: "none", points: 0 });
+    await page.click("#clear-givens");
+    await page.uncheck("#edit-givens");
+    expect(errors).toEqual([]);
+  });
+
+  it("integer axes get integer ticks; time left is said in whole units; the cross-check page fits a 390 px phone", async () => {
+    await page.selectOption("#engine", "wasm");
+    await page.fill("#n", "8");
+    await page.click("#lvtable");
+    await page.waitForSelector('#status[data-state="done"]', { timeout: 20_000 });
+    const ticks = async (axis: "xTicks" | "yTicks") => JSON.parse((await page.getAttribute("#plot", `data-${axis === "xTicks" ? "x-ticks" : "y-ticks"}`))!) as number[];
+    await page.waitForTimeout(150);
+    const stopVegas = await ticks("xTicks");
+    expect(stopVegas.length).toBeGreaterThan(2);
+    expect(stopVegas.every(Number.isInteger), `stopVegas ticks ${stopVegas}`).toBe(true);
+    await solveIn("12", "backtrack");
+    await page.waitForTimeout(150);
+    const nodes = await ticks("yTicks");
+    expect(nodes.length).toBeGreaterThan(1);
+    expect(nodes.every(Number.isInteger), `node ticks ${nodes}`).toBe(true);
+    expect([fmtLeft(32_040), fmtLeft(400), fmtLeft(185_000), fmtLeft(7_620_000)]).toEqual(["32 s", "under a second", "3 min 5 s", "2 h 7 min"]);
+    // The cross-check page with its table filled (one row per kernel, the widest cells it shows) on a phone.
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await phone.goto(`${base}/crosscheck.html`);
+    await phone.evaluate((kernels) => {
+      const table = document.getElementById("table") as HTMLTableElement;
+      table.hidden = false;
+      for (const k of kernels) {
+        const row = table.tBodies[0]!.insertRow();
+        for (const cell of [k, "1234", "1234", "0", "0", "12.34", "diverges at columns[12]"]) row.insertCell().textContent = cell;
+      }
+    }, [...KERNEL_NAMES]);
+    const width = await phone.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+    expect(width.scroll).toBeLessThanOrEqual(width.inner);
+    await phone.close();
+  });
+
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 900 }]) {
     it(`fits ${viewport.width} x ${viewport.height} without horizontal scrolling, after every action; screenshot`, async () => {
       const small = await browser.newPage({ viewport });
@@ -385,6 +440,11 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       await overflow("stepping");
       await act("solve", "12", "backtrack");
       mkdirSync("test-artifacts", { recursive: true });
+      // The screen as a phone or a projector shows it first (docs/browser.md), after a Solve of n = 8.
+      await act("solve", "8", "backtrack");
+      await small.evaluate(() => window.scrollTo(0, 0));
+      await small.screenshot({ path: `test-artifacts/demo-screen-${viewport.width}.png` });
+      if (process.env.NQ_DEMO_SCREENSHOT) copyFileSync(`test-artifacts/demo-screen-${viewport.width}.png`, `docs/demo-${viewport.width}.png`);
       await small.screenshot({ path: `test-artifacts/demo-${viewport.width}.png`, fullPage: true });
       expect(pageErrors).toEqual([]);
       await small.close();

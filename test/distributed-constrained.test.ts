@@ -1,4 +1,4 @@
-// Constrained boards (given queens, blocked squares; issue 15) on the Redis queue, against a
+// Constrained boards (given queens, blocked squares) on the Redis queue, against a
 // real redis-server started here on a free port: countDistributed(n, { fixed, blocked }) equals
 // count() and a brute-force checker written here; the run's record holds the board and the
 // queue's name its digest; tampered jobs (prefixes, board, depth, digest, a foreign board, a

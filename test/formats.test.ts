@@ -121,7 +121,7 @@ describe("the CLI with given queens, blocked squares and board files", () => {
       [["all", "--board", file("bad.essence", "letting n = 3\nletting blocks = [[0, 0]]")], /outside the board \(rows and columns 1 to 3, 1-based\)/],
       [["solve", "--board", join(dir, "missing.txt")], /cannot read the file \(no such file\)/],
       [["solve", "8", "--fixed", "0:x"], /--fixed must be row:col pairs/],
-      [["solve", "8", "--blocked", "0:8"], /blocked\[0\] col must be an integer from 0 to 7/],
+      [["solve", "8", "--blocked", "0:8"], /--blocked 0:8 is outside the 8 x 8 board: rows and columns run from 0 to 7/],
       [["solve"], /N is missing/],
         [["count", "1001", "--blocked", "0:0"], /from 1 to 1000, got 1001/],
       [["count", "8", "--blocked", "0:0", "--queue", "redis://127.0.0.1:1", "--parts", "5000"], /--parts must be an integer from 1 to 4096, got 5000/],

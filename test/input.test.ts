@@ -70,7 +70,7 @@ describe("bad input", () => {
   });
 });
 
-describe("the gaps of issue 12 (item 5)", () => {
+describe("signals, options objects and inherited keys: the gaps a first fuzz found", () => {
   it("signal must be a real AbortSignal", async () => {
     for (const signal of [{ aborted: false }, { aborted: false, addEventListener() {}, throwIfAborted() {} }, "signal", 1]) {
       const error = await count(8, { signal: signal as unknown as AbortSignal }).catch((e: unknown) => e);

@@ -1,4 +1,4 @@
-// Integrity of everything a count hands over (issue 12 item 1): parts carry their identity
+// Integrity of everything a count hands over: parts carry their identity
 // and a digest, countTask counts only a part of the split, results are range-checked before
 // they are added, and mergeCounts wants exactly one valid result per part. Checkpoints (their
 // MAC and every entry verified before a count resumes): test/checkpoint-integrity.test.ts.

@@ -155,7 +155,7 @@ describe("min-conflicts: memory", () => {
 describe("min-conflicts: a run ends where its phase changes", () => {
   // A unit of work costs a few ns late in construction and 100 ns or more in repair, so
   // the kernel returns at the end of construction (and at a restart's), however big its
-  // budget: solve() sizes each phase's chunks on their own (issue 12 item 2).
+  // budget: solve() sizes each phase's chunks on their own.
   test("both engines: run(unbounded) stops at the end of construction, at the same work; the board is the one solve() finds", async () => {
     const n = 100_000;
     const unbounded = Number.MAX_SAFE_INTEGER;

@@ -1,4 +1,4 @@
-// Junk in, a coded error or a correct answer out (issue 12 item 5): a fast-check run over
+// Junk in, a coded error or a correct answer out: a fast-check run over
 // the options of every public function. The options are drawn from the names each function
 // knows, plus unknown and inherited-looking names, with values of every type (numbers out of
 // range, NaN, strings, bigints, functions, fake and real AbortSignals...). Each call must

@@ -1,4 +1,4 @@
-// The WebGPU engine in a real browser (issue 14): Debian's Chromium, headless, with
+// The WebGPU engine in a real browser: Debian's Chromium, headless, with
 // --enable-unsafe-webgpu, the ESM bundle in a plain page served from http://127.0.0.1 (a
 // secure origin: navigator.gpu exists there). Without a GPU its adapter is SwiftShader.
 // Where Chromium is missing the file is skipped (in CI it fails: test/chromium.ts); where it

@@ -1,5 +1,5 @@
 /// <reference types="@webgpu/types" />
-// The WebGPU engine in Node (issue 14): the `webgpu` package (Dawn) on whatever adapter it
+// The WebGPU engine in Node: the `webgpu` package (Dawn) on whatever adapter it
 // finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.

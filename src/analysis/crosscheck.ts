@@ -48,7 +48,7 @@ function independentlyValid(columns: ArrayLike<number>): boolean {
 }
 
 /**
- * A seeded constrained board for the sweep (issue 15): about a quarter of the squares
+ * A seeded constrained board for the sweep: about a quarter of the squares
  * blocked, and one given queen (which may stand on a block or be attacked: such boards are
  * valid instances with no completion, and the engines must agree on that too).
  */
@@ -169,7 +169,7 @@ export const KERNELS: Record<string, Kernel> = {
       },
     ]),
   ),
-  // Constrained boards (issue 15): the complete search and the constrained count.
+  // Constrained boards: the complete search and the constrained count.
   "solve:constrained": {
     cases: ({ sizes, seeds }) => sizes.filter((n) => n >= 4 && n <= 64).flatMap((n) => seeds.map((seed) => ({ n, options: { method: "complete", ...sweepBoard(n, seed) } }))),
     run: async ({ n, options }, engine, timeoutMs, signal) => {
@@ -425,6 +425,9 @@ export function verdictLine(report: CrossCheckReport, raise = "budgetMs"): strin
  * (`report.verdict` says why not).
  */
 export function describeReport(report: CrossCheckReport, raise = "budgetMs"): { table: string; problems: string[] } {
+  if (typeof report !== "object" || report === null || !Array.isArray(report.kernels) || !report.kernels.every((k) => typeof k === "object" && k !== null)) {
+    throw typeError(`report must be what crossCheck returned ({ ok, kernels: [...], ... }), got ${describe(report)}`);
+  }
   const head = ["kernel", "cases", "agree", "timeouts", "skipped", "ts/wasm", "result"];
   const rows = report.kernels.map((k) => [
     k.kernel, String(k.cases), String(k.agree), String(k.timedOut), String(k.skipped),

@@ -1,11 +1,11 @@
-// Constrained boards (issue 15): queens given in advance (`fixed`, n-Queens Completion,
+// Constrained boards: queens given in advance (`fixed`, n-Queens Completion,
 // CSPLib 079) and squares no queen may use (`blocked`, Blocked n-Queens, CSPLib 080).
 // checkConstraints is the one place user input becomes the normalised form every
 // kernel is given. Givens that rule out every completion (two given queens attacking
 // each other, or a given queen on a blocked square) are a valid instance with no
 // solution: `conflict` names the squares, and nothing is thrown.
 import { rangeError, typeError } from "../core/errors.js";
-import { describe } from "../core/validate.js";
+import { checkInteger, describe } from "../core/validate.js";
 
 export type Square = readonly [row: number, col: number]; // 0-based
 export type BoardConstraints = { fixed?: readonly Square[]; blocked?: readonly Square[] };
@@ -26,6 +26,9 @@ export type Constraints = {
 };
 
 const KEYS = ["fixed", "blocked"] as const;
+
+/** Largest board checkConstraints takes (a board file's largest; the searches take at most 64). */
+export const CONSTRAINTS_MAX_N = 100_000;
 
 /** `name` as a list of [row, col] pairs inside an n x n board. */
 function checkSquares(n: number, name: string, value: unknown): Square[] {
@@ -68,6 +71,8 @@ export function emptyConstraints(n: number): Constraints {
  * @example checkConstraints(8, { fixed: [[0, 0]], blocked: [[1, 2]] }, "solve").fixedColumn[0] // 0
  */
 export function checkConstraints(n: number, input: BoardConstraints | undefined, caller: string): Constraints {
+  if (typeof caller !== "string") throw typeError(`caller must be the name of the function checking, got ${describe(caller)}`);
+  checkInteger("n", n, 1, CONSTRAINTS_MAX_N);
   if (input === undefined || input === null) return emptyConstraints(n);
   if (typeof input !== "object" || Array.isArray(input)) {
     throw typeError(`constraints of ${caller} must be an object { fixed?, blocked? }, got ${describe(input)}`);

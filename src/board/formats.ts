@@ -1,4 +1,4 @@
-// Board files for constrained boards (issue 15), read and written:
+// Board files for constrained boards, read and written:
 // - text: one row a line, `.` a free square, `Q` a given queen, `#` a blocked square;
 // - json: { "n": N, "blocks": [[r, c], ...] } with 0-based squares (and "fixed", the given queens, when there are any);
 // - essence: the Essence' form of the CSPLib and competition instances,
@@ -7,7 +7,8 @@
 // Every malformed file is a coded TypeError/RangeError whose one-line message says
 // where (format and line) and what was expected.
 import { rangeError, typeError } from "../core/errors.js";
-import { checkConstraints, type Square } from "./constraints.js";
+import { checkChoice, checkInteger, checkRecord, describe } from "../core/validate.js";
+import { CONSTRAINTS_MAX_N, checkConstraints, type Square } from "./constraints.js";
 
 export type BoardFormat = "text" | "json" | "essence";
 export const BOARD_FORMATS: readonly BoardFormat[] = ["text", "json", "essence"];
@@ -16,19 +17,32 @@ export const BOARD_FORMATS: readonly BoardFormat[] = ["text", "json", "essence"]
 export type BoardFile = { n: number; fixed: Square[]; blocked: Square[] };
 
 /** Largest n a board file may give (the largest board anything here searches is 64; drawings stay readable). */
-export const BOARD_FILE_MAX_N = 100_000;
+export const BOARD_FILE_MAX_N = CONSTRAINTS_MAX_N;
 
 /** The format of a file's text: '{' starts JSON, a `letting` line Essence', otherwise a text board. */
 export function detectFormat(text: string): BoardFormat {
+  if (typeof text !== "string") throw typeError(`detectFormat: the board must be text, got ${describe(text)}`);
   const body = text.replace(/^\uFEFF/, "").trimStart();
   if (body.startsWith("{")) return "json";
   if (/^(language\b|letting\b|\$)/m.test(body)) return "essence";
   return "text";
 }
 
+/** A value from a file as a message shows it: JSON, cut to 60 characters (and never a stack overflow on one nested 50,000 deep). */
+function preview(value: unknown): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return describe(value);
+  }
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
 function checkN(n: unknown, where: string): number {
   if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > BOARD_FILE_MAX_N) {
-    throw (typeof n === "number" ? rangeError : typeError)(`${where}: n must be an integer from 1 to ${BOARD_FILE_MAX_N}, got ${JSON.stringify(n) ?? String(n)}`);
+    throw (typeof n === "number" ? rangeError : typeError)(`${where}: n must be an integer from 1 to ${BOARD_FILE_MAX_N}, got ${preview(n)}`);
   }
   return n;
 }
@@ -71,9 +85,9 @@ function parseText(text: string, name: string): BoardFile {
 
 function squaresFrom(value: unknown, what: string, where: string): Square[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw typeError(`${where}: "${what}" must be an array of [row, col] pairs, got ${JSON.stringify(value)}`);
+  if (!Array.isArray(value)) throw typeError(`${where}: "${what}" must be an array of [row, col] pairs, got ${preview(value)}`);
   return value.map((pair, i) => {
-    if (!Array.isArray(pair) || pair.length !== 2) throw typeError(`${where}: "${what}"[${i}] must be a [row, col] pair, got ${JSON.stringify(pair)}`);
+    if (!Array.isArray(pair) || pair.length !== 2) throw typeError(`${where}: "${what}"[${i}] must be a [row, col] pair, got ${preview(pair)}`);
     return [pair[0], pair[1]] as Square;
   });
 }
@@ -152,7 +166,9 @@ function parseEssence(text: string, name: string): BoardFile {
  * @example parseBoard(".Q..\n...#\n....\n....").fixed // [[0, 1]]
  */
 export function parseBoard(text: string, format?: BoardFormat, name = "board"): BoardFile {
-  if (typeof text !== "string") throw typeError(`${name}: the board must be text, got ${typeof text}`);
+  if (typeof name !== "string") throw typeError(`parseBoard: name must be text (the file's name for messages), got ${describe(name)}`);
+  if (typeof text !== "string") throw typeError(`${name}: the board must be text, got ${describe(text)}`);
+  if (format !== undefined) checkChoice("format", format, BOARD_FORMATS);
   const kind = format ?? detectFormat(text);
   if (kind === "json") return parseJson(text, name);
   if (kind === "essence") return parseEssence(text, name);
@@ -164,12 +180,15 @@ const pairs = (list: readonly Square[], base: number): string => `[${list.map(([
 
 /** Writes a board in a format; parseBoard reads it back to the same board (squares sorted, duplicates dropped). */
 export function formatBoard(board: BoardFile, format: BoardFormat): string {
-  const { n } = board;
-  const checked = checkConstraints(n, { fixed: board.fixed, blocked: board.blocked }, "formatBoard");
+  const given = checkRecord<BoardFile>("board", board, ["n", "fixed", "blocked"]);
+  checkChoice("format", format, BOARD_FORMATS);
+  const n = checkInteger("board.n", given.n, 1, BOARD_FILE_MAX_N);
+  const lists = { fixed: given.fixed ?? [], blocked: given.blocked ?? [] };
+  const checked = checkConstraints(n, lists, "formatBoard");
   const fixed: Square[] = [];
   const blocked: Square[] = [];
   const fixedSet = new Set<number>();
-  for (const [r, c] of board.fixed) if (!fixedSet.has(r * n + c)) { fixedSet.add(r * n + c); fixed.push([r, c]); }
+  for (const [r, c] of lists.fixed) if (!fixedSet.has(r * n + c)) { fixedSet.add(r * n + c); fixed.push([r, c]); }
   fixed.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   for (let r = 0; r < n; r++) for (let i = checked.blockedStart[r]; i < checked.blockedStart[r + 1]; i++) blocked.push([r, checked.blockedCols[i]]);
   if (format === "json") {
@@ -190,14 +209,33 @@ export function formatBoard(board: BoardFile, format: BoardFormat): string {
   throw rangeError(`format must be one of ${BOARD_FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
 }
 
+/** Largest board drawBoard draws (a 1,000 x 1,000 drawing is 2 MB of text; render's compact form serves larger boards). */
+export const DRAW_MAX_N = 1000;
+
 /**
  * A constrained board drawn: `Q` a given queen, `q` a queen placed by the search, `#` a
  * blocked square, `.` a free one (columns: a solution, or null to draw the givens alone).
+ * 1 <= n <= DRAW_MAX_N; the givens are checked as count checks them, and `columns` must hold
+ * n columns from 0 to n - 1 (NQ_INVALID_ARGUMENT otherwise).
+ * @example drawBoard(4, { fixed: [[0, 1]] }, [1, 3, 0, 2]) // ". Q . .\n. . . q\nq . . .\n. . q ."
  */
 export function drawBoard(n: number, givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }, columns: ArrayLike<number> | null): string {
+  checkInteger("n", n, 1, DRAW_MAX_N);
+  const lists = checkRecord<{ fixed: readonly Square[]; blocked: readonly Square[] }>("givens", givens ?? undefined, ["fixed", "blocked", "n"]); // (n: a BoardFile's, as parseBoard gives it)
+  checkConstraints(n, { fixed: lists.fixed, blocked: lists.blocked }, "drawBoard");
+  if (columns !== null) {
+    const list = columns as ArrayLike<unknown>;
+    if (typeof list !== "object" || typeof list.length !== "number" || list.length !== n) {
+      throw typeError(`columns must be null or ${n} column numbers (one per row), got ${describe(columns)}${typeof list === "object" && list !== null && typeof list.length === "number" ? ` of length ${list.length}` : ""}`);
+    }
+    for (let r = 0; r < n; r++) {
+      const c = list[r];
+      if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= n) throw rangeError(`columns[${r}] must be an integer from 0 to ${n - 1}, got ${describe(c)}`);
+    }
+  }
   const grid = Array.from({ length: n }, () => new Array<string>(n).fill("."));
-  for (const [r, c] of givens.blocked ?? []) grid[r][c] = "#";
+  for (const [r, c] of lists.blocked ?? []) grid[r][c] = "#";
   if (columns !== null) for (let r = 0; r < n; r++) grid[r][columns[r]] = "q";
-  for (const [r, c] of givens.fixed ?? []) grid[r][c] = "Q";
+  for (const [r, c] of lists.fixed ?? []) grid[r][c] = "Q";
   return grid.map((row) => row.join(" ")).join("\n");
 }

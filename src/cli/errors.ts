@@ -28,7 +28,7 @@ const FLAG_NAMES: Record<string, string> = {
 
 /** An API message in the CLI's words: option names become flag names. */
 export function inFlagNames(message: string): string {
-  return message.replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint|graceMs)(?=\s+(?:must|does not|=|cannot|is not|database))/g,
+  return message.replace(/\btimeoutMs = (\d+(?:\.\d+)?)/g, "timeoutMs $1 ms").replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint|graceMs)(?=\s+(?:must|does not|=|cannot|is not|database|user name|\d+ ms))/g,
     (word) => word.endsWith("'s") ? `${FLAG_NAMES[word.slice(0, -2)]}'s` : FLAG_NAMES[word] ?? word);
 }
 

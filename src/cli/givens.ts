@@ -1,10 +1,10 @@
-// Given queens and blocked squares on the command line (issue 15): --fixed r:c,...,
+// Given queens and blocked squares on the command line: --fixed r:c,...,
 // --blocked r:c,... (0-based) and --board FILE (a text board, JSON or Essence' file,
 // src/board/formats.ts), shared by solve, count and all.
-import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import type { Square } from "../board/constraints.js";
 import { parseBoard } from "../board/formats.js";
+import { readCapped, type ReadFailure } from "../core/read-file.js";
 import { UsageError } from "./errors.js";
 
 export type GivensCliOptions = { fixed?: string; blocked?: string; board?: string | boolean };
@@ -32,17 +32,21 @@ export function parseSquares(flag: string, text: string): Square[] {
  * N and the givens of a command: N from the argument, or from --board FILE (both: they must
  * agree); --fixed and --blocked add to the file's. No givens at all: fixed and blocked undefined.
  */
-export function readGivens(nArgument: number | undefined, opts: GivensCliOptions): { n: number; fixed?: Square[]; blocked?: Square[] } {
+/** The most a board file may hold (a 100,000 x 100,000 board's blocked squares run far below it). */
+export const BOARD_MAX_BYTES = 64 << 20;
+
+export async function readGivens(nArgument: number | undefined, opts: GivensCliOptions): Promise<{ n: number; fixed?: Square[]; blocked?: Square[] }> {
   let n = nArgument;
   let fixed: Square[] | undefined;
   let blocked: Square[] | undefined;
   if (typeof opts.board === "string") {
     let text: string;
     try {
-      text = readFileSync(opts.board, "utf8");
+      text = await readCapped(opts.board, BOARD_MAX_BYTES);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(`--board ${opts.board}: cannot read the file (${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code ?? (error as Error).message})`);
+      const code = (error as ReadFailure).reason;
+      const why = code === "tooLarge" ? `over ${BOARD_MAX_BYTES >> 20} MiB, or endless as a device such as /dev/zero is` : code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code;
+      throw new UsageError(`--board ${opts.board}: cannot read the file (${why})`);
     }
     const file = parseBoard(text, undefined, opts.board);
     if (n !== undefined && n !== file.n) throw new UsageError(`N = ${n} but the board in ${opts.board} is ${file.n} x ${file.n}; give one or the other`);
@@ -51,9 +55,20 @@ export function readGivens(nArgument: number | undefined, opts: GivensCliOptions
     blocked = file.blocked;
   }
   if (n === undefined) throw new UsageError("N is missing: give the board size, or --board FILE");
-  if (opts.fixed !== undefined) fixed = [...(fixed ?? []), ...parseSquares("--fixed", opts.fixed)];
-  if (opts.blocked !== undefined) blocked = [...(blocked ?? []), ...parseSquares("--blocked", opts.blocked)];
+  if (opts.fixed !== undefined) fixed = [...(fixed ?? []), ...onBoard("--fixed", parseSquares("--fixed", opts.fixed), n)];
+  if (opts.blocked !== undefined) blocked = [...(blocked ?? []), ...onBoard("--blocked", parseSquares("--blocked", opts.blocked), n)];
   return { n, ...(fixed ? { fixed } : {}), ...(blocked ? { blocked } : {}) };
+}
+
+/** The squares of a flag, each inside the n x n board: one outside is named as the user wrote it (`--fixed 9:0`), not as the API's fixed[0]. */
+function onBoard(flag: string, squares: Square[], n: number): Square[] {
+  if (!Number.isInteger(n) || n < 1) return squares; // the API names a bad N
+  for (const [r, c] of squares) {
+    if (r >= n || c >= n) {
+      throw new UsageError(`${flag} ${r}:${c} is outside the ${n} x ${n} board: rows and columns run from 0 to ${n - 1} (0-based)`);
+    }
+  }
+  return squares;
 }
 
 /** Whether the command was given any queen or blocked square. */

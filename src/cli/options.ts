@@ -2,6 +2,7 @@
 // will write, and its interrupt signal.
 import { accessSync, constants, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { availableParallelism } from "node:os";
 import { InvalidArgumentError, Option } from "commander";
 import { ENGINE_NAMES } from "../engine/select.js";
 import { UsageError } from "./errors.js";
@@ -18,6 +19,11 @@ export function number(name: string): (text: string) => number {
     }
     return Number(text);
   };
+}
+
+/** A --workers value: a number (the API checks its range), or 'auto': one worker per core (os.availableParallelism). */
+export function workersOption(text: string): number {
+  return text.trim().toLowerCase() === "auto" ? availableParallelism() : number("--workers")(text);
 }
 
 /** A --seed value: a number, 'random', or undefined (the API's default). */

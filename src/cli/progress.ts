@@ -12,7 +12,7 @@ export const BAR_FORMATS = {
   tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
   lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
   crosscheck: "crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}",
-  solve: "solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}",
+  solve: "solve {n} | {phase} | {nodes} | {tries} | {steps} | {conflicts} | {duration_formatted}{etaText}",
 } as const;
 
 /** The fields cli-progress computes and puts over any payload field of the same name. */
@@ -32,12 +32,33 @@ export function plural(count: number | bigint | string, noun: string, nouns = no
   return `${count} ${String(count) === "1" ? noun : nouns}`;
 }
 
-/** A duration as a bar shows it: 45s, 3m 05s, 2h 07m. */
+/** A duration as a bar shows it: 45s, 3m 05s, 2h 07m, 3d 04h, then years (1.2e+3y past 10,000). */
 export function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m ${String(s % 60).padStart(2, "0")}s`;
-  return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+  if (s < 86_400) return `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m`;
+  if (s < 365 * 86_400) return `${Math.floor(s / 86_400)}d ${String(Math.floor(s / 3600) % 24).padStart(2, "0")}h`;
+  const years = s / (365.25 * 86_400);
+  return years < 10_000 ? `${Math.round(years)}y` : `${years.toPrecision(2)}y`;
+}
+
+/**
+ * The ETA part of a search's bar, where its limits make one known: the soonest of --timeout's
+ * end and the time to reach --max-nodes, --max-steps or --max-tries at the rate so far
+ * (" | at most 3m 05s left"); empty without a limit. It is a bound: a search may end sooner.
+ */
+export function limitEtaText(
+  p: { nodes: number; tries: number; steps: number; elapsedMs: number },
+  limits: { timeoutMs?: number; maxNodes?: number; maxSteps?: number; maxTries?: number },
+): string {
+  const lefts: number[] = [];
+  if (limits.timeoutMs !== undefined) lefts.push(limits.timeoutMs - p.elapsedMs);
+  for (const [done, most] of [[p.nodes, limits.maxNodes], [p.steps, limits.maxSteps], [p.tries, limits.maxTries]] as const) {
+    if (most !== undefined && done > 0 && Number.isFinite(most)) lefts.push((p.elapsedMs / done) * Math.max(0, most - done));
+  }
+  const left = lefts.filter(Number.isFinite);
+  return left.length === 0 ? "" : ` | at most ${duration(Math.min(...left))} left`;
 }
 
 /**

@@ -30,14 +30,27 @@ export function optionalInteger(name: string, value: unknown, min: number, max: 
  * (Object.create({ timeoutMs: 0 }), or a polluted Object.prototype) is never applied.
  */
 export function checkOptions<T extends object>(what: string, options: unknown, known: readonly string[]): Partial<T> {
+  return ownKeys(options, known, `options of ${what}`, (key) => `unknown option ${JSON.stringify(key)} for ${what}`);
+}
+
+/**
+ * A plain record argument (a board, givens): an object whose own keys are all known, copied
+ * without a prototype as checkOptions does; `name` is the parameter in messages.
+ * Undefined gives an empty record.
+ */
+export function checkRecord<T extends object>(name: string, value: unknown, known: readonly string[]): Partial<T> {
+  return ownKeys(value, known, name, (key) => `unknown key ${JSON.stringify(key)} in ${name}`);
+}
+
+function ownKeys<T extends object>(value: unknown, known: readonly string[], name: string, unknownKey: (key: string) => string): Partial<T> {
   const own = Object.create(null) as Record<string, unknown>;
-  if (options === undefined) return own as Partial<T>;
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw typeError(`options of ${what} must be an object, got ${describe(options)}`);
+  if (value === undefined) return own as Partial<T>;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw typeError(`${name} must be an object, got ${describe(value)}`);
   }
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) throw typeError(`unknown option ${JSON.stringify(key)} for ${what} (known: ${known.join(", ")})`);
-    own[key] = (options as Record<string, unknown>)[key];
+  for (const key of Object.keys(value)) {
+    if (!known.includes(key)) throw typeError(`${unknownKey(key)} (known: ${known.join(", ")})`);
+    own[key] = (value as Record<string, unknown>)[key];
   }
   return own as Partial<T>;
 }

@@ -1,4 +1,4 @@
-// Counting and enumerating the solutions of a constrained board (issue 15): given
+// Counting and enumerating the solutions of a constrained board: given
 // queens and blocked squares, n <= 1000, by the complete search (assembly/complete.ts)
 // in its counting mode (2) and its enumerating mode (1). The board's symmetry is
 // broken by the constraints, so only the total is counted (count's `unique` is null).
@@ -7,12 +7,12 @@
 // given queen are placed in every consistent way (the prefixes); each prefix is the
 // same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
-import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
+import { checkConstraints, constraintLists, type BoardConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { constrainedCapacity } from "./bounds.js";
-import { checkOptions, describe } from "../core/validate.js";
+import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
 
@@ -29,30 +29,54 @@ function openMode(engine: Engine, n: number, constraints: Constraints, mode: num
   });
 }
 
-/** Every solution of a constrained board counted, in chunks that honour the pacer (abort, timeout, progress). */
+/** How many tasks count() splits a constrained board into (the prefixes of the shallowest split with this many), for its progress and ETA. */
+export const CONSTRAINED_COUNT_TASKS = 256;
+
+/** The smallest n count() splits (n = 12 with a blocked corner: 0.2 s in one search). */
+export const CONSTRAINED_SPLIT_FROM_N = 13;
+
+/**
+ * Every solution of a constrained board counted, in chunks that honour the pacer (abort,
+ * timeout, progress): the board split into tasks (the prefixes of splitConstrainedCount's
+ * split, about CONSTRAINED_COUNT_TASKS of them: they partition the solutions), each counted
+ * by the complete search, so that progress says how many are done and an ETA follows.
+ */
 export async function countConstrained(
   n: number, constraints: Constraints, engine: Engine, pacer: Pacer<{ nodes: bigint }> | Pacer<never>,
-  progress: (nodes: bigint) => unknown,
-): Promise<{ total: bigint; nodes: bigint }> {
-  if (constraints.conflict !== null) return { total: 0n, nodes: 0n };
-  const search = openMode(engine, n, constraints, MODE_COUNT);
-  try {
-    const sizer = new ChunkSizer();
-    for (;;) {
-      const t0 = now();
-      const status = search.run(search.work() + sizer.get());
-      sizer.observe(now() - t0);
-      if (status === EXHAUSTED) break;
-      if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
-      await (pacer as Pacer<unknown>).between(() => progress(BigInt(search.stats().nodes)));
+  progress: (nodes: bigint, tasksDone: number, tasksTotal: number) => unknown,
+): Promise<{ total: bigint; nodes: bigint; tasks: number }> {
+  if (constraints.conflict !== null) return { total: 0n, nodes: 0n, tasks: 0 };
+  // (Below CONSTRAINED_SPLIT_FROM_N a count takes well under a second: one task, no split to pay for.)
+  const prefixes = n < CONSTRAINED_SPLIT_FROM_N ? [[]] : constrainedPrefixes(constraints, CONSTRAINED_COUNT_TASKS);
+  const sizer = new ChunkSizer(); // shared by the tasks: they are alike
+  let total = 0n, nodes = 0n;
+  for (const [done, prefix] of prefixes.entries()) {
+    const board = prefixConstraints(constraints, prefix);
+    if (board.conflict !== null) continue;
+    const search = openMode(engine, n, board, MODE_COUNT);
+    try {
+      for (;;) {
+        const t0 = now();
+        const status = search.run(search.work() + sizer.get());
+        if (status === EXHAUSTED) break; // (a search that ended early says nothing of how long a full chunk takes)
+        sizer.observe(now() - t0);
+        if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
+        const stop = pacer.stopReason();
+        if (stop === "aborted") pacer.throwIfAborted();
+        if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
+        await (pacer as Pacer<unknown>).between(() => progress(nodes + BigInt(search.stats().nodes), done, prefixes.length));
+      }
+      total += search.solutions!();
+      nodes += BigInt(search.stats().nodes);
+    } finally {
+      search.close();
     }
-    return { total: search.solutions!(), nodes: BigInt(search.stats().nodes) };
-  } finally {
-    search.close();
+    const stop = pacer.stopReason();
+    if (stop === "aborted") pacer.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
+    if (done + 1 < prefixes.length) await (pacer as Pacer<unknown>).between(() => progress(nodes, done + 1, prefixes.length));
   }
+  return { total, nodes, tasks: prefixes.length };
 }
 
 /** The same count in one synchronous call (a part's prefixes; no pacing). */
@@ -235,11 +259,27 @@ function dealConstrained(constraints: Constraints, depth: number, parts: number,
   return result;
 }
 
+/** Most parts splitConstrainedCount makes (a split holds at most a few hundred thousand prefixes at its depth). */
+export const CONSTRAINED_SPLIT_MAX_PARTS = 1 << 20;
+
+/** Whether `value` is checkConstraints's output for n (a split of the package's own), rather than givens as lists. */
+function isNormalised(value: unknown, n: number): value is Constraints {
+  const c = value as Constraints;
+  return typeof c === "object" && c !== null && c.n === n && c.fixedColumn instanceof Int32Array && c.fixedColumn.length === n &&
+    c.blockedStart instanceof Int32Array && c.blockedStart.length === n + 1 && c.blockedCols instanceof Int32Array &&
+    c.blockedStart[n] === c.blockedCols.length && typeof c.empty === "boolean" && "conflict" in c;
+}
+
 /**
  * Splits count(n, { fixed, blocked }) into parts (about `parts`; fewer when the board has
- * fewer prefixes). Deterministic: the same board and parts give the same JSON.
+ * fewer prefixes). Deterministic: the same board and parts give the same JSON. The givens are
+ * checked as count checks them (1 <= n <= 64, 1 <= parts <= 2^20, NQ_INVALID_ARGUMENT otherwise).
+ * @example const split = splitConstrainedCount(10, { blocked: [[0, 0]] }, 8); // 8 plain-JSON parts
  */
-export function splitConstrainedCount(n: number, constraints: Constraints, parts: number): ConstrainedPart[] {
+export function splitConstrainedCount(n: number, givens: Constraints | BoardConstraints, parts: number): ConstrainedPart[] {
+  checkInteger("n", n, 1, CONSTRAINED_MAX_N);
+  checkInteger("parts", parts, 1, CONSTRAINED_SPLIT_MAX_PARTS);
+  const constraints = isNormalised(givens, n) ? givens : checkConstraints(n, givens as BoardConstraints, "splitConstrainedCount");
   const depth = depthFor(constraints, parts);
   return dealConstrained(constraints, depth, Math.min(parts, Math.max(1, prefixesAt(constraints, depth).length)));
 }

@@ -26,7 +26,7 @@ export type CountProgress = {
 export interface CountOptions extends PacedOptions<CountProgress> {
   /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
   engine?: CountEngineName;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; then n <= 1000 and `unique` is null). */
+  /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000 and `unique` is null). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
@@ -72,10 +72,10 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
   if (!constraints.empty) {
-    // Constrained board (src/count/constrained.ts): one complete search, total only.
-    const report = (nodes: bigint): CountProgress => ({ phase: "count", n, tasksDone: 0, tasksTotal: 1, nodes, elapsedMs: pacer.elapsed() });
-    const { total, nodes } = await countConstrained(n, constraints, engine, pacer, report);
-    pacer.finish({ ...report(nodes), tasksDone: 1 });
+    // Constrained board (src/count/constrained.ts): complete searches over its split's prefixes, total only.
+    const report = (nodes: bigint, tasksDone = 0, tasksTotal = 1): CountProgress => ({ phase: "count", n, tasksDone, tasksTotal, nodes, elapsedMs: pacer.elapsed() });
+    const { total, nodes, tasks } = await countConstrained(n, constraints, engine, pacer, report);
+    pacer.finish(report(nodes, tasks, tasks));
     return { n, total, unique: null, nodes, ms: pacer.elapsed(), engine: engine.name };
   }
 

@@ -91,6 +91,11 @@ function digestText(part: Omit<CountPart, "digest">): string {
 
 /** The digest of a part's identity and content (FNV-1a 64, 16 hex digits), whatever its `digest` field says. */
 export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }): string {
+  if (typeof part !== "object" || part === null || Array.isArray(part)) throw typeError(`part must be an object made by splitCount, got ${describe(part)}`);
+  const prefixes: unknown = part.prefixes;
+  if (!Array.isArray(prefixes) || !prefixes.every((t) => typeof t === "object" && t !== null && Array.isArray((t as CountTask).rows))) {
+    throw typeError(`part.prefixes must be an array of { kind, bound1, rows } prefixes (as splitCount makes them), got ${describe(prefixes)}`);
+  }
   return fnv1a64(digestText(part));
 }
 
@@ -293,6 +298,7 @@ function snapshotCount(value: object): Record<(typeof COUNT_FIELDS)[number], unk
  * the result's own fields, plain values); throws RangeError NQ_PART_MISMATCH naming the part.
  */
 export function checkPartCount(part: CountPart, result: unknown): PartCount {
+  if (typeof part !== "object" || part === null || Array.isArray(part)) throw typeError(`part must be an object made by splitCount, got ${describe(part)}`);
   const label = name(part);
   if (typeof result !== "object" || result === null || Array.isArray(result)) {
     throw mismatch(`the result for ${label} is ${describe(result)}, not a countTask result`);

@@ -14,7 +14,7 @@ export type SolutionsOptions = {
   limit?: number;
   /** 'wasm' (default) or 'ts'. */
   engine?: EngineName;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15): then n <= 1000, in the complete search's order, not lexicographic. */
+  /** Queens given in advance, [row, col] pairs, 0-based: then n <= 1000, in the complete search's order, not lexicographic. */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];

@@ -61,7 +61,7 @@ export type DistributedOptions = {
   /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back). */
   onNotice?: (message: string) => void;
   /**
-   * Queens given in advance, [row, col] pairs, 0-based (issue 15): the count of that board,
+   * Queens given in advance, [row, col] pairs, 0-based: the count of that board,
    * n <= 1000, `unique` null; the workers count its parts (splitConstrainedCount).
    */
   fixed?: readonly Square[];

@@ -1,6 +1,9 @@
 // Redis key names and queue names of the queue's runs (internal: countedKey is a test hook).
 import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
-import { CONSTRAINED_SPLIT_VERSION, type ConstrainedBoard } from "../count/constrained.js";
+import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, type ConstrainedBoard } from "../count/constrained.js";
+import { COUNT_MAX_N } from "../count/count.js";
+import { typeError } from "../core/errors.js";
+import { checkInteger, describe } from "../core/validate.js";
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
 export const ACTIVE_RUNS_KEY = "nqueens:runs";
@@ -17,6 +20,11 @@ export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
  * boards never share a queue.
  */
 export function queueName(n: number, parts: number, board?: string): string {
+  checkInteger("n", n, 1, CONSTRAINED_MAX_N);
+  checkInteger("parts", parts, 1, Number.MAX_SAFE_INTEGER);
+  if (board !== undefined && (typeof board !== "string" || !/^[0-9a-f]{16}$/.test(board))) {
+    throw typeError(`board must be a board's digest (16 hex digits, constrainedBoard's), got ${describe(board)}`);
+  }
   if (board !== undefined) return `nqueens-count-n${n}-b${board}-p${parts}-cv${CONSTRAINED_SPLIT_VERSION}`;
   return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;
 }
@@ -35,6 +43,7 @@ export const CONSTRAINED_QUEUE_PARTS = 64;
  * are on queues named after splitCount's parts: 64 up to n = 14, 256 from n = 15.
  */
 export function defaultQueueParts(n: number): number {
+  checkInteger("n", n, 4, COUNT_MAX_N);
   return Math.min(defaultParts(n), n <= 16 ? 32 : n === 17 ? 64 : 256);
 }
 

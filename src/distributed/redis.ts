@@ -30,17 +30,26 @@ export function redisOptions(connection: Connection): RedisOptions {
   }
   const db = url.pathname.replace(/^\//, "");
   if (db !== "" && !/^\d{1,9}$/.test(db)) {
-    throw rangeError(`connection's database must be a number such as /0 after the port, got /${db} in ${describeTarget(connection)}`);
+    throw rangeError(`connection's database must be a number such as /0 after the port, got another path (not shown, as it may be a password) in ${describeTarget(connection)}`);
   }
   if (url.search || url.hash) throw rangeError(`connection must be a redis:// URL without ?query or #fragment, got ${describeTarget(connection)}`);
   return {
     host: url.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
     port: url.port ? Number(url.port) : 6379,
-    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.username ? { username: decodeUserInfo(url.username, connection) } : {}),
+    ...(url.password ? { password: decodeUserInfo(url.password, connection) } : {}),
     ...(db ? { db: Number(db) } : {}),
     ...(url.protocol === "rediss:" ? { tls: {} } : {}),
   };
+}
+
+/** A user name or password of a URL, %-decoded; a stray '%' (not %XX) is bad input, the URL redacted. */
+function decodeUserInfo(text: string, connection: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw rangeError(`connection's user name or password has a '%' that is not %XX (write a '%' as %25), in ${describeTarget(connection)}`);
+  }
 }
 
 /** ioredis options as BullMQ's connection option (BullMQ's own type is looser than ioredis's). */

@@ -5,6 +5,8 @@
 // adding a row here, its kernel in assembly/<file>.ts and its twin in src/engine/ts/<file>.ts
 // (the TypeScript engine's table is typed by this one, so a missing twin fails the typecheck).
 import { MIN_CONFLICTS_MAX_N } from "./ts/min-conflicts.js";
+import { typeError } from "../core/errors.js";
+import { checkInteger, describe } from "../core/validate.js";
 
 /** The caps a method can take (exact on both engines). */
 export type Limit = "maxNodes" | "maxSteps" | "maxTries";
@@ -57,7 +59,7 @@ export type MethodSpec = {
   /** Largest n crossCheck sweeps it at (what both engines answer in milliseconds). */
   crossCheckMaxN: number;
   /**
-   * Constrained boards (issue 15: given queens, blocked squares): whether the method
+   * Constrained boards (given queens, blocked squares): whether the method
    * takes `fixed`/`blocked` (docs/constrained.md). Only the construction does not.
    */
   constraints: boolean;
@@ -113,7 +115,7 @@ export const METHODS = {
     maxN: MIN_CONFLICTS_MAX_N, limits: ["maxSteps", "maxTries"], seeded: true, stopVegas: false, local: true, traceable: false,
     crossCheckMaxN: Infinity, constraints: true,
   },
-  // Constrained boards (issue 15): decides every instance, a row's open columns in one 64-bit mask.
+  // Constrained boards: decides every instance, a row's open columns in one 64-bit mask.
   complete: {
     title: "complete search",
     summary: "bitboards, most constrained row or column first, early failure: decides constrained boards (n <= 1000)",
@@ -150,12 +152,15 @@ export const AUTO_RULE = { backtrackMaxN: 12, hybridBelowN: 50 } as const;
 
 /** What 'auto' runs for n (see AUTO_RULE); on a constrained board (given queens, blocked squares), the complete search. */
 export function autoMethod(n: number, constrained = false): SearchMethod {
+  checkInteger("n", n, 1, Number.MAX_SAFE_INTEGER);
+  if (typeof constrained !== "boolean") throw typeError(`constrained must be true or false, got ${describe(constrained)}`);
   if (constrained) return "complete";
   return n <= AUTO_RULE.backtrackMaxN ? "backtrack" : n < AUTO_RULE.hybridBelowN ? "hybrid" : "min-conflicts";
 }
 
 /** The default number of random rows of 'hybrid': 8, or n - 15 when n > 15, capped to n (the choice of Wang Xiaodong's textbook code; docs/references.md). */
 export function defaultStopVegas(n: number): number {
+  checkInteger("n", n, 1, Number.MAX_SAFE_INTEGER);
   return Math.min(n, n > 15 ? n - 15 : 8);
 }
 

@@ -68,7 +68,7 @@ export interface SolveOptions extends PacedOptions<SolveProgress> {
   maxSteps?: number;
   /** Stop after this many tries or restarts (randomized methods); reason 'max-tries'. */
   maxTries?: number;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15; not with 'construct'). */
+  /** Queens given in advance, [row, col] pairs, 0-based (not with 'construct'). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];

@@ -31,7 +31,7 @@ export type TraceOptions = {
   stopVegas?: number;
   /** Stop after this many events (default 1,000,000); the last is then `{ kind: 'end', reason: 'max-events' }`. */
   maxEvents?: number;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15): they stand on every board of the trace and never move. */
+  /** Queens given in advance, [row, col] pairs, 0-based: they stand on every board of the trace and never move. */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];

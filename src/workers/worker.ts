@@ -9,7 +9,7 @@
 // Parts are counted one at a time in arrival order (the pool may send one ahead, so the
 // thread goes on to it without waiting for a round trip). A plain part is counted in ~10 ms
 // chunks with the event loop free between them, so a cancel acts within about one chunk; so is
-// a constrained board's part (issue 15: countConstrainedPartAsync), and the pool terminates a
+// a constrained board's part (countConstrainedPartAsync), and the pool terminates a
 // thread that does not answer a cancel in time anyway.
 //
 // A plain part is first checked to be exactly its split's part (identity, prefixNodes and

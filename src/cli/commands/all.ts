@@ -15,31 +15,40 @@ export function allCommand(program: Command): void {
     .option("--limit <L>", "stop after L solutions", number("--limit"))
     .option("--board [FILE]", "draw each solution as a board; with FILE, read N, given queens and blocked squares from it (text board, JSON or Essence')")
     .addOption(engineOption())
-    .option("--json", "print one JSON object");
+    .option("--json", "print one JSON object")
+    .option("--jsonl", "print each solution as a JSON array of columns on a line of its own, as it is found");
   givensOptions(command, false)
-    .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean } & GivensCliOptions) => {
-      const givens = readGivens(nArgument, opts);
+    .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean; jsonl?: boolean } & GivensCliOptions) => {
+      const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       const constrained = hasGivens(givens);
       if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) {
         throw new UsageError(`--limit must be an integer >= 1 (leave it out to list every solution), got ${opts.limit}`);
       }
+      if (opts.json && opts.jsonl) throw new UsageError("--json and --jsonl are two forms of the same list: give one");
       const signal = interruptSignal();
       const { n: _, ...lists } = givens;
       const iterable = solutions(n, { limit: opts.limit, engine: opts.engine, ...lists });
       let listed = 0;
       if (opts.json) process.stdout.write(`{"n":${n},"solutions":[`);
+      let full = false; // stdout's buffer is full: wait for it to drain rather than hold the list in memory
       for (const columns of iterable) {
-        if (opts.json) process.stdout.write((listed ? "," : "") + `[${columns.join(",")}]`);
+        if (opts.jsonl) full = !process.stdout.write(`[${columns.join(",")}]\n`);
+        else if (opts.json) full = !process.stdout.write((listed ? "," : "") + `[${columns.join(",")}]`);
         else if (opts.board !== undefined) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
         else out(columns.join(" "));
         listed++;
+        if (full) {
+          await new Promise((resolve) => process.stdout.once("drain", resolve));
+          full = false;
+          signal.throwIfAborted();
+        }
         if (listed % 1024 === 0) {
           await new Promise((resolve) => setImmediate(resolve)); // let Ctrl-C through
           signal.throwIfAborted();
         }
       }
       if (opts.json) out(`],"count":${listed}}`);
-      else if (listed === 0) out(`n = ${n}: no solution`);
+      else if (listed === 0 && !opts.jsonl) out(`n = ${n}: no solution`);
     });
 }

@@ -3,11 +3,12 @@ import type { Command } from "commander";
 import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.js";
 import { ENGINE_NAMES } from "../../engine/select.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
-import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout } from "../options.js";
+import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
-import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
+import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
+import { constrainedForecast } from "../forecast.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 
@@ -17,7 +18,7 @@ export function countCommand(program: Command): void {
     .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= 64, total only)")
     .argument("[N]", "board size (or from --board FILE)", number("N"))
     .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
-    .option("--workers <W>", "count on W worker threads (default: one thread, no workers)", number("--workers"))
+    .option("--workers <W>", "count on W worker threads, or 'auto' for one per core (default: one thread, no workers)", workersOption)
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
     .option("--restart", "with --checkpoint: ignore what FILE holds (even a file refused as corrupt), count from the start and overwrite it")
@@ -28,7 +29,7 @@ export function countCommand(program: Command): void {
     .option("--json", "print one JSON object");
   givensOptions(command)
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
-      const givens = readGivens(nArgument, opts);
+      const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       if (opts.restart && opts.checkpoint === undefined) {
         throw new UsageError("--restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE");
@@ -57,13 +58,23 @@ export function countCommand(program: Command): void {
       let last = { tasksDone: 0, tasksTotal: 0 };
       const bar = progressBar("count");
       let started = false;
-      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number }): void => {
+      // A constrained count on this thread: Knuth's estimate gives its ETA, and a long one says so at once.
+      const forecast = hasGivens(givens) && opts.queue === undefined && opts.workers === undefined ? constrainedForecast(n, { fixed: givens.fixed, blocked: givens.blocked }) : undefined;
+      let forecastSaid = false;
+      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
         last = p;
-        if (!bar || p.elapsedMs < 500) return;
+        if (p.elapsedMs < 500) return;
+        const knuthEta = forecast && p.nodes !== undefined ? forecast.etaMs(p.nodes, p.elapsedMs) : undefined;
+        if (forecast && !forecastSaid && p.nodes !== undefined) {
+          forecastSaid = true;
+          const notice = forecast.notice(p.nodes, p.elapsedMs);
+          if (notice) process.stderr.write(`nqueens: ${notice}\n`);
+        }
+        if (!bar) return;
         const payload = {
           n, workers: p.workers === undefined ? "" : `${plural(p.workers, "worker")} | `,
           unit: opts.workers !== undefined || opts.queue !== undefined ? "parts" : "tasks",
-          etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs, p.tasksResumed),
+          etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs ?? knuthEta, p.tasksResumed),
         };
         if (!started) { bar.start(p.tasksTotal, p.tasksDone, payload); started = true; }
         bar.update(p.tasksDone, payload);
@@ -85,9 +96,9 @@ export function countCommand(program: Command): void {
           throw error;
         }).finally(() => bar?.stop());
         if (opts.json) return out(toJson(r));
-        if (r.unique === null) out(`n = ${r.n}: ${r.total} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
-        else out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
-        out(`${r.nodes} queens placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
+        else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
+        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
         return;
       }
       const parallel = opts.workers !== undefined;
@@ -106,10 +117,10 @@ export function countCommand(program: Command): void {
         throw error;
       }).finally(() => bar?.stop());
       if (opts.json) return out(toJson(result));
-      if (result.unique === null) out(`n = ${result.n}: ${result.total} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
-      else out(`n = ${result.n}: ${result.total} solutions, ${result.unique} unique (up to rotation and reflection)`);
+      if (result.unique === null) out(`n = ${result.n}: ${plural(result.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
+      else out(`n = ${result.n}: ${plural(result.total, "solution")}, ${result.unique} unique (up to rotation and reflection)`);
       const pool = parallel ? (result as ParallelResult) : undefined;
       const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint)` : "";
-      out(`${result.nodes} queens placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
+      out(`${plural(result.nodes, "queen")} placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
     });
 }

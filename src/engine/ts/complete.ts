@@ -159,6 +159,33 @@ export class CompleteSearch {
     return OPEN;
   }
 
+  /**
+   * One of Knuth's random probes of this search's tree (for an estimate of its nodes, not a
+   * count): from the root, one branch drawn at random (`random` in [0, 1)) at each level, by
+   * the search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches
+   * met at level k, whose mean over probes is the tree's node count. Only levels below the
+   * root are written, so probes may follow one another; the search is not run after them.
+   */
+  probe(random: () => number): number {
+    if (this.depth < 0) return 1;
+    let estimate = 1, product = 1;
+    for (let d = 0; ; d++) {
+      const lo = this.restLo[d], hi = this.restHi[d];
+      const k = popcount32(lo) + popcount32(hi);
+      if (k === 0) return estimate;
+      product *= k;
+      estimate += product;
+      let j = Math.min(k - 1, Math.floor(random() * k));
+      let x = lo, b = -1;
+      for (let half = 0; half < 2 && b < 0; half++, x = hi) {
+        for (; x !== 0; x &= x - 1) if (j-- === 0) { b = ctz32(x) + 32 * half; break; }
+      }
+      const byRow = this.kind[d] === BY_ROW;
+      const r = byRow ? this.index[d] : b, c = byRow ? b : this.index[d];
+      if (this.expand(d, d + 1, r, c) !== OPEN) return estimate;
+    }
+  }
+
   run(workLimit: number): SearchStatus {
     for (;;) {
       if (this.found) return FOUND;

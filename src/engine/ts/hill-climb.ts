@@ -106,7 +106,7 @@ export function openHillClimb(n: number, params: SearchParams): Search {
   };
 }
 
-// ---- Constrained boards (issue 15), twin of the same section of assembly/hill-climb.ts ----
+// ---- Constrained boards, twin of the same section of assembly/hill-climb.ts ----
 // Given queens never move; no queen is put on a blocked square. The m free columns are
 // shuffled over the m free rows, queens on blocked squares swapped off (or the try is
 // dropped: `stuck`); the scan over pairs of free rows skips swaps onto blocked squares.

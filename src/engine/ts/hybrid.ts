@@ -132,7 +132,7 @@ export function openHybrid(n: number, params: SearchParams): Search {
   };
 }
 
-// ---- Constrained boards (issue 15), twin of the same section of assembly/hybrid.ts ----
+// ---- Constrained boards, twin of the same section of assembly/hybrid.ts ----
 // Given queens stand from the start of every try and their rows are passed over; random
 // rows draw among the columns neither attacked nor blocked, backtracking rows try them in
 // increasing order; going back past the first backtracking row fails the try. If the

@@ -33,7 +33,32 @@ export type GpuEnvironment = {
   navigator?: { gpu?: GPU };
   isNode: boolean;
   importPackage: () => Promise<{ create(options: string[]): GPU }>;
+  /**
+   * Why Dawn would find no native backend here (undefined when it may): asked before the
+   * package is loaded, so that Dawn's own multi-line diagnostics (with C++ source paths) are
+   * never printed for a machine that cannot have an adapter. NQUEENS_DEBUG=1 loads it anyway.
+   */
+  nativeMissing?: () => Promise<string | undefined>;
 };
+
+/**
+ * On Linux, Dawn's one backend there is Vulkan, through the loader libvulkan.so.1: it is
+ * looked for where the dynamic loader would find it (LD_LIBRARY_PATH, then the ld.so cache and
+ * the usual directories). Elsewhere (Metal, D3D) nothing is ruled out.
+ */
+async function vulkanMissing(): Promise<string | undefined> {
+  if (process.platform !== "linux" || process.env.NQUEENS_DEBUG) return undefined;
+  const name = "node:fs";
+  const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as typeof import("node:fs");
+  const dirs = [...(process.env.LD_LIBRARY_PATH ?? "").split(":").filter(Boolean),
+    "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib", `/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`,
+    `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`];
+  if (dirs.some((dir) => fs.existsSync(`${dir}/libvulkan.so.1`))) return undefined;
+  try {
+    if (fs.readFileSync("/etc/ld.so.cache").includes("libvulkan.so.1")) return undefined;
+  } catch { /* no cache: the directories decided */ }
+  return "no Vulkan loader (libvulkan.so.1) is installed, so Dawn has no backend";
+}
 
 /** navigator.gpu where there is one; else, in Node, the `webgpu` package (created once per loader). */
 export function createLoader(env: () => GpuEnvironment): GpuLoader {
@@ -48,6 +73,8 @@ export function createLoader(env: () => GpuEnvironment): GpuLoader {
       );
     }
     if (!nodeGpu) {
+      const missing = await env().nativeMissing?.();
+      if (missing) throw engineUnavailable(`${NO_ADAPTER} (${missing})`);
       let pkg: { create(options: string[]): GPU };
       try {
         pkg = await importPackage();
@@ -68,6 +95,7 @@ export const defaultLoader: GpuLoader = createLoader(() => ({
   navigator: (globalThis as { navigator?: { gpu?: GPU } }).navigator,
   isNode,
   importPackage: importWebGpuPackage,
+  nativeMissing: vulkanMissing,
 }));
 
 let loader: GpuLoader = defaultLoader;

@@ -1,0 +1,163 @@
+// A new user's first hour with the `nqueens` command: files read with a size cap, secrets
+// never echoed, and the terminal's wording. Each case is one short run of the built CLI.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "./cli-run.js";
+import { redact } from "../src/distributed/redact.js";
+import { plural } from "../src/cli/progress.js";
+import { A000170 } from "./fixtures/oeis.js";
+import { isSolution } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "nqueens-ux-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One line on stderr, nothing on stdout, exit 2: the CLI's answer to bad input. */
+function refusedInOneLine(run: { code: number | null; stdout: string; stderr: string }): string {
+  expect(run.stdout).toBe("");
+  expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
+  expect(run.code).toBe(2);
+  return run.stderr;
+}
+
+describe("files the user names are read with a size cap", () => {
+  it("--board /dev/zero, a link to it, and a JSON board nested 50,000 deep: one line naming the file, exit 2", async () => {
+    const link = join(dir, "zero-link");
+    symlinkSync("/dev/zero", link);
+    const deep = join(dir, "deep.json");
+    writeFileSync(deep, `{"n": ${"[".repeat(50_000)}${"]".repeat(50_000)}}`);
+    const [zero, viaLink, nested] = await Promise.all([
+      runCli(["count", "--board", "/dev/zero"], { killAfterMs: 20_000 }),
+      runCli(["solve", "--board", link], { killAfterMs: 20_000 }),
+      runCli(["count", "--board", deep], { killAfterMs: 20_000 }),
+    ]);
+    expect(refusedInOneLine(zero)).toMatch(/^nqueens: --board \/dev\/zero: cannot read the file \(over 64 MiB, or endless/);
+    expect(refusedInOneLine(viaLink)).toContain(`--board ${link}: cannot read the file (over 64 MiB`);
+    expect(refusedInOneLine(nested)).toMatch(/deep\.json \(JSON\): n must be an integer from 1 to 100000, got an array/);
+  });
+
+  it("a checkpoint at /dev/full (endless zeros) is refused in one line naming it, exit 2", async () => {
+    const run = await runCli(["count", "10", "--workers", "1", "--checkpoint", "/dev/full"], { killAfterMs: 20_000 });
+    expect(refusedInOneLine(run)).toMatch(/^nqueens: checkpoint \/dev\/full is over 64 MiB .*endless/);
+  });
+});
+
+describe("secrets in a --queue URL are never echoed", () => {
+  const SECRET = "S3cretPW";
+  it("a password in the user info, the ?query, the #fragment or the path is masked; a stray % is bad input (exit 2), not 'URI malformed'", async () => {
+    const urls = [
+      `redis://u:${SECRET}@h:1/0?password=${SECRET}`,
+      `redis://u:${SECRET}@h:1/0#${SECRET}`,
+      `redis://h:1/${SECRET}`,
+      `redis://user:${SECRET.slice(0, 5)}%PW@h:1`,
+    ];
+    const runs = await Promise.all(urls.map((url) => runCli(["count", "8", "--queue", url], { killAfterMs: 20_000 })));
+    for (const run of runs) {
+      const line = refusedInOneLine(run);
+      expect(line).not.toContain(SECRET);
+      expect(line).not.toContain("S3cre");
+      expect(line).toMatch(/^nqueens: --queue/);
+    }
+    expect(runs[3].stderr).toContain("'%' that is not %XX");
+  });
+
+  it("redact hides the query, the fragment and a redis path that is not a database number; keeps host, port and /db", () => {
+    expect(redact(`redis://u:${SECRET}@h:6379/0?password=${SECRET}#x`)).toBe("redis://u:***@h:6379/0?***");
+    expect(redact(`see rediss://h:1/${SECRET} and redis://h:2/15`)).toBe("see rediss://h:1/*** and redis://h:2/15");
+    expect(redact(`"redis://h:1#${SECRET}"`)).toBe(`"redis://h:1#***"`);
+  });
+});
+
+/** Runs the CLI in a real terminal (script(1) gives it a pty) and returns what the terminal got, its bar frames split out. */
+function inTerminal(args: string): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
+  return new Promise((resolve) => {
+    const child = spawn("script", ["-qfec", `${process.execPath} dist/cli.js ${args}`, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
+    let text = "";
+    child.stdout.on("data", (d) => (text += d));
+    child.stderr.on("data", (d) => (text += d));
+    child.on("close", (code) => resolve({
+      code, text,
+      // eslint-disable-next-line no-control-regex
+      frames: (prefix) => text.replace(/\x1b\[1G/g, "\n").replace(/\x1b(\[[0-9;?]*[A-Za-z]|[78])/g, "").split(/\r|\n/).filter((l) => l.startsWith(prefix)),
+    }));
+  });
+}
+
+describe("the terminal", () => {
+  it("solve's bar: its fields from the first frame (never the raw {n} | {phase} template), an ETA bound from --timeout; a hopeless method is said at once", async () => {
+    const run = await inTerminal("solve 40 --method backtrack --timeout 1500");
+    expect(run.code, run.text).toBe(0);
+    expect(run.text).not.toMatch(/\{(n|phase|nodes|tries|steps|conflicts|etaText)\}/);
+    const frames = run.frames("solve 40 |");
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    for (const frame of frames) expect(frame).toMatch(/^solve 40 \| search \| \d+ nodes \| 1 try \| 0 steps \| - conflicts \| \d+s \| at most \d+s left$/);
+    expect(run.text.indexOf("--method backtrack is hopeless at n = 40")).toBeLessThan(run.text.indexOf("solve 40 |"));
+    expect(run.text).toContain("use --method hybrid (or leave --method out: auto)");
+  });
+
+  it("a constrained count is split into many tasks, with an ETA from Knuth's estimate of its tree", async () => {
+    const run = await inTerminal("count 14 --blocked 0:0,5:5");
+    expect(run.code, run.text).toBe(0);
+    const frames = run.frames("count 14 |");
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    const totals = new Set(frames.map((f) => /\/(\d+) tasks/.exec(f)?.[1]));
+    expect(totals.size).toBe(1);
+    expect(Number([...totals][0])).toBeGreaterThanOrEqual(256);
+    expect(frames.every((f) => / \| ETA (\d+m )?\d+s$/.test(f)), frames.join("\n")).toBe(true); // from the first frame on
+    expect(run.text).toContain("n = 14: 332092 solutions with the given queens and blocked squares");
+  });
+
+  it("a constrained count forecast to take longer than a minute says its estimate at once", async () => {
+    const t0 = Date.now();
+    const run = await runCli(["count", "33", "--blocked", "0:0", "--timeout", "1500"], { killAfterMs: 20_000 });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^nqueens: this count is estimated at about [\d.e+]+ queens placed \(Knuth's estimate of its search tree\); at [\d.e+]+ a second here, about [\d.e+,]+ years\. Ctrl-C stops it\n/);
+    expect(run.stderr).toContain("did not finish within --timeout 1500 ms");
+    expect(Date.now() - t0).toBeLessThan(15_000);
+  });
+
+  it("wording: '1 solution', '1 queen placed'; --fixed 9:0 named as typed; --timeout in ms; --workers auto is one per core; all --jsonl, one solution a line", async () => {
+    const [one, fixed, timeout, auto, jsonl, none] = await Promise.all([
+      runCli(["count", "1"]),
+      runCli(["count", "8", "--fixed", "9:0"]),
+      runCli(["count", "20", "--timeout", "10"]),
+      runCli(["count", "9", "--workers", "auto"]),
+      runCli(["all", "6", "--jsonl"]),
+      runCli(["all", "3", "--jsonl"]),
+    ]);
+    expect(one.stdout).toBe("n = 1: 1 solution, 1 unique (up to rotation and reflection)\n" + one.stdout.split("\n")[1] + "\n");
+    expect(one.stdout.split("\n")[1]).toMatch(/^1 queen placed, /);
+    expect(refusedInOneLine(fixed)).toBe("nqueens: --fixed 9:0 is outside the 8 x 8 board: rows and columns run from 0 to 7 (0-based)\n");
+    expect(timeout.stderr).toBe("nqueens: count(20) did not finish within --timeout 10 ms\n");
+    expect(auto.stdout).toContain(`${plural(availableParallelism(), "worker")}, `);
+    expect(auto.stdout).toContain(`n = 9: ${A000170[9]} solutions`);
+    const lines = jsonl.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as number[]);
+    expect(lines.length).toBe(Number(A000170[6]));
+    expect(lines.every(isSolution)).toBe(true);
+    expect(none.stdout).toBe("");
+    expect(none.code).toBe(0);
+  });
+});
+
+describe("native noise", () => {
+  it("count --engine webgpu and crosscheck keep stderr to the package's one-line messages where Dawn has no Vulkan (no C++ paths)", async () => {
+    // This machine as it is, without the software Vulkan driver the test run points Dawn at.
+    const env = { ...process.env };
+    for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
+    const run = (args: string[]) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    const [count, cross] = await Promise.all([run(["count", "8", "--engine", "webgpu"]), run(["crosscheck", "--budget", "300"])]);
+    for (const { stderr } of [count, cross]) {
+      expect(stderr).not.toMatch(/\.cpp|Warning: |third_party/);
+      for (const line of stderr.split("\n").filter(Boolean)) expect(line).toMatch(/^(nqueens: |GPU: |crosscheck )/);
+    }
+    // Either an adapter was found (a GPU line) or the one line that says none is.
+    expect(count.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  });
+});
