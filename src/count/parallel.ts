@@ -65,7 +65,7 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
    * thread takes its place. Rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
    */
   gpu?: boolean;
-  /** Queens given in advance, [row, col] pairs, 0-based (issue 15: then n <= 1000, `unique` null). */
+  /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000, `unique` null). */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
