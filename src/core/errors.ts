@@ -34,9 +34,9 @@ export const ErrorCode = {
   queueLost: "NQ_QUEUE_LOST",
   /** An optional package this feature needs is not installed (the message names what to install). */
   missingDependency: "NQ_MISSING_DEPENDENCY",
-  /** A key (NQUEENS_KEY, --key-file, `key`) cannot be read or is empty, or a keyed run is used without its key. */
+  /** A key (NQUEENS_KEY, a key file, the local key) cannot be read, or is empty. */
   key: "NQ_KEY",
-  /** Something signed under the key (a checkpoint, a queue's job, result or run record) does not verify: changed, or made under another key. */
+  /** A MAC does not verify under the key: a checkpoint, a queue job, result or run record was changed, or made under another key. */
   tampered: "NQ_TAMPERED",
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,91 +1,280 @@
-// Stand-in for the key module (written against /work/key-interface.md until the `sec`
-// branch's "Key module:" commit is merged; theirs replaces this file whole).
-// A key: one secret per user or cluster (NQUEENS_KEY, --key-file, `key` in the API), and
-// HMAC-SHA-256 over a canonical JSON encoding, a domain string MACed first.
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
-import { ErrorCode, withCode } from "./errors.js";
+// The key: one secret per user or per cluster, and the HMACs made with it. A checkpoint file,
+// a queue's job, result and run record carry an HMAC-SHA-256 under the key over a canonical
+// encoding of their content, so that nobody without the key can change a count in them and
+// have it pass. node:crypto in Node (sync), WebCrypto in browsers (macOfAsync); no dependency.
+// The Node built-ins are reached through process.getBuiltinModule, so this module stays
+// importable (and its pure parts usable) in a browser bundle.
+import { ErrorCode, rangeError, typeError, withCode } from "./errors.js";
 
 /** A secret: any string (UTF-8) or bytes. */
 export type KeyInput = string | Uint8Array;
-export interface KeyOptions { key?: KeyInput; keyFile?: string }
 
-const MAX_KEY_FILE = 4096;
-
-function keyError(message: string): Error {
-  return withCode(new Error(message), ErrorCode.key);
+/** Where a key may come from: given (`key`), or read from a file (`keyFile`). */
+export interface KeyOptions {
+  /** The key itself: a string (its UTF-8 bytes) or bytes; never empty. */
+  key?: KeyInput;
+  /** A file holding the key (its bytes, a trailing newline trimmed; 1 byte to 4 KiB). */
+  keyFile?: string;
 }
 
-function bytes(key: KeyInput, what: string): Uint8Array {
-  const b = typeof key === "string" ? new TextEncoder().encode(key) : key instanceof Uint8Array ? key : undefined;
-  if (b === undefined) throw keyError(`${what} must be a string or bytes`);
-  if (b.length === 0) throw keyError(`${what} is empty`);
-  return b;
+/** The longest key file read (a key is a secret, not a document). */
+export const KEY_FILE_MAX_BYTES = 4096;
+
+/** A key that cannot be read or is empty: NQ_KEY. The message names where it came from, never the key. */
+export function keyError(message: string, cause?: unknown): Error & { code: string } {
+  return withCode(new Error(message, cause === undefined ? undefined : { cause }), ErrorCode.key);
 }
 
-/** The explicit key: options.key, else the file options.keyFile, else NQUEENS_KEY (non-empty), else undefined. Never logs the key. */
-export function explicitKey(options?: KeyOptions, env: Record<string, string | undefined> = process.env): Uint8Array | undefined {
-  if (options?.key !== undefined) return bytes(options.key, "key");
-  if (options?.keyFile !== undefined) {
-    const path = options.keyFile;
-    let data: Buffer;
-    try {
-      data = readFileSync(path);
-    } catch (error) {
-      throw keyError(`cannot read the key file ${path} (${(error as { code?: string }).code ?? String(error)})`);
-    }
-    if (data.length > MAX_KEY_FILE) throw keyError(`the key file ${path} holds ${data.length} bytes, more than a key's ${MAX_KEY_FILE}`);
-    let end = data.length;
-    while (end > 0 && (data[end - 1] === 0x0a || data[end - 1] === 0x0d)) end--;
-    if (end === 0) throw keyError(`the key file ${path} is empty`);
-    return new Uint8Array(data.subarray(0, end));
+/** A MAC that does not verify: NQ_TAMPERED, naming what failed (never the key). */
+export function tamperedError(message: string): Error & { code: string } {
+  return withCode(new Error(message), ErrorCode.tampered);
+}
+
+type Env = Record<string, string | undefined>;
+
+function processEnv(): Env {
+  return typeof process !== "undefined" && process.env ? process.env : {};
+}
+
+/** A Node built-in, synchronously, without an import a browser bundler would try to resolve. */
+function builtin<T>(name: string, what: string): T {
+  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
+  const mod = typeof get === "function" ? (get(name) as T | undefined) : undefined;
+  if (mod === undefined) {
+    throw withCode(
+      new Error(`${what} needs Node 20.16 or later (process.getBuiltinModule); in a browser use macOfAsync`),
+      ErrorCode.engineUnavailable,
+    );
   }
-  const value = env.NQUEENS_KEY;
-  return value ? new TextEncoder().encode(value) : undefined;
+  return mod;
 }
 
-/** The local default key at $XDG_CONFIG_HOME/nqueens/key, created at first use (32 random bytes, hex, mode 0600). */
-export function localKey(env: Record<string, string | undefined> = process.env): { key: Uint8Array; path: string; created: boolean } {
-  const dir = join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config"), "nqueens");
-  const path = join(dir, "key");
+const encoder = new TextEncoder();
+
+function keyBytes(input: unknown, what: string): Uint8Array {
+  let bytes: Uint8Array;
+  if (typeof input === "string") bytes = encoder.encode(input);
+  else if (input instanceof Uint8Array) bytes = new Uint8Array(input); // a copy: the caller's array may change later
+  else throw typeError(`${what} must be a string or a Uint8Array, got ${input === null ? "null" : typeof input}`);
+  if (bytes.length === 0) throw keyError(`${what} is empty; a key must hold at least one byte`);
+  return bytes;
+}
+
+/** A key file's bytes with one trailing newline (\n or \r\n) trimmed; NQ_KEY naming the path when it cannot be one. */
+function readKeyFile(path: string, what: string): Uint8Array {
+  const fs = builtin<typeof import("node:fs")>("node:fs", what);
+  let raw: Uint8Array;
   try {
-    return { key: explicitKey({ keyFile: path }, {})!, path, created: false };
-  } catch { /* made below */ }
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  writeFileSync(path, randomBytes(32).toString("hex") + "\n", { mode: 0o600, flag: "wx" });
-  chmodSync(path, 0o600);
-  return { key: explicitKey({ keyFile: path }, {})!, path, created: true };
-}
-
-/** Deterministic JSON: object keys sorted, bigint as its decimal string tagged, no undefined. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === "number" || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "bigint") return JSON.stringify({ $bigint: value.toString() });
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
-  if (typeof value === "object") {
-    const entries = Object.keys(value as object).sort().filter((k) => (value as Record<string, unknown>)[k] !== undefined);
-    return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(",")}}`;
+    const stat = fs.statSync(path);
+    if (!stat.isFile()) throw keyError(`${what} ${path} is not a regular file`);
+    if (stat.size > KEY_FILE_MAX_BYTES) throw keyError(`${what} ${path} holds ${stat.size} bytes; a key file holds 1 to ${KEY_FILE_MAX_BYTES}`);
+    raw = fs.readFileSync(path);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === ErrorCode.key) throw error;
+    const errno = (error as { code?: unknown }).code;
+    throw keyError(`${what} ${path} cannot be read (${typeof errno === "string" ? errno : (error as Error).message})`, error);
   }
-  return "null";
+  if (raw.length > KEY_FILE_MAX_BYTES) throw keyError(`${what} ${path} holds ${raw.length} bytes; a key file holds 1 to ${KEY_FILE_MAX_BYTES}`);
+  let end = raw.length;
+  if (end > 0 && raw[end - 1] === 0x0a) end -= 1;
+  if (end > 0 && raw[end - 1] === 0x0d) end -= 1;
+  if (end === 0) throw keyError(`${what} ${path} is empty; a key must hold at least one byte`);
+  return new Uint8Array(raw.subarray(0, end));
 }
 
-/** HMAC-SHA-256 over domain, then canonicalJson(value), lowercase hex. */
+/**
+ * The explicit key: `options.key`, else the file `options.keyFile` (its bytes, a trailing
+ * newline trimmed; a missing, unreadable, empty or over-4-KiB file is NQ_KEY naming the path),
+ * else the `NQUEENS_KEY` environment variable (when not empty), else undefined. Never logs the key.
+ * @example const key = explicitKey({ keyFile: "/etc/nqueens/key" }); // Uint8Array
+ */
+export function explicitKey(options?: KeyOptions, env: Env = processEnv()): Uint8Array | undefined {
+  if (options?.key !== undefined) return keyBytes(options.key, "key");
+  if (options?.keyFile !== undefined) {
+    if (typeof options.keyFile !== "string" || options.keyFile === "") {
+      throw rangeError(`keyFile must be a file path, got ${JSON.stringify(options.keyFile)}`);
+    }
+    return readKeyFile(options.keyFile, "key file");
+  }
+  const fromEnv = env.NQUEENS_KEY;
+  if (typeof fromEnv === "string" && fromEnv !== "") return encoder.encode(fromEnv);
+  return undefined;
+}
+
+/** Where the local default key lives: $XDG_CONFIG_HOME/nqueens/key (an absolute XDG_CONFIG_HOME), else ~/.config/nqueens/key. */
+export function localKeyPath(env: Env = processEnv()): string {
+  const path = builtin<typeof import("node:path")>("node:path", "the local key");
+  const xdg = env.XDG_CONFIG_HOME;
+  // The XDG base directory spec: a relative XDG_CONFIG_HOME is invalid and ignored.
+  let base: string;
+  if (typeof xdg === "string" && xdg !== "" && path.isAbsolute(xdg)) base = xdg;
+  else {
+    const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : builtin<typeof import("node:os")>("node:os", "the local key").homedir();
+    base = path.join(home, ".config");
+  }
+  return path.join(base, "nqueens", "key");
+}
+
+/**
+ * The local default key at $XDG_CONFIG_HOME/nqueens/key (default ~/.config/nqueens/key),
+ * created at first use with 32 random bytes (as 64 hex digits), mode 0600, its directory 0700;
+ * `created` tells the caller to say so once on stderr. A key file others may read or write
+ * (group or other bits set) is refused with NQ_KEY. Node only.
+ * @example const { key, path, created } = localKey(); if (created) console.error(`nqueens: created a key at ${path}`);
+ */
+export function localKey(env: Env = processEnv()): { key: Uint8Array; path: string; created: boolean } {
+  const fs = builtin<typeof import("node:fs")>("node:fs", "the local key");
+  const nodePath = builtin<typeof import("node:path")>("node:path", "the local key");
+  const crypto = builtin<typeof import("node:crypto")>("node:crypto", "the local key");
+  const path = localKeyPath(env);
+  const read = (): Uint8Array => {
+    if (process.platform !== "win32") {
+      let mode: number;
+      try {
+        mode = fs.statSync(path).mode;
+      } catch (error) {
+        throw keyError(`local key ${path} cannot be read (${(error as { code?: string }).code ?? (error as Error).message})`, error);
+      }
+      if ((mode & 0o077) !== 0) {
+        throw keyError(`local key ${path} has mode ${(mode & 0o777).toString(8).padStart(4, "0")}: others may read or change it; run chmod 600 ${path}, or make a new key`);
+      }
+    }
+    return readKeyFile(path, "local key");
+  };
+  if (fs.existsSync(path)) return { key: read(), path, created: false };
+  const dir = nodePath.dirname(path);
+  const temporary = `${path}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
+  let created = false;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(temporary, `${crypto.randomBytes(32).toString("hex")}\n`, { mode: 0o600, flag: "wx" });
+    try {
+      fs.linkSync(temporary, path); // atomic and never over an existing key (another process may have made one meanwhile)
+      created = true;
+    } catch (error) {
+      if ((error as { code?: string }).code !== "EEXIST") throw error;
+    }
+  } catch (error) {
+    throw keyError(`local key ${path} cannot be created (${(error as { code?: string }).code ?? (error as Error).message}); give a key (NQUEENS_KEY, --key-file)`, error);
+  } finally {
+    try {
+      fs.unlinkSync(temporary);
+    } catch {
+      // not made, or gone already
+    }
+  }
+  return { key: read(), path, created };
+}
+
+/**
+ * Deterministic JSON: object keys sorted (code-unit order), undefined members left out (in an
+ * array, null as JSON.stringify writes it), a bigint as its decimal digits followed by `n`
+ * (never confused with a number or a string), typed arrays as arrays of numbers. Refuses what
+ * has no one meaning: NaN and the infinities, functions, symbols, Maps, Sets, cycles.
+ * Each property is read once (a getter or a Proxy cannot give two answers to one encoding).
+ * @example canonicalJson({ b: 1n, a: [1, "x"] }); // '{"a":[1,"x"],"b":1n}'
+ */
+export function canonicalJson(value: unknown): string {
+  const seen = new Set<object>();
+  const encode = (v: unknown, where: string): string | undefined => {
+    switch (typeof v) {
+      case "undefined":
+        return undefined;
+      case "string":
+        return JSON.stringify(v);
+      case "boolean":
+        return v ? "true" : "false";
+      case "bigint":
+        return `${v.toString(10)}n`;
+      case "number":
+        if (!Number.isFinite(v)) throw rangeError(`canonicalJson: ${where} is ${v}, which has no JSON form`);
+        return JSON.stringify(v);
+      case "function":
+      case "symbol":
+        throw typeError(`canonicalJson: ${where} is a ${typeof v}`);
+    }
+    if (v === null) return "null";
+    const object = v as object;
+    if (seen.has(object)) throw typeError(`canonicalJson: ${where} refers back to itself`);
+    if (object instanceof Map || object instanceof Set) throw typeError(`canonicalJson: ${where} is a ${object instanceof Map ? "Map" : "Set"}`);
+    seen.add(object);
+    try {
+      if (ArrayBuffer.isView(object) && !(object instanceof DataView)) {
+        return `[${Array.from(object as unknown as ArrayLike<number | bigint>, (x, i) => encode(x, `${where}[${i}]`)).join(",")}]`;
+      }
+      if (Array.isArray(object)) {
+        const items: string[] = [];
+        const length = object.length;
+        for (let i = 0; i < length; i++) items.push(encode(object[i], `${where}[${i}]`) ?? "null");
+        return `[${items.join(",")}]`;
+      }
+      const toJSON = (object as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === "function") return encode(toJSON.call(object), where);
+      const members: string[] = [];
+      for (const key of Object.keys(object).sort()) {
+        const encoded = encode((object as Record<string, unknown>)[key], `${where}.${key}`);
+        if (encoded !== undefined) members.push(`${JSON.stringify(key)}:${encoded}`);
+      }
+      return `{${members.join(",")}}`;
+    } finally {
+      seen.delete(object);
+    }
+  };
+  return encode(value, "value") ?? "null";
+}
+
+function checkDomain(domain: unknown): string {
+  if (typeof domain !== "string" || domain === "" || domain.includes("\0")) {
+    throw rangeError(`domain must be a non-empty string without NUL, got ${JSON.stringify(domain)}`);
+  }
+  return domain;
+}
+
+/** The bytes MACed: the domain, a NUL, then the canonical encoding of the value. */
+function macMessage(domain: string, value: unknown): Uint8Array {
+  return encoder.encode(`${checkDomain(domain)}\0${canonicalJson(value)}`);
+}
+
+function checkKey(key: unknown): Uint8Array {
+  if (!(key instanceof Uint8Array)) throw typeError(`key must be a Uint8Array, got ${key === null ? "null" : typeof key}`);
+  if (key.length === 0) throw keyError("key is empty; a key must hold at least one byte");
+  return key;
+}
+
+function hex(bytes: Uint8Array): string {
+  let out = "";
+  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
+/**
+ * HMAC-SHA-256 (node:crypto) under `key` over the `domain` string, a NUL, and canonicalJson(value),
+ * as 64 lowercase hex digits. The domain ("nqueens-checkpoint-v1", "nqueens-queue-job-v1", ...)
+ * keeps a MAC of one kind from ever passing as another.
+ * @example macOf(key, "nqueens-checkpoint-v1", { n: 8 }); // "3f1c..." (64 hex digits)
+ */
 export function macOf(key: Uint8Array, domain: string, value: unknown): string {
-  return createHmac("sha256", key).update(domain).update("\0").update(canonicalJson(value)).digest("hex");
+  const crypto = builtin<typeof import("node:crypto")>("node:crypto", "macOf");
+  return crypto.createHmac("sha256", checkKey(key)).update(macMessage(domain, value)).digest("hex");
 }
 
-/** Constant-time comparison of two hex MACs (false on any length/shape mismatch). */
-export function macEquals(a: unknown, b: string): boolean {
-  if (typeof a !== "string" || !/^[0-9a-f]{64}$/.test(a) || !/^[0-9a-f]{64}$/.test(b)) return false;
-  return timingSafeEqual(Buffer.from(a, "hex"), Buffer.from(b, "hex"));
-}
-
-/** Browser-safe async form (WebCrypto), same output as macOf. */
+/** The same MAC as macOf through WebCrypto (crypto.subtle): for browsers, and anywhere async suits. */
 export async function macOfAsync(key: Uint8Array, domain: string, value: unknown): Promise<string> {
-  const subtle = globalThis.crypto.subtle;
-  const k = await subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const data = new TextEncoder().encode(`${domain}\0${canonicalJson(value)}`);
-  return [...new Uint8Array(await subtle.sign("HMAC", k, data))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const subtle = (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (subtle === undefined) {
+    throw withCode(new Error("macOfAsync needs WebCrypto (crypto.subtle: a secure context in browsers)"), ErrorCode.engineUnavailable);
+  }
+  const message = macMessage(domain, value);
+  const cryptoKey = await subtle.importKey("raw", new Uint8Array(checkKey(key)), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return hex(new Uint8Array(await subtle.sign("HMAC", cryptoKey, new Uint8Array(message))));
+}
+
+const MAC_SHAPE = /^[0-9a-f]{64}$/;
+
+/** Constant-time comparison of two hex MACs: false on anything that is not 64 lowercase hex digits, or on any difference. */
+export function macEquals(a: unknown, b: string): boolean {
+  if (typeof a !== "string" || typeof b !== "string" || !MAC_SHAPE.test(a) || !MAC_SHAPE.test(b)) return false;
+  let diff = 0;
+  for (let i = 0; i < 64; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }

@@ -11,6 +11,7 @@ import { checkConstraints, constraintLists, type Constraints, type Square } from
 import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
+import { BregmanBound, roundUpBound } from "./bounds.js";
 import { checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
@@ -375,40 +376,150 @@ export function deriveConstrainedPart(board: ConstrainedBoard, depth: number, pa
 
 const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
 
+const RESULT_FIELDS = ["kind", "splitVersion", "n", "part", "parts", "digest", "total", "nodes"] as const;
+
 /**
- * Checks one result against its part (for a worker's answer and a checkpoint entry): the
- * part's identity and digest, decimal counts, total <= nodes (each solution is a node).
- * Returns a copy holding only the result's own fields; NQ_PART_MISMATCH otherwise.
+ * One read of each field of a result into a plain object: what is checked is what is summed
+ * (a getter or a Proxy answering differently on a second read changes nothing).
  */
-export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown, label = "the result"): ConstrainedPartCount {
-  if (typeof value !== "object" || value === null) throw mismatch(`${label} is not a count of constrained part ${part.part}`);
-  const r = value as ConstrainedPartCount;
-  for (const key of ["kind", "splitVersion", "n", "part", "parts", "digest"] as const) {
-    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${String(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
-  }
-  if (typeof r.total !== "string" || !DECIMAL.test(r.total) || typeof r.nodes !== "string" || !DECIMAL.test(r.nodes) || BigInt(r.total) > BigInt(r.nodes)) {
-    throw mismatch(`${label} (constrained part ${part.part}) has total ${String(r.total)} and nodes ${String(r.nodes)}: not counts of a search`);
-  }
-  const { kind, splitVersion, n, part: index, parts, digest, total, nodes } = r;
-  return { kind, splitVersion, n, part: index, parts, digest, total, nodes };
+function snapshot(value: object): Record<(typeof RESULT_FIELDS)[number], unknown> {
+  const out = {} as Record<(typeof RESULT_FIELDS)[number], unknown>;
+  for (const key of RESULT_FIELDS) out[key] = (value as Record<string, unknown>)[key];
+  return out;
 }
 
 /**
- * Adds up the results of every part of a constrained split, exactly: each result must carry
- * the identity and digest of its part (re-derived from `split`), decimal counts, total <= nodes
- * (each solution is a node), and there must be exactly one per part (NQ_PARTS_INCOMPLETE otherwise).
+ * What a constrained part can hold, from its board alone: each prefix's board (the givens and
+ * the prefix's queens) has at most the product, over its open rows, of the free squares of that
+ * row (a solution puts one queen in each), and at most Bregman's bound on the perfect matchings
+ * of those squares (a solution's queens are in distinct columns too); its search visits at most one node per consistent
+ * placement of queens in distinct open rows, so at most the product of (1 + free squares), the
+ * empty board included. Summed over the part's prefixes; exact BigInts; cached per part.
+ */
+type ConstrainedCapacity = { total: bigint; nodes: bigint };
+const constrainedCapacities = new WeakMap<ConstrainedPart, ConstrainedCapacity>();
+
+export function constrainedCapacity(part: ConstrainedPart): ConstrainedCapacity {
+  const known = constrainedCapacities.get(part);
+  if (known) return known;
+  const { n } = part;
+  const attacks = (a: Square, r: number, c: number): boolean => a[0] === r || a[1] === c || Math.abs(a[0] - r) === Math.abs(a[1] - c);
+  const givenRow = new Uint8Array(n);
+  for (const [r] of part.fixed) givenRow[r] = 1;
+  // Free squares of each row on the board without the prefix: not blocked, not attacked by a given queen.
+  const base: Uint8Array[] = [];
+  const blocked = new Set(part.blocked.map(([r, c]) => r * n + c));
+  for (let r = 0; r < n; r++) {
+    const row = new Uint8Array(n);
+    if (!givenRow[r]) for (let c = 0; c < n; c++) row[c] = !blocked.has(r * n + c) && !part.fixed.some((q) => attacks(q, r, c)) ? 1 : 0;
+    base.push(row);
+  }
+  let total = 0n, nodes = 0n, bregman = 0;
+  for (const prefix of part.prefixes) {
+    const prefixRow = new Set(prefix.map(([r]) => r));
+    const matchings = new BregmanBound();
+    let solutions = 1n, placements = 1n;
+    for (let r = 0; r < n; r++) {
+      if (givenRow[r] || prefixRow.has(r)) continue;
+      let free = 0;
+      for (let c = 0; c < n; c++) if (base[r][c] && !prefix.some((q) => attacks(q, r, c))) free++;
+      solutions *= BigInt(free);
+      placements *= BigInt(free + 1);
+      matchings.row(free);
+    }
+    total += solutions;
+    nodes += placements;
+    bregman += matchings.value();
+  }
+  // A solution is also a perfect matching of the free squares (open rows to open columns): Bregman's bound (src/count/bounds.ts).
+  const matchingBound = roundUpBound(bregman);
+  if (matchingBound < total) total = matchingBound;
+  const result = { total, nodes };
+  constrainedCapacities.set(part, result);
+  return result;
+}
+
+/**
+ * Checks one result against its part (for a worker's answer and a checkpoint entry): the
+ * part's identity and digest, decimal counts, total <= nodes (each solution is a node), and
+ * both within what the part's board can hold (constrainedCapacity). Each field of `value` is
+ * read once; returns that copy (only the result's own fields); NQ_PART_MISMATCH otherwise.
+ */
+export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown, label = "the result"): ConstrainedPartCount {
+  if (typeof value !== "object" || value === null) throw mismatch(`${label} is not a count of constrained part ${part.part}`);
+  const r = snapshot(value);
+  for (const key of ["kind", "splitVersion", "n", "part", "parts", "digest"] as const) {
+    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${describe(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
+  }
+  if (typeof r.total !== "string" || !DECIMAL.test(r.total) || typeof r.nodes !== "string" || !DECIMAL.test(r.nodes) || BigInt(r.total) > BigInt(r.nodes)) {
+    throw mismatch(`${label} (constrained part ${part.part}) has total ${describe(r.total)} and nodes ${describe(r.nodes)}: not counts of a search`);
+  }
+  const cap = constrainedCapacity(part);
+  if (BigInt(r.total) > cap.total) {
+    throw mismatch(`${label} (constrained part ${part.part}) has total ${r.total}; its board holds at most ${cap.total} solutions (free squares of its open rows, multiplied)`);
+  }
+  if (BigInt(r.nodes) > cap.nodes) {
+    throw mismatch(`${label} (constrained part ${part.part}) has nodes ${r.nodes}; its search visits at most ${cap.nodes}`);
+  }
+  return r as ConstrainedPartCount;
+}
+
+/**
+ * The whole split that `split` names, re-derived from its first part's identity (board, depth,
+ * parts), each given part checked against it: a list of some of a split's parts names the
+ * whole split, so the results must cover all of it.
+ */
+function wholeSplit(split: readonly ConstrainedPart[]): ConstrainedPart[] {
+  if (!Array.isArray(split) || split.length === 0) {
+    throw typeError(`mergeConstrainedCounts needs the split it adds up (a non-empty list of parts from splitConstrainedCount), got ${describe(split)}`);
+  }
+  const first = checkConstrainedPart(split[0]);
+  const constraints = checkConstraints(first.n, { fixed: first.fixed, blocked: first.blocked }, "a constrained part");
+  const whole = dealConstrained(constraints, first.depth, first.parts);
+  for (const [i, p] of split.entries()) {
+    const digest = (p as { digest?: unknown } | null)?.digest;
+    const index = (p as { part?: unknown } | null)?.part as number;
+    if (!Number.isInteger(index) || whole[index] === undefined || whole[index].digest !== digest) {
+      throw mismatch(`split[${i}] is not a part of the split that split[0] belongs to (constrained part ${describe(index)} of ${first.parts})`);
+    }
+  }
+  return whole;
+}
+
+/**
+ * Adds up the results of every part of a constrained split, exactly. The split is the one
+ * `split` names (re-derived from its first part: all its parts, not just those listed); each
+ * result is read once into plain values, must carry the identity and digest of its part,
+ * decimal counts within what the part can hold (checkConstrainedPartCount), and there must be
+ * exactly one per part: NQ_PARTS_INCOMPLETE for missing or repeated parts (an empty list
+ * included), NQ_PART_MISMATCH for foreign ones.
+ * @example const { total } = mergeConstrainedCounts(results, splitConstrainedCount(10, constraints, 8));
  */
 export function mergeConstrainedCounts(results: readonly ConstrainedPartCount[], split: readonly ConstrainedPart[]): { total: bigint; nodes: bigint } {
+  if (!Array.isArray(results)) throw typeError(`results must be an array of constrained part counts, got ${describe(results)}`);
+  const whole = wholeSplit(split);
+  const list: unknown[] = Array.from(results); // each element read once
   const byPart = new Map<number, ConstrainedPartCount>();
-  for (const [i, r] of results.entries()) {
-    const part = split[r?.part];
-    if (part === undefined) throw mismatch(`results[${i}] is not a result of a part of this constrained split`);
-    checkConstrainedPartCount(part, r, `results[${i}]`);
-    if (byPart.has(r.part)) throw withCode(new RangeError(`results hold constrained part ${r.part} twice`), ErrorCode.partsIncomplete);
-    byPart.set(r.part, r);
+  for (const [i, value] of list.entries()) {
+    if (typeof value !== "object" || value === null) throw mismatch(`results[${i}] is ${describe(value)}, not a constrained part count`);
+    const r = snapshot(value);
+    const part = Number.isInteger(r.part) ? whole[r.part as number] : undefined;
+    if (part === undefined) {
+      throw mismatch(`results[${i}] is not a result of a part of this constrained split of ${whole.length} parts (part ${describe(r.part)})`);
+    }
+    const checked = checkConstrainedPartCount(part, r, `results[${i}]`);
+    if (byPart.has(checked.part)) {
+      throw withCode(new RangeError(`results hold constrained part ${checked.part} of ${whole.length} twice`), ErrorCode.partsIncomplete);
+    }
+    byPart.set(checked.part, checked);
   }
-  if (byPart.size !== split.length) {
-    throw withCode(new RangeError(`results hold ${byPart.size} of ${split.length} constrained parts: every part must be counted once`), ErrorCode.partsIncomplete);
+  if (byPart.size !== whole.length) {
+    const missing = whole.filter((p) => !byPart.has(p.part)).map((p) => p.part);
+    const shown = missing.slice(0, 10).join(", ") + (missing.length > 10 ? ", ..." : "");
+    throw withCode(
+      new RangeError(`results hold ${byPart.size} of ${whole.length} constrained parts; missing part${missing.length > 1 ? "s" : ""} ${shown}: every part must be counted once`),
+      ErrorCode.partsIncomplete,
+    );
   }
   let total = 0n, nodes = 0n;
   for (const r of byPart.values()) {

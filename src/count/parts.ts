@@ -16,6 +16,7 @@ import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../cor
 import { fnv1a64 } from "../core/digest.js";
 import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
+import { BregmanBound, roundUpBound } from "./bounds.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 
 /**
@@ -206,7 +207,11 @@ export function checkPart(value: unknown): CountPart {
   return derived;
 }
 
-/** Upper bounds of what a part can hold: solutions (unique) and nodes, from each prefix's free squares row by row. */
+/**
+ * Upper bounds of what a part can hold, from each prefix's free squares row by row: solutions
+ * (unique) at most the product of the free squares of its rows and at most Bregman's bound on
+ * the perfect matchings of those squares; nodes at most the sum of the partial products.
+ */
 type Capacity = { unique: bigint; nodes: bigint; corner: boolean };
 const capacities = new WeakMap<CountPart, Capacity>();
 
@@ -218,8 +223,9 @@ function capacity(part: CountPart): Capacity {
   // Sums and products are kept as Numbers while they are exact (below 2^53), in BigInts
   // beyond: the same bounds, without a BigInt per row (this runs for every result checked).
   let unique = 0n, nodes = BigInt(part.prefixNodes), corner = true;
-  let smallUnique = 0, smallNodes = 0;
+  let smallUnique = 0, smallNodes = 0, bregman = 0;
   for (const t of part.prefixes) {
+    const matchings = new BregmanBound();
     if (t.kind !== 1) corner = false;
     // A completion puts one queen in each row below the prefix, on a square no prefix queen attacks.
     let product = 1, big: bigint | undefined;
@@ -236,6 +242,7 @@ function capacity(part: CountPart): Capacity {
     for (let y = depth; y < n; y++, left >>>= 1, right = ((right << 1) & mask) >>> 0) {
       let free = (mask & ~(down | left | right)) >>> 0, k = 0;
       while (free) { free &= free - 1; k++; }
+      matchings.row(k);
       if (big === undefined && product * k <= Number.MAX_SAFE_INTEGER) {
         product *= k;
         if (smallNodes > Number.MAX_SAFE_INTEGER - product) { nodes += BigInt(smallNodes); smallNodes = 0; }
@@ -246,6 +253,7 @@ function capacity(part: CountPart): Capacity {
       }
       if (k === 0) break;
     }
+    bregman += matchings.value();
     if (big !== undefined) unique += big;
     else {
       if (smallUnique > Number.MAX_SAFE_INTEGER - product) { unique += BigInt(smallUnique); smallUnique = 0; }
@@ -254,6 +262,9 @@ function capacity(part: CountPart): Capacity {
   }
   unique += BigInt(smallUnique);
   nodes += BigInt(smallNodes);
+  // The completions are also perfect matchings of the free squares (distinct columns): Bregman's bound (src/count/bounds.ts).
+  const matchingBound = roundUpBound(bregman);
+  if (matchingBound < unique) unique = matchingBound;
   const result = { unique, nodes, corner };
   capacities.set(part, result);
   return result;
@@ -261,19 +272,32 @@ function capacity(part: CountPart): Capacity {
 
 const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
 
+const COUNT_FIELDS = ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"] as const;
+
+/**
+ * One read of each field of a result into a plain object: what is checked is what is summed
+ * (a getter or a Proxy answering differently on a second read changes nothing).
+ */
+function snapshotCount(value: object): Record<(typeof COUNT_FIELDS)[number], unknown> {
+  const out = {} as Record<(typeof COUNT_FIELDS)[number], unknown>;
+  for (const key of COUNT_FIELDS) out[key] = (value as Record<string, unknown>)[key];
+  return out;
+}
+
 /**
  * Checks that `result` is a count of `part` (a part from splitCount, derivePart or checkPart):
  * same identity and digest; counts non-negative decimal integers within what the part can
  * hold; count4 and count2 zero where they cannot occur (corner prefixes yield only count8;
  * boards with n mod 4 = 2 or 3 have no solution symmetric under a quarter turn); nodes at
- * least prefixNodes + solutions. Returns the result; throws RangeError NQ_PART_MISMATCH naming the part.
+ * least prefixNodes + solutions. Each field of `result` is read once: returns that copy (only
+ * the result's own fields, plain values); throws RangeError NQ_PART_MISMATCH naming the part.
  */
 export function checkPartCount(part: CountPart, result: unknown): PartCount {
   const label = name(part);
   if (typeof result !== "object" || result === null || Array.isArray(result)) {
     throw mismatch(`the result for ${label} is ${describe(result)}, not a countTask result`);
   }
-  const r = result as PartCount;
+  const r = snapshotCount(result);
   for (const key of ["splitVersion", "n", "part", "parts", "digest"] as const) {
     if (r[key] !== part[key]) {
       throw mismatch(`the result for ${label} has ${key} ${describe(r[key])}, not ${describe(part[key])}: it is not a count of this part`);
@@ -300,7 +324,7 @@ export function checkPartCount(part: CountPart, result: unknown): PartCount {
   if (value.nodes < least || value.nodes > cap.nodes) {
     throw mismatch(`the result for ${label} has nodes ${value.nodes}; it must be from ${least} to ${cap.nodes}`);
   }
-  return r;
+  return r as PartCount;
 }
 
 /** countPart's options: the engine, and signal and timeoutMs (TimeoutOptions). */
@@ -401,10 +425,15 @@ export function mergeCounts(results: readonly PartCount[], expected: { n: number
   const n = checkInteger("n", expected.n, 4, COUNT_MAX_N);
   const parts = checkInteger("parts", expected.parts, 1, MAX_PARTS);
   const split = dealParts(n, parts);
+  const list: unknown[] = Array.from(results); // each element read once
   const byPart = new Map<number, PartCount>();
-  for (const [i, r] of results.entries()) {
-    const index = (r as PartCount | null)?.part as number;
-    if (typeof r !== "object" || r === null || !Number.isInteger(index) || index < 0 || index >= parts) {
+  for (const [i, value] of list.entries()) {
+    if (typeof value !== "object" || value === null) {
+      throw mismatch(`results[${i}] is ${describe(value)}, not a result of a part of the split of n = ${n} into ${parts} parts`);
+    }
+    const r = snapshotCount(value); // read once: checked and summed from these plain values
+    const index = r.part as number;
+    if (!Number.isInteger(index) || index < 0 || index >= parts) {
       throw mismatch(`results[${i}] is not a result of a part of the split of n = ${n} into ${parts} parts (part ${describe(index)})`);
     }
     if (r.n !== n || r.parts !== parts || r.splitVersion !== SPLIT_VERSION) {
