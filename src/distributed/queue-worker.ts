@@ -84,6 +84,8 @@ export type DistributedWorker = {
   readonly counted: number;
   /** Its name in results (and in a coordinator's `suspects`). */
   readonly name: string;
+  /** Whether it has a key (counts only runs signed with it, and signs its results). */
+  readonly authenticated: boolean;
   /**
    * Stops taking parts and finishes the parts in hand, handing back to the queue those not
    * finished within graceMs; with force, stops counting at once and hands them back (or,
@@ -363,6 +365,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   return {
     get counted() { return counted; },
     name: workerName,
+    authenticated: key !== undefined,
     async close(force = false) {
       const first = !closing;
       closing = true;

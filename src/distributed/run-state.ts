@@ -6,14 +6,13 @@
 // of that worker suspect and recounted. Redis work per part is a constant few commands.
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { randomInt } from "node:crypto";
 import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
 import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
-import { constrainedCapacity } from "./bounds.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
+import { AuditSampler } from "./audit.js";
 
 export type AnyPart = CountPart | ConstrainedPart;
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
@@ -68,9 +67,7 @@ export class RunState {
   private recounting: Promise<void> | undefined;
   private auditError: unknown;
   private readonly suspects = new Set<number>();
-  private auditedBy: number[] = [];
-  private seenBy: number[] = [];
-  private pickOf: number[] = [];
+  private readonly sampler: AuditSampler;
   private topUp = false;
 
   constructor(private readonly s: Setup) {
@@ -79,6 +76,7 @@ export class RunState {
     this.tally = new Tally(this.P, this.constrained ? 2 : 4, s.replicas);
     this.read = new Uint8Array(this.P);
     this.checked = new Uint8Array(this.P);
+    this.sampler = new AuditSampler(s.audit);
   }
 
   // ---- jobs ----------------------------------------------------------------------------
@@ -276,12 +274,6 @@ export class RunState {
         ? checkConstrainedPartCount(part, value, `the result for constrained part ${p} of ${this.P} (n = ${n}, board ${this.s.board!.digest})`)
         : checkPartCount(part, value);
       counts = this.fieldsOf(checked as unknown as Record<string, string>);
-      if ("kind" in part) {
-        const most = constrainedCapacity(part);
-        if (counts[0] > most) {
-          throw withCode(new RangeError(`the result for constrained part ${p} of ${this.P} (n = ${n}, board ${this.s.board!.digest}) has total ${counts[0]}; its prefixes hold at most ${most}`), ErrorCode.partMismatch);
-        }
-      }
       const named = (value as { worker?: unknown }).worker;
       worker = this.tally.worker(typeof named === "string" && named.length > 0 ? named.slice(0, 200) : "(unnamed)");
     } catch (error) {
@@ -338,10 +330,7 @@ export class RunState {
 
   /** Each accepted result goes to the audit with the audit's probability; one per worker is kept aside in case none does. */
   private sample(p: number, w: number): void {
-    if (this.s.audit <= 0 || w < 0) return;
-    this.seenBy[w] = (this.seenBy[w] ?? 0) + 1;
-    if (randomInt(this.seenBy[w]) === 0) this.pickOf[w] = p; // a uniform pick among the worker's results
-    if (randomInt(2 ** 32) < this.s.audit * 2 ** 32) this.queueRecount({ part: p });
+    if (w >= 0 && this.sampler.offer(w, p)) this.queueRecount({ part: p });
   }
 
   private queueRecount(r: Recount): void {
@@ -364,7 +353,7 @@ export class RunState {
       if (t.state[p] !== PENDING && !t.same(p, own)) differ.push(t.workerOf[p]);
       if (other && !own.every((v, f) => v === other.counts[f])) differ.push(other.worker);
       if (t.secondOf && t.secondOf[p] >= 0 && differ.includes(t.workerOf[p])) differ.push(t.secondOf[p]);
-      for (const w of [t.workerOf[p], t.secondOf?.[p] ?? -1, other?.worker ?? -1]) if (w >= 0) this.auditedBy[w] = (this.auditedBy[w] ?? 0) + 1;
+      for (const w of [t.workerOf[p], t.secondOf?.[p] ?? -1, other?.worker ?? -1]) if (w >= 0) this.sampler.checkedOne(w);
       this.mismatches += differ.filter((w) => w >= 0).length;
       t.accept(p, own, -1);
       for (const w of differ) if (w >= 0) this.suspect(w, p);
@@ -387,9 +376,7 @@ export class RunState {
     if (this.auditError) throw this.auditError;
     if (!this.topUp && this.s.audit > 0) {
       this.topUp = true;
-      this.tally.names.forEach((_, w) => {
-        if (!(this.auditedBy[w] > 0) && this.pickOf[w] !== undefined) this.queueRecount({ part: this.pickOf[w] });
-      });
+      for (const p of this.sampler.topUp()) this.queueRecount({ part: p });
     }
     if (this.recounting) return false;
     if (this.auditError) throw this.auditError;

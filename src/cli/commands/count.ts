@@ -7,8 +7,10 @@ import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout }
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
+import { NO_KEY_HINT } from "../../distributed/auth.js";
 
-type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type QueueCliOptions = { audit?: number; replicas?: number };
 
 export function countCommand(program: Command): void {
   const command = program
@@ -20,8 +22,11 @@ export function countCommand(program: Command): void {
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
     .option("--restart", "with --checkpoint: ignore what FILE holds (even a file refused as corrupt), count from the start and overwrite it")
+    .option("--key-file <FILE>", "with --checkpoint: the key its HMAC is made and checked under (default: NQUEENS_KEY, else ~/.config/nqueens/key, made at first use)")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
+    .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, 0 to 1 (default 0.03, at least one part per worker)", number("--audit"))
+    .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
   givensOptions(command)
@@ -36,6 +41,13 @@ export function countCommand(program: Command): void {
       if (opts.queue === undefined && opts.workers === undefined) {
         const orphan = opts.checkpoint !== undefined ? "--checkpoint" : opts.parts !== undefined ? "--parts" : undefined;
         if (orphan) throw new UsageError(`${orphan} applies to a count on workers: add --workers W (worker threads) or --queue URL (Redis workers)`);
+      }
+      if (opts.keyFile !== undefined && opts.checkpoint === undefined && opts.queue === undefined) {
+        throw new UsageError("--key-file applies to a checkpoint (--workers W --checkpoint FILE) or a queue (--queue URL)");
+      }
+      const queueOpts = opts as CountCliOptions & QueueCliOptions;
+      if (opts.queue === undefined && (queueOpts.audit !== undefined || queueOpts.replicas !== undefined)) {
+        throw new UsageError(`${queueOpts.audit !== undefined ? "--audit" : "--replicas"} applies to a count on Redis workers: add --queue URL`);
       }
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
       const interrupt = interruptSignal();
@@ -62,6 +74,8 @@ export function countCommand(program: Command): void {
         const { countDistributed } = await import("../../distributed/index.js");
         const r = await countDistributed(n, {
           connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
+          ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
+          audit: queueOpts.audit, replicas: queueOpts.replicas,
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
@@ -69,10 +83,12 @@ export function countCommand(program: Command): void {
           if (signal.aborted) throw new RuntimeError(`count ${n} did not finish within --timeout ${opts.timeout} ms; ${kept}`);
           throw error;
         }).finally(() => bar?.stop());
+        if (!r.authenticated) process.stderr.write(`nqueens: ${NO_KEY_HINT}\n`);
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${r.total} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${r.total} solutions, ${r.unique} unique (up to rotation and reflection)`);
         out(`${r.nodes} queens placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
         return;
       }
       const parallel = opts.workers !== undefined;
