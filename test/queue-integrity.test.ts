@@ -9,7 +9,7 @@ import { Worker as BullWorker } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { derivePart, splitCount } from "../src/index.js";
-import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { countDistributed, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
@@ -197,5 +197,24 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(open.stdout).toMatch(/^n = 10: 724 solutions, 92 unique/);
     expect(open.stdout).toMatch(/not authenticated \(no key\)/);
     expect(open.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(/^nqueens: the queue is not authenticated: .*set NQUEENS_KEY or --key-file FILE/)]);
+  }, 40_000);
+
+  it("honest faults under a key: the coordinator killed with SIGKILL mid-run and a worker killed mid-part; the run resumes, exact and authenticated", async () => {
+    const keyFile = join(dir, "faults.key");
+    writeFileSync(keyFile, KEY, { mode: 0o600 });
+    const lock = ["--lock-duration", "1000", "--stalled-interval", "500"];
+    const doomed = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, ...lock]);
+    const steady = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, ...lock]);
+    await until("the workers to start", async () => doomed.stderr().includes("ready") && steady.stderr().includes("ready"));
+    const first = spawnCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
+    const name = queueName(14, 32);
+    await until("a few parts done", async () => (await withQueue(name, (q) => q.getCompletedCount()).catch(() => 0)) >= 3);
+    first.child.kill("SIGKILL");
+    doomed.child.kill("SIGKILL");
+    await first.exited;
+    const second = await runCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ total: String(A000170[14]), unique: String(A002562[14]), authenticated: true, mismatches: 0 });
+    expect(JSON.parse(second.stdout).resumed).toBeGreaterThanOrEqual(3);
   }, 40_000);
 });
