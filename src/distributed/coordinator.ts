@@ -21,6 +21,8 @@ import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
 import { RunState, type AnyPart } from "./run-state.js";
+import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
+import type { Redis } from "ioredis";
 
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
 const MAX_RECREATE = 3;
@@ -80,6 +82,8 @@ export type DistributedOptions = {
   audit?: number;
   /** 1 (default) or 2: with 2 every part is counted by two different workers; a disagreement is settled by the coordinator's own count. */
   replicas?: number;
+  /** Told the run's plan once its parts are known: how many, the worker threads seen, and about how long a part and the run take. */
+  onPlan?: (plan: RunPlan) => void;
 };
 
 export type DistributedResult = CountResult & {
@@ -93,6 +97,8 @@ export type DistributedResult = CountResult & {
   /** Workers (by name) a mismatch made suspect: every result of theirs was counted again. */
   suspects: string[];
   replicas: number;
+  /** The plan the run started with (parts, threads seen, estimated lengths). */
+  plan: RunPlan;
 };
 
 /**
@@ -104,7 +110,7 @@ export type DistributedResult = CountResult & {
  */
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan",
   ]);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, givens ? 1 : 4, givens ? CONSTRAINED_MAX_N : 32);
@@ -116,6 +122,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
+  const onPlan = optionalFunction<(plan: RunPlan) => void>("onPlan", opts.onPlan);
   const notice = (message: string): void => onNotice?.(redact(message));
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
@@ -127,21 +134,44 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   signal?.throwIfAborted();
   const start = performance.now();
 
-  // The run: its parts and its record.
+  // The run: its parts and its record. Given parts are split before Redis is asked anything
+  // (a number the split cannot make is refused at once); the default from n = 18 follows the
+  // worker threads seen, unless a run of n is already there to resume.
   const board = constrained ? constrainedBoard(constraints) : undefined;
-  const asked = opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n));
-  const parts: AnyPart[] = constrained ? splitConstrainedCount(n, constraints, asked) : splitCount(n, { parts: asked });
-  if (opts.parts !== undefined && parts.length < opts.parts) {
-    throw rangeError(`parts must be an integer from 1 to ${parts.length} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
-  }
+  const split = (asked: number): AnyPart[] => {
+    const made: AnyPart[] = constrained ? splitConstrainedCount(n, constraints, asked) : splitCount(n, { parts: asked });
+    if (opts.parts !== undefined && made.length < opts.parts) {
+      throw rangeError(`parts must be an integer from 1 to ${made.length} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
+    }
+    return made;
+  };
+  const byDefault = opts.parts === undefined && !constrained && n >= 18;
+  let parts: AnyPart[] = byDefault ? [] : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
   const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
-  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
-  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
-  if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
-  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, board ? { ...board, depth: depth! } : undefined);
+  if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
+    throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
+  }
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
   const client = await connect(redis, connectTimeoutMs);
+  let threads: number, from: RunPlan["from"] = opts.parts === undefined ? "default" : "given";
+  try {
+    threads = await workerThreads(client);
+    if (byDefault) {
+      const resumable = opts.queue === undefined ? await runToResume(client, n) : undefined;
+      if (resumable !== undefined) from = "resumed";
+      parts = split(resumable ?? askedParts(n, threads));
+    }
+  } catch (error) {
+    client.disconnect();
+    throw lost(redis, error);
+  }
+  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
+  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
+  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, board ? { ...board, depth: depth! } : undefined);
+  const plan = planRun(n, parts.length, threads, from);
+  onPlan?.(plan);
+
   const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
   queue.on("error", () => {}); // polling reports failures
   let events: QueueEvents | undefined;
@@ -302,13 +332,55 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
     return {
       n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name,
-      authenticated: key !== undefined, audited: run.audited, mismatches: run.mismatches, suspects: run.suspectNames(), replicas,
+      authenticated: key !== undefined, audited: run.audited, mismatches: run.mismatches, suspects: run.suspectNames(), replicas, plan,
     };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead.
     await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
     client.disconnect();
   }
+}
+
+/** Worker threads registered in Redis now (each worker refreshes `nqueens:worker:NAME` = its threads). */
+async function workerThreads(client: Redis): Promise<number> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await client.scan(cursor, "MATCH", workerKey("*"), "COUNT", 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== "0" && keys.length < 100_000);
+  if (keys.length === 0) return 0;
+  let threads = 0;
+  for (let i = 0; i < keys.length; i += 1000) {
+    for (const v of await client.mget(...keys.slice(i, i + 1000))) {
+      const t = Number(v);
+      if (Number.isSafeInteger(t) && t > 0 && t <= 256) threads += t;
+    }
+  }
+  return threads;
+}
+
+/** The parts of the run of n (plain, this split version) already in Redis under its default name: an unfinished one first, else a finished one. */
+async function runToResume(client: Redis, n: number): Promise<number | undefined> {
+  const prefix = metaKey(`nqueens-count-n${n}-p`);
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await client.scan(cursor, "MATCH", `${prefix}*-v${SPLIT_VERSION}`, "COUNT", 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== "0");
+  let finished: number | undefined;
+  for (const key of keys.sort()) {
+    const parts = Number(/-p(\d+)-v\d+$/.exec(key)?.[1]);
+    let meta: RunMeta | undefined;
+    try { meta = JSON.parse((await client.get(key)) ?? "null") as RunMeta; } catch { continue; }
+    if (!meta || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
+    if (meta.total === undefined) return parts;
+    finished ??= parts;
+  }
+  return finished;
 }
 
 /** 16 random bytes, hex: a run's identity in its MACs. */

@@ -24,6 +24,7 @@ import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
 import { JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, signed, verifies } from "./auth.js";
+import { workerKey } from "./plan.js";
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -322,6 +323,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
   const look = async (): Promise<void> => {
     try {
+      // Seen by coordinators choosing a run's default parts; gone within a minute of a stop.
+      if (!closing) await client.set(workerKey(workerName), String(concurrency), "EX", Math.max(60, Math.ceil((3 * pollMs) / 1000)));
       if (await restarted() && !closing) {
         onEvent({ type: "error", message: "Redis restarted: the parts in hand are dropped (their runs put them back) and the runs joined afresh" });
         for (const [name, worker] of [...workers]) {
@@ -409,6 +412,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       // A look in flight (it joins nothing once closing) ends before its client goes, else
       // its command fails and reports an error after the worker said it was stopping.
       await within(looking ?? Promise.resolve(), connectTimeoutMs, "look").catch(() => {});
+      await within(client.del(workerKey(workerName)), 1000, "unregister").catch(() => {});
       client.disconnect();
     },
   };

@@ -17,8 +17,10 @@ import { AuditSampler } from "./audit.js";
 export type AnyPart = CountPart | ConstrainedPart;
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
 const SETTLING = 3;
-/** Jobs added or read per Redis round trip. */
+/** Jobs read per Redis round trip. */
 const BATCH = 1000;
+/** Jobs added per Redis round trip (BullMQ makes a Job object of each). */
+const ENQUEUE_BATCH = 250;
 /** A job a worker refused because its MAC did not verify is written afresh this many times before the run stops (NQ_TAMPERED). */
 const MAX_REWRITES = 2;
 /** Least time between two scans of a whole set (completed, or the pending parts' jobs). */
@@ -90,8 +92,8 @@ export class RunState {
   }
 
   private async add(jobs: { part: AnyPart; id: string; not?: string[] }[]): Promise<void> {
-    for (let i = 0; i < jobs.length; i += BATCH) {
-      await this.s.queue.addBulk(jobs.slice(i, i + BATCH).map(({ part, id, not }) => ({
+    for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) {
+      await this.s.queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH).map(({ part, id, not }) => ({
         name: "part",
         data: this.jobData(part, id, not),
         opts: { jobId: id, attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
@@ -101,14 +103,17 @@ export class RunState {
 
   /** Every part's jobs (both replicas), idempotent: existing job ids are kept as they are. */
   async enqueueAll(): Promise<void> {
-    const jobs: { part: AnyPart; id: string }[] = [];
-    for (const part of this.s.parts) {
-      jobs.push({ part, id: jobId(part.part) });
-      if (this.s.replicas > 1) jobs.push({ part, id: `${jobId(part.part)}-r1` });
-    }
     this.extras.clear();
-    this.ownJobs = jobs.length;
-    await this.add(jobs);
+    this.ownJobs = this.P * this.s.replicas;
+    // Made a batch at a time: a run of 10^5 parts never holds all its jobs' data at once.
+    for (let at = 0; at < this.P; at += ENQUEUE_BATCH) {
+      const jobs: { part: AnyPart; id: string }[] = [];
+      for (const part of this.s.parts.slice(at, at + ENQUEUE_BATCH)) {
+        jobs.push({ part, id: jobId(part.part) });
+        if (this.s.replicas > 1) jobs.push({ part, id: `${jobId(part.part)}-r1` });
+      }
+      await this.add(jobs);
+    }
   }
 
   /** Job `id` written afresh from this coordinator's own split. */

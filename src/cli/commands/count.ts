@@ -8,6 +8,7 @@ import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
+import { lengthText } from "../../distributed/plan.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 type QueueCliOptions = { audit?: number; replicas?: number };
@@ -76,6 +77,12 @@ export function countCommand(program: Command): void {
           connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
           audit: queueOpts.audit, replicas: queueOpts.replicas,
+          onPlan: (plan) => {
+            // From n = 18 a run is long: say how it is cut and about how long it should take.
+            if (n < 18) return;
+            const on = plan.threads > 0 ? `on the ${plural(plan.threads, "worker thread")} seen now` : "on one thread (no worker seen yet)";
+            process.stderr.write(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
+          },
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
