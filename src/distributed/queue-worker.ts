@@ -9,7 +9,7 @@ import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
+import { SPLIT_VERSION, derivePart, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { ErrorCode, typeError } from "../core/errors.js";
@@ -25,6 +25,9 @@ import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
 import { JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, signed, verifies } from "./auth.js";
 import { workerKey } from "./plan.js";
+
+/** Most parts of a run whose whole split a worker keeps (about 650 bytes a part) instead of re-deriving each part. */
+const SPLIT_CACHE_PARTS = 200_000;
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -133,6 +136,22 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const client = await connect(redis, connectTimeoutMs);
   const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
+  /**
+   * The run's whole split, made once per queue (only for the n and parts of its record, and
+   * up to SPLIT_CACHE_PARTS parts): derivePart walks the whole split for each part, which at
+   * 10^5 parts costs a worker more than counting the part.
+   */
+  const splits = new Map<string, { n: number; parts: number; split: CountPart[] | undefined }>();
+  const splitOf = (name: string, n: number, parts: number): CountPart[] | undefined => {
+    if (parts > SPLIT_CACHE_PARTS || parts < 64) return undefined;
+    const known = splits.get(name);
+    if (known && known.n === n && known.parts === parts) return known.split;
+    let split: CountPart[] | undefined;
+    try { split = splitCount(n, { parts }); } catch { split = undefined; }
+    if (split && split.length !== parts) split = undefined; // not a split of exactly this many parts: derivePart says why
+    splits.set(name, { n, parts, split });
+    return split;
+  };
   /** Parts counted (or being counted) here, per queue: a replica's second count goes to another worker. */
   const countedHere = new Map<string, Set<number>>();
   /** Runs this worker leaves alone for want of the right key (said once each). */
@@ -208,7 +227,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
     let part: CountPart;
     try {
-      part = derivePart(id.n, id.parts, id.index);
+      part = splitOf(name, id.n, id.parts)?.[id.index] ?? derivePart(id.n, id.parts, id.index);
     } catch (error) {
       return refuse(error instanceof Error ? error.message : String(error));
     }
@@ -298,6 +317,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const worker = workers.get(name);
     workers.delete(name);
     countedHere.delete(name);
+    splits.delete(name);
     // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
     // can never be stored; waiting for it would stop this worker from looking for runs.
     if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
