@@ -282,6 +282,8 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     let workers = 0;
     let workersAsked = -Infinity;
     let answered = performance.now();
+    run.watching();
+    let stepping: Promise<void> | undefined;
     for (;;) {
       if (signal?.aborted) throw signal.reason;
       let counts: Record<string, number>;
@@ -305,7 +307,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         await client.set(metaKey(name), recordText);
       }
       try {
-        await within(run.step(counts), lostAfterMs, "queue");
+        // One round's reads at a time: a slow round (a loaded machine, a big batch) is waited
+        // for again next time, never run twice side by side.
+        stepping ??= run.step(counts).finally(() => { stepping = undefined; });
+        stepping.catch(() => {}); // awaited below; a round that ends after its wait is met again by the next (run.step rethrows its verdict)
+        await within(stepping, lostAfterMs, "queue");
+        answered = performance.now(); // a round's reads answered too
       } catch (error) {
         if ((error as { code?: string }).code?.startsWith("NQ_")) throw error;
         // Redis slow or gone: the next round's counts say so

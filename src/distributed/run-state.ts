@@ -61,6 +61,8 @@ export class RunState {
   private lastScan = -Infinity;
   private scanMs = 0;
   private lastExistScan = -Infinity;
+  private existScanMs = 0;
+  private short = 0;
   private lastAccepted = performance.now();
   private acceptedBefore = 0;
   // The audit.
@@ -162,6 +164,19 @@ export class RunState {
 
   /** One round: results of the parts that finished, failures, and the checks for missed events and vanished jobs. */
   async step(counts: Record<string, number>): Promise<void> {
+    if (this.failure) throw this.failure;
+    try {
+      await this.round(counts);
+    } catch (error) {
+      // A verdict on the run (a coded error) stands, even when the round that met it was no longer awaited.
+      if ((error as { code?: string }).code?.startsWith("NQ_")) this.failure = error;
+      throw error;
+    }
+  }
+
+  private failure: unknown;
+
+  private async round(counts: Record<string, number>): Promise<void> {
     if (this.auditError) throw this.auditError;
     await this.readCompleted();
     if ((counts.failed ?? 0) !== this.lastFailed || this.failedIds.size > 0) {
@@ -176,15 +191,33 @@ export class RunState {
     if ((counts.completed ?? 0) > this.readSoFar + this.foreignCompleted.size && now - this.lastScan >= Math.max(SCAN_EVERY_MS, 10 * this.scanMs)) {
       await this.scanCompleted();
     }
-    // Fewer jobs than this run has: some vanished. Or nothing accepted for a long while: look.
+    // Fewer jobs than this run has (twice running): some vanished. Or nothing accepted for a
+    // long while: look. Never more often than ten times what a look takes (it reads every
+    // pending part's job), so it stays a small share of the run however many parts.
     const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
-    const stalled = now - this.lastAccepted >= STALL_MS && now - this.lastExistScan >= STALL_MS;
-    if ((jobs < this.ownJobs && now - this.lastExistScan >= SCAN_EVERY_MS / 4) || stalled) await this.findVanished();
+    this.short = jobs < this.ownJobs ? this.short + 1 : 0;
+    const spaced = now - this.lastExistScan >= Math.max(SCAN_EVERY_MS / 4, 10 * this.existScanMs);
+    const stalled = now - this.lastAccepted >= STALL_MS && now - this.lastExistScan >= Math.max(STALL_MS, 10 * this.existScanMs);
+    if ((this.short >= 2 && spaced) || stalled) await this.findVanished();
+  }
+
+  /** The run starts being watched now (the split and the enqueueing are not a stall). */
+  watching(): void {
+    this.lastAccepted = performance.now();
   }
 
   /** Pipelined EXISTS of the pending parts' jobs; the missing ones go to `vanished`. */
   private async findVanished(): Promise<void> {
-    this.lastExistScan = performance.now();
+    const t0 = performance.now();
+    try {
+      await this.lookForVanished();
+    } finally {
+      this.lastExistScan = performance.now();
+      this.existScanMs = this.lastExistScan - t0;
+    }
+  }
+
+  private async lookForVanished(): Promise<void> {
     const ids: string[] = [];
     for (let p = 0; p < this.P; p++) {
       if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) continue;
