@@ -1,9 +1,17 @@
-import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
 import { softwareVulkanEnv } from "./test/webgpu-env.js";
 
 // WebGPU tests in Node without a GPU (test/webgpu.test.ts): set before the workers are forked.
 Object.assign(process.env, softwareVulkanEnv(process.env));
+// Checkpoints made by tests without a key of their own use a local key: made here (mode 0600,
+// so no test's CLI says it made one), never in the real ~/.config.
+process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), "nqueens-test-config-"));
+mkdirSync(join(process.env.XDG_CONFIG_HOME, "nqueens"), { mode: 0o700 });
+writeFileSync(join(process.env.XDG_CONFIG_HOME, "nqueens", "key"), `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
 
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {

@@ -37,8 +37,62 @@ export async function benchParallel({ sizes = [15, 16, 17] } = {}) {
   const oneWorker = await benchOneWorker(baseline);
   printTable("countParallel(n, { workers: 1 }) vs count(n) on the main thread: medians of interleaved runs; cpu = the process's CPU time (all threads); start_ms = until the first part is done; steady = the rest of the parts' wall time over the main thread's time for as many parts (1 = a worker counts as fast as the main thread)", oneWorker);
 
+  const checkpoint = await benchCheckpoint({ n: 16 });
+  printTable("what a keyed checkpoint costs counting n = 16 in 256 parts on 2 workers: medians of interleaved runs; mac_ms = HMAC-SHA-256 of the final checkpoint's content (canonical JSON) times the writes; mac_share = mac_ms over the count (target < 1%); with_over_without = the whole checkpoint (MACs, writes, fsync, bounds) over none", [checkpoint]);
+
   const scaling = await benchScaling({ n: 17, baseline });
-  return { c_available: Boolean(binary), cores, load, single, one_worker: oneWorker, scaling };
+  return { c_available: Boolean(binary), cores, load, single, one_worker: oneWorker, checkpoint, scaling };
+}
+
+/** JSON with object keys sorted, bigints as digits and n (as src/core/key.ts canonicalJson does for a checkpoint's content). */
+function canonical(value) {
+  if (typeof value === "bigint") return `${value}n`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  return `{${Object.keys(value).sort().filter((k) => value[k] !== undefined).map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+}
+
+/**
+ * The cost of keyed checkpoints: countParallel(n, { workers: 2, parts: 256 }) with and without
+ * a checkpoint (interleaved pairs, medians), and the MACs alone: one HMAC of the final content
+ * (as the write of the last save computes it, the largest) times the number of writes (one a
+ * second at most, and the last), so an upper bound of what the MACs take.
+ */
+export async function benchCheckpoint({ n = 16, pairs = 3 } = {}) {
+  const { mkdtempSync, readFileSync, rmSync } = await import("node:fs");
+  const { createHmac } = await import("node:crypto");
+  const { join } = await import("node:path");
+  const dir = mkdtempSync(join(os.tmpdir(), "nq-bench-checkpoint-"));
+  const key = "bench-key";
+  const without = [], withCheckpoint = [];
+  let content;
+  try {
+    for (let i = 0; i < pairs; i++) {
+      globalThis.gc?.();
+      without.push((await time(() => countParallel(n, { workers: 2, parts: 256 }), 1)).ms);
+      const path = join(dir, `c${i}.json`);
+      globalThis.gc?.();
+      withCheckpoint.push((await time(() => countParallel(n, { workers: 2, parts: 256, checkpoint: path, key }), 1)).ms);
+      content = JSON.parse(readFileSync(path, "utf8"));
+    }
+    delete content.mac;
+    const macTimes = [];
+    for (let i = 0; i < 50; i++) {
+      const t0 = performance.now();
+      createHmac("sha256", key).update(`nqueens-checkpoint-v1\0${canonical(content)}`).digest("hex");
+      macTimes.push(performance.now() - t0);
+    }
+    const countMs = median(withCheckpoint);
+    const writes = Math.ceil(countMs / 1000) + 1;
+    const macMs = median(macTimes) * writes;
+    return {
+      n, parts: 256, workers: 2, without_ms: round(median(without), 0), with_ms: round(countMs, 0),
+      with_over_without: round(countMs / median(without), 3), mac_one_ms: round(median(macTimes), 3), writes,
+      mac_ms: round(macMs, 2), mac_share: `${round((100 * macMs) / countMs, 3)}%`, load: round(os.loadavg()[0], 1),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** 1, 2, 4, ... up to the cores: the worker counts a scaling table tries. */

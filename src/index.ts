@@ -20,6 +20,8 @@ export {
   crossCheck, describeReport, KERNEL_NAMES,
   type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,
 } from "./analysis/crosscheck.js";
+export { verdictLine, type CrossCheckVerdict } from "./analysis/crosscheck.js";
+export type { KeyInput } from "./core/key.js";
 export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
 export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";

@@ -1,14 +1,12 @@
 // Integrity of everything a count hands over (issue 12 item 1): parts carry their identity
 // and a digest, countTask counts only a part of the split, results are range-checked before
-// they are added, mergeCounts wants exactly one valid result per part, and a checkpoint is
-// verified (checksum and every entry) before a count resumes from it.
+// they are added, and mergeCounts wants exactly one valid result per part. Checkpoints (their
+// MAC and every entry verified before a count resumes): test/checkpoint-integrity.test.ts.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  ErrorCode, SPLIT_VERSION, checkPartCount, countParallel, countTask, derivePart, mergeCounts, partDigest, splitCount,
+  ErrorCode, SPLIT_VERSION, checkPartCount, countTask, derivePart, mergeCounts, partDigest, splitCount,
   type CountPart, type PartCount,
 } from "../src/index.js";
 import { fnv1a64 } from "../src/core/digest.js";
@@ -172,96 +170,6 @@ describe("mergeCounts", () => {
     expect(tenCount.count2).toBe("0");
     fails(() => checkPartCount(ten, { ...tenCount, count2: "1" }), ErrorCode.partMismatch, /no 10 x 10 solution is symmetric under a quarter turn/);
     expect(checkPartCount(corner, countTask(corner))).toBeTruthy();
-  });
-});
-
-describe("checkpoints", () => {
-  const dir = mkdtempSync(join(tmpdir(), "nqueens-integrity-"));
-  const n = 12, parts = 16;
-  let good = "";
-  const file = (name: string, text: string): string => {
-    const path = join(dir, name);
-    writeFileSync(path, text);
-    return path;
-  };
-
-  it("hold a checksum over their content", async () => {
-    const path = join(dir, "good.json");
-    const result = await countParallel(n, { workers: 1, parts, checkpoint: path });
-    expect(result.total).toBe(A000170[n]);
-    good = readFileSync(path, "utf8");
-    const data = JSON.parse(good);
-    expect(data).toMatchObject({ format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts });
-    expect(data.checksum).toMatch(/^[0-9a-f]{16}$/);
-    expect(data.done).toHaveLength(parts);
-    const again = await countParallel(n, { workers: 1, checkpoint: path });
-    expect(again).toMatchObject({ total: A000170[n], unique: A002562[n], resumed: parts });
-  });
-
-  it("a tampered one is refused (count raised, negative, zeroed, truncated, wrong checksum), with how to start over", async () => {
-    const data = JSON.parse(good);
-    const tamper = (edit: (d: typeof data) => void): string => {
-      const copy = clone(data);
-      edit(copy);
-      return JSON.stringify(copy);
-    };
-    const cases: [string, string, RegExp][] = [
-      ["raised", tamper((d) => { d.done[3].count8 = String(BigInt(d.done[3].count8) + 1000n); }), /fails its checksum/],
-      ["negative", tamper((d) => { d.done[3].count8 = "-7"; }), /fails its checksum/],
-      ["zeroed", tamper((d) => { for (const r of d.done.slice(0, 8)) r.count8 = r.count4 = r.count2 = "0"; }), /fails its checksum/],
-      ["truncated", good.slice(0, good.length >> 1), /not JSON/],
-      ["checksum", tamper((d) => { d.checksum = "0123456789abcdef"; }), /fails its checksum/],
-      ["no-checksum", tamper((d) => { delete d.checksum; }), /fails its checksum \(none\)/],
-      ["dropped", tamper((d) => { d.done.pop(); }), /fails its checksum/],
-    ];
-    for (const [name, text, why] of cases) {
-      const path = file(`${name}.json`, text);
-      const error = await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e as Error & { code?: string });
-      expect(error).toBeInstanceOf(RangeError);
-      expect((error as Error).message).toMatch(why);
-      expect((error as Error).message).toMatch(/it is not used: delete it, or pass restart: true, to start over/);
-      expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
-      expect(readFileSync(path, "utf8")).toBe(text); // left as it was, for the user to look at
-    }
-  });
-
-  it("a recomputed checksum does not help: every entry is checked against its part", async () => {
-    const data = JSON.parse(good);
-    const forge = (edit: (d: typeof data) => void): string => {
-      const copy = clone(data);
-      edit(copy);
-      const done = copy.done.map((r: PartCount) => ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"].map((k) => r[k as keyof PartCount]));
-      copy.checksum = fnv1a64(JSON.stringify([copy.format, copy.splitVersion, copy.n, copy.parts, done]));
-      return JSON.stringify(copy);
-    };
-    const cases: [string, RegExp][] = [
-      [forge((d) => { d.done[3].count8 = "-7"; }), /entry 3: .*count8 "-7"/],
-      [forge((d) => { d.done[3].count8 = "1" + "0".repeat(20); }), /entry 3: .*its prefixes hold at most/],
-      [forge((d) => { d.done[4] = d.done[3]; }), /holds part 3 twice/],
-      [forge((d) => { d.done[2].digest = d.done[1].digest; }), /entry 2: .*has digest/],
-      [forge((d) => { d.done[2].part = 99; }), /entry 2 names part 99/],
-    ];
-    for (const [i, [text, why]] of cases.entries()) {
-      const path = file(`forged-${i}.json`, text);
-      const error = (await countParallel(n, { workers: 1, checkpoint: path }).catch((e: unknown) => e)) as Error;
-      expect(error.message).toMatch(why);
-      expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
-    }
-  });
-
-  it("restart: true starts over from a refused file and leaves a good one", async () => {
-    const path = file("restart.json", good.slice(0, 50));
-    const result = await countParallel(n, { workers: 1, parts, checkpoint: path, restart: true });
-    expect(result).toMatchObject({ total: A000170[n], resumed: 0 });
-    expect((await countParallel(n, { workers: 1, checkpoint: path })).resumed).toBe(parts);
-  });
-
-  it("a directory or unreadable path is refused with the code, not a stack of fs errors", async () => {
-    const sub = join(dir, "a-directory");
-    mkdirSync(sub);
-    const error = (await countParallel(n, { workers: 1, checkpoint: sub }).catch((e: unknown) => e)) as Error;
-    expect(error.message).toMatch(/cannot be read \(EISDIR\)/);
-    expect((error as { code?: string }).code).toBe(ErrorCode.checkpointCorrupt);
   });
 });
 

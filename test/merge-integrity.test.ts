@@ -7,10 +7,11 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { checkPartCount, countTask, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import {
-  checkConstrainedPartCount, constrainedCapacity, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount,
+  checkConstrainedPartCount, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount,
   type ConstrainedPartCount,
 } from "../src/count/constrained.js";
 import { checkConstraints, type Square } from "../src/board/constraints.js";
+import { constrainedCapacity } from "../src/count/bounds.js";
 import { caught, isSolution } from "./helpers.js";
 
 /** OEIS A000170. */
@@ -187,7 +188,11 @@ describe("constrained merges", () => {
     let boards = 0;
     for (let trial = 0; trial < 40; trial++) {
       const n = 5 + rand(5);
-      const fixed: Square[] = rand(2) ? [[rand(n), rand(n)]] : [];
+      const fixed: Square[] = [];
+      for (let k = rand(3); k > 0; k--) {
+        const row = rand(n);
+        if (!fixed.some(([r]) => r === row)) fixed.push([row, rand(n)]); // given queens may attack each other: no solution then
+      }
       const blockedSquares: Square[] = Array.from({ length: rand(4) }, () => [rand(n), rand(n)] as Square)
         .filter(([r, c]) => !fixed.some(([fr, fc]) => fr === r && fc === c));
       const board = checkConstraints(n, { fixed, blocked: blockedSquares }, "test");

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { count, countParallel, countTask, mergeCounts, splitCount, type ParallelProgress } from "../src/index.js";
 import { workerHooks } from "../src/count/parallel.js";
+import { CHECKPOINT_DOMAIN } from "../src/count/checkpoint.js";
+import { localKey, macOf } from "../src/core/key.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 import { ENGINES } from "./helpers.js";
@@ -129,8 +131,13 @@ describe("countParallel", () => {
     const file = tempFile("count-10.json");
     await countParallel(10, { workers: 1, checkpoint: file });
     await expect(countParallel(11, { checkpoint: file })).rejects.toThrow(/belongs to n = 10, not n = 11/);
-    const data = JSON.parse(readFileSync(file, "utf8"));
-    writeFileSync(file, JSON.stringify({ ...data, splitVersion: 99 }));
+    // another split version: refused as changed (its MAC covers the version) and, signed with the key, as another split's
+    const { mac: _mac, ...data } = JSON.parse(readFileSync(file, "utf8"));
+    writeFileSync(file, JSON.stringify({ ...data, splitVersion: 99, mac: _mac }));
+    await expect(countParallel(10, { checkpoint: file })).rejects.toThrow(/does not verify under the key/);
+    const key = localKey().key;
+    const other = { ...data, splitVersion: 99 };
+    writeFileSync(file, JSON.stringify({ ...other, mac: macOf(key, CHECKPOINT_DOMAIN, other) }));
     await expect(countParallel(10, { checkpoint: file })).rejects.toThrow(/task split version 99/);
     writeFileSync(file, "not json");
     await expect(countParallel(10, { checkpoint: file })).rejects.toThrow(/not a checkpoint file/);

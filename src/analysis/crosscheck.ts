@@ -2,7 +2,9 @@
 // whether every output field agrees bit for bit, verifies every solution with a check
 // of its own (not the engines' verify kernel), times both engines, and reports the
 // first divergence in full. An error on one engine only, or a timeout, is never
-// counted as agreement.
+// counted as agreement: the verdict is 'agree' only when every case of every kernel ran
+// and agreed, 'disagree' on any divergence, 'incomplete' when cases timed out or were
+// skipped for the budget (and none diverged).
 import type { CountEngineName, EngineName } from "../engine/contract.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { count } from "../count/count.js";
@@ -224,10 +226,14 @@ export type KernelReport = {
   engines: [CountEngineName, CountEngineName];
   cases: number;
   agree: number;
+  /** Cases whose outputs differ (the first is `divergence`). */
+  disagree: number;
   /** Cases where an engine ran past the per-case time limit (not counted as agreement). */
   timedOut: number;
   /** Cases not run because the budget ran out. */
   skipped: number;
+  /** 'agree': every case ran and agreed; 'disagree': some case diverged; 'incomplete': none diverged, some did not run to the end (timed out, skipped). */
+  verdict: CrossCheckVerdict;
   wasmMs: number;
   tsMs: number;
   /** tsMs / wasmMs over the cases run (how much faster Wasm is here). */
@@ -235,7 +241,33 @@ export type KernelReport = {
   divergence?: Divergence;
 };
 
-export type CrossCheckReport = { ok: boolean; kernels: KernelReport[]; ms: number };
+/** What a cross-check showed: see CrossCheckReport.verdict. */
+export type CrossCheckVerdict = "agree" | "disagree" | "incomplete";
+
+export type CrossCheckReport = {
+  /** True only when `verdict` is 'agree': every case of every kernel ran, and all agreed. */
+  ok: boolean;
+  /**
+   * 'agree': every case of every kernel ran and agreed (and there was at least one);
+   * 'disagree': some case's outputs differ, or one engine threw and the other did not;
+   * 'incomplete': none diverged, but cases timed out or were skipped when the budget ran out
+   * (what did not run is not agreement: raise `budgetMs`).
+   */
+  verdict: CrossCheckVerdict;
+  /** Cases compared to the end (agreed or diverged), over every kernel. */
+  casesRun: number;
+  /** Cases of the sweep, over every kernel. */
+  casesTotal: number;
+  kernels: KernelReport[];
+  ms: number;
+};
+
+/** The verdict of cases: 'disagree' if any diverged, 'incomplete' if any timed out or was skipped (or none ran), else 'agree'. */
+function verdictOf(parts: { cases: number; disagree: number; timedOut: number; skipped: number }[]): CrossCheckVerdict {
+  if (parts.some((p) => p.disagree > 0)) return "disagree";
+  if (parts.some((p) => p.timedOut > 0 || p.skipped > 0)) return "incomplete";
+  return "agree";
+}
 
 export type CrossCheckProgress = { kernel: string; casesDone: number; casesTotal: number; elapsedMs: number };
 
@@ -323,7 +355,9 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
     const cases = KERNELS[kernel].cases(sweep);
     const deadline = start + share * (index + 1);
     const [first, second] = KERNELS[kernel].engines ?? ["wasm", "ts"];
-    const report: KernelReport = { kernel, engines: [first, second], cases: cases.length, agree: 0, timedOut: 0, skipped: 0, wasmMs: 0, tsMs: 0, tsOverWasm: NaN };
+    const report: KernelReport = {
+      kernel, engines: [first, second], cases: cases.length, agree: 0, disagree: 0, timedOut: 0, skipped: 0, verdict: "incomplete", wasmMs: 0, tsMs: 0, tsOverWasm: NaN,
+    };
     for (const [i, input] of cases.entries()) {
       await pacer.between(() => undefined);
       signal?.throwIfAborted();
@@ -342,6 +376,7 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
       if (wasm.error !== undefined || ts.error !== undefined) field = wasm.error === ts.error ? undefined : "error";
       else field = firstDifference(comparable(wasm.value), comparable(ts.value));
       if (field === undefined) { report.agree++; continue; }
+      report.disagree++;
       report.divergence ??= {
         kernel, engines: [first, second], input, field,
         wasm: wasm.error !== undefined ? { error: wasm.error } : wasm.value,
@@ -350,29 +385,56 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
       };
     }
     report.tsOverWasm = report.wasmMs > 0 ? report.tsMs / report.wasmMs : NaN;
+    report.verdict = verdictOf([report]);
     reports.push(report);
   }
-  // Cases skipped for the budget are reported, not failed; a timeout or a divergence fails.
-  const ok = reports.every((r) => r.timedOut === 0 && !r.divergence);
-  return { ok, kernels: reports, ms: now() - start };
+  // Only what ran and agreed is agreement: a timeout or a case skipped for the budget makes the
+  // sweep incomplete, a divergence makes it disagree; a sweep that compared nothing is incomplete.
+  const casesRun = reports.reduce((sum, r) => sum + r.agree + r.disagree, 0);
+  const casesTotal = reports.reduce((sum, r) => sum + r.cases, 0);
+  const verdict = casesRun === 0 && verdictOf(reports) === "agree" ? "incomplete" : verdictOf(reports);
+  return { ok: verdict === "agree", verdict, casesRun, casesTotal, kernels: reports, ms: now() - start };
+}
+
+/**
+ * The verdict in one line, in words: "agree: all 1034 cases ran and agreed (3.2 s)",
+ * "incomplete: 412 of 1034 cases ran, all agreed; 3 timed out, 619 skipped for the budget; raise
+ * the budget", "DISAGREE: solve:hybrid diverges at nodes (1 of 412 cases run)". `raise` names
+ * the way to give it more time (the CLI's "--budget").
+ */
+export function verdictLine(report: CrossCheckReport, raise = "budgetMs"): string {
+  const seconds = `${(report.ms / 1000).toFixed(1)} s`;
+  if (report.verdict === "agree") return `agree: all ${report.casesTotal} cases ran and agreed (${seconds})`;
+  if (report.verdict === "disagree") {
+    const diverging = report.kernels.filter((k) => k.disagree > 0);
+    const cases = diverging.reduce((sum, k) => sum + k.disagree, 0);
+    const where = diverging.map((k) => `${k.kernel} diverges at ${k.divergence?.field ?? "?"}`).join(", ");
+    return `DISAGREE: ${where} (${cases} of ${report.casesRun} cases run differ; ${seconds})`;
+  }
+  const timedOut = report.kernels.reduce((sum, k) => sum + k.timedOut, 0);
+  const skipped = report.kernels.reduce((sum, k) => sum + k.skipped, 0);
+  const why = [timedOut > 0 ? `${timedOut} timed out` : "", skipped > 0 ? `${skipped} skipped for the budget` : ""].filter(Boolean).join(", ");
+  const ran = report.casesRun === 0 ? "no case ran" : `${report.casesRun} of ${report.casesTotal} cases ran, all agreed`;
+  return `incomplete: ${ran}${why ? `; ${why}` : ""}; raise ${raise}${timedOut > 0 ? " (a case that timed out is not agreement)" : ""} (${seconds})`;
 }
 
 /**
  * The report as the CLI prints it: a table (kernel, cases, agree, timeouts, skipped,
- * ts/wasm) and the lines for stderr (each divergence with its reproducer). Whether the
- * engines agree is `report.ok`.
+ * ts/wasm, result), its last line the verdict in words (verdictLine), and the lines for stderr
+ * (each divergence with its reproducer, each timeout). Whether the engines agree is `report.ok`
+ * (`report.verdict` says why not).
  */
-export function describeReport(report: CrossCheckReport): { table: string; problems: string[] } {
+export function describeReport(report: CrossCheckReport, raise = "budgetMs"): { table: string; problems: string[] } {
   const head = ["kernel", "cases", "agree", "timeouts", "skipped", "ts/wasm", "result"];
   const rows = report.kernels.map((k) => [
     k.kernel, String(k.cases), String(k.agree), String(k.timedOut), String(k.skipped),
     Number.isFinite(k.tsOverWasm) ? k.tsOverWasm.toFixed(2) : "-",
-    k.divergence ? `DIVERGES at ${k.divergence.field}` : k.timedOut ? "TIMED OUT" : "ok",
+    k.divergence ? `DIVERGES at ${k.divergence.field}` : k.verdict === "incomplete" ? `incomplete: ${k.agree} of ${k.cases} ran${k.timedOut ? `, ${k.timedOut} timed out` : ""}` : "ok",
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]): string =>
     cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
-  const summary = report.ok ? `engines agree (${(report.ms / 1000).toFixed(1)} s)` : "ENGINES DISAGREE";
+  const summary = verdictLine(report, raise);
   const problems: string[] = [];
   for (const k of report.kernels) {
     if (k.timedOut) problems.push(`${k.kernel}: ${k.timedOut} case(s) timed out (not counted as agreement)`);

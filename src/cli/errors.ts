@@ -54,6 +54,11 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
     const why = error.message.replace(/;\s*it is not used: delete it, or pass restart: true, to start over\.?$/, "");
     return { line: oneLine(`${why}; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint`), exitCode: EXIT_USAGE };
   }
+  // A checkpoint whose MAC does not verify is refused input too (exit 2), with the same way out.
+  if (code === ErrorCode.tampered && error.message.startsWith("checkpoint ")) {
+    const why = error.message.replace(/;\s*nothing of it is used: delete it, or pass restart: true, to start over\.?$/, "");
+    return { line: oneLine(`${why}; nothing of it is used: add --restart to count from the start and overwrite it, or give the key it was made under (--key-file, NQUEENS_KEY)`), exitCode: EXIT_USAGE };
+  }
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };

@@ -1,7 +1,7 @@
 // FNV-1a 64 (Fowler-Noll-Vo, http://www.isthe.com/chongo/tech/comp/fnv/): a small,
 // well-known, deterministic hash, synchronous in Node and browsers alike. It guards
-// against corruption and mix-ups (a part or checkpoint that is not what it claims),
-// not against someone who recomputes it on purpose: it is not a MAC.
+// against corruption and mix-ups (a part that is not what it claims), not against
+// someone who recomputes it on purpose: it is not a MAC (that is src/core/key.ts).
 const encoder = new TextEncoder();
 
 /** FNV-1a 64 of the UTF-8 bytes of `text`, as 16 lowercase hex digits. */

@@ -12,7 +12,7 @@ export const ErrorCode = {
   partMismatch: "NQ_PART_MISMATCH",
   /** A set of part results is not exactly one per part (missing, duplicated or foreign parts). */
   partsIncomplete: "NQ_PARTS_INCOMPLETE",
-  /** A checkpoint file is unreadable, malformed, or its checksum does not match its content. */
+  /** A checkpoint file is unreadable, malformed, of another run, or holds an entry that is not its part's count (its MAC failing is NQ_TAMPERED). */
   checkpointCorrupt: "NQ_CHECKPOINT_CORRUPT",
   /** A file could not be read or written (missing directory, not writable, a directory, disk full). */
   io: "NQ_IO",

@@ -11,7 +11,7 @@ import { checkConstraints, constraintLists, type Constraints, type Square } from
 import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
-import { BregmanBound, roundUpBound } from "./bounds.js";
+import { constrainedCapacity } from "./bounds.js";
 import { checkOptions, describe } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import type { EngineName } from "../engine/contract.js";
@@ -388,56 +388,6 @@ function snapshot(value: object): Record<(typeof RESULT_FIELDS)[number], unknown
   return out;
 }
 
-/**
- * What a constrained part can hold, from its board alone: each prefix's board (the givens and
- * the prefix's queens) has at most the product, over its open rows, of the free squares of that
- * row (a solution puts one queen in each), and at most Bregman's bound on the perfect matchings
- * of those squares (a solution's queens are in distinct columns too); its search visits at most one node per consistent
- * placement of queens in distinct open rows, so at most the product of (1 + free squares), the
- * empty board included. Summed over the part's prefixes; exact BigInts; cached per part.
- */
-type ConstrainedCapacity = { total: bigint; nodes: bigint };
-const constrainedCapacities = new WeakMap<ConstrainedPart, ConstrainedCapacity>();
-
-export function constrainedCapacity(part: ConstrainedPart): ConstrainedCapacity {
-  const known = constrainedCapacities.get(part);
-  if (known) return known;
-  const { n } = part;
-  const attacks = (a: Square, r: number, c: number): boolean => a[0] === r || a[1] === c || Math.abs(a[0] - r) === Math.abs(a[1] - c);
-  const givenRow = new Uint8Array(n);
-  for (const [r] of part.fixed) givenRow[r] = 1;
-  // Free squares of each row on the board without the prefix: not blocked, not attacked by a given queen.
-  const base: Uint8Array[] = [];
-  const blocked = new Set(part.blocked.map(([r, c]) => r * n + c));
-  for (let r = 0; r < n; r++) {
-    const row = new Uint8Array(n);
-    if (!givenRow[r]) for (let c = 0; c < n; c++) row[c] = !blocked.has(r * n + c) && !part.fixed.some((q) => attacks(q, r, c)) ? 1 : 0;
-    base.push(row);
-  }
-  let total = 0n, nodes = 0n, bregman = 0;
-  for (const prefix of part.prefixes) {
-    const prefixRow = new Set(prefix.map(([r]) => r));
-    const matchings = new BregmanBound();
-    let solutions = 1n, placements = 1n;
-    for (let r = 0; r < n; r++) {
-      if (givenRow[r] || prefixRow.has(r)) continue;
-      let free = 0;
-      for (let c = 0; c < n; c++) if (base[r][c] && !prefix.some((q) => attacks(q, r, c))) free++;
-      solutions *= BigInt(free);
-      placements *= BigInt(free + 1);
-      matchings.row(free);
-    }
-    total += solutions;
-    nodes += placements;
-    bregman += matchings.value();
-  }
-  // A solution is also a perfect matching of the free squares (open rows to open columns): Bregman's bound (src/count/bounds.ts).
-  const matchingBound = roundUpBound(bregman);
-  if (matchingBound < total) total = matchingBound;
-  const result = { total, nodes };
-  constrainedCapacities.set(part, result);
-  return result;
-}
 
 /**
  * Checks one result against its part (for a worker's answer and a checkpoint entry): the
@@ -449,7 +399,7 @@ export function checkConstrainedPartCount(part: ConstrainedPart, value: unknown,
   if (typeof value !== "object" || value === null) throw mismatch(`${label} is not a count of constrained part ${part.part}`);
   const r = snapshot(value);
   for (const key of ["kind", "splitVersion", "n", "part", "parts", "digest"] as const) {
-    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${describe(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
+    if (r[key] !== part[key]) throw mismatch(`${label} has ${key} ${typeof r[key] === "string" ? r[key] : describe(r[key])}, not ${String(part[key])}: it is not a count of constrained part ${part.part}`);
   }
   if (typeof r.total !== "string" || !DECIMAL.test(r.total) || typeof r.nodes !== "string" || !DECIMAL.test(r.nodes) || BigInt(r.total) > BigInt(r.nodes)) {
     throw mismatch(`${label} (constrained part ${part.part}) has total ${describe(r.total)} and nodes ${describe(r.nodes)}: not counts of a search`);

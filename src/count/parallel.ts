@@ -7,7 +7,8 @@ import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
-import { fnv1a64 } from "../core/digest.js";
+import type { KeyInput } from "../core/key.js";
+import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
@@ -51,6 +52,14 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
   /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
   restart?: boolean;
   /**
+   * With `checkpoint`: the key its HMAC is made and checked under (a string or bytes). Default:
+   * `keyFile`, else the NQUEENS_KEY environment variable, else the local key
+   * ($XDG_CONFIG_HOME/nqueens/key, made at first use, mode 0600; docs/counting.md#checkpoints).
+   */
+  key?: KeyInput;
+  /** With `checkpoint`: a file holding the key (its bytes, a trailing newline trimmed). */
+  keyFile?: string;
+  /**
    * Worker 0 is this machine's GPU (engine 'webgpu', docs/gpu.md), counting parts one at a
    * time beside the CPU threads; if its device is lost, its part is counted again and a CPU
    * thread takes its place. Rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
@@ -69,113 +78,12 @@ export { workerHooks, type PoolWorker } from "../workers/pool.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
 
-/** Specifier kept in a variable so browser bundlers do not try to resolve a Node built-in. */
-const NODE_FS = "node:fs/promises";
-
-/**
- * The checkpoint file (JSON): the run's identity, the verified results of the finished parts,
- * and `checksum`, the FNV-1a 64 of checkpointText (its other fields in a fixed order).
- */
-type Checkpoint = {
-  format: "nqueens-count-checkpoint";
-  splitVersion: number;
-  n: number;
-  parts: number;
-  /** A constrained count's board (digest of its givens and split version); absent for the plain count. */
-  board?: string;
-  done: AnyCount[];
-  checksum: string;
-};
-
-const RESULT_KEYS = ["splitVersion", "n", "part", "parts", "digest", "count8", "count4", "count2", "nodes"] as const;
-const CONSTRAINED_RESULT_KEYS = ["kind", "splitVersion", "n", "part", "parts", "digest", "total", "nodes"] as const;
-
-/** What the checksum covers: format, splitVersion, n, parts, the board if any, and every entry's fields, in a fixed order. */
-function checkpointText(data: Omit<Checkpoint, "checksum">): string {
-  const done = data.done.map((r) =>
-    "kind" in r && r.kind === "constrained"
-      ? CONSTRAINED_RESULT_KEYS.map((key) => r[key])
-      : RESULT_KEYS.map((key) => (r as PartCount)[key]));
-  return JSON.stringify([data.format, data.splitVersion, data.n, data.parts, ...(data.board === undefined ? [] : [data.board]), done]);
-}
-
-function refused(path: string, why: string): RangeError & { code: string } {
-  return withCode(
-    new RangeError(`checkpoint ${path} ${why}; it is not used: delete it, or pass restart: true, to start over`),
-    ErrorCode.checkpointCorrupt,
-  );
-}
-
-/**
- * Reads and verifies a checkpoint: its checksum, its run (n, parts, split version), and every
- * entry against its re-derived part (checkPartCount), one entry per part at most. Anything else
- * is refused with NQ_CHECKPOINT_CORRUPT; a missing file is a fresh start.
- */
-async function readCheckpoint(path: string, n: number, parts: number | undefined, board?: string): Promise<Checkpoint | undefined> {
-  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
-  let text: string;
-  try {
-    text = await fs.readFile(path, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return undefined;
-    throw refused(path, `cannot be read (${code ?? (error as Error).message})`);
-  }
-  let data: Checkpoint;
-  try {
-    data = JSON.parse(text) as Checkpoint;
-  } catch {
-    throw refused(path, "is not a checkpoint file (not JSON)");
-  }
-  if (typeof data !== "object" || data === null || data.format !== "nqueens-count-checkpoint") throw refused(path, "is not a count checkpoint");
-  if (data.splitVersion !== SPLIT_VERSION) {
-    throw refused(path, `was made by task split version ${data.splitVersion}; this package uses version ${SPLIT_VERSION}`);
-  }
-  if (!Array.isArray(data.done) || !data.done.every((r) => typeof r === "object" && r !== null)) throw refused(path, "has no list of finished parts");
-  if (typeof data.checksum !== "string" || fnv1a64(checkpointText(data)) !== data.checksum) {
-    throw refused(path, `fails its checksum (${typeof data.checksum === "string" ? "the content was changed or damaged" : "none"})`);
-  }
-  if (data.n !== n) throw refused(path, `belongs to n = ${data.n}, not n = ${n}`);
-  if (parts !== undefined && data.parts !== parts) throw refused(path, `has ${data.parts} parts, not ${parts}`);
-  if (data.board !== board) throw refused(path, "belongs to another board (given queens and blocked squares differ)");
-  return data;
-}
-
-/** The checkpoint's entries, each checked against its part; a bad or repeated one refuses the file. */
-function verifiedEntries(path: string, data: Checkpoint, parts: readonly AnyPart[]): Map<number, AnyCount> {
-  if (data.parts !== parts.length) throw refused(path, `has ${data.parts} parts; the split of n = ${data.n} it names has ${parts.length}`);
-  const done = new Map<number, AnyCount>();
-  for (const [i, entry] of data.done.entries()) {
-    const part = parts[entry.part];
-    if (!Number.isInteger(entry.part) || !part) throw refused(path, `entry ${i} names part ${JSON.stringify(entry.part)}, not one of 0 .. ${parts.length - 1}`);
-    if (done.has(entry.part)) throw refused(path, `holds part ${entry.part} twice`);
-    try {
-      done.set(entry.part, checkPartResult(part, entry)); // a checkpoint entry is verified like a thread's answer
-    } catch (error) {
-      throw refused(path, `entry ${i}: ${(error as Error).message}`);
-    }
-  }
-  return done;
-}
-
-/** Writes the checkpoint atomically: a temporary file, then a rename over the old one. */
-async function writeCheckpoint(path: string, data: Checkpoint): Promise<void> {
-  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
-  const temporary = `${path}.${process.pid}.tmp`;
-  try {
-    await fs.writeFile(temporary, JSON.stringify(data));
-    await fs.rename(temporary, path);
-  } catch (error) {
-    throw ioError(`checkpoint ${path} could not be written`, error);
-  }
-}
-
 /**
  * Counts the solutions of the n-queens problem on several workers (1 <= n <= 32).
  * @example const { total } = await countParallel(16, { workers: 2 }); // 14772512n
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
-  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "gpu", "fixed", "blocked"]);
+  const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "key", "keyFile", "gpu", "fixed", "blocked"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
@@ -195,6 +103,18 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
   if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw typeError(`restart must be true or false, got ${describe(opts.restart)}`);
+  if ((opts.key !== undefined || opts.keyFile !== undefined) && opts.checkpoint === undefined) {
+    throw rangeError("key and keyFile apply to a checkpoint: give checkpoint too");
+  }
+  // The checkpoint's key, and its path checked, before any thread starts: a key that cannot
+  // be had, or a path that is a device, FIFO or directory, is refused at once.
+  let checkpoint: { path: string; key: Uint8Array } | undefined;
+  if (opts.checkpoint !== undefined) {
+    await checkpointTarget(opts.checkpoint);
+    const { key, created } = checkpointKey({ key: opts.key, keyFile: opts.keyFile });
+    if (created) process.emitWarning(`created a key for checkpoints at ${created} (mode 0600); keep it to resume them`, { code: "NQUEENS_KEY_CREATED" });
+    checkpoint = { path: opts.checkpoint, key };
+  }
   signal?.throwIfAborted();
   if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
@@ -214,24 +134,24 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
 
   async function countOnPool(pool: WorkerPool): Promise<ParallelResult> {
-    const saved = opts.checkpoint && !opts.restart ? await readCheckpoint(opts.checkpoint, n, opts.parts, board) : undefined;
+    const saved = checkpoint && !opts.restart ? await readCheckpoint(checkpoint.path, checkpoint.key, n, opts.parts, board) : undefined;
     const parts: AnyPart[] = constraints.empty
       ? splitCount(n, { parts: saved?.parts ?? opts.parts })
       : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
-    const done: Map<number, AnyCount> = saved ? verifiedEntries(opts.checkpoint!, saved, parts) : new Map<number, AnyCount>();
+    const done: Map<number, AnyCount> = saved ? verifiedEntries(checkpoint!.path, saved, parts) : new Map<number, AnyCount>();
     const resumed = done.size;
     const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
     const poolSize = Math.max(1, Math.min(workers, queue.length));
 
     let lastSave = 0;
     const save = async (force: boolean): Promise<void> => {
-      if (!opts.checkpoint || (!force && now() - lastSave < 1000)) return;
+      if (!checkpoint || (!force && now() - lastSave < 1000)) return;
       lastSave = now();
-      const content: Omit<Checkpoint, "checksum"> = {
+      const content: Omit<Checkpoint, "mac"> = {
         format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
       };
-      // One write at a time: two writes overlapping on the same temporary file lose a rename.
-      const write = saving.then(() => writeCheckpoint(opts.checkpoint!, { ...content, checksum: fnv1a64(checkpointText(content)) }));
+      // One write at a time: two renames racing could leave the older content last.
+      const write = saving.then(() => writeCheckpoint(checkpoint.path, checkpoint.key, content));
       saving = write.catch(() => undefined);
       await write;
     };
@@ -250,43 +170,52 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       }, final);
     };
 
-    if (queue.length > 0) {
-      const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
-      await new Promise<void>((resolve, reject) => {
-        let failed = false;
-        let next = 0;
-        let inHand = 0;
-        const fail = (error: unknown): void => {
-          if (failed) return;
-          failed = true;
-          stop.abort(error);
-          save(true).then(() => reject(error), () => reject(error));
-        };
-        const onAbort = (): void => fail(signal!.reason);
-        signal?.addEventListener("abort", onAbort, { once: true });
-        if (signal?.aborted) return onAbort(); // (while the parts were made)
-        // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
-        const feed = (): void => {
-          while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
-            const part = queue[next++];
-            inHand++;
-            pool.run(part, { signal: stop.signal }).then((result) => {
-              inHand--;
-              if (failed) return;
-              done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
-              if (done.size < parts.length) report(false); // the last is reported once, at the end
-              save(false).catch(fail);
-              if (next === queue.length && inHand === 0) {
-                signal?.removeEventListener("abort", onAbort);
-                resolve();
-              } else feed();
-            }).catch(fail);
-          }
-        };
-        feed();
-      });
+    try {
+      if (queue.length > 0) {
+        const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
+        await new Promise<void>((resolve, reject) => {
+          let failed = false;
+          let next = 0;
+          let inHand = 0;
+          const fail = (error: unknown): void => {
+            if (failed) return;
+            failed = true;
+            stop.abort(error);
+            save(true).then(() => reject(error), () => reject(error));
+          };
+          const onAbort = (): void => fail(signal!.reason);
+          signal?.addEventListener("abort", onAbort, { once: true });
+          if (signal?.aborted) return onAbort(); // (while the parts were made)
+          // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
+          const feed = (): void => {
+            while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
+              const part = queue[next++];
+              inHand++;
+              pool.run(part, { signal: stop.signal }).then((result) => {
+                inHand--;
+                if (failed) return;
+                done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
+                if (done.size < parts.length) report(false); // the last is reported once, at the end
+                save(false).catch(fail);
+                if (next === queue.length && inHand === 0) {
+                  signal?.removeEventListener("abort", onAbort);
+                  resolve();
+                } else feed();
+              }).catch(fail);
+            }
+          };
+          feed();
+        });
+      }
+      await save(true);
+    } finally {
+      // No write outlives the count: every save in flight (one a failure started too) settles
+      // first, its temporary file removed on failure, before countParallel answers or rejects.
+      for (let pending = saving; ; pending = saving) {
+        await pending;
+        if (pending === saving) break;
+      }
     }
-    await save(true);
     report(true);
     if (!constraints.empty) {
       const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);

@@ -7,6 +7,7 @@ import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout }
 import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, readGivens, type GivensCliOptions } from "../givens.js";
+import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
 
@@ -51,6 +52,15 @@ export function countCommand(program: Command): void {
         throw new UsageError(`${queueOpts.audit !== undefined ? "--audit" : "--replicas"} applies to a count on Redis workers: add --queue URL`);
       }
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
+      // The checkpoint's key: --key-file, else NQUEENS_KEY, else the local key, made at first use (said once, here).
+      let key: Uint8Array | undefined;
+      if (opts.checkpoint !== undefined && opts.queue === undefined) {
+        // A device, FIFO or directory (or a link to one) is bad input: refused before a key is made or a thread starts.
+        await checkpointTarget(opts.checkpoint).catch((error: unknown) => { throw new UsageError((error as Error).message); });
+        const resolved = checkpointKey({ keyFile: opts.keyFile });
+        if (resolved.created) process.stderr.write(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
+        key = resolved.key;
+      }
       const interrupt = interruptSignal();
       const signal = withTimeout(interrupt, opts.timeout);
       let last = { tasksDone: 0, tasksTotal: 0 };
@@ -105,7 +115,7 @@ export function countCommand(program: Command): void {
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
