@@ -17,6 +17,7 @@ import { benchConstruct, benchLoader, benchMinConflicts, benchLasVegas } from ".
 import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
+import { benchQueueScale } from "./queue-scale.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained } from "./constrained.mjs";
 
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
+    "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" },
   },
 });
 const sections = {
@@ -53,11 +55,13 @@ const sections = {
     } : {}),
   }),
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
+  // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
+  "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}) }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
-const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values.gpu ? ["gpu"] : values.constrained ? ["constrained"]
-  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "constrained");
+const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
+  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "constrained" && name !== "queue-scale");
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

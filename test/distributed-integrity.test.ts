@@ -64,11 +64,13 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     await redis.flushdb();
   });
 
-  it("a job carries only its part's identity (n, parts, index, split version, digest)", async () => {
+  it("a job carries only its part's identity (n, parts, index, split version, digest), the run's id and its own", async () => {
     const { controller } = await enqueued(12, 16, "identity");
     const parts = splitCount(12, { parts: 16 });
     const data = await withQueue("identity", async (q) => (await q.getJob(jobId(3)))!.data);
-    expect(data).toEqual({ n: 12, parts: 16, index: 3, splitVersion: SPLIT_VERSION, digest: parts[3].digest });
+    const run = JSON.parse((await redis.get(metaKey("identity")))!).run;
+    expect(run).toMatch(/^[0-9a-f]{32}$/);
+    expect(data).toEqual({ n: 12, parts: 16, index: 3, splitVersion: SPLIT_VERSION, digest: parts[3].digest, run, job: "part-3" }); // no MAC: no key
     controller.abort();
   });
 

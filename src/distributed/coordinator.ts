@@ -1,35 +1,36 @@
 // The coordinator: countDistributed(n) puts the parts of splitCount(n) on a queue named after
-// n, parts and SPLIT_VERSION (job id = part index, so enqueueing twice adds nothing), waits
-// for them, and merges the results stored as the jobs' return values by part index (a part
-// counted twice is still added once). Finished jobs stay in Redis, so a coordinator started
-// again after a stop reuses their results instead of recounting. With given queens or blocked
-// squares it does the same with the parts of splitConstrainedCount, the board recorded in the
-// run's record and named in the queue's name (its digest).
+// n, parts and SPLIT_VERSION (job id = part index, so enqueueing twice adds nothing), learns
+// of finished parts from BullMQ's event stream (and, rarely, from batched reads of its sets),
+// reads each finished part's result once, verifies it (MAC, identity, digest, bounds) and keeps
+// its counts in a few bytes (tally.ts); an audit recounts a sample itself (audit.ts). Finished
+// jobs stay in Redis, so a coordinator started again after a stop reuses their results. With
+// given queens or blocked squares it does the same with the parts of splitConstrainedCount.
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
+import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
-import { SPLIT_VERSION, checkPartCount, mergeCounts, splitCount, type CountPart, type PartCount } from "../count/parts.js";
-import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
+import { SPLIT_VERSION, splitCount, type CountPart } from "../count/parts.js";
+import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
-import {
-  CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, checkConstrainedPartCount, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
-  type ConstrainedPart, type ConstrainedPartCount,
-} from "../count/constrained.js";
+import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, constrainedBoard, splitConstrainedCount, type ConstrainedPart } from "../count/constrained.js";
 import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
-import {
-  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, jobId, metaKey, queueName,
-  type ConstrainedPartJob, type PartJob, type RunMeta,
-} from "./keys.js";
+import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
+import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
+import { RunState, type AnyPart } from "./run-state.js";
+import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
+import type { Redis } from "ioredis";
 
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
 const MAX_RECREATE = 3;
 const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run was removed)";
 /** Least time between two of the coordinator's progress reports (it reports what its polls of Redis see). */
 const QUEUE_PROGRESS_INTERVAL_MS = 200;
+/** The audit's default fraction: each result is recounted by the coordinator with this probability (and one per worker at least). */
+export const DEFAULT_AUDIT = 0.03;
 
 /**
  * The coordinator's progress: the same fields as countParallel's, where `workers` is the
@@ -39,11 +40,12 @@ const QUEUE_PROGRESS_INTERVAL_MS = 200;
 export type DistributedProgress = ParallelProgress;
 
 export type DistributedOptions = {
-  /** Redis: a URL such as redis://127.0.0.1:6379 or ioredis options. */
+  /** Redis: a URL such as redis://user:password@host:6379 (rediss:// for TLS) or ioredis options. */
   connection: Connection;
   /**
    * How many parts to split into (default: defaultQueueParts(n), fewer than splitCount's up to
-   * n = 17; with givens 64, at most 4096, fewer when the board has fewer prefixes).
+   * n = 17; with givens 64, at most 4096, fewer when the board has fewer prefixes). More than
+   * the split can make is refused, naming the most it can.
    */
   parts?: number;
   /** Queue name (default queueName(n, parts), with givens queueName(n, parts, board digest)); a queue that holds another run is refused. */
@@ -58,138 +60,200 @@ export type DistributedOptions = {
   pollMs?: number;
   /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
   lostAfterMs?: number;
-  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back). */
+  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back, a result refused). */
   onNotice?: (message: string) => void;
-  /**
-   * Queens given in advance, [row, col] pairs, 0-based: the count of that board,
-   * n <= 1000, `unique` null; the workers count its parts (splitConstrainedCount).
-   */
+  /** Queens given in advance, [row, col] pairs, 0-based: the count of that board, n <= 1000, `unique` null. */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
+  /**
+   * The cluster key (any string or bytes; default: the file `keyFile`, else the environment
+   * variable NQUEENS_KEY): the run record, jobs and results are MACed under it, and anything
+   * that does not verify is refused. Without one the run is `authenticated: false`.
+   */
+  key?: KeyInput;
+  /** A file holding the key (trailing newline trimmed). */
+  keyFile?: string;
+  /**
+   * The fraction of each worker's results the coordinator recounts itself, 0 to 1 (default
+   * 0.03, and at least one part per worker; 0: none). One mismatch makes every result of that
+   * worker suspect: all are recounted and the worker is named in `suspects`.
+   */
+  audit?: number;
+  /** 1 (default) or 2: with 2 every part is counted by two different workers; a disagreement is settled by the coordinator's own count. */
+  replicas?: number;
+  /** Told the run's plan once its parts are known: how many, the worker threads seen, and about how long a part and the run take. */
+  onPlan?: (plan: RunPlan) => void;
 };
 
-export type DistributedResult = CountResult & { parts: number; resumed: number; queue: string };
-
-type AnyPart = CountPart | ConstrainedPart;
-type AnyCount = PartCount | ConstrainedPartCount;
+export type DistributedResult = CountResult & {
+  parts: number; resumed: number; queue: string;
+  /** Whether jobs and results were MACed under a key (false: anyone who can write to Redis could change the answer). */
+  authenticated: boolean;
+  /** Parts the coordinator counted itself to check the workers (the audit, replica disagreements, suspects). */
+  audited: number;
+  /** Results found different from the coordinator's own count (each one refused and replaced). */
+  mismatches: number;
+  /** Workers (by name) a mismatch made suspect: every result of theirs was counted again. */
+  suspects: string[];
+  replicas: number;
+  /** The plan the run started with (parts, threads seen, estimated lengths). */
+  plan: RunPlan;
+};
 
 /**
  * The coordinator: counts n over a BullMQ queue that workers (startWorker or
  * `nqueens worker`) take parts from. Run again after a stop, it resumes. With `fixed` or
  * `blocked`, counts that board (n <= 1000; `unique` is null).
- * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379" });
- * @example const { total } = await countDistributed(14, { connection: "redis://127.0.0.1:6379", blocked: [[0, 0]] });
+ * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379", key: process.env.NQUEENS_KEY });
+ * @example const { total } = await countDistributed(14, { connection: "redis://127.0.0.1:6379", blocked: [[0, 0]], audit: 0.1 });
  */
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
-  const opts = checkOptions<DistributedOptions>("countDistributed", options, ["connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked"]);
+  const opts = checkOptions<DistributedOptions>("countDistributed", options, [
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan",
+  ]);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, givens ? 1 : 4, givens ? CONSTRAINED_MAX_N : 32);
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countDistributed");
   if (constraints.empty) checkInteger("n", n, 4, 32); // empty lists: the plain count
   const constrained = !constraints.empty;
   const redis = redisOptions(opts.connection as Connection);
-  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, constrained ? CONSTRAINED_QUEUE_MAX_PARTS : 100_000);
+  if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, constrained ? CONSTRAINED_QUEUE_MAX_PARTS : 1_000_000);
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
+  const onPlan = optionalFunction<(plan: RunPlan) => void>("onPlan", opts.onPlan);
   const notice = (message: string): void => onNotice?.(redact(message));
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
+  const audit = opts.audit === undefined ? DEFAULT_AUDIT : opts.audit;
+  if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw rangeError(`audit must be a fraction from 0 to 1, got ${describe(audit)}`);
+  const replicas = opts.replicas === undefined ? 1 : checkInteger("replicas", opts.replicas, 1, 2);
+  const key = queueKey(opts);
   signal?.throwIfAborted();
   const start = performance.now();
 
-  // The run: its parts, a job's data, how a result is checked and merged, its record.
+  // The run: its parts and its record. Given parts are split before Redis is asked anything
+  // (a number the split cannot make is refused at once); the default from n = 18 follows the
+  // worker threads seen, unless a run of n is already there to resume.
   const board = constrained ? constrainedBoard(constraints) : undefined;
-  const parts: AnyPart[] = constrained
-    ? splitConstrainedCount(n, constraints, opts.parts ?? CONSTRAINED_QUEUE_PARTS)
-    : splitCount(n, { parts: opts.parts ?? defaultQueueParts(n) });
-  const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
-  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
-  const want: RunMeta = {
-    format: "nqueens-count-run", n, parts: parts.length, splitVersion,
-    ...(board ? { board: { ...board, depth: depth! } } : {}),
+  const split = (asked: number): AnyPart[] => {
+    const made: AnyPart[] = constrained ? splitConstrainedCount(n, constraints, asked) : splitCount(n, { parts: asked });
+    if (opts.parts !== undefined && made.length < opts.parts) {
+      throw rangeError(`parts must be an integer from 1 to ${made.length} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
+    }
+    return made;
   };
-  const jobData = (part: AnyPart): PartJob | ConstrainedPartJob => board
-    ? { kind: "constrained", n, board: board.digest, depth: depth!, parts: parts.length, index: part.part, splitVersion, digest: part.digest }
-    : { n, parts: parts.length, index: part.part, splitVersion, digest: part.digest };
-  const checkResult = (part: AnyPart, value: unknown): AnyCount => "kind" in part
-    ? checkConstrainedPartCount(part, value, `the result for constrained part ${part.part} of ${parts.length} (n = ${n}, board ${board!.digest})`)
-    : checkPartCount(part, value);
-  const merge = (results: AnyCount[]): { total: bigint; unique: bigint | null; nodes: bigint } => constrained
-    ? (({ total, nodes }) => ({ total, unique: null, nodes }))(mergeConstrainedCounts(results as ConstrainedPartCount[], parts as ConstrainedPart[]))
-    : mergeCounts(results as PartCount[], { n, parts: parts.length });
-  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
-  if (typeof name !== "string" || !/^[A-Za-z0-9._-]+$/.test(name)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(name)}`);
+  const byDefault = opts.parts === undefined && !constrained && n >= 18;
+  let parts: AnyPart[] = byDefault ? [] : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
+  const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
+  if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
+    throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
+  }
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
   const client = await connect(redis, connectTimeoutMs);
+  let threads: number, from: RunPlan["from"] = opts.parts === undefined ? "default" : "given";
+  try {
+    threads = await workerThreads(client);
+    if (byDefault) {
+      const resumable = opts.queue === undefined ? await runToResume(client, n) : undefined;
+      if (resumable !== undefined) from = "resumed";
+      parts = split(resumable ?? askedParts(n, threads));
+    }
+  } catch (error) {
+    client.disconnect();
+    throw lost(redis, error);
+  }
+  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
+  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
+  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, board ? { ...board, depth: depth! } : undefined);
+  const plan = planRun(n, parts.length, threads, from);
+  onPlan?.(plan);
+
   const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
   queue.on("error", () => {}); // polling reports failures
-  // BullMQ's event stream says when a part finishes, so the last one is seen at once
-  // instead of at the next poll; the poll stays, for progress and to notice a lost Redis.
   let events: QueueEvents | undefined;
   try {
-    // The run's identity: refuse a queue that holds another run (another board too).
+    // The run's identity: refuse a queue that holds another run (another board too), or a
+    // record that does not verify under the key.
     const stored = await client.get(metaKey(name)).catch((e) => { throw lost(redis, e); });
+    let runId = randomId();
     if (stored !== null) {
       let meta: RunMeta | undefined;
       try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-      if (!meta || meta.format !== want.format || meta.n !== n || meta.parts !== parts.length || meta.splitVersion !== splitVersion || !sameBoard(meta.board, want.board)) {
+      const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(board ? { board: { ...board, depth: depth! } } : {}) };
+      if (!meta || !same(meta)) {
         throw withCode(rangeError(
           `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
           `not ${runText(want)}: use another queue name or remove that run`,
         ), ErrorCode.queueMismatch);
       }
+      if (key && !verifies(key, RUN_DOMAIN, name, meta)) {
+        throw tampered(
+          `queue ${name}: the run's record (${metaKey(name)}) does not verify under this key: ${meta.mac === undefined ? "the run was made without a key" : "it was changed in Redis, or made under another key"}; ` +
+          `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and count again`,
+        );
+      }
+      if (!key && meta.mac !== undefined) {
+        throw keyNeeded(`queue ${name}: the run was made under a key: give the same key (NQUEENS_KEY, --key-file FILE or key) to check its results`);
+      }
+      if (typeof meta.run === "string" && /^[0-9a-f]{16,64}$/.test(meta.run)) runId = meta.run;
     } else {
       const counts = await queue.getJobCounts();
       const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
       if (jobs > 0) {
         throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
       }
-      await client.set(metaKey(name), JSON.stringify(want));
     }
+    const record: RunMeta = signed(key, RUN_DOMAIN, name, {
+      format: "nqueens-count-run", n, parts: parts.length, splitVersion, run: runId, ...(board ? { board: { ...board, depth: depth! } } : {}),
+    } as RunMeta);
+    const recordText = JSON.stringify(record);
+    if (stored === null || (JSON.parse(stored) as RunMeta).run !== runId) await client.set(metaKey(name), recordText);
+    /** Whether the record Redis holds now is this run's (as written, or finished by a coordinator under the same key). */
+    const recordOk = (text: string): boolean => {
+      if (text === recordText) return true;
+      let meta: RunMeta;
+      try { meta = JSON.parse(text) as RunMeta; } catch { return false; }
+      return same(meta) && meta.run === runId && (key ? verifies(key, RUN_DOMAIN, name, meta) : meta.mac === undefined);
+    };
 
-    let known = 0, seen = 0, wakeRequested = false;
-    let wake: (() => void) | undefined;
-    const requestWake = (): void => { if (wake) wake(); else wakeRequested = true; };
+    const run = new RunState({ name, n, parts, board, depth, runId, key, client, queue, audit, replicas, notice, signal });
     events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
     events.on("error", () => {}); // polling reports failures
-    events.on("completed", () => { if (known + ++seen >= parts.length) requestWake(); });
-    events.on("failed", requestWake);
+    let wake: (() => void) | undefined;
+    let wakeRequested = false;
+    const requestWake = (): void => { if (wake) wake(); else wakeRequested = true; };
+    events.on("completed", ({ jobId }) => { run.sawCompleted(jobId); requestWake(); });
+    events.on("failed", ({ jobId }) => { run.sawFailed(jobId); requestWake(); });
     await within(events.waitUntilReady(), connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e); });
     /** Sleeps up to `ms`, less when a notice or an abort comes. */
     const nap = (ms: number): Promise<void> => {
       if (wakeRequested || signal?.aborted) { wakeRequested = false; return Promise.resolve(); }
       return new Promise((resolve) => {
         const timer = setTimeout(done, ms);
-        function done(): void { clearTimeout(timer); wake = undefined; signal?.removeEventListener("abort", done); resolve(); }
+        function done(): void { clearTimeout(timer); wake = undefined; wakeRequested = false; signal?.removeEventListener("abort", done); resolve(); }
         wake = done;
         signal?.addEventListener("abort", done, { once: true });
       });
     };
+    run.onAuditDone = requestWake;
 
-    // A job carries only its part's identity; workers re-derive the part (a constrained one
-    // from the board in the run's record) and check the digest.
-    const byId = new Map(parts.map((part) => [jobId(part.part), part]));
-    const enqueue = (list: readonly AnyPart[]) => queue.addBulk(list.map((part) => ({
-      name: "part",
-      data: jobData(part),
-      opts: { jobId: jobId(part.part), attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
-    })));
     const announce = async (): Promise<void> => {
       await client.sadd(ACTIVE_RUNS_KEY, name);
       await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
     };
     // Parts that failed for good in an earlier run are written afresh (from this coordinator's
     // own split, so a job someone rewrote is put right), then every part is enqueued
-    // (idempotent: existing job ids are kept as they are).
-    for (const job of await queue.getFailed(0, -1)) if (job.id && byId.has(job.id)) await job.remove().catch(() => {});
-    await enqueue(parts);
+    // (idempotent: existing job ids are kept as they are), then what is already done is read.
+    await run.removeFailed();
+    await run.enqueueAll();
     await announce();
+    await run.scanCompleted();
+    const completedAtStart = run.tally.accepted;
 
-    const completedAtStart = Math.min(parts.length, await queue.getCompletedCount());
     const progress = new ProgressThrottle(onProgress, QUEUE_PROGRESS_INTERVAL_MS);
     const report = (done: number, workers: number, final: boolean): void => {
       progress.report(() => {
@@ -210,125 +274,73 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), ErrorCode.queueLost);
       }
       notice(`queue ${name}: ${what}; putting the run back (${parts.length} parts, the lost results are counted again)`);
-      await client.set(metaKey(name), JSON.stringify(want));
-      await enqueue(parts);
+      await client.set(metaKey(name), recordText);
+      await run.enqueueAll();
       await announce();
-    };
-
-    /**
-     * This run's own jobs (by id, so foreign jobs in the queue count for nothing): puts back
-     * any that vanished, fails on one failed for good, true when every part is completed.
-     */
-    const ownJobsDone = async (): Promise<boolean> => {
-      const ids = [...byId.keys()];
-      const states = await Promise.all(ids.map((id) => queue.getJobState(id)));
-      const missing = ids.filter((_, i) => states[i] === "unknown");
-      if (missing.length > 0) {
-        if (await client.exists(metaKey(name)) === 0) {
-          await recreate(RUN_GONE);
-          return false;
-        }
-        await recreate(`${missing.length} of its parts vanished from Redis (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})`);
-        return false;
-      }
-      const failed = ids.find((_, i) => states[i] === "failed");
-      if (failed !== undefined) {
-        const job = await queue.getJob(failed);
-        throw withCode(
-          new Error(`part ${byId.get(failed)!.part} of queue ${name} failed ${job?.attemptsMade ?? "?"} times: ${job?.failedReason ?? "unknown reason"} (run the same command again to retry it)`),
-          ErrorCode.queuePartFailed,
-        );
-      }
-      return states.every((state) => state === "completed");
-    };
-
-    // Each result is checked against the coordinator's own part (identity, digest, ranges)
-    // before it is added. A result that is not its part's count is never summed: the part is
-    // counted again once (the result may have been rewritten in Redis); a second bad result
-    // for the same part stops the run with NQ_PART_MISMATCH naming it.
-    const recounted = new Set<number>();
-    const verified = async (): Promise<AnyCount[] | undefined> => {
-      const results: AnyCount[] = [];
-      const again: AnyPart[] = [];
-      for (const [id, part] of byId) {
-        const job = await queue.getJob(id);
-        let value: unknown = job?.returnvalue;
-        if (typeof value === "string") { try { value = JSON.parse(value); } catch { /* refused by checkPartCount */ } }
-        try {
-          results.push(checkResult(part, value));
-        } catch (error) {
-          const e = error as Error;
-          if (recounted.has(part.part)) {
-            e.message = `queue ${name}: ${e.message}, again after counting it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`;
-            throw e;
-          }
-          recounted.add(part.part);
-          notice(`queue ${name}: ${e.message}; not added: counting part ${part.part} again`);
-          await job?.remove().catch(() => {});
-          again.push(part);
-        }
-      }
-      if (again.length === 0) return results;
-      await enqueue(again);
-      await announce();
-      return undefined;
     };
 
     let workers = 0;
     let workersAsked = -Infinity;
-    let results: AnyCount[] | undefined;
-    while (!results) {
-      // Wait, watching the counts.
-      let scanned = -Infinity;
-      let answered = performance.now();
-      for (;;) {
-        if (signal?.aborted) throw signal.reason;
-        let counts: { completed: number; failed: number };
-        let runThere: number;
-        try {
-          [counts, runThere] = await within(
-            Promise.all([queue.getJobCounts("completed", "failed") as Promise<typeof counts>, client.exists(metaKey(name))]),
-            lostAfterMs, "queue",
-          );
-          answered = performance.now();
-        } catch (error) {
-          if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
-          await sleep(pollMs, signal);
-          continue;
-        }
-        if (runThere === 0) {
-          await recreate(RUN_GONE);
-          continue;
-        }
-        known = Math.min(parts.length, counts.completed);
-        seen = 0;
-        // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen
-        // yet, so the count is right from the first parts on.
-        if (workers === 0 || performance.now() - workersAsked >= 1000) {
-          workersAsked = performance.now();
-          workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
-        }
-        report(known, workers, false);
-        // The parts themselves, by id: when the counts say done or failed, and every 2 s (a part
-        // that vanished is put back).
-        if (counts.completed >= parts.length || counts.failed > 0 || performance.now() - scanned >= 2000) {
-          scanned = performance.now();
-          const done = await within(ownJobsDone(), lostAfterMs, "queue").catch((e) => {
-            if ((e as { code?: string }).code?.startsWith("NQ_")) throw e;
-            return false; // Redis slow or gone: the next round's counts say so
-          });
-          if (done) break;
-        }
-        await nap(pollMs);
+    let answered = performance.now();
+    run.watching();
+    let stepping: Promise<void> | undefined;
+    for (;;) {
+      if (signal?.aborted) throw signal.reason;
+      let counts: Record<string, number>;
+      let now: string | null;
+      try {
+        [counts, now] = await within(Promise.all([queue.getJobCounts(), client.get(metaKey(name))]), lostAfterMs, "queue");
+        answered = performance.now();
+      } catch (error) {
+        if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
+        await sleep(pollMs, signal);
+        continue;
       }
-      results = await verified();
+      if (now === null) {
+        await recreate(RUN_GONE);
+        continue;
+      }
+      if (!recordOk(now)) {
+        // Someone rewrote the run's record mid-run: workers would refuse its jobs (keyed) or
+        // re-derive parts from it (plain, re-checked by digest); this coordinator's copy wins.
+        notice(`queue ${name}: the run's record in Redis was changed; written back`);
+        await client.set(metaKey(name), recordText);
+      }
+      try {
+        // One round's reads at a time: a slow round (a loaded machine, a big batch) is waited
+        // for again next time, never run twice side by side.
+        stepping ??= run.step(counts).finally(() => { stepping = undefined; });
+        stepping.catch(() => {}); // awaited below; a round that ends after its wait is met again by the next (run.step rethrows its verdict)
+        await within(stepping, lostAfterMs, "queue");
+        answered = performance.now(); // a round's reads answered too
+      } catch (error) {
+        if ((error as { code?: string }).code?.startsWith("NQ_")) throw error;
+        // Redis slow or gone: the next round's counts say so
+      }
+      if (run.vanished.length > 0) {
+        const missing = run.vanished.splice(0);
+        await recreate(`${missing.length} of its parts vanished from Redis (${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ", ..." : ""})`);
+        continue;
+      }
+      // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen yet.
+      if (workers === 0 || performance.now() - workersAsked >= 1000) {
+        workersAsked = performance.now();
+        workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+      }
+      report(run.tally.accepted, workers, false);
+      if (run.tally.accepted >= parts.length && await run.finishAudit()) break;
+      await nap(pollMs);
     }
-    const merged = merge(results);
+    const merged = run.merge();
     report(parts.length, workers, true);
-    await client.set(metaKey(name), JSON.stringify({ ...want, total: String(merged.total), ...(merged.unique === null ? {} : { unique: String(merged.unique) }) }));
+    const final = signed(key, RUN_DOMAIN, name, { ...record, mac: undefined, total: String(merged.total), ...(merged.unique === null ? {} : { unique: String(merged.unique) }) });
+    await client.set(metaKey(name), JSON.stringify(final));
     await client.srem(ACTIVE_RUNS_KEY, name);
     await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
-    return { n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name };
+    return {
+      n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name,
+      authenticated: key !== undefined, audited: run.audited, mismatches: run.mismatches, suspects: run.suspectNames(), replicas, plan,
+    };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead.
     await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
@@ -336,6 +348,54 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   }
 }
 
+/** Worker threads registered in Redis now (each worker refreshes `nqueens:worker:NAME` = its threads). */
+async function workerThreads(client: Redis): Promise<number> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await client.scan(cursor, "MATCH", workerKey("*"), "COUNT", 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== "0" && keys.length < 100_000);
+  if (keys.length === 0) return 0;
+  let threads = 0;
+  for (let i = 0; i < keys.length; i += 1000) {
+    for (const v of await client.mget(...keys.slice(i, i + 1000))) {
+      const t = Number(v);
+      if (Number.isSafeInteger(t) && t > 0 && t <= 256) threads += t;
+    }
+  }
+  return threads;
+}
+
+/** The parts of the run of n (plain, this split version) already in Redis under its default name: an unfinished one first, else a finished one. */
+async function runToResume(client: Redis, n: number): Promise<number | undefined> {
+  const prefix = metaKey(`nqueens-count-n${n}-p`);
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await client.scan(cursor, "MATCH", `${prefix}*-v${SPLIT_VERSION}`, "COUNT", 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== "0");
+  let finished: number | undefined;
+  for (const key of keys.sort()) {
+    const parts = Number(/-p(\d+)-v\d+$/.exec(key)?.[1]);
+    let meta: RunMeta | undefined;
+    try { meta = JSON.parse((await client.get(key)) ?? "null") as RunMeta; } catch { continue; }
+    if (!meta || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
+    if (meta.total === undefined) return parts;
+    finished ??= parts;
+  }
+  return finished;
+}
+
+/** 16 random bytes, hex: a run's identity in its MACs. */
+function randomId(): string {
+  const bytes = new Uint8Array(16);
+  globalThis.crypto.getRandomValues(bytes);
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
 
 /** What a run is, in messages: n, parts, split version and, for a constrained board, its digest. */
 function runText(meta: RunMeta): string {
@@ -349,3 +409,5 @@ function sameBoard(a: RunMeta["board"], b: RunMeta["board"]): boolean {
   if (typeof a !== "object" || a === null) return false;
   return a.digest === b.digest && a.n === b.n && a.depth === b.depth && JSON.stringify(a.fixed) === JSON.stringify(b.fixed) && JSON.stringify(a.blocked) === JSON.stringify(b.blocked);
 }
+
+export type { CountPart };

@@ -8,6 +8,8 @@
 //   queue-worker.ts  startWorker: the long-running worker that counts parts
 export { redisOptions, type Connection } from "./redis.js";
 export { ACTIVE_RUNS_KEY, RUNS_CHANNEL, queueName, defaultQueueParts } from "./keys.js";
-export { countDistributed, type DistributedOptions, type DistributedProgress, type DistributedResult } from "./coordinator.js";
+export { countDistributed, DEFAULT_AUDIT, type DistributedOptions, type DistributedProgress, type DistributedResult } from "./coordinator.js";
+export { threadSeconds, type RunPlan } from "./plan.js";
+export { auditCatchChance } from "./audit.js";
 export { listRuns, removeRun, type RunInfo } from "./runs.js";
 export { startWorker, type WorkerEvent, type WorkerOptions, type DistributedWorker } from "./queue-worker.js";

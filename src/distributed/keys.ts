@@ -58,16 +58,35 @@ export const jobId = (part: number): string => `part-${part}`;
 export type RunMeta = {
   format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string;
   board?: RunBoard;
+  /** The run's random identity (16 bytes, hex), in every job's and result's MAC. */
+  run?: string;
+  /** HMAC-SHA-256 of the record under the cluster key (absent in a run without a key). */
+  mac?: string;
 };
 
 /** A constrained run's board as its record holds it. */
 export type RunBoard = ConstrainedBoard & { depth: number };
 
+/**
+ * What a job carries besides its part's identity: the run's id, the job's own id, the workers
+ * that must not count it (a replica's second count), and its MAC under the cluster key.
+ */
+export type JobSeal = { run?: string; job?: string; not?: string[]; mac?: string };
+
 /** A job's data: only the identity of its part (workers re-derive the part and check the digest). */
-export type PartJob = { n: number; parts: number; index: number; splitVersion: number; digest: string };
+export type PartJob = { n: number; parts: number; index: number; splitVersion: number; digest: string } & JobSeal;
 
 /**
  * A constrained part's job: its identity only, the board named by digest (workers re-derive
  * the part from the board the run's record holds, and check both digests).
  */
-export type ConstrainedPartJob = { kind: "constrained"; n: number; board: string; depth: number; parts: number; index: number; splitVersion: number; digest: string };
+export type ConstrainedPartJob = { kind: "constrained"; n: number; board: string; depth: number; parts: number; index: number; splitVersion: number; digest: string } & JobSeal;
+
+/** The job id of a part's count: `part-I` (the first), `part-I-r1` (a replica's second), `part-I-xK` (a further count). */
+export function partOfJobId(id: string, parts: number): { part: number; slot: "r0" | "r1" | "x" } | undefined {
+  const m = /^part-(0|[1-9]\d{0,8})(?:-(r1|x[1-9]\d{0,3}))?$/.exec(id);
+  if (!m) return undefined;
+  const part = Number(m[1]);
+  if (part >= parts) return undefined;
+  return { part, slot: m[2] === undefined ? "r0" : m[2] === "r1" ? "r1" : "x" };
+}

@@ -5,10 +5,11 @@
 // countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
-import { availableParallelism } from "node:os";
+import { availableParallelism, hostname } from "node:os";
+import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
+import { SPLIT_VERSION, derivePart, splitCount, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { ErrorCode, typeError } from "../core/errors.js";
@@ -21,6 +22,12 @@ import {
 import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
+import type { KeyInput } from "../core/key.js";
+import { JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, signed, verifies } from "./auth.js";
+import { workerKey } from "./plan.js";
+
+/** Most parts of a run whose whole split a worker keeps (about 650 bytes a part) instead of re-deriving each part. */
+const SPLIT_CACHE_PARTS = 200_000;
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -65,11 +72,24 @@ export type WorkerOptions = {
    * without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
    */
   gpu?: boolean;
+  /**
+   * The cluster key (default: the file `keyFile`, else NQUEENS_KEY): the worker counts only
+   * runs whose record verifies under it, refuses a job whose MAC does not, and MACs its
+   * results. Without a key it counts only runs made without one.
+   */
+  key?: KeyInput;
+  keyFile?: string;
+  /** This worker's name in results and audit reports (default: host name, pid and 4 random hex digits). */
+  name?: string;
 };
 
 export type DistributedWorker = {
   /** Parts this worker finished counting. */
   readonly counted: number;
+  /** Its name in results (and in a coordinator's `suspects`). */
+  readonly name: string;
+  /** Whether it has a key (counts only runs signed with it, and signs its results). */
+  readonly authenticated: boolean;
   /**
    * Stops taking parts and finishes the parts in hand, handing back to the queue those not
    * finished within graceMs; with force, stops counting at once and hands them back (or,
@@ -84,7 +104,7 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
   const gpu = opts.gpu === true;
   const redis = redisOptions(opts.connection as Connection);
@@ -97,8 +117,13 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const graceMs = opts.graceMs === undefined ? 1000 : checkInteger("graceMs", opts.graceMs, 0, 3_600_000);
   const given = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
+  const key = queueKey(opts);
+  if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
+    throw typeError(`name must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`);
+  }
+  const workerName = opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
 
-  const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError }, ioredis: { Redis } } = await queueLibraries();
+  const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError, DelayedError }, ioredis: { Redis } } = await queueLibraries();
 
   if (gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing, before anything starts
   const stopGpu = new AbortController();
@@ -111,6 +136,39 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const client = await connect(redis, connectTimeoutMs);
   const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
+  /**
+   * The run's whole split, made once per queue (only for the n and parts of its record, and
+   * up to SPLIT_CACHE_PARTS parts): derivePart walks the whole split for each part, which at
+   * 10^5 parts costs a worker more than counting the part.
+   */
+  const splits = new Map<string, { n: number; parts: number; split: CountPart[] | undefined }>();
+  const splitOf = (name: string, n: number, parts: number): CountPart[] | undefined => {
+    if (parts > SPLIT_CACHE_PARTS || parts < 64) return undefined;
+    const known = splits.get(name);
+    if (known && known.n === n && known.parts === parts) return known.split;
+    let split: CountPart[] | undefined;
+    try { split = splitCount(n, { parts }); } catch { split = undefined; }
+    if (split && split.length !== parts) split = undefined; // not a split of exactly this many parts: derivePart says why
+    splits.set(name, { n, parts, split });
+    return split;
+  };
+  /** Parts counted (or being counted) here, per queue: a replica's second count goes to another worker. */
+  const countedHere = new Map<string, Set<number>>();
+  /** Runs this worker leaves alone for want of the right key (said once each). */
+  const keyRefused = new Map<string, string>();
+  /** Whether this worker may join the run `name`: its record is signed under this worker's key, or both have none (no record: joined, its jobs are refused). */
+  const mayJoin = async (name: string): Promise<boolean> => {
+    const stored = await client.get(metaKey(name));
+    let meta: RunMeta | undefined;
+    try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* no record */ }
+    if (!meta || typeof meta !== "object") return true;
+    const why = key
+      ? meta.mac === undefined ? "it was made without a key; this worker counts only runs signed with its key" : verifies(key, RUN_DOMAIN, name, meta) ? undefined : "its record does not verify under this worker's key (another key, or changed in Redis)"
+      : meta.mac !== undefined ? "it was made under a key: start the worker with the same key (NQUEENS_KEY or --key-file FILE)" : undefined;
+    if (why === undefined) { keyRefused.delete(name); return true; }
+    if (keyRefused.get(name) !== why) { keyRefused.set(name, why); onEvent({ type: "error", queue: name, message: `not joining run ${name}: ${why}` }); }
+    return false;
+  };
   let counted = 0;
   let closing = false;
   let forced = false;
@@ -152,6 +210,15 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     let meta: RunMeta | undefined;
     try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
     if (!meta || meta.format !== "nqueens-count-run") return refuse("no coordinator started a run on this queue (no readable nqueens:meta record)");
+    if (key) {
+      // Retried, not refused: the coordinator writes its record back within a poll.
+      if (!verifies(key, RUN_DOMAIN, name, meta)) throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run's record is not signed by this worker's key (changed in Redis, or made under another key)`);
+      if (!verifies(key, JOB_DOMAIN, name, data) || data.run !== meta.run || data.job !== job.id) {
+        refuse("it does not verify under this worker's key (changed in Redis, or written without the key)");
+      }
+    } else if (meta.mac !== undefined) {
+      throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run was made under a key; this worker has none (NQUEENS_KEY, --key-file)`);
+    }
     if (meta.board !== undefined || data.kind !== undefined) return constrainedPartOfJob(data, meta, refuse);
     const id = data as PartJob;
     if (id.n !== meta.n || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
@@ -160,7 +227,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
     let part: CountPart;
     try {
-      part = derivePart(id.n, id.parts, id.index);
+      part = splitOf(name, id.n, id.parts)?.[id.index] ?? derivePart(id.n, id.parts, id.index);
     } catch (error) {
       return refuse(error instanceof Error ? error.message : String(error));
     }
@@ -208,6 +275,17 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
       throw error;
     }
+    // A replica's second count, or a count asked of another worker: not this worker's to do
+    // when it counted (or counts) the part already, or is named in `not`. Put off for another worker.
+    const seal = job.data as { run?: string; job?: unknown; not?: unknown };
+    const mine = countedHere.get(name) ?? new Set<number>();
+    countedHere.set(name, mine);
+    const secondCount = typeof seal.job === "string" && /-(r1|x\d+)$/.test(seal.job);
+    if ((Array.isArray(seal.not) && seal.not.includes(workerName)) || (secondCount && mine.has(part.part))) {
+      await job.moveToDelayed(Date.now() + 250, token);
+      throw new DelayedError();
+    }
+    mine.add(part.part);
     let result: PartCount | ConstrainedPartCount;
     try {
       // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
@@ -231,12 +309,15 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     await client.hincrby(countedKey(name), String(result.part), 1);
     counted++;
     onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
-    return result;
+    // Who counted it, for which run and job: MACed with the counts under the key.
+    return signed(key, RESULT_DOMAIN, name, { ...result, worker: workerName, ...(typeof seal.run === "string" ? { run: seal.run } : {}), job: job.id ?? "" });
   };
 
   const leave = async (name: string): Promise<void> => {
     const worker = workers.get(name);
     workers.delete(name);
+    countedHere.delete(name);
+    splits.delete(name);
     // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
     // can never be stored; waiting for it would stop this worker from looking for runs.
     if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
@@ -262,6 +343,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
   const look = async (): Promise<void> => {
     try {
+      // Seen by coordinators choosing a run's default parts; gone within a minute of a stop.
+      if (!closing) await client.set(workerKey(workerName), String(concurrency), "EX", Math.max(60, Math.ceil((3 * pollMs) / 1000)));
       if (await restarted() && !closing) {
         onEvent({ type: "error", message: "Redis restarted: the parts in hand are dropped (their runs put them back) and the runs joined afresh" });
         for (const [name, worker] of [...workers]) {
@@ -271,7 +354,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       }
       const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
       if (closing) return;
-      for (const name of names) if (!workers.has(name)) join(name);
+      for (const name of names) if (!workers.has(name) && await mayJoin(name) && !closing && !workers.has(name)) join(name);
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
     } catch (error) {
       if (!closing) onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
@@ -304,6 +387,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
 
   return {
     get counted() { return counted; },
+    name: workerName,
+    authenticated: key !== undefined,
     async close(force = false) {
       const first = !closing;
       closing = true;
@@ -347,6 +432,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       // A look in flight (it joins nothing once closing) ends before its client goes, else
       // its command fails and reports an error after the worker said it was stopping.
       await within(looking ?? Promise.resolve(), connectTimeoutMs, "look").catch(() => {});
+      await within(client.del(workerKey(workerName)), 1000, "unregister").catch(() => {});
       client.disconnect();
     },
   };

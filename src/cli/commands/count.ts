@@ -9,8 +9,11 @@ import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
 import { constrainedForecast } from "../forecast.js";
+import { NO_KEY_HINT } from "../../distributed/auth.js";
+import { lengthText } from "../../distributed/plan.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type QueueCliOptions = { audit?: number; replicas?: number };
 
 export function countCommand(program: Command): void {
   const command = program
@@ -25,6 +28,8 @@ export function countCommand(program: Command): void {
     .option("--key-file <FILE>", "with --checkpoint: the key its HMAC is made and checked under (default: NQUEENS_KEY, else ~/.config/nqueens/key, made at first use)")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
+    .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, 0 to 1 (default 0.03, at least one part per worker)", number("--audit"))
+    .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
   givensOptions(command)
@@ -42,6 +47,10 @@ export function countCommand(program: Command): void {
       }
       if (opts.keyFile !== undefined && opts.checkpoint === undefined && opts.queue === undefined) {
         throw new UsageError("--key-file applies to a checkpoint (--workers W --checkpoint FILE) or a queue (--queue URL)");
+      }
+      const queueOpts = opts as CountCliOptions & QueueCliOptions;
+      if (opts.queue === undefined && (queueOpts.audit !== undefined || queueOpts.replicas !== undefined)) {
+        throw new UsageError(`${queueOpts.audit !== undefined ? "--audit" : "--replicas"} applies to a count on Redis workers: add --queue URL`);
       }
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
       // The checkpoint's key: --key-file, else NQUEENS_KEY, else the local key, made at first use (said once, here).
@@ -88,6 +97,13 @@ export function countCommand(program: Command): void {
         const r = await countDistributed(n, {
           connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
+          audit: queueOpts.audit, replicas: queueOpts.replicas,
+          onPlan: (plan) => {
+            // From n = 18 a run is long: say how it is cut and about how long it should take.
+            if (n < 18) return;
+            const on = plan.threads > 0 ? `on the ${plural(plan.threads, "worker thread")} seen now` : "on one thread (no worker seen yet)";
+            process.stderr.write(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
+          },
           onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
@@ -95,10 +111,12 @@ export function countCommand(program: Command): void {
           if (signal.aborted) throw new RuntimeError(`count ${n} did not finish within --timeout ${opts.timeout} ms; ${kept}`);
           throw error;
         }).finally(() => bar?.stop());
+        if (!r.authenticated) process.stderr.write(`nqueens: ${NO_KEY_HINT}\n`);
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
         out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
         return;
       }
       const parallel = opts.workers !== undefined;

@@ -4,8 +4,9 @@ import { EXIT_INTERRUPTED } from "../errors.js";
 import { number } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
+import { NO_KEY_HINT } from "../../distributed/auth.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; gpu?: boolean };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; gpu?: boolean; keyFile?: string; name?: string };
 
 export function workerCommand(program: Command): void {
   program
@@ -18,6 +19,8 @@ export function workerCommand(program: Command): void {
     .option("--lock-duration <ms>", "lock on a part in hand; a dead worker's part is retried after it (default 30000)", number("--lock-duration"))
     .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
     .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
+    .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): count only runs signed with it, refuse jobs whose MAC does not verify, sign the results")
+    .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits)")
     .option("--quiet", "print nothing but errors")
     .option("--gpu", "count the parts on this machine's GPU, one at a time (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares")
     .action(async (opts: WorkerCliOptions) => {
@@ -37,6 +40,7 @@ export function workerCommand(program: Command): void {
       const worker = await startWorker({
         connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
         lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, gpu: opts.gpu,
+        ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
@@ -47,7 +51,8 @@ export function workerCommand(program: Command): void {
         const info = await gpuInfo();
         log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
       }
-      log(`ready (pid ${process.pid})`);
+      if (!worker.authenticated) process.stderr.write(`nqueens worker: ${NO_KEY_HINT}\n`);
+      log(`ready (pid ${process.pid}, name ${worker.name})`);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (): void => {

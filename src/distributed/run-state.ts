@@ -1,0 +1,435 @@
+// One run as its coordinator follows it (internal): which jobs finished or failed (from the
+// event stream, and from batched reads of BullMQ's sets when events may have been missed),
+// each result read once (pipelined) and verified (MAC, identity, digest, bounds) before its
+// counts go into the tally, replicas compared, and the audit: a random sample of each
+// worker's results (at least one per worker) recounted here; one mismatch makes every result
+// of that worker suspect and recounted. Redis work per part is a constant few commands.
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
+import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained.js";
+import { ErrorCode, withCode } from "../core/errors.js";
+import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
+import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
+import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
+import { AuditSampler } from "./audit.js";
+
+export type AnyPart = CountPart | ConstrainedPart;
+/** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
+const SETTLING = 3;
+/** Jobs read per Redis round trip. */
+const BATCH = 1000;
+/** Jobs added per Redis round trip (BullMQ makes a Job object of each). */
+const ENQUEUE_BATCH = 250;
+/** A job a worker refused because its MAC did not verify is written afresh this many times before the run stops (NQ_TAMPERED). */
+const MAX_REWRITES = 2;
+/** Least time between two scans of a whole set (completed, or the pending parts' jobs). */
+const SCAN_EVERY_MS = 2000;
+/** No part accepted for this long: look whether the pending parts' jobs still exist. */
+const STALL_MS = 30_000;
+
+type Setup = {
+  name: string; n: number; parts: AnyPart[]; board: ConstrainedBoard | undefined; depth: number | undefined; runId: string;
+  key: Uint8Array | undefined; client: Redis; queue: Queue; audit: number; replicas: number;
+  notice: (message: string) => void; signal: AbortSignal | undefined;
+};
+
+type Recount = { part: number; other?: { counts: bigint[]; worker: number } };
+
+export class RunState {
+  readonly tally: Tally;
+  audited = 0;
+  mismatches = 0;
+  /** Job ids that vanished (found by a scan): the coordinator puts the run back. */
+  readonly vanished: string[] = [];
+  onAuditDone: () => void = () => {};
+
+  private readonly P: number;
+  private readonly constrained: boolean;
+  private readonly completedIds = new Set<string>();
+  private readonly failedIds = new Set<string>();
+  /** Bits per part: its first (1) and replica (2) jobs' results were read. */
+  private readonly read: Uint8Array;
+  private readonly extrasRead = new Set<string>();
+  private readSoFar = 0;
+  private readonly foreignCompleted = new Set<string>();
+  private readonly recounted = new Set<number>();
+  private readonly rewrites = new Map<number, number>();
+  private readonly extras = new Map<number, number>();
+  private ownJobs = 0;
+  private lastFailed = 0;
+  private lastScan = -Infinity;
+  private scanMs = 0;
+  private lastExistScan = -Infinity;
+  private existScanMs = 0;
+  private short = 0;
+  private lastAccepted = performance.now();
+  private acceptedBefore = 0;
+  // The audit.
+  private readonly checked: Uint8Array;
+  private readonly recounts: Recount[] = [];
+  private recounting: Promise<void> | undefined;
+  private auditError: unknown;
+  private readonly suspects = new Set<number>();
+  private readonly sampler: AuditSampler;
+  private topUp = false;
+
+  constructor(private readonly s: Setup) {
+    this.P = s.parts.length;
+    this.constrained = s.board !== undefined;
+    this.tally = new Tally(this.P, this.constrained ? 2 : 4, s.replicas);
+    this.read = new Uint8Array(this.P);
+    this.checked = new Uint8Array(this.P);
+    this.sampler = new AuditSampler(s.audit);
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------
+
+  private jobData(part: AnyPart, id: string, not?: string[]): PartJob | ConstrainedPartJob {
+    const { n, board, depth, runId, key, name } = this.s;
+    const identity: PartJob | ConstrainedPartJob = board
+      ? { kind: "constrained", n, board: board.digest, depth: depth!, parts: this.P, index: part.part, splitVersion: part.splitVersion, digest: part.digest }
+      : { n, parts: this.P, index: part.part, splitVersion: part.splitVersion, digest: part.digest };
+    return signed(key, JOB_DOMAIN, name, { ...identity, run: runId, job: id, ...(not ? { not } : {}) });
+  }
+
+  private async add(jobs: { part: AnyPart; id: string; not?: string[] }[]): Promise<void> {
+    for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) {
+      await this.s.queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH).map(({ part, id, not }) => ({
+        name: "part",
+        data: this.jobData(part, id, not),
+        opts: { jobId: id, attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
+      })));
+    }
+  }
+
+  /** Every part's jobs (both replicas), idempotent: existing job ids are kept as they are. */
+  async enqueueAll(): Promise<void> {
+    this.extras.clear();
+    this.ownJobs = this.P * this.s.replicas;
+    // Made a batch at a time: a run of 10^5 parts never holds all its jobs' data at once.
+    for (let at = 0; at < this.P; at += ENQUEUE_BATCH) {
+      const jobs: { part: AnyPart; id: string }[] = [];
+      for (const part of this.s.parts.slice(at, at + ENQUEUE_BATCH)) {
+        jobs.push({ part, id: jobId(part.part) });
+        if (this.s.replicas > 1) jobs.push({ part, id: `${jobId(part.part)}-r1` });
+      }
+      await this.add(jobs);
+    }
+  }
+
+  /** Job `id` written afresh from this coordinator's own split. */
+  private async rewrite(id: string, part: number): Promise<void> {
+    await this.s.queue.remove(id).catch(() => 0);
+    this.forget(id, part);
+    await this.add([{ part: this.s.parts[part], id }]);
+  }
+
+  private forget(id: string, part: number): void {
+    const slot = partOfJobId(id, this.P)?.slot;
+    const bit = slot === "r0" ? 1 : slot === "r1" ? 2 : 0;
+    if (bit && this.read[part] & bit) { this.read[part] &= ~bit; this.readSoFar--; }
+    if (slot === "x" && this.extrasRead.delete(id)) this.readSoFar--;
+  }
+
+  /** Own jobs that failed for good in an earlier run: removed, to be enqueued afresh. */
+  async removeFailed(): Promise<void> {
+    for (const id of await this.ids("failed")) if (partOfJobId(id, this.P)) await this.s.queue.remove(id).catch(() => 0);
+  }
+
+  /** The ids of a BullMQ set, read in batches. */
+  private async ids(set: "completed" | "failed"): Promise<string[]> {
+    const key = this.s.queue.toKey(set);
+    const out: string[] = [];
+    for (let at = 0; ; at += 10 * BATCH) {
+      const some = await this.s.client.zrange(key, String(at), String(at + 10 * BATCH - 1));
+      out.push(...some);
+      if (some.length < 10 * BATCH) return out;
+    }
+  }
+
+  // ---- learning what finished ----------------------------------------------------------
+
+  sawCompleted(id: string): void { this.completedIds.add(id); }
+  sawFailed(id: string): void { this.failedIds.add(id); }
+
+  /** Reads the whole completed set (at the start, and when events may have been missed). */
+  async scanCompleted(): Promise<void> {
+    const t0 = performance.now();
+    for (const id of await this.ids("completed")) this.completedIds.add(id);
+    await this.readCompleted();
+    this.lastScan = performance.now();
+    this.scanMs = this.lastScan - t0;
+  }
+
+  /** One round: results of the parts that finished, failures, and the checks for missed events and vanished jobs. */
+  async step(counts: Record<string, number>): Promise<void> {
+    if (this.failure) throw this.failure;
+    try {
+      await this.round(counts);
+    } catch (error) {
+      // A verdict on the run (a coded error) stands, even when the round that met it was no longer awaited.
+      if ((error as { code?: string }).code?.startsWith("NQ_")) this.failure = error;
+      throw error;
+    }
+  }
+
+  private failure: unknown;
+
+  private async round(counts: Record<string, number>): Promise<void> {
+    if (this.auditError) throw this.auditError;
+    await this.readCompleted();
+    if ((counts.failed ?? 0) !== this.lastFailed || this.failedIds.size > 0) {
+      for (const id of (counts.failed ?? 0) > 0 ? await this.ids("failed") : []) this.failedIds.add(id);
+      this.lastFailed = counts.failed ?? 0;
+      await this.readFailed();
+    }
+    const now = performance.now();
+    if (this.tally.accepted !== this.acceptedBefore) { this.acceptedBefore = this.tally.accepted; this.lastAccepted = now; }
+    // More completed jobs than this coordinator has read: events were missed (a reconnect):
+    // read the set again, as rarely as its size asks.
+    if ((counts.completed ?? 0) > this.readSoFar + this.foreignCompleted.size && now - this.lastScan >= Math.max(SCAN_EVERY_MS, 10 * this.scanMs)) {
+      await this.scanCompleted();
+    }
+    // Fewer jobs than this run has (twice running): some vanished. Or nothing accepted for a
+    // long while: look. Never more often than ten times what a look takes (it reads every
+    // pending part's job), so it stays a small share of the run however many parts.
+    const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
+    this.short = jobs < this.ownJobs ? this.short + 1 : 0;
+    const spaced = now - this.lastExistScan >= Math.max(SCAN_EVERY_MS / 4, 10 * this.existScanMs);
+    const stalled = now - this.lastAccepted >= STALL_MS && now - this.lastExistScan >= Math.max(STALL_MS, 10 * this.existScanMs);
+    if ((this.short >= 2 && spaced) || stalled) await this.findVanished();
+  }
+
+  /** The run starts being watched now (the split and the enqueueing are not a stall). */
+  watching(): void {
+    this.lastAccepted = performance.now();
+  }
+
+  /** Pipelined EXISTS of the pending parts' jobs; the missing ones go to `vanished`. */
+  private async findVanished(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      await this.lookForVanished();
+    } finally {
+      this.lastExistScan = performance.now();
+      this.existScanMs = this.lastExistScan - t0;
+    }
+  }
+
+  private async lookForVanished(): Promise<void> {
+    const ids: string[] = [];
+    for (let p = 0; p < this.P; p++) {
+      if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) continue;
+      ids.push(jobId(p));
+      if (this.s.replicas > 1) ids.push(`${jobId(p)}-r1`);
+      const extra = this.extras.get(p);
+      if (extra) ids.push(`${jobId(p)}-x${extra}`);
+    }
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const batch = ids.slice(i, i + BATCH);
+      const pipeline = this.s.client.pipeline();
+      for (const id of batch) pipeline.exists(this.s.queue.toKey(id));
+      const answers = (await pipeline.exec()) ?? [];
+      batch.forEach((id, j) => { if (answers[j]?.[1] === 0) this.vanished.push(id); });
+    }
+  }
+
+  private async readCompleted(): Promise<void> {
+    while (this.completedIds.size > 0) {
+      const batch = [...this.completedIds].slice(0, BATCH);
+      for (const id of batch) this.completedIds.delete(id);
+      const own: { id: string; part: number; slot: "r0" | "r1" | "x" }[] = [];
+      for (const id of batch) {
+        const at = partOfJobId(id, this.P);
+        if (!at) { this.foreignCompleted.add(id); continue; }
+        const bit = at.slot === "r0" ? 1 : at.slot === "r1" ? 2 : 0;
+        if (bit ? this.read[at.part] & bit : this.extrasRead.has(id)) continue; // read already
+        own.push({ id, ...at });
+      }
+      if (own.length === 0) continue;
+      const pipeline = this.s.client.pipeline();
+      for (const { id } of own) pipeline.hget(this.s.queue.toKey(id), "returnvalue");
+      const answers = (await pipeline.exec()) ?? [];
+      for (const [j, job] of own.entries()) {
+        const [error, value] = answers[j] ?? [];
+        if (error || typeof value !== "string") continue; // gone: the vanish check puts it back
+        const bit = job.slot === "r0" ? 1 : job.slot === "r1" ? 2 : 0;
+        if (bit) this.read[job.part] |= bit; else this.extrasRead.add(job.id);
+        this.readSoFar++;
+        await this.result(job.id, job.part, value);
+      }
+    }
+  }
+
+  private async readFailed(): Promise<void> {
+    const own = [...this.failedIds].filter((id) => partOfJobId(id, this.P));
+    this.failedIds.clear();
+    if (own.length === 0) return;
+    const pipeline = this.s.client.pipeline();
+    for (const id of own) pipeline.hmget(this.s.queue.toKey(id), "failedReason", "atm", "finishedOn");
+    const answers = (await pipeline.exec()) ?? [];
+    for (const [j, id] of own.entries()) {
+      const [error, fields] = answers[j] ?? [];
+      const [reason, attempts, finished] = (error ? [] : fields as (string | null)[]) ?? [];
+      if (!finished) continue; // not failed for good (a retry is waiting), or gone
+      const part = partOfJobId(id, this.P)!.part;
+      if (this.tally.state[part] === ACCEPTED) { await this.s.queue.remove(id).catch(() => 0); continue; }
+      const why = reason ?? "unknown reason";
+      if (/does not verify/.test(why)) {
+        const done = this.rewrites.get(part) ?? 0;
+        if (done >= MAX_REWRITES) {
+          throw tampered(`part ${part} of queue ${this.s.name}: its job was refused ${done + 1} times, written afresh each time: ${why} (someone without the key writes to this Redis: close it, see docs/distributed.md)`);
+        }
+        this.rewrites.set(part, done + 1);
+        this.s.notice(`queue ${this.s.name}: ${why}; writing job ${id} afresh`);
+        await this.rewrite(id, part);
+        continue;
+      }
+      throw withCode(new Error(`part ${part} of queue ${this.s.name} failed ${attempts ?? "?"} times: ${why} (run the same command again to retry it)`), ErrorCode.queuePartFailed);
+    }
+  }
+
+  // ---- results -------------------------------------------------------------------------
+
+  /** The counts a checked result holds, in the tally's order. */
+  private fieldsOf(value: Record<string, string>): bigint[] {
+    return this.constrained ? [BigInt(value.total), BigInt(value.nodes)] : [BigInt(value.count8), BigInt(value.count4), BigInt(value.count2), BigInt(value.nodes)];
+  }
+
+  /** Verifies the result stored for job `id` of `part` and takes it in, or refuses it (counted again once, then the run stops). */
+  private async result(id: string, p: number, text: string): Promise<void> {
+    const { n, key, name, runId } = this.s;
+    const part = this.s.parts[p];
+    let value: unknown = text;
+    try { value = JSON.parse(text); } catch { /* refused by the checks */ }
+    let counts: bigint[], worker: number;
+    try {
+      if (key && !(verifies(key, RESULT_DOMAIN, name, value) && (value as { run?: unknown }).run === runId && (value as { job?: unknown }).job === id)) {
+        throw tampered(`the result for part ${p} of ${this.P} (n = ${n}) does not verify under the key (changed in Redis, or written without the key)`);
+      }
+      const checked = "kind" in part
+        ? checkConstrainedPartCount(part, value, `the result for constrained part ${p} of ${this.P} (n = ${n}, board ${this.s.board!.digest})`)
+        : checkPartCount(part, value);
+      counts = this.fieldsOf(checked as unknown as Record<string, string>);
+      const named = (value as { worker?: unknown }).worker;
+      worker = this.tally.worker(typeof named === "string" && named.length > 0 ? named.slice(0, 200) : "(unnamed)");
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) return; // nothing of it is needed
+      if (this.recounted.has(p)) {
+        e.message = `queue ${name}: ${e.message}, again after counting it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`;
+        throw e;
+      }
+      this.recounted.add(p);
+      this.s.notice(`queue ${name}: ${e.message}; not added: counting part ${p} again`);
+      await this.rewrite(id, p);
+      return;
+    }
+    this.take(p, id, counts, worker);
+  }
+
+  private take(p: number, id: string, counts: bigint[], worker: number): void {
+    const t = this.tally;
+    const state = t.state[p];
+    if (state === ACCEPTED || state === SETTLING) return;
+    if (this.s.replicas > 1) {
+      if (state === PENDING) {
+        t.put(p, counts);
+        t.workerOf[p] = worker;
+        t.state[p] = ONE_IN;
+        return;
+      }
+      // ONE_IN: the second count.
+      if (worker === t.workerOf[p]) {
+        // The same worker counted both: one more count, by another worker.
+        const k = (this.extras.get(p) ?? 0) + 1;
+        this.extras.set(p, k);
+        this.ownJobs++;
+        void this.add([{ part: this.s.parts[p], id: `${jobId(p)}-x${k}`, not: [t.names[worker]] }]).catch(() => {});
+        return;
+      }
+      if (!t.same(p, counts)) {
+        t.state[p] = SETTLING;
+        this.queueRecount({ part: p, other: { counts, worker } });
+        return;
+      }
+      t.accept(p, counts, t.workerOf[p]);
+      t.secondOf![p] = worker;
+    } else {
+      t.accept(p, counts, worker);
+    }
+    this.sample(p, t.workerOf[p]);
+    if (this.suspects.has(worker)) this.queueRecount({ part: p });
+    void id;
+  }
+
+  // ---- the audit -----------------------------------------------------------------------
+
+  /** Each accepted result goes to the audit with the audit's probability; one per worker is kept aside in case none does. */
+  private sample(p: number, w: number): void {
+    if (w >= 0 && this.sampler.offer(w, p)) this.queueRecount({ part: p });
+  }
+
+  private queueRecount(r: Recount): void {
+    this.recounts.push(r);
+    this.recounting ??= this.recountAll().catch((e) => { this.auditError = e; }).finally(() => { this.recounting = undefined; this.onAuditDone(); });
+  }
+
+  private async recountAll(): Promise<void> {
+    const t = this.tally;
+    while (this.recounts.length > 0) {
+      const { part: p, other } = this.recounts.shift()!;
+      if (this.checked[p] && !other) continue;
+      const part = this.s.parts[p];
+      const own = this.fieldsOf((await ("kind" in part
+        ? countConstrainedPartAsync(part, { engine: "wasm", signal: this.s.signal })
+        : countPart(part, { engine: "wasm", signal: this.s.signal }))) as unknown as Record<string, string>);
+      this.audited++;
+      this.checked[p] = 1;
+      const differ: number[] = [];
+      if (t.state[p] !== PENDING && !t.same(p, own)) differ.push(t.workerOf[p]);
+      if (other && !own.every((v, f) => v === other.counts[f])) differ.push(other.worker);
+      if (t.secondOf && t.secondOf[p] >= 0 && differ.includes(t.workerOf[p])) differ.push(t.secondOf[p]);
+      for (const w of [t.workerOf[p], t.secondOf?.[p] ?? -1, other?.worker ?? -1]) if (w >= 0) this.sampler.checkedOne(w);
+      this.mismatches += differ.filter((w) => w >= 0).length;
+      t.accept(p, own, -1);
+      for (const w of differ) if (w >= 0) this.suspect(w, p);
+    }
+  }
+
+  private suspect(w: number, p: number): void {
+    if (this.suspects.has(w)) return;
+    this.suspects.add(w);
+    const t = this.tally;
+    this.s.notice(`queue ${this.s.name}: worker ${t.names[w]} gave part ${p} a count that is not the part's (the coordinator counted it itself); every result of ${t.names[w]} is counted again`);
+    for (let q = 0; q < this.P; q++) {
+      if (this.checked[q]) continue;
+      if (t.workerOf[q] === w || (t.secondOf && t.secondOf[q] === w)) this.recounts.push({ part: q });
+    }
+  }
+
+  /** Once every part is accepted: the worker with no result audited yet gets one (its kept pick); true when the audit is done too. */
+  async finishAudit(): Promise<boolean> {
+    if (this.auditError) throw this.auditError;
+    if (!this.topUp && this.s.audit > 0) {
+      this.topUp = true;
+      for (const p of this.sampler.topUp()) this.queueRecount({ part: p });
+    }
+    if (this.recounting) return false;
+    if (this.auditError) throw this.auditError;
+    return this.tally.accepted >= this.P;
+  }
+
+  suspectNames(): string[] {
+    return [...this.suspects].map((w) => this.tally.names[w]);
+  }
+
+  /** The total: every part's accepted counts, summed once. */
+  merge(): { total: bigint; unique: bigint | null; nodes: bigint } {
+    const sums = this.tally.sums();
+    if (this.constrained) return { total: sums[0], unique: null, nodes: sums[1] };
+    const [c8, c4, c2, nodes] = sums;
+    return { total: 8n * c8 + 4n * c4 + 2n * c2, unique: c8 + c4 + c2, nodes };
+  }
+}
