@@ -396,6 +396,15 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
   return { ok: verdict === "agree", verdict, casesRun, casesTotal, kernels: reports, ms: now() - start };
 }
 
+/** Refuses anything but a report crossCheck made (the fields describeReport and verdictLine read). */
+function checkReport(report: CrossCheckReport): void {
+  const kernelsOk = typeof report === "object" && report !== null && Array.isArray(report.kernels)
+    && report.kernels.every((k) => typeof k === "object" && k !== null);
+  if (!kernelsOk || typeof report.ms !== "number" || !["agree", "disagree", "incomplete"].includes(report.verdict as string)) {
+    throw typeError(`report must be what crossCheck returned ({ ok, verdict, kernels: [...], ms, ... }), got ${describe(report)}`);
+  }
+}
+
 /**
  * The verdict in one line, in words: "agree: all 1034 cases ran and agreed (3.2 s)",
  * "incomplete: 412 of 1034 cases ran, all agreed; 3 timed out, 619 skipped for the budget; raise
@@ -403,6 +412,8 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
  * the way to give it more time (the CLI's "--budget").
  */
 export function verdictLine(report: CrossCheckReport, raise = "budgetMs"): string {
+  checkReport(report);
+  if (typeof raise !== "string") throw typeError(`raise must be the name of the budget option to raise, a string, got ${describe(raise)}`);
   const seconds = `${(report.ms / 1000).toFixed(1)} s`;
   if (report.verdict === "agree") return `agree: all ${report.casesTotal} cases ran and agreed (${seconds})`;
   if (report.verdict === "disagree") {
@@ -425,9 +436,7 @@ export function verdictLine(report: CrossCheckReport, raise = "budgetMs"): strin
  * (`report.verdict` says why not).
  */
 export function describeReport(report: CrossCheckReport, raise = "budgetMs"): { table: string; problems: string[] } {
-  if (typeof report !== "object" || report === null || !Array.isArray(report.kernels) || !report.kernels.every((k) => typeof k === "object" && k !== null)) {
-    throw typeError(`report must be what crossCheck returned ({ ok, kernels: [...], ... }), got ${describe(report)}`);
-  }
+  checkReport(report);
   const head = ["kernel", "cases", "agree", "timeouts", "skipped", "ts/wasm", "result"];
   const rows = report.kernels.map((k) => [
     k.kernel, String(k.cases), String(k.agree), String(k.timedOut), String(k.skipped),

@@ -33,7 +33,13 @@ function check(name: string, value: unknown, lo: number, hi: number): number {
 }
 
 /** The squares of one diagonal of an n x n board, by row. */
-export function diagonalSquares(n: number, { kind, index }: ExcludedDiagonal): Square[] {
+export function diagonalSquares(n: number, diagonal: ExcludedDiagonal): Square[] {
+  check("n", n, 1, 1000);
+  const { kind, index: given } = (typeof diagonal === "object" && diagonal !== null ? diagonal : {}) as Partial<ExcludedDiagonal>;
+  if (kind !== "sum" && kind !== "difference") {
+    throw rangeError(`diagonal.kind must be "sum" or "difference", got ${describe(kind)}`);
+  }
+  const index = check("diagonal.index", given, 0, 2 * n - 2);
   const squares: Square[] = [];
   for (let r = 0; r < n; r++) {
     const c = kind === "sum" ? index - r : r - (index - (n - 1));

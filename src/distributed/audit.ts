@@ -3,6 +3,8 @@
 // foresee which); each worker's results also keep one uniform pick aside, recounted at the
 // end when none of that worker's results was drawn, so every worker is checked at least once.
 import { randomInt } from "node:crypto";
+import { rangeError, typeError } from "../core/errors.js";
+import { checkInteger, describe } from "../core/validate.js";
 
 /**
  * The chance that the audit catches a worker that lied on `lies` of its `results` results:
@@ -10,6 +12,11 @@ import { randomInt } from "node:crypto";
  * ((1 - f)^results), the pick kept aside landing on a lie (lies / results).
  */
 export function auditCatchChance(fraction: number, results: number, lies: number): number {
+  if (typeof fraction !== "number" || !(fraction >= 0 && fraction <= 1)) {
+    throw (typeof fraction === "number" ? rangeError : typeError)(`fraction must be a number from 0 to 1, got ${describe(fraction)}`);
+  }
+  checkInteger("results", results, 0, Number.MAX_SAFE_INTEGER);
+  checkInteger("lies", lies, 0, results);
   if (results <= 0 || lies <= 0) return 0;
   return 1 - (1 - fraction) ** lies + (1 - fraction) ** results * (lies / results);
 }

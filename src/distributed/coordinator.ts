@@ -20,7 +20,8 @@ import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, 
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
-import { RunState, type AnyPart } from "./run-state.js";
+import { RunState } from "./run-state.js";
+import type { AnyPart } from "../workers/pool.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import type { Redis } from "ioredis";
 

@@ -4,6 +4,7 @@
 // about a minute on one thread, at least four per worker thread seen and at least 256, as
 // many as the split can make.
 import { defaultQueueParts } from "./keys.js";
+import { checkInteger } from "../core/validate.js";
 
 /** Solutions of the n x n board (OEIS A000170), n = 17 .. 27: the time of a count grows with them. */
 const SOLUTIONS: Record<number, number> = {
@@ -26,6 +27,7 @@ export const workerKey = (name: string): string => `nqueens:worker:${name}`;
  * n = 27, by 10.5 a row, A000170's growth there).
  */
 export function threadSeconds(n: number): number {
+  checkInteger("n", n, 1, 1000);
   if (n <= 17) return SECONDS_AT_17 / 6.5 ** (17 - n);
   if (n <= 27) return (SECONDS_AT_17 * SOLUTIONS[n]) / SOLUTIONS[17];
   return (SECONDS_AT_17 * SOLUTIONS[27] * 10.5 ** (n - 27)) / SOLUTIONS[17];
