@@ -5,8 +5,9 @@
 // nodes = prefixNodes + the nodes of every task, whatever the depth.
 // Splitting is bounded: a split never holds more than MAX_SPLIT_TASKS prefixes (the
 // count kernel is resumable, so a task may be long: count() runs it in ~10 ms chunks).
-import type { CountTask } from "../engine/contract.js";
+import type { ConstellationTask, CountTask } from "../engine/contract.js";
 import { rangeError } from "../core/errors.js";
+import { constellationSymmetry } from "../engine/ts/constellations.js";
 
 export type CountSplit = { n: number; depth: number; tasks: CountTask[]; prefixNodes: bigint };
 
@@ -94,4 +95,95 @@ export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit 
   const tasks: CountTask[] = [];
   const { prefixNodes } = walkTasks(n, depth, (kind, bound1, rows) => tasks.push({ kind, bound1, rows: rows.slice() }));
   return { n, depth, tasks, prefixNodes: BigInt(prefixNodes) };
+}
+
+// ---------------------------------------------------------------------------------------
+// Start constellations (after Preußer and Engelhardt's Q27 project, as NQueensFAF uses
+// them): the queens of the border rows and columns come first. Every solution has one
+// queen in row 0 (column i), row n-1 (column j), column 0 (row k) and column n-1 (row l), a
+// corner queen being two of them; those four squares are its constellation. The 8
+// symmetries of the board map constellations to constellations and a solution's images to
+// its constellation's images, so the count needs one constellation per class (the least of
+// its images as a number), its solutions times the class's size (8, or 4 or 2 for one that a
+// half or quarter turn maps to itself). Each is searched in the image that puts the border
+// queen nearest a corner in row n-1, on the right (NQueensFAF's choice: it makes the fewest
+// nodes of the images we tried). The constellations are also the tasks of a split: those
+// of no symmetry are cut further by presetting the queens of their first free rows.
+
+/** A constellation as searched: (i, j, k, l) as in ConstellationTask, and its symmetry (constellationSymmetry). */
+export type Constellation = { i: number; j: number; k: number; l: number; symmetry: 0 | 1 | 2 };
+
+const constellationCache = new Map<number, Constellation[]>();
+
+/** Whether (i, j, k, l) places its border queens consistently (corners shared) with no two attacking. */
+function validConstellation(n: number, i: number, j: number, k: number, l: number): boolean {
+  const m = n - 1;
+  if ((i === 0) !== (k === 0) || (i === m) !== (l === 0) || (j === 0) !== (k === m) || (j === m) !== (l === m)) return false;
+  const queens: [number, number][] = [];
+  for (const [r, c] of [[0, i], [m, j], [k, 0], [l, m]] as const) {
+    if (!queens.some(([qr, qc]) => qr === r && qc === c)) queens.push([r, c]);
+  }
+  for (let a = 0; a < queens.length; a++) {
+    for (let b = 0; b < a; b++) {
+      const [ra, ca] = queens[a], [rb, cb] = queens[b];
+      if (ra === rb || ca === cb || Math.abs(ra - rb) === Math.abs(ca - cb)) return false;
+    }
+  }
+  return true;
+}
+
+/** The 8 images of a constellation: the four turns (a quarter turn takes (r, c) to (c, n-1-r)), each also mirrored left to right. */
+function images(n: number, c: readonly [number, number, number, number]): [number, number, number, number][] {
+  const m = n - 1;
+  const out: [number, number, number, number][] = [];
+  let [i, j, k, l] = c;
+  for (let t = 0; t < 4; t++) {
+    out.push([i, j, k, l], [m - i, m - j, l, k]);
+    [i, j, k, l] = [m - k, m - l, j, i];
+  }
+  return out;
+}
+
+/** One constellation per class under the board's symmetries, in the order of their least images, each in its searched image. */
+export function constellations(n: number): readonly Constellation[] {
+  const known = constellationCache.get(n);
+  if (known) return known;
+  const m = n - 1;
+  const code = (c: readonly number[]) => ((c[0] * n + c[1]) * n + c[2]) * n + c[3];
+  const dist = (x: number) => Math.min(x, m - x);
+  const list: Constellation[] = [];
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (let l = 0; l < n; l++) {
+    if (!validConstellation(n, i, j, k, l)) continue;
+    const own = code([i, j, k, l]);
+    const all = images(n, [i, j, k, l]);
+    if (all.some((c) => code(c) < own)) continue; // not the least of its class
+    let best: [number, number, number, number] | undefined;
+    for (const c of all) {
+      const nearest = Math.min(dist(c[0]), dist(c[1]), dist(c[2]), dist(c[3]));
+      if (dist(c[1]) !== nearest || c[1] < m - c[1]) continue;
+      if (!best || code(c) < code(best)) best = c;
+    }
+    const [bi, bj, bk, bl] = best!;
+    list.push({ i: bi, j: bj, k: bk, l: bl, symmetry: constellationSymmetry(n, bi, bj, bk, bl) });
+  }
+  constellationCache.set(n, list);
+  return list;
+}
+
+/** A constellation's free rows (1..n-2 but k and l) and, per free row, the columns its border queens hold or attack there (unsigned). */
+export function constellationRows(n: number, c: { i: number; j: number; k: number; l: number }): { rows: number[]; attacked: number[] } {
+  const rows: number[] = [], attacked: number[] = [];
+  const columns = 2 ** c.i | 2 ** c.j | 1 | 2 ** (n - 1);
+  for (let r = 1; r < n - 1; r++) {
+    if (r === c.k || r === c.l) continue;
+    let mask = columns;
+    for (const [qr, qc] of [[0, c.i], [n - 1, c.j], [c.k, 0], [c.l, n - 1]]) {
+      const d = Math.abs(r - qr);
+      if (qc + d < n) mask |= 2 ** (qc + d);
+      if (qc - d >= 0) mask |= 2 ** (qc - d);
+    }
+    rows.push(r);
+    attacked.push(mask >>> 0);
+  }
+  return { rows, attacked };
 }
