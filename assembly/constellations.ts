@@ -40,7 +40,7 @@ let quarter: u64 = 0; // ... and a quarter turn
 let solutions: u64 = 0;
 let nodes: u64 = 0;
 
-/** Prepare to count constellation tasks of an n x n board (5 <= n <= 32); returns the task buffer (u32[37]). */
+/** Prepare to count constellation tasks of an n x n board (4 <= n <= 32); returns the task buffer (u32[37]). */
 export function consInit(n: i32): usize {
   task = allocate(4 * 37);
   size = n;
@@ -217,6 +217,7 @@ export function consStart(): void {
   symmetry = 0;
   if (i == m - j && k == m - l) symmetry = k == j && l == i ? 2 : 1;
   if (symmetry) turnSymmetric(i, j, k, l);
+  if (last < first) { solutions = 1; return; } // n = 4: the border queens fill the board
   // The preset rows (a queen that does not fit leaves the task empty).
   let left: u32 = 0, right: u32 = 0;
   let at = first;

@@ -115,21 +115,17 @@ export type Constellation = { i: number; j: number; k: number; l: number; symmet
 
 const constellationCache = new Map<number, Constellation[]>();
 
-/** Whether (i, j, k, l) places its border queens consistently (corners shared) with no two attacking. */
+/** Whether two queens attack each other (the same square is one queen: no attack). */
+function attack(r1: number, c1: number, r2: number, c2: number): boolean {
+  if (r1 === r2 && c1 === c2) return false;
+  return r1 === r2 || c1 === c2 || Math.abs(r1 - r2) === Math.abs(c1 - c2);
+}
+
+/** Whether (i, j, k, l) places its border queens consistently (a corner queen is two of them) with no two attacking. */
 function validConstellation(n: number, i: number, j: number, k: number, l: number): boolean {
   const m = n - 1;
   if ((i === 0) !== (k === 0) || (i === m) !== (l === 0) || (j === 0) !== (k === m) || (j === m) !== (l === m)) return false;
-  const queens: [number, number][] = [];
-  for (const [r, c] of [[0, i], [m, j], [k, 0], [l, m]] as const) {
-    if (!queens.some(([qr, qc]) => qr === r && qc === c)) queens.push([r, c]);
-  }
-  for (let a = 0; a < queens.length; a++) {
-    for (let b = 0; b < a; b++) {
-      const [ra, ca] = queens[a], [rb, cb] = queens[b];
-      if (ra === rb || ca === cb || Math.abs(ra - rb) === Math.abs(ca - cb)) return false;
-    }
-  }
-  return true;
+  return !attack(0, i, m, j) && !attack(0, i, k, 0) && !attack(0, i, l, m) && !attack(m, j, k, 0) && !attack(m, j, l, m) && !attack(k, 0, l, m);
 }
 
 /** The 8 images of a constellation: the four turns (a quarter turn takes (r, c) to (c, n-1-r)), each also mirrored left to right. */
@@ -144,6 +140,18 @@ function images(n: number, c: readonly [number, number, number, number]): [numbe
   return out;
 }
 
+/** Whether (i, j, k, l) is the least of its images, as the number ((i n + j) n + k) n + l. */
+function leastImage(n: number, i: number, j: number, k: number, l: number): boolean {
+  const m = n - 1;
+  const own = ((i * n + j) * n + k) * n + l;
+  for (let t = 0; t < 4; t++) {
+    if (((i * n + j) * n + k) * n + l < own || (((m - i) * n + (m - j)) * n + l) * n + k < own) return false;
+    const i2 = m - k, j2 = m - l;
+    k = j; l = i; i = i2; j = j2;
+  }
+  return true;
+}
+
 /** One constellation per class under the board's symmetries, in the order of their least images, each in its searched image. */
 export function constellations(n: number): readonly Constellation[] {
   const known = constellationCache.get(n);
@@ -152,19 +160,22 @@ export function constellations(n: number): readonly Constellation[] {
   const code = (c: readonly number[]) => ((c[0] * n + c[1]) * n + c[2]) * n + c[3];
   const dist = (x: number) => Math.min(x, m - x);
   const list: Constellation[] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (let l = 0; l < n; l++) {
-    if (!validConstellation(n, i, j, k, l)) continue;
-    const own = code([i, j, k, l]);
-    const all = images(n, [i, j, k, l]);
-    if (all.some((c) => code(c) < own)) continue; // not the least of its class
-    let best: [number, number, number, number] | undefined;
-    for (const c of all) {
-      const nearest = Math.min(dist(c[0]), dist(c[1]), dist(c[2]), dist(c[3]));
-      if (dist(c[1]) !== nearest || c[1] < m - c[1]) continue;
-      if (!best || code(c) < code(best)) best = c;
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+    if (attack(0, i, m, j)) continue;
+    for (let k = 0; k < n; k++) {
+      if (attack(0, i, k, 0) || attack(m, j, k, 0)) continue;
+      for (let l = 0; l < n; l++) {
+        if (!validConstellation(n, i, j, k, l) || !leastImage(n, i, j, k, l)) continue;
+        let best: [number, number, number, number] | undefined;
+        for (const c of images(n, [i, j, k, l])) {
+          const nearest = Math.min(dist(c[0]), dist(c[1]), dist(c[2]), dist(c[3]));
+          if (dist(c[1]) !== nearest || c[1] < m - c[1]) continue;
+          if (!best || code(c) < code(best)) best = c;
+        }
+        const [bi, bj, bk, bl] = best!;
+        list.push({ i: bi, j: bj, k: bk, l: bl, symmetry: constellationSymmetry(n, bi, bj, bk, bl) });
+      }
     }
-    const [bi, bj, bk, bl] = best!;
-    list.push({ i: bi, j: bj, k: bk, l: bl, symmetry: constellationSymmetry(n, bi, bj, bk, bl) });
   }
   constellationCache.set(n, list);
   return list;
@@ -186,4 +197,170 @@ export function constellationRows(n: number, c: { i: number; j: number; k: numbe
     attacked.push(mask >>> 0);
   }
   return { rows, attacked };
+}
+
+/** The most tasks one constellation split may hold (a split of a million parts needs about as many). */
+export const MAX_CONSTELLATION_TASKS = 1 << 24;
+
+/**
+ * The tasks of one constellation with `presets` preset rows, in order: one of no symmetry is
+ * cut into the placements of queens on its first `presets` free rows (fewer where it has
+ * fewer, the last free row always left to the search), a placement whose next free row is
+ * full being no task; a symmetric one is one task (its solutions' classes are told over the
+ * whole constellation). Returns the tasks made and the queens preset (prefix nodes).
+ */
+function walkConstellation(n: number, c: Constellation, presets: number, visit?: (task: ConstellationTask) => void): { tasks: number; prefixNodes: number } {
+  const { i, j, k, l } = c;
+  if (c.symmetry || presets === 0 || n < 6) {
+    visit?.({ i, j, k, l, rows: [] });
+    return { tasks: 1, prefixNodes: 0 };
+  }
+  const mask = n === 32 ? 0xffffffff : 2 ** n - 1;
+  const { rows, attacked } = constellationRows(n, c);
+  const depth = Math.min(presets, rows.length - 1);
+  const columns: number[] = [];
+  let tasks = 0, prefixNodes = 0;
+  const place = (d: number, left: number, down: number, right: number): void => {
+    let free = (mask & ~(left | down | right | attacked[d])) >>> 0;
+    if (d === depth) {
+      if (free !== 0) {
+        visit?.({ i, j, k, l, rows: columns.slice() });
+        tasks++;
+      }
+      return;
+    }
+    const s = rows[d + 1] - rows[d];
+    while (free !== 0) {
+      const bit = (free & -free) >>> 0;
+      free = (free ^ bit) >>> 0;
+      prefixNodes++;
+      columns.push(31 - Math.clz32(bit));
+      place(d + 1, ((left | bit) << s) >>> 0, (down | bit) >>> 0, (right | bit) >>> s);
+      columns.pop();
+    }
+  };
+  place(0, 0, (2 ** i | 2 ** j | 1 | 2 ** (n - 1)) >>> 0, 0);
+  return { tasks, prefixNodes };
+}
+
+/** Where each constellation's tasks start in a split's order (starts[c] .. starts[c + 1]), their number and the queens preset. */
+export type ConstellationIndex = { n: number; presets: number; starts: Float64Array; tasks: number; prefixNodes: number };
+const indexCache = new Map<string, ConstellationIndex | null>();
+
+/**
+ * The index of the split of n with `presets` preset rows (one walk, kept), or undefined when
+ * it would hold more than MAX_CONSTELLATION_TASKS tasks.
+ */
+export function constellationIndex(n: number, presets: number): ConstellationIndex | undefined {
+  const key = `${n}/${presets}`;
+  const known = indexCache.get(key);
+  if (known !== undefined) return known ?? undefined;
+  const list = constellations(n);
+  const starts = new Float64Array(list.length + 1);
+  let tasks = 0, prefixNodes = 0, over = false;
+  for (let c = 0; c < list.length && !over; c++) {
+    starts[c] = tasks;
+    const r = walkConstellation(n, list[c], presets);
+    tasks += r.tasks;
+    prefixNodes += r.prefixNodes;
+    over = tasks > MAX_CONSTELLATION_TASKS;
+  }
+  starts[list.length] = tasks;
+  const index = over ? null : { n, presets, starts, tasks, prefixNodes };
+  if (indexCache.size > 16) indexCache.delete(indexCache.keys().next().value!);
+  indexCache.set(key, index);
+  return index ?? undefined;
+}
+
+/** Visits every task of the split of n with `presets` preset rows in order (4 <= n <= 32). */
+export function walkConstellationTasks(n: number, presets: number, visit: (task: ConstellationTask, index: number) => void): void {
+  let index = 0;
+  for (const c of constellations(n)) walkConstellation(n, c, presets, (task) => visit(task, index++));
+}
+
+/**
+ * The tasks of the split of n with `presets` preset rows whose index is `part` modulo `parts`
+ * (a part dealt round-robin), walking only the constellations that hold one.
+ */
+export function constellationTasksOf(index: ConstellationIndex, parts: number, part: number): ConstellationTask[] {
+  const list = constellations(index.n);
+  const out: ConstellationTask[] = [];
+  for (let c = 0; c < list.length; c++) {
+    const start = index.starts[c], end = index.starts[c + 1];
+    const first = start + ((((part - start) % parts) + parts) % parts);
+    if (first >= end) continue;
+    let at = start;
+    walkConstellation(index.n, list[c], index.presets, (task) => {
+      if (at % parts === part) out.push(task);
+      at++;
+    });
+  }
+  return out;
+}
+
+export type ConstellationSplit = { n: number; presets: number; tasks: ConstellationTask[]; prefixNodes: bigint };
+
+/** The constellation tasks of an n x n board (4 <= n <= 32) with `presets` preset rows (0: one task per constellation). */
+export function splitConstellations(n: number, presets = 0): ConstellationSplit {
+  const index = constellationIndex(n, presets);
+  if (!index) throw rangeError(`a split of n = ${n} with ${presets} preset rows would hold more than ${MAX_CONSTELLATION_TASKS} tasks; preset fewer rows`);
+  const tasks: ConstellationTask[] = [];
+  walkConstellationTasks(n, presets, (task) => tasks.push(task));
+  return { n, presets, tasks, prefixNodes: BigInt(index.prefixNodes) };
+}
+
+/** A task's line in a part's digest text. */
+export function taskLine(t: ConstellationTask): string {
+  return `${t.i} ${t.j} ${t.k} ${t.l} ${t.rows.join(",")}`;
+}
+
+/** Why `task` cannot be a constellation task of an n x n board: malformed, a constellation that is not one, or queens that attack each other. */
+export function constellationTaskProblem(task: unknown, n: number): string | undefined {
+  const t = task as ConstellationTask;
+  const index = (x: unknown) => Number.isInteger(x) && (x as number) >= 0 && (x as number) < n;
+  if (typeof t !== "object" || t === null || !index(t.i) || !index(t.j) || !index(t.k) || !index(t.l) || !Array.isArray(t.rows) || !t.rows.every(index)) {
+    return "malformed";
+  }
+  if (!validConstellation(n, t.i, t.j, t.k, t.l)) return "its border queens are not a constellation (a queen on each border line, none attacking another)";
+  const { rows } = constellationRows(n, t);
+  if (t.rows.length > Math.max(0, rows.length - 1)) return `it presets ${t.rows.length} rows of ${rows.length} free ones`;
+  if (t.rows.length > 0 && constellationSymmetry(n, t.i, t.j, t.k, t.l) !== 0) return "it presets rows of a constellation that a turn maps to itself (those are counted whole)";
+  const queens: [number, number][] = [[0, t.i], [n - 1, t.j], [t.k, 0], [t.l, n - 1]];
+  for (const [d, c] of t.rows.entries()) queens.push([rows[d], c]);
+  for (let a = 4; a < queens.length; a++) {
+    for (let b = 0; b < a; b++) {
+      const [ra, ca] = queens[a], [rb, cb] = queens[b];
+      if (ca === cb || Math.abs(ra - rb) === Math.abs(ca - cb)) return `its queens attack each other (rows ${rb} and ${ra})`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Upper bounds of what a task can yield: solutions (the product of its free rows' free
+ * squares) and nodes (the sum of the partial products), and whether its constellation is
+ * symmetric (only then can it yield count4 or count2). Numbers below 2^53, BigInts beyond.
+ */
+export function constellationTaskBounds(task: ConstellationTask, n: number): { solutions: bigint; nodes: bigint; symmetric: boolean } {
+  const mask = n === 32 ? 0xffffffff : 2 ** n - 1;
+  const { rows, attacked } = constellationRows(n, task);
+  let down = 0;
+  for (const c of [task.i, task.j, 0, n - 1, ...task.rows]) down |= 2 ** c;
+  const preset: [number, number][] = task.rows.map((c, d) => [rows[d], c]);
+  let product = 1n, nodes = 0n;
+  for (let d = task.rows.length; d < rows.length; d++) {
+    let line = attacked[d] | down;
+    for (const [r, c] of preset) {
+      const dist = rows[d] - r;
+      if (c + dist < n) line |= 2 ** (c + dist);
+      if (c - dist >= 0) line |= 2 ** (c - dist);
+    }
+    let free = (mask & ~line) >>> 0, k = 0;
+    while (free) { free &= free - 1; k++; }
+    product *= BigInt(k);
+    nodes += product;
+    if (k === 0) break;
+  }
+  if (rows.length === 0) product = 1n; // n = 4: the border queens are the whole board
+  return { solutions: product, nodes, symmetric: constellationSymmetry(n, task.i, task.j, task.k, task.l) !== 0 };
 }
