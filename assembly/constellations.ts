@@ -217,7 +217,7 @@ export function consStart(): void {
   symmetry = 0;
   if (i == m - j && k == m - l) symmetry = k == j && l == i ? 2 : 1;
   if (symmetry) turnSymmetric(i, j, k, l);
-  if (last < first) { solutions = 1; return; } // n = 4: the border queens fill the board
+  if (last < first) { solutions = 1; nodes = 1; return; } // n = 4: the border queens fill the board (one leaf)
   // The preset rows (a queen that does not fit leaves the task empty).
   let left: u32 = 0, right: u32 = 0;
   let at = first;

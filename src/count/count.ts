@@ -6,7 +6,7 @@
 import type { CountEngineName } from "../engine/contract.js";
 import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
-import { splitConstellations } from "./tasks.js";
+import { splitConstellations, splitTasks } from "./tasks.js";
 import { rangeError, timeoutError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, type PacedOptions } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
@@ -129,4 +129,26 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     ms: pacer.elapsed(),
     engine: engine.name,
   };
+}
+
+/**
+ * The prefix counter's count of n (4 <= n <= 32), in one synchronous pass: takaken's
+ * full-symmetry search over src/count/tasks.ts's prefix tasks, the tree the GPU engine
+ * searches (its nodes are that tree's, not the constellation counter's). Internal: the
+ * reference for the tests and for crossCheck's count:webgpu; long beyond n = 15.
+ */
+export function countByPrefixes(n: number, engineName?: CountEngineName): { n: number; total: bigint; unique: bigint; nodes: bigint } {
+  const engine = pickEngine(engineName === "webgpu" ? "wasm" : engineName);
+  const { tasks, prefixNodes } = splitTasks(n);
+  const counter = engine.openCounter(n);
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
+  try {
+    for (const task of tasks) {
+      const r = counter.countTask(task);
+      count8 += r.count8; count4 += r.count4; count2 += r.count2; nodes += r.nodes;
+    }
+  } finally {
+    counter.close();
+  }
+  return { n, total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2, nodes };
 }

@@ -361,6 +361,6 @@ export function constellationTaskBounds(task: ConstellationTask, n: number): { s
     nodes += product;
     if (k === 0) break;
   }
-  if (rows.length === 0) product = 1n; // n = 4: the border queens are the whole board
+  if (rows.length === 0) { product = 1n; nodes = 1n; } // n = 4: the border queens are the whole board (one leaf)
   return { solutions: product, nodes, symmetric: constellationSymmetry(n, task.i, task.j, task.k, task.l) !== 0 };
 }

@@ -115,7 +115,7 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
     left = 0; right = 0; down = offBoard | (1 << i) | (1 << j) | 1 | (1 << (n - 1));
     sp = 0;
     done = true;
-    if (last < 0) { solutions = 1; return; } // n = 4: the border queens fill the board
+    if (last < 0) { solutions = 1; nodes = 1; return; } // n = 4: the border queens fill the board (one leaf)
     // The preset rows (a queen that does not fit leaves the task empty).
     for (at = 0; at < rows.length; at++) {
       const bit = 1 << rows[at];
