@@ -128,18 +128,6 @@ function validConstellation(n: number, i: number, j: number, k: number, l: numbe
   return !attack(0, i, m, j) && !attack(0, i, k, 0) && !attack(0, i, l, m) && !attack(m, j, k, 0) && !attack(m, j, l, m) && !attack(k, 0, l, m);
 }
 
-/** The 8 images of a constellation: the four turns (a quarter turn takes (r, c) to (c, n-1-r)), each also mirrored left to right. */
-function images(n: number, c: readonly [number, number, number, number]): [number, number, number, number][] {
-  const m = n - 1;
-  const out: [number, number, number, number][] = [];
-  let [i, j, k, l] = c;
-  for (let t = 0; t < 4; t++) {
-    out.push([i, j, k, l], [m - i, m - j, l, k]);
-    [i, j, k, l] = [m - k, m - l, j, i];
-  }
-  return out;
-}
-
 /** Whether (i, j, k, l) is the least of its images, as the number ((i n + j) n + k) n + l. */
 function leastImage(n: number, i: number, j: number, k: number, l: number): boolean {
   const m = n - 1;
@@ -157,8 +145,7 @@ export function constellations(n: number): readonly Constellation[] {
   const known = constellationCache.get(n);
   if (known) return known;
   const m = n - 1;
-  const code = (c: readonly number[]) => ((c[0] * n + c[1]) * n + c[2]) * n + c[3];
-  const dist = (x: number) => Math.min(x, m - x);
+  const dist = (x: number) => (x < m - x ? x : m - x);
   const list: Constellation[] = [];
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
     if (attack(0, i, m, j)) continue;
@@ -166,13 +153,19 @@ export function constellations(n: number): readonly Constellation[] {
       if (attack(0, i, k, 0) || attack(m, j, k, 0)) continue;
       for (let l = 0; l < n; l++) {
         if (!validConstellation(n, i, j, k, l) || !leastImage(n, i, j, k, l)) continue;
-        let best: [number, number, number, number] | undefined;
-        for (const c of images(n, [i, j, k, l])) {
-          const nearest = Math.min(dist(c[0]), dist(c[1]), dist(c[2]), dist(c[3]));
-          if (dist(c[1]) !== nearest || c[1] < m - c[1]) continue;
-          if (!best || code(c) < code(best)) best = c;
+        // The searched image: the border queen nearest a corner in row n-1, on the right; the least such.
+        const nearest = Math.min(dist(i), dist(j), dist(k), dist(l));
+        let best = Infinity, bi = 0, bj = 0, bk = 0, bl = 0;
+        let a = i, b = j, c = k, d = l;
+        for (let t = 0; t < 8; t++) {
+          const mirrored = (t & 1) === 1;
+          const x = mirrored ? m - a : a, y = mirrored ? m - b : b, z = mirrored ? d : c, w = mirrored ? c : d;
+          if (dist(y) === nearest && y >= m - y) {
+            const code = ((x * n + y) * n + z) * n + w;
+            if (code < best) { best = code; bi = x; bj = y; bk = z; bl = w; }
+          }
+          if (t & 1) { const a2 = m - c, b2 = m - d; c = b; d = a; a = a2; b = b2; }
         }
-        const [bi, bj, bk, bl] = best!;
         list.push({ i: bi, j: bj, k: bk, l: bl, symmetry: constellationSymmetry(n, bi, bj, bk, bl) });
       }
     }
