@@ -132,7 +132,7 @@ function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): Cou
 /**
  * Splits count(n) into parts (4 <= n <= 32). Deterministic: the same n and parts give the
  * same JSON. There may be fewer parts than asked when the board has fewer tasks (maxParts(n):
- * 16 at n = 5, 850,139 at n = 16, over 10^6 from n = 17).
+ * 835,600 at n = 16, over 10^6 from n = 17).
  * @example const parts = splitCount(16, { parts: 64 }); // 64 plain-JSON parts
  */
 export function splitCount(n: number, options?: { parts?: number }): CountPart[] {

@@ -106,8 +106,8 @@ export function splitTasks(n: number, depth = defaultSplitDepth(n)): CountSplit 
 // its constellation's images, so the count needs one constellation per class (the least of
 // its images as a number), its solutions times the class's size (8, or 4 or 2 for one that a
 // half or quarter turn maps to itself). Each is searched in the image that puts the border
-// queen nearest a corner in row n-1, on the right (NQueensFAF's choice: it makes the fewest
-// nodes of the images we tried). The constellations are also the tasks of a split: those
+// queen nearest a corner in row n-1, on the right (NQueensFAF's choice), the most constrained
+// such at the top (docs/counting.md: fewer nodes than the other rules we tried). The constellations are also the tasks of a split: those
 // of no symmetry are cut further by presetting the queens of their first free rows.
 
 /** A constellation as searched: (i, j, k, l) as in ConstellationTask, and its symmetry (constellationSymmetry). */
@@ -140,6 +140,24 @@ function leastImage(n: number, i: number, j: number, k: number, l: number): bool
   return true;
 }
 
+/** The product of the free squares of a constellation's first three free rows (fewer: a smaller search, as a rule). */
+function topFreeSquares(n: number, i: number, j: number, k: number, l: number): number {
+  const m = n - 1;
+  let product = 1;
+  for (let r = 1, rows = 0; r < m && rows < 3; r++) {
+    if (r === k || r === l) continue;
+    rows++;
+    // free columns 1..n-2 not on a column or diagonal of a border queen
+    let count = 0;
+    for (let c = 1; c < m; c++) {
+      if (c === i || c === j || Math.abs(c - i) === r || Math.abs(c - j) === m - r || c === Math.abs(r - k) || m - c === Math.abs(r - l)) continue;
+      count++;
+    }
+    product *= count;
+  }
+  return product;
+}
+
 /** One constellation per class under the board's symmetries, in the order of their least images, each in its searched image. */
 export function constellations(n: number): readonly Constellation[] {
   const known = constellationCache.get(n);
@@ -153,16 +171,20 @@ export function constellations(n: number): readonly Constellation[] {
       if (attack(0, i, k, 0) || attack(m, j, k, 0)) continue;
       for (let l = 0; l < n; l++) {
         if (!validConstellation(n, i, j, k, l) || !leastImage(n, i, j, k, l)) continue;
-        // The searched image: the border queen nearest a corner in row n-1, on the right; the least such.
+        // The searched image: the border queen nearest a corner in row n-1, on the right; of
+        // several such, the one with the fewest free squares on its first three free rows
+        // (their product), then the least.
         const nearest = Math.min(dist(i), dist(j), dist(k), dist(l));
-        let best = Infinity, bi = 0, bj = 0, bk = 0, bl = 0;
+        let best = Infinity, bestFree = Infinity, bi = 0, bj = 0, bk = 0, bl = 0, ties = 0;
         let a = i, b = j, c = k, d = l;
         for (let t = 0; t < 8; t++) {
           const mirrored = (t & 1) === 1;
           const x = mirrored ? m - a : a, y = mirrored ? m - b : b, z = mirrored ? d : c, w = mirrored ? c : d;
           if (dist(y) === nearest && y >= m - y) {
             const code = ((x * n + y) * n + z) * n + w;
-            if (code < best) { best = code; bi = x; bj = y; bk = z; bl = w; }
+            const free = ties++ === 0 ? Infinity : topFreeSquares(n, x, y, z, w);
+            if (ties === 2) bestFree = topFreeSquares(n, bi, bj, bk, bl);
+            if (free < bestFree || (free === bestFree && code < best)) { best = code; bestFree = free; bi = x; bj = y; bk = z; bl = w; }
           }
           if (t & 1) { const a2 = m - c, b2 = m - d; c = b; d = a; a = a2; b = b2; }
         }
