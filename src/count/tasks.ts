@@ -1,6 +1,8 @@
-// Splits a count into tasks: every placement of rows 0..depth-1 that the
-// full-symmetry counter (assembly/count.ts) would reach, with the same pruning
-// rules, becomes a task whose rows below `depth` are searched by an engine.
+// Splits a count into tasks, two ways. The count's own: the start constellations (below),
+// the tasks of count(), splitCount's parts, checkpoints, the queue and the threads. And the
+// prefix split of the full-symmetry prefix counter (assembly/count.ts, the tests' reference
+// and the GPU engine's tasks): every placement of rows 0..depth-1 that counter would reach,
+// with the same pruning rules, becomes a task whose rows below `depth` are searched.
 // The queens placed inside the prefixes are counted here (`prefixNodes`), so
 // nodes = prefixNodes + the nodes of every task, whatever the depth.
 // Splitting is bounded: a split never holds more than MAX_SPLIT_TASKS prefixes (the
