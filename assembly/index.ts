@@ -12,6 +12,7 @@ export {
   countInit, countStart, countRun, countResult,
   COUNT_RESULT_COUNT8, COUNT_RESULT_COUNT4, COUNT_RESULT_COUNT2, COUNT_RESULT_NODES,
 } from "./count";
+export { consInit, consStart, consRun, consResult } from "./constellations";
 export { solutionsInit, solutionsNext, solutionsNodes } from "./solutions";
 export { backtrackInit, backtrackRun, backtrackStat } from "./backtrack";
 export { lasVegasInit, lasVegasRun, lasVegasStat } from "./las-vegas";

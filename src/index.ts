@@ -15,6 +15,7 @@ export {
   splitCount, countTask, countPart, mergeCounts, derivePart, partDigest, checkPartCount, SPLIT_VERSION,
   type CountPart, type PartCount, type MergedCount, type CountPartOptions,
 } from "./count/parts.js";
+export { maxParts, MAX_PARTS } from "./count/parts.js";
 export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./count/parallel.js";
 export {
   crossCheck, describeReport, KERNEL_NAMES,

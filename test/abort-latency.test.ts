@@ -157,7 +157,9 @@ describe("parallel counts stop promptly at large n", () => {
       const part = derivePart(32, 256, 3);
       const reply = new Promise<{ id: number; error?: string }>((resolve) => worker.once("message", resolve));
       worker.postMessage({ id: 7, part, engine: "wasm" });
-      await new Promise((r) => setTimeout(r, 300)); // it is counting (a part of n = 32 takes years)
+      // it is counting (a part of n = 32 takes years; a thread's first part of n = 32 makes the
+      // split's 83,190 constellations first, about 0.3 s, before it counts)
+      await new Promise((r) => setTimeout(r, 1500));
       const sent = performance.now();
       worker.postMessage({ cancel: 7 });
       const answer = await reply;

@@ -1,10 +1,12 @@
-// count(n): every solution and every solution up to symmetry, by the full-symmetry
-// counter over tasks (src/count/tasks.ts), in chunks of about 10 ms (the counter is
-// resumable, so a task may be long) that honour signal/timeout/progress at every n.
+// count(n): every solution and every solution up to symmetry, by the start-constellation
+// counter, one task per constellation class (src/count/tasks.ts), in chunks of about 10 ms
+// (the counter is resumable, so a task may be long) that honour signal/timeout/progress at
+// every n. The prefix counter (openCounter, src/count/tasks.ts's splitTasks) stays as the
+// reference the tests check it against, and as the GPU engine's tasks.
 import type { CountEngineName } from "../engine/contract.js";
 import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
-import { splitTasks } from "./tasks.js";
+import { splitConstellations, splitTasks } from "./tasks.js";
 import { rangeError, timeoutError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, type PacedOptions } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
@@ -38,7 +40,7 @@ export type CountResult = {
   total: bigint;
   /** Solutions distinct under the 8 rotations and reflections (OEIS A002562); null with given queens or blocked squares (they break the symmetry). */
   unique: bigint | null;
-  /** Queens placed by the search. */
+  /** Queens placed on the free rows of the constellations (their border queens and the symmetry classing are not counted; docs/counting.md). */
   nodes: bigint;
   ms: number;
   engine: CountEngineName;
@@ -46,7 +48,7 @@ export type CountResult = {
 
 const OPTION_NAMES = ["engine", "fixed", "blocked", ...PACED_OPTION_NAMES] as const;
 
-/** Boards too small for the symmetry counter, answered directly: n = 1 has one queen, 2 and 3 none. */
+/** Boards too small for the constellation counter, answered directly: n = 1 has one queen, 2 and 3 none. */
 function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
   if (n === 1) return { total: 1n, unique: 1n, nodes: 1n };
   if (n <= 3) return { total: 0n, unique: 0n, nodes: 0n };
@@ -84,8 +86,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: engine.name };
   }
-  const { tasks, prefixNodes } = splitTasks(n);
-  const counter = engine.openCounter(n);
+  const { tasks, prefixNodes } = splitConstellations(n);
+  const counter = engine.openConstellationCounter(n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
   const progress = (done: number): CountProgress => ({
     phase: "count", n, tasksDone: done, tasksTotal: tasks.length, nodes, elapsedMs: pacer.elapsed(),
@@ -127,4 +129,26 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     ms: pacer.elapsed(),
     engine: engine.name,
   };
+}
+
+/**
+ * The prefix counter's count of n (4 <= n <= 32), in one synchronous pass: takaken's
+ * full-symmetry search over src/count/tasks.ts's prefix tasks, the tree the GPU engine
+ * searches (its nodes are that tree's, not the constellation counter's). Internal: the
+ * reference for the tests and for crossCheck's count:webgpu; long beyond n = 15.
+ */
+export function countByPrefixes(n: number, engineName?: CountEngineName): { n: number; total: bigint; unique: bigint; nodes: bigint } {
+  const engine = pickEngine(engineName === "webgpu" ? "wasm" : engineName);
+  const { tasks, prefixNodes } = splitTasks(n);
+  const counter = engine.openCounter(n);
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
+  try {
+    for (const task of tasks) {
+      const r = counter.countTask(task);
+      count8 += r.count8; count4 += r.count4; count2 += r.count2; nodes += r.nodes;
+    }
+  } finally {
+    counter.close();
+  }
+  return { n, total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2, nodes };
 }

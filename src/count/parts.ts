@@ -1,7 +1,8 @@
 // Work splitting for counts: splitCount(n) cuts a count into plain-JSON parts that
 // any process can count (countTask, countPart) and anyone can add up exactly (mergeCounts).
-// A part is a list of prefix tasks of src/count/tasks.ts, dealt out round-robin so
-// neighbouring (similar) prefixes land in different parts and the parts balance.
+// A part is a list of constellation tasks of src/count/tasks.ts (start constellations, those of
+// no symmetry cut further by the queens of their first free rows), dealt out round-robin so
+// neighbouring (similar) tasks land in different parts and the parts balance.
 //
 // Integrity: a part is fully determined by (n, splitVersion, parts, part); derivePart
 // re-derives it in bounded time and memory, and `digest` (FNV-1a 64, src/core/digest.ts)
@@ -9,25 +10,28 @@
 // identity, after checking the given part matches it; a result carries the part's identity
 // and digest, and checkPartCount range-checks its counts against the part before anyone
 // adds them up. Nothing that fails a check is ever summed.
-import type { CountTask, EngineName } from "../engine/contract.js";
-import { defaultSplitDepth, MAX_SPLIT_TASKS, walkTasks } from "./tasks.js";
+import type { ConstellationTask, EngineName } from "../engine/contract.js";
+import {
+  MAX_CONSTELLATION_TASKS, constellationIndex, constellationTaskBounds, constellationTaskProblem, constellationTasksOf, taskLine,
+  walkConstellationTasks, type ConstellationIndex,
+} from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
-import { BregmanBound, roundUpBound } from "./bounds.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 
 /**
  * Version of the task split: bump it whenever the prefixes, their order or how they are
  * dealt into parts change, so that old checkpoints and queues are refused.
  * 2: shallow, bounded splits (at most MAX_SPLIT_TASKS prefixes) and digests.
+ * 3: start constellations, cut by preset rows (at most MAX_CONSTELLATION_TASKS tasks).
  */
-export const SPLIT_VERSION = 2;
+export const SPLIT_VERSION = 3;
 
-/** The most parts a split may be asked for (a split holds at most MAX_SPLIT_TASKS prefixes anyway). */
-export const MAX_PARTS = 1_000_000;
+/** The most parts a split may be asked for: MAX_CONSTELLATION_TASKS; maxParts(n) is the most a board of n has. */
+export const MAX_PARTS = MAX_CONSTELLATION_TASKS;
 
 /** One part of a count, as plain JSON (bigints as decimal strings). */
 export type CountPart = {
@@ -40,7 +44,7 @@ export type CountPart = {
   digest: string;
   /** Queens placed while making the prefixes: carried by part 0 only, "0" elsewhere. */
   prefixNodes: string;
-  prefixes: CountTask[];
+  prefixes: ConstellationTask[];
 };
 
 /** What counting one part found (bigints as decimal strings, so it is plain JSON), with the part's identity and digest. */
@@ -64,28 +68,39 @@ export function defaultParts(n: number): number {
   return n <= 10 ? 8 : n <= 14 ? 64 : 256;
 }
 
-/** The depth of a split into `parts`: the shallowest with at least `parts` prefixes, within MAX_SPLIT_TASKS. */
-function depthFor(n: number, parts: number): { depth: number; tasks: number } {
-  let depth = defaultSplitDepth(n);
-  let tasks = walkTasks(n, depth, undefined, MAX_SPLIT_TASKS).tasks;
-  while (tasks < parts && depth < n - 1) {
-    const deeper = walkTasks(n, depth + 1, undefined, MAX_SPLIT_TASKS).tasks;
-    if (deeper > MAX_SPLIT_TASKS) break;
-    depth++;
-    tasks = deeper;
+/** The most preset rows a split uses. */
+const MAX_PRESETS = 3;
+
+/**
+ * The split into `parts`: the fewest preset rows giving at least `parts` tasks, or where none
+ * does (within MAX_CONSTELLATION_TASKS), the one giving the most.
+ */
+function splitFor(n: number, parts: number): ConstellationIndex {
+  let best = constellationIndex(n, 0)!;
+  for (let presets = 0; presets <= MAX_PRESETS; presets++) {
+    const index = constellationIndex(n, presets);
+    if (!index) break;
+    if (index.tasks >= parts) return index;
+    if (index.tasks > best.tasks) best = index;
   }
-  return { depth, tasks };
+  return best;
 }
 
-/** How many parts a split of n asked for `asked` parts has (fewer when the board has fewer prefixes). */
+/** How many parts a split of n asked for `asked` parts has (fewer when the board has fewer tasks: maxParts(n)). */
 export function partsFor(n: number, asked: number): number {
-  return Math.min(asked, depthFor(n, asked).tasks);
+  return Math.min(asked, splitFor(n, asked).tasks);
+}
+
+/** The most parts a split of n can have (its most tasks, within MAX_PARTS). */
+export function maxParts(n: number): number {
+  checkInteger("n", n, 4, COUNT_MAX_N);
+  return splitFor(n, MAX_PARTS).tasks;
 }
 
 /** The text partDigest hashes: identity, prefixNodes, then one line per prefix. */
 function digestText(part: Omit<CountPart, "digest">): string {
   let text = `nqueens-count-part v${part.splitVersion} n=${part.n} part=${part.part}/${part.parts} prefixNodes=${part.prefixNodes}\n`;
-  for (const t of part.prefixes) text += `${t.kind} ${t.bound1} ${t.rows.join(",")}\n`;
+  for (const t of part.prefixes) text += `${taskLine(t)}\n`;
   return text;
 }
 
@@ -93,23 +108,26 @@ function digestText(part: Omit<CountPart, "digest">): string {
 export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }): string {
   if (typeof part !== "object" || part === null || Array.isArray(part)) throw typeError(`part must be an object made by splitCount, got ${describe(part)}`);
   const prefixes: unknown = part.prefixes;
-  if (!Array.isArray(prefixes) || !prefixes.every((t) => typeof t === "object" && t !== null && Array.isArray((t as CountTask).rows))) {
-    throw typeError(`part.prefixes must be an array of { kind, bound1, rows } prefixes (as splitCount makes them), got ${describe(prefixes)}`);
+  if (!Array.isArray(prefixes) || !prefixes.every((t) => typeof t === "object" && t !== null && Array.isArray((t as ConstellationTask).rows))) {
+    throw typeError(`part.prefixes must be an array of { i, j, k, l, rows } constellation tasks (as splitCount makes them), got ${describe(prefixes)}`);
   }
   return fnv1a64(digestText(part));
 }
 
 /** Parts `indices` (all when undefined) of the split of n into exactly `parts` parts, in one walk. */
 function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
-  const { depth, tasks } = depthFor(n, parts);
-  if (tasks < parts) {
-    throw rangeError(`parts must be an integer from 1 to ${tasks} for n = ${n} (the prefixes a split of n has), got ${parts}`);
+  const split = splitFor(n, parts);
+  if (split.tasks < parts) {
+    throw rangeError(`parts must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
   }
-  const dealt = new Map<number, CountTask[]>();
-  for (let i = 0; i < parts; i++) if (!indices || indices.has(i)) dealt.set(i, []);
-  const { prefixNodes } = walkTasks(n, depth, (kind, bound1, rows, index) => {
-    dealt.get(index % parts)?.push({ kind, bound1, rows: rows.slice() });
-  });
+  const { prefixNodes } = split;
+  const dealt = new Map<number, ConstellationTask[]>();
+  if (indices) {
+    for (const i of [...indices].sort((a, b) => a - b)) dealt.set(i, constellationTasksOf(split, parts, i));
+  } else {
+    for (let i = 0; i < parts; i++) dealt.set(i, []);
+    walkConstellationTasks(n, split.presets, (task, index) => dealt.get(index % parts)!.push(task));
+  }
   return [...dealt].map(([part, prefixes]) => {
     const body = { splitVersion: SPLIT_VERSION, n, part, parts, prefixNodes: part === 0 ? String(prefixNodes) : "0", prefixes };
     return { splitVersion: SPLIT_VERSION, n, part, parts, digest: partDigest(body), prefixNodes: body.prefixNodes, prefixes };
@@ -118,8 +136,8 @@ function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): Cou
 
 /**
  * Splits count(n) into parts (4 <= n <= 32). Deterministic: the same n and parts give the
- * same JSON. There may be fewer parts than asked when the board has fewer prefixes (a split
- * holds at most MAX_SPLIT_TASKS, 131,072, prefixes).
+ * same JSON. There may be fewer parts than asked when the board has fewer tasks (maxParts(n):
+ * 835,600 at n = 16, over 10^6 from n = 17).
  * @example const parts = splitCount(16, { parts: 64 }); // 64 plain-JSON parts
  */
 export function splitCount(n: number, options?: { parts?: number }): CountPart[] {
@@ -131,7 +149,7 @@ export function splitCount(n: number, options?: { parts?: number }): CountPart[]
 
 /**
  * Part `index` of the split of n into `parts` parts, re-derived from that identity alone
- * (bounded: one walk of at most MAX_SPLIT_TASKS prefixes, keeping only this part's).
+ * (bounded: the split's index, one walk made once per process, then the constellations that hold this part's tasks).
  * `parts` is the split's real number of parts (CountPart.parts), not the number asked.
  */
 export function derivePart(n: number, parts: number, index: number): CountPart {
@@ -153,21 +171,13 @@ function name(part: { n: unknown; part: unknown; parts: unknown }): string {
 function prefixProblem(prefixes: unknown, n: number): string | undefined {
   if (!Array.isArray(prefixes)) return `its prefixes are ${describe(prefixes)}, not a list`;
   if (prefixes.length === 0) return "it has no prefixes";
-  if (prefixes.length > MAX_SPLIT_TASKS) return `it has ${prefixes.length} prefixes; a split holds at most ${MAX_SPLIT_TASKS}`;
+  if (prefixes.length > MAX_CONSTELLATION_TASKS) return `it has ${prefixes.length} prefixes; a split holds at most ${MAX_CONSTELLATION_TASKS}`;
   const seen = new Set<string>();
   for (const [i, task] of (prefixes as unknown[]).entries()) {
-    const t = task as CountTask;
-    const ok = typeof t === "object" && t !== null && (t.kind === 1 || t.kind === 2) && Number.isInteger(t.bound1) &&
-      Array.isArray(t.rows) && t.rows.length >= 2 && t.rows.length < n && t.rows.every((c) => Number.isInteger(c) && c >= 0 && c < n);
-    if (!ok) return `prefixes[${i}] is malformed: ${JSON.stringify(task)?.slice(0, 200)}`;
-    for (let a = 0; a < t.rows.length; a++) {
-      for (let b = 0; b < a; b++) {
-        if (t.rows[a] === t.rows[b] || Math.abs(t.rows[a] - t.rows[b]) === a - b) {
-          return `prefixes[${i}] has queens that attack each other (rows ${b} and ${a})`;
-        }
-      }
-    }
-    const key = `${t.kind} ${t.bound1} ${t.rows.join(",")}`;
+    const problem = constellationTaskProblem(task, n);
+    if (problem === "malformed") return `prefixes[${i}] is malformed: ${JSON.stringify(task)?.slice(0, 200)}`;
+    if (problem) return `prefixes[${i}] is not a task of the split: ${problem}`;
+    const key = taskLine(task as ConstellationTask);
     if (seen.has(key)) return `prefixes[${i}] repeats an earlier prefix (${key})`;
     seen.add(key);
   }
@@ -212,65 +222,21 @@ export function checkPart(value: unknown): CountPart {
   return derived;
 }
 
-/**
- * Upper bounds of what a part can hold, from each prefix's free squares row by row: solutions
- * (unique) at most the product of the free squares of its rows and at most Bregman's bound on
- * the perfect matchings of those squares; nodes at most the sum of the partial products.
- */
-type Capacity = { unique: bigint; nodes: bigint; corner: boolean };
+/** Upper bounds of what a part can hold: solutions (unique) and nodes, from each task's free squares row by row (constellationTaskBounds). */
+type Capacity = { unique: bigint; nodes: bigint; asymmetric: boolean };
 const capacities = new WeakMap<CountPart, Capacity>();
 
 function capacity(part: CountPart): Capacity {
   const known = capacities.get(part);
   if (known) return known;
-  const n = part.n;
-  const mask = n === 32 ? 0xffffffff : 2 ** n - 1;
-  // Sums and products are kept as Numbers while they are exact (below 2^53), in BigInts
-  // beyond: the same bounds, without a BigInt per row (this runs for every result checked).
-  let unique = 0n, nodes = BigInt(part.prefixNodes), corner = true;
-  let smallUnique = 0, smallNodes = 0, bregman = 0;
+  let unique = 0n, nodes = BigInt(part.prefixNodes), asymmetric = true;
   for (const t of part.prefixes) {
-    const matchings = new BregmanBound();
-    if (t.kind !== 1) corner = false;
-    // A completion puts one queen in each row below the prefix, on a square no prefix queen attacks.
-    let product = 1, big: bigint | undefined;
-    // The squares the prefix's queens attack in its first free row (columns, and the two
-    // diagonals); one row further down each diagonal moves one column outwards.
-    const depth = t.rows.length;
-    let down = 0, left = 0, right = 0;
-    for (let r = 0; r < depth; r++) {
-      const c = t.rows[r], d = depth - r;
-      down |= 1 << c;
-      if (c - d >= 0) left |= 1 << (c - d);
-      if (c + d < n) right |= 1 << (c + d);
-    }
-    for (let y = depth; y < n; y++, left >>>= 1, right = ((right << 1) & mask) >>> 0) {
-      let free = (mask & ~(down | left | right)) >>> 0, k = 0;
-      while (free) { free &= free - 1; k++; }
-      matchings.row(k);
-      if (big === undefined && product * k <= Number.MAX_SAFE_INTEGER) {
-        product *= k;
-        if (smallNodes > Number.MAX_SAFE_INTEGER - product) { nodes += BigInt(smallNodes); smallNodes = 0; }
-        smallNodes += product;
-      } else {
-        big = (big ?? BigInt(product)) * BigInt(k);
-        nodes += big;
-      }
-      if (k === 0) break;
-    }
-    bregman += matchings.value();
-    if (big !== undefined) unique += big;
-    else {
-      if (smallUnique > Number.MAX_SAFE_INTEGER - product) { unique += BigInt(smallUnique); smallUnique = 0; }
-      smallUnique += product;
-    }
+    const bounds = constellationTaskBounds(t, part.n);
+    unique += bounds.solutions;
+    nodes += bounds.nodes;
+    if (bounds.symmetric) asymmetric = false;
   }
-  unique += BigInt(smallUnique);
-  nodes += BigInt(smallNodes);
-  // The completions are also perfect matchings of the free squares (distinct columns): Bregman's bound (src/count/bounds.ts).
-  const matchingBound = roundUpBound(bregman);
-  if (matchingBound < unique) unique = matchingBound;
-  const result = { unique, nodes, corner };
+  const result = { unique, nodes, asymmetric };
   capacities.set(part, result);
   return result;
 }
@@ -292,7 +258,7 @@ function snapshotCount(value: object): Record<(typeof COUNT_FIELDS)[number], unk
 /**
  * Checks that `result` is a count of `part` (a part from splitCount, derivePart or checkPart):
  * same identity and digest; counts non-negative decimal integers within what the part can
- * hold; count4 and count2 zero where they cannot occur (corner prefixes yield only count8;
+ * hold; count4 and count2 zero where they cannot occur (tasks of constellations no turn maps to themselves yield only count8;
  * boards with n mod 4 = 2 or 3 have no solution symmetric under a quarter turn); nodes at
  * least prefixNodes + solutions. Each field of `result` is read once: returns that copy (only
  * the result's own fields, plain values); throws RangeError NQ_PART_MISMATCH naming the part.
@@ -320,8 +286,8 @@ export function checkPartCount(part: CountPart, result: unknown): PartCount {
   const cap = capacity(part);
   const unique = value.count8 + value.count4 + value.count2;
   if (unique > cap.unique) throw mismatch(`the result for ${label} has ${unique} solutions up to symmetry; its prefixes hold at most ${cap.unique}`);
-  if (cap.corner && (value.count4 !== 0n || value.count2 !== 0n)) {
-    throw mismatch(`the result for ${label} has count4 ${value.count4} and count2 ${value.count2}; corner prefixes yield only count8`);
+  if (cap.asymmetric && (value.count4 !== 0n || value.count2 !== 0n)) {
+    throw mismatch(`the result for ${label} has count4 ${value.count4} and count2 ${value.count2}; its constellations have no symmetry, so they yield only count8`);
   }
   if (part.n % 4 >= 2 && value.count2 !== 0n) {
     throw mismatch(`the result for ${label} has count2 ${value.count2}; no ${part.n} x ${part.n} solution is symmetric under a quarter turn`);
@@ -344,7 +310,7 @@ export interface CountPartOptions extends TimeoutOptions {
  * Internal (not in the package's API): the counting thread (src/workers/worker.ts) checks its parts against a split it keeps.
  */
 export async function countChunked(part: CountPart, engine: EngineName | undefined, between: () => Promise<void> | void): Promise<PartCount> {
-  const counter = pickEngine(engine).openCounter(part.n);
+  const counter = pickEngine(engine).openConstellationCounter(part.n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(part.prefixNodes);
   const sizer = new ChunkSizer(20_000);
   try {
@@ -378,7 +344,7 @@ export async function countChunked(part: CountPart, engine: EngineName | undefin
 export function countTask(part: CountPart, options?: { engine?: EngineName }): PartCount {
   const checked = checkPart(part);
   const opts = checkOptions<{ engine: EngineName }>("countTask", options, ["engine"]);
-  const counter = pickEngine(opts.engine).openCounter(checked.n);
+  const counter = pickEngine(opts.engine).openConstellationCounter(checked.n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(checked.prefixNodes);
   try {
     for (const task of checked.prefixes) {

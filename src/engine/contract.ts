@@ -30,6 +30,15 @@ export type SearchStatus = 0 | 1 | 2 | 3 | 4 | 5;
  */
 export type CountTask = { kind: 1 | 2; bound1: number; rows: number[] };
 
+/**
+ * One unit of counting work of the constellation counter (src/count/tasks.ts): a start
+ * constellation, the queens on the board's border rows and columns, row 0's in column `i`,
+ * row n-1's in column `j`, column 0's in row `k`, column n-1's in row `l` (a corner queen is
+ * two of them: i = k = 0, i = n-1 with l = 0, j = 0 with k = n-1, or j = l = n-1), and `rows`,
+ * the columns of queens preset on its first free rows (rows 1..n-2 other than k and l, top down).
+ */
+export type ConstellationTask = { i: number; j: number; k: number; l: number; rows: number[] };
+
 /** What counting one task finds: solutions by symmetry class size, and queens placed. */
 export type TaskCount = { count8: bigint; count4: bigint; count2: bigint; nodes: bigint };
 
@@ -39,9 +48,9 @@ export type TaskCount = { count8: bigint; count4: bigint; count2: bigint; nodes:
  * (each call places about `workLimit` nodes, checked when a row is popped), then `result()`.
  * Both ways give the same counts and nodes on both engines.
  */
-export type Counter = {
-  countTask(task: CountTask): TaskCount;
-  start(task: CountTask): void;
+export type Counter<T = CountTask> = {
+  countTask(task: T): TaskCount;
+  start(task: T): void;
   /** Searches on; true when the task is done. `workLimit` >= 1 nodes (about: the check is at a pop). */
   run(workLimit: number): boolean;
   /** The counts of the task started last (complete once run returned true). */
@@ -182,6 +191,8 @@ export type Engine = {
   readonly name: EngineName;
   /** Counter for n x n boards, 5 <= n <= 32 (smaller n are answered in src/count/count.ts). */
   openCounter(n: number): Counter;
+  /** Counter of constellation tasks for n x n boards, 5 <= n <= 32 (assembly/constellations.ts). */
+  openConstellationCounter(n: number): Counter<ConstellationTask>;
   /** All solutions of an n x n board, 1 <= n <= 32, in lexicographic order. */
   openSolutions(n: number): SolutionStream;
   /** A single-solution search (n >= 4 and within the method's range, checked by src/search/solve.ts). */
@@ -247,6 +258,7 @@ export function codingOutOfMemory(engine: Engine): Engine {
   return {
     name: engine.name,
     openCounter: open(engine.openCounter, (n) => `counting n = ${n}`),
+    openConstellationCounter: open(engine.openConstellationCounter, (n) => `counting n = ${n}`),
     openSolutions: open(engine.openSolutions, (n) => `enumerating n = ${n}`),
     openSearch: open(engine.openSearch, (method, n) => `method ${method} with n = ${n}`),
     verifyRepeats: coded(engine.verifyRepeats, (columns) => `verifying ${columns.length} queens${on}`),

@@ -13,12 +13,12 @@
 // thread that does not answer a cancel in time anyway.
 //
 // A plain part is first checked to be exactly its split's part (identity, prefixNodes and
-// digest: what countPart's checkPart does), against the split of (n, parts) this thread
-// derived once and keeps, instead of walking the split again for every part. The Wasm
+// digest: countPart's checkPart, re-deriving it from the split's index, which this thread
+// makes once per n and number of preset rows). The Wasm
 // kernels are compiled as the thread starts, before its first part comes.
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
-import { checkPart, countChunked, partDigest, SPLIT_VERSION, splitCount, type CountPart, type PartCount } from "../count/parts.js";
+import { checkPart, countChunked, type CountPart, type PartCount } from "../count/parts.js";
 import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
 export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
@@ -60,28 +60,14 @@ function abortError(message: string): Error {
   return typeof DOMException === "function" ? new DOMException(message, "AbortError") : Object.assign(new Error(message), { name: "AbortError" });
 }
 
-/** The last splits this thread derived, by "n/parts" (two at most: a split of n = 32 holds up to 131,072 prefixes). */
-const splits = new Map<string, CountPart[]>();
-
 /**
- * The part to count: the split's own part that `value` claims to be. Where this thread keeps
- * that split, the claimed identity, prefixNodes and the digest of the given content must
- * match it; otherwise checkPart re-derives the part (NQ_PART_MISMATCH naming it) and the
- * split is derived once and kept for the parts that follow.
+ * The part to count: the split's own part that `value` claims to be (checkPart: identity,
+ * prefixNodes and digest, NQ_PART_MISMATCH naming it). Re-deriving a part is cheap (the
+ * split's index is made once per thread, then only the constellations holding the part's
+ * tasks are walked), so the thread keeps no split.
  */
 function verifiedPart(value: CountPart): CountPart {
-  const key = `${String(value?.n)}/${String(value?.parts)}`;
-  const kept = value?.splitVersion === SPLIT_VERSION ? splits.get(key)?.[value.part] : undefined;
-  try {
-    if (kept && value.part === kept.part && value.digest === kept.digest && value.prefixNodes === kept.prefixNodes &&
-        Array.isArray(value.prefixes) && partDigest(value) === kept.digest) return kept;
-  } catch { /* malformed prefixes: checkPart says how */ }
-  const checked = checkPart(value);
-  if (!splits.has(key)) {
-    if (splits.size >= 2) splits.delete(splits.keys().next().value!);
-    splits.set(key, splitCount(checked.n, { parts: checked.parts }));
-  }
-  return checked;
+  return checkPart(value);
 }
 
 /** Least time between two yields to the event loop (where a cancel gets in). */

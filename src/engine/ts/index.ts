@@ -9,6 +9,7 @@ import { openHybrid } from "./hybrid.js";
 import { openLasVegas } from "./las-vegas.js";
 import { openMinConflicts } from "./min-conflicts.js";
 import { openCounter } from "./count.js";
+import { openConstellationCounter } from "./constellations.js";
 import { randomSequence } from "./rng.js";
 import { openSolutions } from "./solutions.js";
 import { verifyRepeats } from "./verify.js";
@@ -30,6 +31,7 @@ const searches: Record<SearchMethod, (n: number, params: SearchParams) => Search
 export const tsEngine: Engine = codingOutOfMemory({
   name: "ts",
   openCounter,
+  openConstellationCounter,
   openSolutions,
   openSearch: (method, n, params) => searches[method](n, params),
   verifyRepeats,

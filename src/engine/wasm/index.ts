@@ -7,7 +7,7 @@ import wasmBytes from "../../../build/release.wasm";
 import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, codingOutOfMemory, type SearchPhase } from "../contract.js";
 import type { Constraints } from "../../board/constraints.js";
 import type {
-  CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
+  ConstellationTask, CountTask, Counter, Engine, LasVegasExactWalker, LasVegasTrials, Prober, Search, SearchMethod, SearchParams,
   SearchStatus, SolutionStream, TreeCounter,
 } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
@@ -43,6 +43,10 @@ export type KernelExports = {
   countStart(kind: number, bound1: number, depth: number): void;
   countRun(budget: number): number;
   countResult(which: number): bigint;
+  consInit(n: number): number;
+  consStart(): void;
+  consRun(budget: number): number;
+  consResult(which: number): bigint;
   solutionsInit(n: number): void;
   solutionsNext(out: number, max: number): number;
   solutionsNodes(): bigint;
@@ -272,6 +276,29 @@ function openCounter(n: number): Counter {
   };
 }
 
+function openConstellationCounter(n: number): Counter<ConstellationTask> {
+  const k = acquire();
+  const buffer = k.consInit(n);
+  const at = offsets().countResult;
+  const start = (task: ConstellationTask): void => {
+    const view = new Uint32Array(k.memory.buffer, buffer, 37);
+    view.set([task.i, task.j, task.k, task.l, task.rows.length, ...task.rows]);
+    k.consStart();
+  };
+  const result = () => ({ count8: k.consResult(at.count8), count4: k.consResult(at.count4), count2: k.consResult(at.count2), nodes: k.consResult(at.nodes) });
+  return {
+    countTask(task: ConstellationTask) {
+      start(task);
+      while (!k.consRun(0xffffffff));
+      return result();
+    },
+    start,
+    run: (workLimit: number) => k.consRun(Math.max(1, Math.min(workLimit, 0xffffffff))) === 1,
+    result,
+    close: closer(k),
+  };
+}
+
 function openSolutions(n: number): SolutionStream {
   const k = acquire();
   const perChunk = 256;
@@ -487,6 +514,7 @@ function openLasVegasExact(n: number, stopVegas: number): LasVegasExactWalker {
 export const wasmEngine: Engine = codingOutOfMemory({
   name: "wasm",
   openCounter,
+  openConstellationCounter,
   openSolutions,
   openSearch,
   verifyRepeats,

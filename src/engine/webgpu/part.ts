@@ -4,12 +4,17 @@
 // threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
 import { checkPart, type CountPart, type PartCount } from "../../count/parts.js";
 import { countTasksWebGpu } from "./count.js";
-import { ErrorCode } from "../../core/errors.js";
+import { ErrorCode, engineUnavailable } from "../../core/errors.js";
+import type { CountTask } from "../contract.js";
 
 /** countTask(part) on the GPU. Rejects with NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST, or the signal's reason. */
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal } = {}): Promise<PartCount> {
   const checked = checkPart(part);
-  const s = await countTasksWebGpu(checked.n, checked.prefixes, { signal: options.signal });
+  // The GPU counts its own prefix tasks; the split's parts are start constellations now (split version 3).
+  if (checked.prefixes.some((t) => !("kind" in t))) {
+    throw engineUnavailable(`the GPU cannot count part ${checked.part} of ${checked.parts} (n = ${checked.n}): its tasks are start constellations, which only the CPU engines count`);
+  }
+  const s = await countTasksWebGpu(checked.n, checked.prefixes as unknown as CountTask[], { signal: options.signal });
   const { splitVersion, n, part: index, parts, digest } = checked;
   return {
     splitVersion, n, part: index, parts, digest,

@@ -1,0 +1,192 @@
+// Twin of assembly/constellations.ts: the start-constellation counter, one task at a time.
+// A task is a start constellation (the queens of row 0, row n-1, column 0 and column n-1,
+// src/count/tasks.ts) plus queens preset on its first free rows; the rows left are searched
+// top to bottom with one loop whose per-row tables (the border queens' attacks on that row,
+// and how far to shift the diagonals to reach the next free row, 2 or 3 past a row a border
+// queen holds) are made when the task starts, so the loop has no branch for the taken rows.
+// Nodes are counted in bulk (a popcount of each row's candidates); the last free row's
+// candidates are solutions. A constellation that a half or quarter turn maps to itself also
+// has its turn-symmetric solutions counted by a small search over pairs of rows (not counted
+// in nodes), which tells its solutions' classes of 2, 4 and 8 images.
+// Masks are int32 (bit 31 is negative when n = 32); `down` also marks the 32 - n columns off
+// the board, so ~(left | down | right | border) needs no mask.
+import type { ConstellationTask, Counter, TaskCount } from "../contract.js";
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** How a constellation maps to itself: 2 under a quarter turn, 1 under a half turn only, 0 not at all. */
+export function constellationSymmetry(n: number, i: number, j: number, k: number, l: number): 0 | 1 | 2 {
+  if (i !== n - 1 - j || k !== n - 1 - l) return 0;
+  return k === j && l === i ? 2 : 1;
+}
+
+/**
+ * The solutions of the constellation (i, j, k, l) that a half turn maps to themselves (`half`),
+ * and among them those a quarter turn does (`quarter`): queens are placed in pairs, (r, c) with
+ * (n-1-r, n-1-c), over the free rows of the upper half (and the centre for odd n).
+ */
+export function turnSymmetric(n: number, i: number, j: number, k: number, l: number): { half: number; quarter: number } {
+  const cols = new Uint8Array(n), sums = new Uint8Array(2 * n), diffs = new Uint8Array(2 * n);
+  const board = new Int32Array(n).fill(-1);
+  let half = 0, quarter = 0;
+  const free = (r: number, c: number): boolean => board[r] < 0 && !cols[c] && !sums[r + c] && !diffs[r - c + n];
+  const set = (r: number, c: number, on: 0 | 1): void => {
+    board[r] = on ? c : -1;
+    cols[c] = on; sums[r + c] = on; diffs[r - c + n] = on;
+  };
+  for (const [r, c] of [[0, i], [n - 1, j], [k, 0], [l, n - 1]]) if (board[r] !== c) set(r, c, 1);
+  const upper: number[] = [];
+  for (let r = 1; r < n - 1 - r; r++) if (board[r] < 0) upper.push(r);
+  const middle = (n - 1) / 2;
+  if (n % 2 === 1) {
+    if (!free(middle, middle)) return { half, quarter };
+    set(middle, middle, 1);
+  }
+  const place = (at: number): void => {
+    if (at === upper.length) {
+      half++;
+      let turns = true; // a quarter turn takes (r, c) to (c, n-1-r)
+      for (let r = 0; r < n && turns; r++) turns = board[board[r]] === n - 1 - r;
+      if (turns) quarter++;
+      return;
+    }
+    const r = upper[at];
+    for (let c = 0; c < n; c++) {
+      if (!free(r, c)) continue;
+      set(r, c, 1);
+      if (free(n - 1 - r, n - 1 - c)) {
+        set(n - 1 - r, n - 1 - c, 1);
+        place(at + 1);
+        set(n - 1 - r, n - 1 - c, 0);
+      }
+      set(r, c, 0);
+    }
+  };
+  place(0);
+  return { half, quarter };
+}
+
+/** A counter of constellation tasks for n x n boards (4 <= n <= 32). */
+export function openConstellationCounter(n: number): Counter<ConstellationTask> {
+  const offBoard = n === 32 ? 0 : ~((1 << n) - 1);
+  const border = new Int32Array(32); // per free row (by index): the border queens' diagonals on it
+  const shift = new Int32Array(32); // per free row: rows to the next free row
+  const stack = new Int32Array(5 * 32); // a pushed row: [queens left, left, down, right, index]
+  let last = 0; // index of the last free row
+  let sp = 0;
+  let left = 0, down = 0, right = 0, queens = 0, at = 0; // the current row
+  let done = true;
+  let solutions = 0, nodes = 0; // since the last flush (kept below 2^53)
+  let solutionsTotal = 0n, nodesTotal = 0n;
+  let symmetry: 0 | 1 | 2 = 0, half = 0, quarter = 0;
+
+  function flush(): void {
+    solutionsTotal += BigInt(solutions);
+    nodesTotal += BigInt(nodes);
+    solutions = 0;
+    nodes = 0;
+  }
+
+  function start(task: ConstellationTask): void {
+    const { i, j, k, l, rows } = task;
+    solutions = 0; nodes = 0; solutionsTotal = 0n; nodesTotal = 0n;
+    const queensAt: [number, number][] = [[0, i], [n - 1, j], [k, 0], [l, n - 1]];
+    const free: number[] = [];
+    for (let r = 1; r < n - 1; r++) if (r !== k && r !== l) free.push(r);
+    last = free.length - 1;
+    for (let d = 0; d <= last; d++) {
+      const r = free[d];
+      let m = 0;
+      for (const [qr, qc] of queensAt) {
+        const dist = Math.abs(r - qr);
+        if (qc + dist < n) m |= 1 << (qc + dist);
+        if (qc - dist >= 0) m |= 1 << (qc - dist);
+      }
+      border[d] = m;
+      shift[d] = d < last ? free[d + 1] - r : 0;
+    }
+    symmetry = constellationSymmetry(n, i, j, k, l);
+    ({ half, quarter } = symmetry ? turnSymmetric(n, i, j, k, l) : { half: 0, quarter: 0 });
+    left = 0; right = 0; down = offBoard | (1 << i) | (1 << j) | 1 | (1 << (n - 1));
+    sp = 0;
+    done = true;
+    if (last < 0) { solutions = 1; nodes = 1; return; } // n = 4: the border queens fill the board (one leaf)
+    // The preset rows (a queen that does not fit leaves the task empty).
+    for (at = 0; at < rows.length; at++) {
+      const bit = 1 << rows[at];
+      if (~(left | down | right | border[at]) & bit & ~offBoard) {
+        left = (left | bit) << shift[at];
+        down |= bit;
+        right = (right | bit) >>> shift[at];
+      } else return;
+    }
+    queens = ~(left | down | right | border[at]);
+    const k0 = popcount(queens);
+    nodes += k0;
+    if (at === last) { solutions += k0; return; }
+    done = queens === 0;
+  }
+
+  /** Searches until the task is done (true) or about `budget` more nodes are placed (false: call again). */
+  function run(budget: number): boolean {
+    if (done) return true;
+    const limit = nodes + budget;
+    for (;;) {
+      if (queens === 0) {
+        if (sp === 0) break;
+        if (nodes >= limit) { flush(); return false; }
+        sp -= 5;
+        queens = stack[sp]; left = stack[sp + 1]; down = stack[sp + 2]; right = stack[sp + 3]; at = stack[sp + 4];
+      }
+      const bit = queens & -queens;
+      queens ^= bit;
+      const s = shift[at];
+      const nextLeft = (left | bit) << s, nextDown = down | bit, nextRight = (right | bit) >>> s;
+      const next = ~(nextLeft | nextDown | nextRight | border[at + 1]);
+      if (next === 0) continue;
+      const k = popcount(next);
+      nodes += k;
+      if (at + 1 === last) { solutions += k; continue; }
+      // The row after next is full even before a queen goes on the next one: no candidate
+      // there has a child (the node count is the same without this).
+      const s2 = shift[at + 1];
+      if (~((nextLeft << s2) | nextDown | (nextRight >>> s2) | border[at + 2]) === 0) continue;
+      if (queens !== 0) {
+        stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
+        sp += 5;
+      }
+      left = nextLeft; down = nextDown; right = nextRight; queens = next; at++;
+    }
+    flush();
+    done = true;
+    return true;
+  }
+
+  function result(): TaskCount {
+    const s = solutionsTotal + BigInt(solutions), nodesNow = nodesTotal + BigInt(nodes);
+    const a = BigInt(half), b = BigInt(quarter);
+    // Solutions of this constellation by class: a quarter-turn-symmetric constellation holds
+    // 4 of each class of 8, 2 of each class of 4 and 1 of each class of 2; a half-turn one
+    // 2 of each class of 8 and 1 of each class of 4; any other one 1 of each class of 8.
+    if (symmetry === 2) return { count8: (s - a) / 4n, count4: (a - b) / 2n, count2: b, nodes: nodesNow };
+    if (symmetry === 1) return { count8: (s - a) / 2n, count4: a, count2: 0n, nodes: nodesNow };
+    return { count8: s, count4: 0n, count2: 0n, nodes: nodesNow };
+  }
+
+  return {
+    countTask(task) {
+      start(task);
+      run(Infinity);
+      return result();
+    },
+    start,
+    run: (workLimit) => run(Math.max(1, workLimit)),
+    result,
+    close() {},
+  };
+}

@@ -1,0 +1,222 @@
+// The start-constellation counter: its constellations, their solutions and symmetry classes
+// against a plain enumeration written here, the split's presets, both engines, the prefix
+// counter it replaced, and the published counts.
+import { describe, expect, it } from "vitest";
+import { constellationIndex, constellations, splitConstellations, splitTasks } from "../src/count/tasks.js";
+import type { ConstellationTask, Engine } from "../src/engine/contract.js";
+import { tsEngine } from "../src/engine/ts/index.js";
+import { wasmEngine } from "../src/engine/wasm/index.js";
+import { count } from "../src/index.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { isSolution } from "./helpers.js";
+
+const ENGINES = [["wasm", wasmEngine], ["ts", tsEngine]] as const;
+
+/** Every solution of n, by plain backtracking with a pairwise check. */
+function allSolutions(n: number): number[][] {
+  const out: number[][] = [];
+  const cols: number[] = [];
+  const place = (row: number): void => {
+    if (row === n) { out.push(cols.slice()); return; }
+    for (let c = 0; c < n; c++) {
+      if (cols.some((d, r) => d === c || Math.abs(d - c) === row - r)) continue;
+      cols.push(c);
+      place(row + 1);
+      cols.pop();
+    }
+  };
+  place(0);
+  return out;
+}
+
+/** The 8 images of a solution (as row -> column lists), by moving every square. */
+function solutionImages(s: number[]): number[][] {
+  const n = s.length;
+  const squares = s.map((c, r) => [r, c]);
+  const moves: ((r: number, c: number) => [number, number])[] = [];
+  for (const mirror of [false, true]) {
+    for (let t = 0; t < 4; t++) {
+      moves.push((r, c) => {
+        if (mirror) c = n - 1 - c;
+        for (let u = 0; u < t; u++) [r, c] = [c, n - 1 - r];
+        return [r, c];
+      });
+    }
+  }
+  return moves.map((move) => {
+    const image = new Array<number>(n);
+    for (const [r, c] of squares) { const [r2, c2] = move(r, c); image[r2] = c2; }
+    return image;
+  });
+}
+
+/** A solution's border queens: row 0's column, row n-1's column, column 0's row, column n-1's row. */
+function border(s: number[]): string {
+  const n = s.length;
+  return [s[0], s[n - 1], s.indexOf(0), s.indexOf(n - 1)].join(",");
+}
+
+function sum(engine: Engine, n: number, tasks: readonly ConstellationTask[]) {
+  const counter = engine.openConstellationCounter(n);
+  let c8 = 0n, c4 = 0n, c2 = 0n, nodes = 0n;
+  for (const task of tasks) {
+    const r = counter.countTask(task);
+    c8 += r.count8; c4 += r.count4; c2 += r.count2; nodes += r.nodes;
+  }
+  counter.close();
+  return { c8, c4, c2, nodes };
+}
+
+describe("constellations", () => {
+  it("are one per class of border placements that solutions have, and each counts exactly the solutions with its border queens (n = 4..10)", () => {
+    for (let n = 4; n <= 10; n++) {
+      const solutions = allSolutions(n);
+      expect(BigInt(solutions.length)).toBe(A000170[n]);
+      const byBorder = new Map<string, number>();
+      for (const s of solutions) byBorder.set(border(s), (byBorder.get(border(s)) ?? 0) + 1);
+      // the class of a border placement: the border placements of a solution's images
+      const classOf = new Map<string, string>();
+      for (const s of solutions) {
+        const all = solutionImages(s).map(border).sort();
+        for (const b of all) classOf.set(b, all[0]);
+      }
+      const seen = new Set<string>();
+      const counter = wasmEngine.openConstellationCounter(n);
+      for (const c of constellations(n)) {
+        const key = [c.i, c.j, c.k, c.l].join(",");
+        const r = counter.countTask({ i: c.i, j: c.j, k: c.k, l: c.l, rows: [] });
+        const own = byBorder.get(key) ?? 0;
+        if (own === 0) { expect(r.count8 + r.count4 + r.count2).toBe(0n); continue; }
+        const cls = classOf.get(key)!;
+        expect(seen.has(cls), `two constellations of one class at n = ${n}`).toBe(false);
+        seen.add(cls);
+      }
+      counter.close();
+      // every class of the solutions' border placements has its constellation
+      expect(seen.size).toBe(new Set(classOf.values()).size);
+    }
+  });
+
+  it.each(ENGINES)("give each symmetry class of solutions once: count8, count4 and count2 as a plain enumeration tells them (n = 4..10, engine %s)", (_name, engine) => {
+    for (let n = 4; n <= 10; n++) {
+      const classes = new Map<string, number>();
+      for (const s of allSolutions(n)) {
+        const images = new Set(solutionImages(s).map((x) => x.join(",")));
+        classes.set([...images].sort()[0], images.size);
+      }
+      const want = { c8: 0n, c4: 0n, c2: 0n };
+      for (const size of classes.values()) want[size === 8 ? "c8" : size === 4 ? "c4" : "c2"]++;
+      const got = sum(engine, n, splitConstellations(n).tasks);
+      expect({ n, c8: got.c8, c4: got.c4, c2: got.c2 }).toEqual({ n, ...want });
+    }
+  });
+
+  it("each task's solutions, counted one by one by a plain search from its queens, are what the kernel finds (n = 9, 10)", () => {
+    for (const n of [9, 10]) {
+      const counter = tsEngine.openConstellationCounter(n);
+      for (const c of constellations(n)) {
+        const fixed = new Map<number, number>([[0, c.i], [n - 1, c.j], [c.k, 0], [c.l, n - 1]]);
+        let plain = 0;
+        const cols: number[] = [];
+        const place = (row: number): void => {
+          if (row === n) { if (isSolution(cols)) plain++; return; }
+          for (let col = 0; col < n; col++) {
+            if (fixed.has(row) ? fixed.get(row) !== col : col === 0 || col === n - 1) continue;
+            if (cols.some((d, r) => d === col || Math.abs(d - col) === row - r)) continue;
+            cols.push(col);
+            place(row + 1);
+            cols.pop();
+          }
+        };
+        place(0);
+        const r = counter.countTask({ i: c.i, j: c.j, k: c.k, l: c.l, rows: [] });
+        const size = c.symmetry === 2 ? 2n : c.symmetry === 1 ? 4n : 8n; // the constellation's images
+        expect((8n * r.count8 + 4n * r.count4 + 2n * r.count2) / size).toBe(BigInt(plain));
+      }
+      counter.close();
+    }
+  });
+});
+
+describe("the constellation counter", () => {
+  it.each(ENGINES)("matches the OEIS and the prefix counter it replaced, total and unique (n = 4..13, engine %s)", (_name, engine) => {
+    for (let n = 4; n <= 13; n++) {
+      const got = sum(engine, n, splitConstellations(n).tasks);
+      expect({ n, total: 8n * got.c8 + 4n * got.c4 + 2n * got.c2, unique: got.c8 + got.c4 + got.c2 }).toEqual({ n, total: A000170[n], unique: A002562[n] });
+      if (n < 5) continue;
+      const old = engine.openCounter(n);
+      let total = 0n, unique = 0n;
+      for (const task of splitTasks(n).tasks) {
+        const r = old.countTask(task);
+        total += 8n * r.count8 + 4n * r.count4 + 2n * r.count2; unique += r.count8 + r.count4 + r.count2;
+      }
+      old.close();
+      expect({ total, unique }).toEqual({ total: 8n * got.c8 + 4n * got.c4 + 2n * got.c2, unique: got.c8 + got.c4 + got.c2 });
+    }
+  });
+
+  it("count(n) gives the OEIS totals and the same nodes on both engines (n = 1..15)", async () => {
+    for (let n = 1; n <= 15; n++) {
+      const [w, t] = await Promise.all([count(n, { engine: "wasm" }), count(n, { engine: "ts" })]);
+      expect({ n, total: w.total, unique: w.unique }).toEqual({ n, total: A000170[n], unique: A002562[n] });
+      expect(t).toMatchObject({ total: w.total, unique: w.unique, nodes: w.nodes });
+    }
+  });
+
+  it.each(ENGINES)("gives the same counts and nodes whatever the preset rows (n = 6..12, engine %s)", (_name, engine) => {
+    for (let n = 6; n <= 12; n++) {
+      const results = [];
+      for (let presets = 0; presets <= 3; presets++) {
+        const split = splitConstellations(n, presets);
+        expect(split.tasks.length).toBe(constellationIndex(n, presets)!.tasks);
+        const got = sum(engine, n, split.tasks);
+        results.push({ ...got, nodes: got.nodes + split.prefixNodes });
+      }
+      for (const r of results) expect(r).toEqual(results[0]);
+    }
+  });
+
+  it("gives the same counts task by task on both engines, presets included (n = 11, 12)", () => {
+    for (const n of [11, 12]) {
+      const w = wasmEngine.openConstellationCounter(n), t = tsEngine.openConstellationCounter(n);
+      for (const presets of [0, 2]) for (const task of splitConstellations(n, presets).tasks) expect(w.countTask(task)).toEqual(t.countTask(task));
+      w.close(); t.close();
+    }
+  });
+
+  it.each(ENGINES)("a task counted in chunks of any budget gives what countTask gives (n = 8..12, engine %s)", (_name, engine) => {
+    for (let n = 8; n <= 12; n++) {
+      const whole = engine.openConstellationCounter(n), chunked = engine.openConstellationCounter(n);
+      for (const [i, task] of splitConstellations(n, 1).tasks.entries()) {
+        const budget = [1, 2, 7, 100, 5000][i % 5];
+        chunked.start(task);
+        while (!chunked.run(budget));
+        expect(chunked.result()).toEqual(whole.countTask(task));
+      }
+      whole.close(); chunked.close();
+    }
+  });
+
+  it("agrees on both engines at the board's edge (n = 32 masks), on tasks cut from a real solution", () => {
+    const n = 32;
+    // the explicit construction for n mod 6 = 2: 2, 4, ..., 32, then 3, 1, 7, 9, ..., 31, 5 (1-based)
+    const oneBased = [...Array.from({ length: 16 }, (_, i) => 2 * i + 2), 3, 1, ...Array.from({ length: 13 }, (_, i) => 2 * i + 7), 5];
+    const columns = oneBased.map((c) => c - 1);
+    expect(isSolution(columns)).toBe(true);
+    const w = wasmEngine.openConstellationCounter(n), t = tsEngine.openConstellationCounter(n);
+    let found = 0n;
+    for (const s of [columns, columns.slice().reverse(), columns.map((c) => n - 1 - c)]) {
+      const k = s.indexOf(0), l = s.indexOf(n - 1);
+      const free = s.filter((_, r) => r > 0 && r < n - 1 && r !== k && r !== l);
+      for (const left of [1, 2, 4, 7]) {
+        const task = { i: s[0], j: s[n - 1], k, l, rows: free.slice(0, free.length - left) };
+        expect(task.i === n - 1 - task.j && task.k === n - 1 - task.l).toBe(false); // (presets are for constellations no turn maps to themselves)
+        const r = w.countTask(task);
+        expect(r).toEqual(t.countTask(task));
+        found += r.count8;
+      }
+    }
+    expect(found).toBeGreaterThanOrEqual(12n);
+    w.close(); t.close();
+  });
+});
