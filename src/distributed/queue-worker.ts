@@ -13,7 +13,7 @@ import { SPLIT_VERSION, derivePart, splitCount, type CountPart, type PartCount }
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { ErrorCode, typeError } from "../core/errors.js";
-import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { countPartWebGpu, gpuPartsRefused } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {
@@ -66,10 +66,9 @@ export type WorkerOptions = {
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
   /**
-   * Count the parts on this machine's GPU (engine 'webgpu', docs/gpu.md), one at a time
-   * (concurrency defaults to 1). A part whose device is lost is counted again on the CPU
-   * threads, as are the parts of a constrained board's run (the GPU counts plain boards only);
-   * without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE.
+   * Count the parts on this machine's GPU. Not available with the constellation split: the
+   * parts are start constellations, which the GPU kernel does not count, so `gpu: true`
+   * rejects at once with NQ_ENGINE_UNAVAILABLE (docs/gpu.md).
    */
   gpu?: boolean;
   /**
@@ -107,6 +106,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
   const gpu = opts.gpu === true;
+  if (gpu) throw gpuPartsRefused("startWorker's gpu option (nqueens worker --gpu)");
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);

@@ -7,6 +7,18 @@ import { countTasksWebGpu } from "./count.js";
 import { ErrorCode, engineUnavailable } from "../../core/errors.js";
 import type { CountTask } from "../contract.js";
 
+/**
+ * Why parts are not counted on the GPU: the split's parts are start constellations (split
+ * version 3), which the GPU kernel does not count (it counts whole boards, on its own prefix
+ * tasks). countParallel({ gpu: true }) and startWorker({ gpu: true }) reject with this at once.
+ */
+export function gpuPartsRefused(what: string): Error {
+  return engineUnavailable(
+    `${what}: the GPU counts whole boards only (count(n, { engine: 'webgpu' }), or the CLI's count --engine webgpu); `
+    + "the parts of a split are start constellations, which the GPU kernel does not count: count parts on CPU threads",
+  );
+}
+
 /** countTask(part) on the GPU. Rejects with NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST, or the signal's reason. */
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal } = {}): Promise<PartCount> {
   const checked = checkPart(part);
