@@ -116,13 +116,16 @@ var<private> c4: u32;
 var<private> c2: u32;
 var<private> nodes: u32;
 
+// @cost taskColumn
 fn taskColumn(t: u32, i: u32) -> u32 {
   if (i < 4u) { return (tasks[2u * t] >> (8u + 5u * i)) & 31u; }
   return (tasks[2u * t + 1u] >> (5u * (i - 4u))) & 31u;
 }
 
+// @cost-end
 // Sets the per-task rules and rows 0..depth-1 of the board; returns nothing.
 fn openTask(t: u32) {
+  // @cost open
   let head = tasks[2u * t];
   side = (head & 1u) != 0u;
   bound1 = (head >> 1u) & 31u;
@@ -138,16 +141,20 @@ fn openTask(t: u32) {
     endBit = 0u;
     pruneMask = ~2u;
   }
+  // @cost open.row
   for (var y = 0u; y < P.depth; y++) {
     setBoard(y, 1u << taskColumn(t, y));
   }
 }
 
+// @cost-end
 // The attacks on row y, from the board's rows above it.
 fn attacksAt(y: u32) {
+  // @cost attacks
   al = 0u;
   ad = 0u;
   ar = 0u;
+  // @cost attacks.row
   for (var k = 0u; k < y; k++) {
     let bit = board(k);
     al = (al | bit) << 1u;
@@ -156,24 +163,32 @@ fn attacksAt(y: u32) {
   }
 }
 
+// @cost-end
 // The queens row y may take given its attacks, after the pruning rules of the task.
 fn candidates(y: u32, l: u32, d: u32, r: u32) -> u32 {
+  // @cost candidates
   var c = P.mask & ~(l | d | r);
   if (c == 0u) { return 0u; }
   if (y == P.lastRow) {
+    // @cost candidates.last
     if (side && (c & lastMask) != 0u) { return 0u; }
     return c;
   }
+  // @cost candidates.rules
   if (y < bound1) {
+    // @cost candidates.upper
     c = c & pruneMask;
   } else if (side && y == bound2) {
+    // @cost candidates.bound2
     let edges = d & P.sideMask;
     if (edges == 0u) { return 0u; }
     if (edges != P.sideMask) { c = c & P.sideMask; }
   }
+  // @cost candidates.return
   return c;
 }
 
+// @cost-end
 // A side solution: which rotations map it to itself (as checkSymmetry in src/engine/ts/count.ts).
 fn checkSymmetry() {
   let lastRow = P.lastRow;
@@ -182,82 +197,106 @@ fn checkSymmetry() {
   var bit: u32;
   var ptn: u32;
   // 90 degrees
+  // @cost sym90.test
   if (board(bound2) == 1u) {
+    // @cost sym90.start
     own = 1u;
     ptn = 2u;
     loop {
+      // @cost sym90.outer
       if (own > lastRow) { break; }
       bit = 1u;
       you = lastRow;
       loop {
+        // @cost sym90.inner
         if (board(you) == ptn || board(own) < bit) { break; }
         you = you - 1u;
         bit = bit << 1u;
       }
+      // @cost sym90.outer
       if (board(own) > bit) { return; }
       if (board(own) < bit) { break; }
       own = own + 1u;
       ptn = ptn << 1u;
     }
+    // @cost sym90.end
     if (own > lastRow) { c2 = c2 + 1u; return; }
   }
   // 180 degrees
+  // @cost sym180.test
   if (board(lastRow) == endBit) {
+    // @cost sym180.start
     own = 1u;
     you = lastRow - 1u;
     loop {
+      // @cost sym180.outer
       if (own > lastRow) { break; }
       bit = 1u;
       ptn = P.topBit;
       loop {
+        // @cost sym180.inner
         if (ptn == board(you) || board(own) < bit) { break; }
         ptn = ptn >> 1u;
         bit = bit << 1u;
       }
+      // @cost sym180.outer
       if (board(own) > bit) { return; }
       if (board(own) < bit) { break; }
       own = own + 1u;
       you = you - 1u;
     }
+    // @cost sym180.end
     if (own > lastRow) { c4 = c4 + 1u; return; }
   }
   // 270 degrees
+  // @cost sym270.test
   if (board(bound1) == P.topBit) {
+    // @cost sym270.start
     own = 1u;
     ptn = P.topBit >> 1u;
     loop {
+      // @cost sym270.outer
       if (own > lastRow) { break; }
       bit = 1u;
       you = 0u;
       loop {
+        // @cost sym270.inner
         if (board(you) == ptn || board(own) < bit) { break; }
         you = you + 1u;
         bit = bit << 1u;
       }
+      // @cost sym270.outer
       if (board(own) > bit) { return; }
       if (board(own) < bit) { break; }
       own = own + 1u;
       ptn = ptn >> 1u;
     }
   }
+  // @cost sym.c8
   c8 = c8 + 1u;
 }
+// @cost-end
 
 // A queen in the last row (`c` is its one free column, already checked).
 fn leaf(c: u32) {
+  // @cost leaf
   nodes = nodes + 1u;
   if (!side) {
+    // @cost leaf.corner
     c8 = c8 + 1u;
   } else {
+    // @cost leaf.side
     setBoard(P.lastRow, c);
     checkSymmetry();
   }
 }
+// @cost-end
 
 var<private> slotId: u32;
 
 // Adds v to counter k (0..3) of this slot: lo, mid, hi with carry.
 fn add96(k: u32, v: u32) {
+  // @cost add96
   let S = P.slots;
   let i = 3u * k * S + slotId;
   let lo = results[i];
@@ -269,9 +308,11 @@ fn add96(k: u32, v: u32) {
     if (mid == 0u) { results[i + 2u * S] = results[i + 2u * S] + 1u; }
   }
 }
+// @cost-end
 
 // Adds what this invocation found since the last flush to its slot's counters and to the running node total.
 fn flush() {
+  // @cost flush
   if (c8 != 0u) { add96(0u, c8); }
   if (c4 != 0u) { add96(1u, c4); }
   if (c2 != 0u) { add96(2u, c2); }
@@ -288,6 +329,7 @@ fn flush() {
   c2 = 0u;
   nodes = 0u;
 }
+// @cost-end
 
 @compute @workgroup_size(32)
 fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation_index) local: u32) {
@@ -322,7 +364,9 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   }
   var budget = P.budget;
   loop {
+    // @cost loop
     if (task == NONE) {
+      // @cost take
       if (atomicLoad(&ctrl.next) >= P.numTasks) { break; } // (keeps `next` from growing without bound)
       let t = atomicAdd(&ctrl.next, 1u);
       if (t >= P.numTasks) { break; }
@@ -335,19 +379,24 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         if (c != 0u) { leaf(c); }
         setRem(y, 0u);
       } else {
+        // @cost take.row
         nodes = nodes + countOneBits(c);
         setRem(y, c);
       }
     }
+    // @cost step
     if (budget == 0u) { break; }
     budget = budget - 1u;
     let r = rem(y);
     if (r == 0u) {
+      // @cost pop
       if (y == P.depth) { // the task is done
+        // @cost done
         flush();
         atomicAdd(&ctrl.done, 1u);
         task = NONE;
       } else { // back up one row: undo its queen's attacks (the bits shifted out matter to no later row)
+        // @cost back
         y = y - 1u;
         ad = ad & ~board(y);
         al = leftOf(y);
@@ -355,6 +404,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       }
       continue;
     }
+    // @cost place
     let bit = r & (0u - r);
     setRem(y, r ^ bit);
     let l = (al | bit) << 1u;
@@ -363,11 +413,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let ny = y + 1u;
     let c = candidates(ny, l, d, rr);
     if (c == 0u) { continue; }
+    // @cost place.found
     if (ny == P.lastRow) {
+      // @cost place.leaf
       setBoard(y, bit);
       leaf(c);
       continue;
     }
+    // @cost push
     setBoard(y, bit);
     setDiagonals(y, al, ar);
     nodes = nodes + countOneBits(c);
@@ -377,6 +430,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     ad = d;
     ar = rr;
   }
+  // @cost-end
   if (task != NONE) {
     flush();
     for (var k = P.depth; k < y; k++) {
