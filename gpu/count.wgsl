@@ -43,7 +43,7 @@ struct Ctrl {
 }
 
 @group(0) @binding(0) var<uniform> P: Params;
-// Per task, 2 words: [kind (bit 0: 1 = side) | bound1 << 1 | columns 0..3 << 8 (5 bits each)], [columns 4..9 (5 bits each)].
+// Per task, TASK_WORDS words (below).
 @group(0) @binding(1) var<storage, read> tasks: array<u32>;
 // Per slot, 12 words: count8, count4, count2, nodes, each lo/mid/hi; word w of slot s at w * slots + s.
 @group(0) @binding(2) var<storage, read_write> results: array<u32>;
@@ -53,6 +53,10 @@ struct Ctrl {
 @group(0) @binding(4) var<storage, read_write> ctrl: Ctrl;
 
 const NONE: u32 = 0u;
+const NO_ROW: u32 = 0xffffffffu;
+// Words per task: [kind (bit 0: 1 = side) | bound1 << 1 | columns 0..3 << 8 (5 bits each)],
+// [columns 4..9 (5 bits each)], and the attacks on row depth: left diagonals, columns, right diagonals.
+const TASK_WORDS: u32 = 5u;
 const F_TASK: u32 = 0u;
 const F_ROW: u32 = 1u;
 const F_REM: u32 = 2u;
@@ -102,33 +106,51 @@ var<private> al: u32;
 var<private> ad: u32;
 var<private> ar: u32;
 
-// The task being searched.
+// The task being searched (task + 1; NONE: none).
+var<private> task: u32;
 var<private> side: bool;
 var<private> bound1: u32;
-var<private> bound2: u32;
+var<private> bound2: u32; // NO_ROW for a corner task
+var<private> prefixSet: bool; // rows 0..depth-1 of the board are set (setPrefix)
 var<private> lastMask: u32;
 var<private> endBit: u32;
 var<private> pruneMask: u32;
 
-// Found in this dispatch, for the current task.
+// Found in this dispatch (flushed to the slot's counters when it leaves the loop).
 var<private> c8: u32;
 var<private> c4: u32;
 var<private> c2: u32;
 var<private> nodes: u32;
 
-// @cost taskColumn
-fn taskColumn(t: u32, i: u32) -> u32 {
-  if (i < 4u) { return (tasks[2u * t] >> (8u + 5u * i)) & 31u; }
-  return (tasks[2u * t + 1u] >> (5u * (i - 4u))) & 31u;
+// @cost prefix
+// Sets rows 0..depth-1 of the board from the task's packed columns. Only the rotation check
+// reads them (a back-up reads rows from depth on, which the pushes wrote), so a side task
+// sets them at its first leaf, and most tasks (no solution) never do.
+fn setPrefix() {
+  let t = task - 1u;
+  let head = tasks[TASK_WORDS * t];
+  let tail = tasks[TASK_WORDS * t + 1u];
+  // @cost prefix.row
+  for (var y = 0u; y < P.depth; y++) {
+    var col = (tail >> (5u * y - 20u)) & 31u;
+    if (y < 4u) { col = (head >> (8u + 5u * y)) & 31u; }
+    setBoard(y, 1u << col);
+  }
+  // @cost prefix.end
+  prefixSet = true;
 }
 
 // @cost-end
-// Sets the per-task rules and rows 0..depth-1 of the board; returns nothing.
+// Sets the per-task rules and the attacks on row depth (the host made them: no walk of the prefix).
 fn openTask(t: u32) {
   // @cost open
-  let head = tasks[2u * t];
+  let head = tasks[TASK_WORDS * t];
   side = (head & 1u) != 0u;
   bound1 = (head >> 1u) & 31u;
+  al = tasks[TASK_WORDS * t + 2u];
+  ad = tasks[TASK_WORDS * t + 3u];
+  ar = tasks[TASK_WORDS * t + 4u];
+  prefixSet = false;
   if (side) {
     bound2 = P.lastRow - bound1;
     let low = (1u << bound1) - 1u;
@@ -136,49 +158,22 @@ fn openTask(t: u32) {
     endBit = P.topBit >> bound1;
     pruneMask = ~P.sideMask;
   } else {
-    bound2 = 0u;
+    bound2 = NO_ROW;
     lastMask = 0u;
     endBit = 0u;
     pruneMask = ~2u;
   }
-  // @cost open.row
-  for (var y = 0u; y < P.depth; y++) {
-    setBoard(y, 1u << taskColumn(t, y));
-  }
 }
 
 // @cost-end
-// The attacks on row y, from the board's rows above it.
-fn attacksAt(y: u32) {
-  // @cost attacks
-  al = 0u;
-  ad = 0u;
-  ar = 0u;
-  // @cost attacks.row
-  for (var k = 0u; k < y; k++) {
-    let bit = board(k);
-    al = (al | bit) << 1u;
-    ad = ad | bit;
-    ar = (ar | bit) >> 1u;
-  }
-}
-
-// @cost-end
-// The queens row y may take given its attacks, after the pruning rules of the task.
+// The queens row y (below the last row) may take given its attacks, after the pruning rules of the task.
 fn candidates(y: u32, l: u32, d: u32, r: u32) -> u32 {
   // @cost candidates
   var c = P.mask & ~(l | d | r);
-  if (c == 0u) { return 0u; }
-  if (y == P.lastRow) {
-    // @cost candidates.last
-    if (side && (c & lastMask) != 0u) { return 0u; }
-    return c;
-  }
-  // @cost candidates.rules
   if (y < bound1) {
     // @cost candidates.upper
     c = c & pruneMask;
-  } else if (side && y == bound2) {
+  } else if (y == bound2) {
     // @cost candidates.bound2
     let edges = d & P.sideMask;
     if (edges == 0u) { return 0u; }
@@ -286,6 +281,7 @@ fn leaf(c: u32) {
     c8 = c8 + 1u;
   } else {
     // @cost leaf.side
+    if (!prefixSet) { setPrefix(); }
     setBoard(P.lastRow, c);
     checkSymmetry();
   }
@@ -339,7 +335,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   if (slot >= P.slots) { return; }
   slotId = slot;
   let S = P.slots;
-  var task = state[F_TASK * S + slot];
+  task = state[F_TASK * S + slot];
   var y = state[F_ROW * S + slot];
   c8 = 0u;
   c4 = 0u;
@@ -353,7 +349,6 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     for (var k = P.depth; k <= y; k++) {
       setRem(k, state[(F_REM + k) * S + slot]);
     }
-    attacksAt(P.depth);
     for (var k = P.depth; k < y; k++) { // the diagonals of the rows above, as the pushes stored them
       setDiagonals(k, al, ar);
       let bit = board(k);
@@ -362,6 +357,10 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       ar = (ar | bit) >> 1u;
     }
   }
+  // One iteration is one step: back up past the rows with no candidates left (if any), then
+  // place the next queen of the row, and push the row below unless it is the last or has no
+  // candidates. (Backing up and placing in one iteration: the lanes of a warp that back up and
+  // those that place run the same iteration together.)
   var budget = P.budget;
   loop {
     // @cost loop
@@ -373,13 +372,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       task = t + 1u;
       openTask(t);
       y = P.depth;
-      attacksAt(y);
-      let c = candidates(y, al, ad, ar);
-      if (y == P.lastRow) { // the task is one leaf
-        if (c != 0u) { leaf(c); }
+      if (y == P.lastRow) { // the task is one leaf (a prefix of n - 1 rows)
+        // @cost take.leaf
+        let c = P.mask & ~(al | ad | ar);
+        if (c != 0u && (c & lastMask) == 0u) { leaf(c); }
         setRem(y, 0u);
       } else {
         // @cost take.row
+        let c = candidates(y, al, ad, ar);
         nodes = nodes + countOneBits(c);
         setRem(y, c);
       }
@@ -387,22 +387,27 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     // @cost step
     if (budget == 0u) { break; }
     budget = budget - 1u;
-    let r = rem(y);
+    var r = rem(y);
     if (r == 0u) {
-      // @cost pop
-      if (y == P.depth) { // the task is done
-        // @cost done
-        flush();
-        atomicAdd(&ctrl.done, 1u);
-        task = NONE;
-      } else { // back up one row: undo its queen's attacks (the bits shifted out matter to no later row)
-        // @cost back
+      // @cost back
+      loop { // undo each queen backed over (the bits shifted out of the diagonals matter to no later row)
+        // @cost back.row
+        if (y == P.depth) { break; }
         y = y - 1u;
         ad = ad & ~board(y);
-        al = leftOf(y);
-        ar = rightOf(y);
+        r = rem(y);
+        if (r != 0u) { break; }
       }
-      continue;
+      // @cost back.end
+      if (r == 0u) { // the task is done
+        // @cost done
+        atomicAdd(&ctrl.done, 1u);
+        task = NONE;
+        continue;
+      }
+      // @cost back.restore
+      al = leftOf(y);
+      ar = rightOf(y);
     }
     // @cost place
     let bit = r & (0u - r);
@@ -411,15 +416,18 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let d = ad | bit;
     let rr = (ar | bit) >> 1u;
     let ny = y + 1u;
-    let c = candidates(ny, l, d, rr);
-    if (c == 0u) { continue; }
-    // @cost place.found
     if (ny == P.lastRow) {
       // @cost place.leaf
+      let c = P.mask & ~(l | d | rr);
+      if (c == 0u || (c & lastMask) != 0u) { continue; } // (lastMask: 0 for a corner task)
+      // @cost place.leaf.found
       setBoard(y, bit);
       leaf(c);
       continue;
     }
+    // @cost place.row
+    let c = candidates(ny, l, d, rr);
+    if (c == 0u) { continue; }
     // @cost push
     setBoard(y, bit);
     setDiagonals(y, al, ar);
@@ -431,8 +439,8 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     ar = rr;
   }
   // @cost-end
+  flush();
   if (task != NONE) {
-    flush();
     for (var k = P.depth; k < y; k++) {
       state[(F_BOARD + k) * S + slot] = board(k);
     }

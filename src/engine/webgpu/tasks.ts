@@ -1,7 +1,9 @@
 // The GPU's tasks: the prefixes of src/count/tasks.ts (same rules, same order, same
 // prefix node count; test/webgpu.test.ts checks them against splitTasks), cut deeper so
-// that there are many more tasks than GPU threads, and packed two u32 words a task for
-// gpu/count.wgsl: [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column.
+// that there are many more tasks than GPU threads, and packed two u32 words a task:
+// [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column. The kernel
+// (gpu/count.wgsl) gets TASK_WORDS words a task (taskRecords): those two and the prefix's
+// attacks on the row below it, so that taking a task walks no prefix.
 
 import type { CountTask } from "../contract.js";
 import { splitTasks } from "../../count/tasks.js";
@@ -168,6 +170,46 @@ function* extendSteps(n: number, roots: readonly CountTask[], depth: number): Ge
 /** extendTasks, calling `between` after every slice of roots. */
 export function extendTasksAsync(n: number, roots: readonly CountTask[], depth: number, between: Between): Promise<PackedTasks> {
   return finishAsync(extendSteps(n, roots, depth), between);
+}
+
+/** Words per task in the kernel's task buffer (TASK_WORDS of gpu/count.wgsl). */
+export const TASK_WORDS = 5;
+
+function* recordSteps(tasks: PackedTasks): Generator<void, Uint32Array<ArrayBuffer>, void> {
+  const { depth, count, words } = tasks;
+  const out = new Uint32Array(TASK_WORDS * count);
+  for (let i = 0; i < count; i++) {
+    const head = words[2 * i], tail = words[2 * i + 1];
+    let left = 0, down = 0, right = 0;
+    for (let y = 0; y < depth; y++) {
+      const bit = 1 << (y < 4 ? (head >>> (8 + 5 * y)) & 31 : (tail >>> (5 * (y - 4))) & 31);
+      left = (left | bit) << 1;
+      down |= bit;
+      right = (right | bit) >>> 1;
+    }
+    const at = TASK_WORDS * i;
+    out[at] = head;
+    out[at + 1] = tail;
+    out[at + 2] = left >>> 0;
+    out[at + 3] = down >>> 0;
+    out[at + 4] = right >>> 0;
+    if ((i + 1) % SLICE === 0) yield;
+  }
+  return out;
+}
+
+/**
+ * The kernel's task buffer: per task its two packed words and the attacks of its prefix on
+ * row `depth` (left diagonals, columns, right diagonals, as u32 words: bits shifted past
+ * bit 31 dropped, as the kernel's own shifts drop them).
+ */
+export function taskRecords(tasks: PackedTasks): Uint32Array<ArrayBuffer> {
+  return finish(recordSteps(tasks));
+}
+
+/** taskRecords, calling `between` after every slice of tasks. */
+export function taskRecordsAsync(tasks: PackedTasks, between: Between): Promise<Uint32Array<ArrayBuffer>> {
+  return finishAsync(recordSteps(tasks), between);
 }
 
 /** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
