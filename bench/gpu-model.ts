@@ -128,7 +128,7 @@ const ROWS = 33;
 function newLane(i: number): Lane {
   return {
     task: 0, y: 0, done: false, side: false, bound1: 0, bound2: 0, lastMask: 0, endBit: 0, pruneMask: 0,
-    al: 0, ad: 0, ar: 0, o: i * ROWS, c8: 0, c4: 0, c2: 0, nodes: 0,
+    al: 0, ad: 0, ar: 0, o: i * ROWS, c8: 0, c4: 0, c2: 0, nodes: 0, prefixSet: false,
   };
 }
 
@@ -500,5 +500,166 @@ export const baselineKernel: KernelModel = (() => {
     },
   };
 })();
+
+/** The tuned kernel's candidates(y, l, d, r) for a row above the last. */
+function tunedCandidates(lane: Lane, sim: Sim, b: Record<string, number>, y: number, l: number, d: number, r: number): number {
+  const { mask, sideMask } = sim.board;
+  sim.hit(b.candidates);
+  let c = mask & ~(l | d | r);
+  if (y < lane.bound1) {
+    sim.hit(b["candidates.upper"]);
+    c &= lane.pruneMask;
+  } else if (y === lane.bound2) {
+    sim.hit(b["candidates.bound2"]);
+    const edges = d & sideMask;
+    if (edges === 0) return 0;
+    if (edges !== sideMask) c &= sideMask;
+  }
+  sim.hit(b["candidates.return"]);
+  return c;
+}
+
+const NO_ROW = -1;
+
+/** A side or corner leaf of the tuned kernel (leaf() in the WGSL): the prefix set at a side task's first leaf. */
+function tunedLeaf(lane: Lane, sim: Sim, b: Record<string, number>, c: number): void {
+  sim.hit(b.leaf);
+  lane.nodes++;
+  if (!lane.side) {
+    sim.hit(b["leaf.corner"]);
+    lane.c8++;
+    return;
+  }
+  sim.hit(b["leaf.side"]);
+  if (!lane.prefixSet) {
+    const { tasks } = sim.board;
+    sim.hit(b.prefix);
+    const t = lane.task - 1, head = tasks.words[2 * t], tail = tasks.words[2 * t + 1];
+    for (let y = 0; y < tasks.depth; y++) {
+      sim.hit(b["prefix.row"]);
+      stacks.board[lane.o + y] = 1 << (y < 4 ? (head >>> (8 + 5 * y)) & 31 : (tail >>> (5 * (y - 4))) & 31);
+    }
+    sim.hit(b["prefix.end"]);
+    lane.prefixSet = true;
+  }
+  stacks.board[lane.o + sim.board.lastRow] = c;
+  checkSymmetry(lane, sim, b);
+}
+
+/**
+ * gpu/count.wgsl as it is now: a back-up (past every exhausted row) and the next placement in
+ * one iteration, the prefix's attacks from the host, the board's prefix set only for a side
+ * task's rotation check, the counters flushed once a dispatch (here: never, one dispatch).
+ */
+export function tunedKernel(opts: { name?: string; minTasks?: (n: number, slots: number) => number } = {}): KernelModel {
+  const costs = KERNEL_COSTS;
+  return {
+    name: opts.name ?? "tuned",
+    costs,
+    blocks: Object.keys(costs),
+    phaseOf: phaseByName(["take", "open", "prefix", "prefix.row", "prefix.end"], ["done", "flush", "add96"]),
+    tasksFor: (n, slots) => defaultTasks(n, slots, opts.minTasks?.(n, slots)),
+    iterate(lane, sim, b) {
+      const { n, lastRow, topBit, sideMask, mask, tasks } = sim.board;
+      const depth = tasks.depth;
+      sim.hit(b.loop);
+      if (lane.task === 0) {
+        sim.hit(b.take);
+        const t = sim.takeTask();
+        if (t < 0) return false;
+        lane.task = t + 1;
+        sim.hit(b.open);
+        const head = tasks.words[2 * t], tail = tasks.words[2 * t + 1];
+        lane.side = (head & 1) !== 0;
+        lane.bound1 = (head >>> 1) & 31;
+        let al = 0, ad = 0, ar = 0; // (the host's record)
+        for (let y = 0; y < depth; y++) {
+          const bit = 1 << (y < 4 ? (head >>> (8 + 5 * y)) & 31 : (tail >>> (5 * (y - 4))) & 31);
+          al = (al | bit) << 1;
+          ad |= bit;
+          ar = (ar | bit) >>> 1;
+        }
+        lane.al = al; lane.ad = ad; lane.ar = ar;
+        lane.prefixSet = false;
+        if (lane.side) {
+          lane.bound2 = lastRow - lane.bound1;
+          const low = (1 << lane.bound1) - 1;
+          lane.lastMask = low | (low << (n - lane.bound1));
+          lane.endBit = topBit >>> lane.bound1;
+          lane.pruneMask = ~sideMask;
+        } else {
+          lane.bound2 = NO_ROW;
+          lane.lastMask = 0;
+          lane.endBit = 0;
+          lane.pruneMask = ~2;
+        }
+        lane.y = depth;
+        stacks.rem[lane.o + depth - 1] = 1; // the sentinel
+        if (depth === lastRow) {
+          sim.hit(b["take.leaf"]);
+          const c = mask & ~(al | ad | ar);
+          if (c !== 0 && (c & lane.lastMask) === 0) tunedLeaf(lane, sim, b, c);
+          stacks.rem[lane.o + depth] = 0;
+        } else {
+          sim.hit(b["take.row"]);
+          const c = tunedCandidates(lane, sim, b, depth, al, ad, ar);
+          lane.nodes += popcount(c);
+          stacks.rem[lane.o + depth] = c;
+        }
+      }
+      sim.hit(b.step);
+      const o = lane.o;
+      let y = lane.y;
+      let r = stacks.rem[o + y];
+      if (r === 0) {
+        sim.hit(b.back);
+        for (;;) {
+          sim.hit(b["back.row"]);
+          y--;
+          r = stacks.rem[o + y];
+          if (r !== 0) break;
+          lane.ad &= ~stacks.board[o + y];
+        }
+        sim.hit(b["back.end"]);
+        lane.y = y;
+        if (y < depth) {
+          sim.hit(b.done);
+          lane.task = 0;
+          return true;
+        }
+        sim.hit(b["back.restore"]);
+        lane.ad &= ~stacks.board[o + y];
+        lane.al = stacks.left[o + y];
+        lane.ar = stacks.right[o + y];
+      }
+      sim.hit(b.place);
+      const bit = r & -r;
+      stacks.rem[o + y] = r ^ bit;
+      const l = (lane.al | bit) << 1, d = lane.ad | bit, rr = (lane.ar | bit) >>> 1;
+      const ny = y + 1;
+      if (ny === lastRow) {
+        sim.hit(b["place.leaf"]);
+        const c = mask & ~(l | d | rr);
+        if (c === 0 || (c & lane.lastMask) !== 0) return true;
+        sim.hit(b["place.leaf.found"]);
+        stacks.board[o + y] = bit;
+        tunedLeaf(lane, sim, b, c);
+        return true;
+      }
+      sim.hit(b["place.row"]);
+      const c = tunedCandidates(lane, sim, b, ny, l, d, rr);
+      if (c === 0) return true;
+      sim.hit(b.push);
+      stacks.board[o + y] = bit;
+      stacks.left[o + y] = lane.al;
+      stacks.right[o + y] = lane.ar;
+      lane.nodes += popcount(c);
+      lane.y = ny;
+      stacks.rem[o + ny] = c;
+      lane.al = l; lane.ad = d; lane.ar = rr;
+      return true;
+    },
+  };
+}
 
 export { shader as kernelText, KERNEL_COSTS };

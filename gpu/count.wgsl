@@ -128,13 +128,12 @@ var<private> nodes: u32;
 // sets them at its first leaf, and most tasks (no solution) never do.
 fn setPrefix() {
   let t = task - 1u;
-  let head = tasks[TASK_WORDS * t];
-  let tail = tasks[TASK_WORDS * t + 1u];
+  var cols = tasks[TASK_WORDS * t] >> 8u; // columns 0..3, then 4..9
   // @cost prefix.row
   for (var y = 0u; y < P.depth; y++) {
-    var col = (tail >> (5u * y - 20u)) & 31u;
-    if (y < 4u) { col = (head >> (8u + 5u * y)) & 31u; }
-    setBoard(y, 1u << col);
+    if (y == 4u) { cols = tasks[TASK_WORDS * t + 1u]; }
+    setBoard(y, 1u << (cols & 31u));
+    cols = cols >> 5u;
   }
   // @cost prefix.end
   prefixSet = true;
@@ -343,6 +342,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   nodes = 0u;
   if (task != NONE) { // resume: the board and candidates were saved, the attacks are rebuilt
     openTask(task - 1u);
+    setRem(P.depth - 1u, 1u); // the sentinel (as a task's take sets it)
     for (var k = P.depth; k < y; k++) {
       setBoard(k, state[(F_BOARD + k) * S + slot]);
     }
@@ -372,6 +372,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       task = t + 1u;
       openTask(t);
       y = P.depth;
+      setRem(y - 1u, 1u); // the sentinel above the task's first row (never placed: the back-up stops there)
       if (y == P.lastRow) { // the task is one leaf (a prefix of n - 1 rows)
         // @cost take.leaf
         let c = P.mask & ~(al | ad | ar);
@@ -392,20 +393,20 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       // @cost back
       loop { // undo each queen backed over (the bits shifted out of the diagonals matter to no later row)
         // @cost back.row
-        if (y == P.depth) { break; }
         y = y - 1u;
-        ad = ad & ~board(y);
         r = rem(y);
         if (r != 0u) { break; }
+        ad = ad & ~board(y);
       }
       // @cost back.end
-      if (r == 0u) { // the task is done
+      if (y < P.depth) { // the task is done (rem(depth - 1) is the sentinel that stops the loop)
         // @cost done
         atomicAdd(&ctrl.done, 1u);
         task = NONE;
         continue;
       }
       // @cost back.restore
+      ad = ad & ~board(y);
       al = leftOf(y);
       ar = rightOf(y);
     }
