@@ -389,17 +389,11 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     if (budget == 0u) { break; }
     budget = budget - 1u;
     var r = rem(y);
-    if (r == 0u) {
+    if (r == 0u) { // back up one row: undo its queen's attacks (the bits shifted out of the diagonals matter to no later row)
       // @cost back
-      loop { // undo each queen backed over (the bits shifted out of the diagonals matter to no later row)
-        // @cost back.row
-        y = y - 1u;
-        r = rem(y);
-        if (r != 0u) { break; }
-        ad = ad & ~board(y);
-      }
-      // @cost back.end
-      if (y < P.depth) { // the task is done (rem(depth - 1) is the sentinel that stops the loop)
+      y = y - 1u;
+      r = rem(y);
+      if (y < P.depth) { // the task is done (rem(depth - 1) is the sentinel)
         // @cost done
         atomicAdd(&ctrl.done, 1u);
         task = NONE;
@@ -409,6 +403,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       ad = ad & ~board(y);
       al = leftOf(y);
       ar = rightOf(y);
+      if (r == 0u) { continue; } // (and the row above, in the next iteration)
     }
     // @cost place
     let bit = r & (0u - r);
