@@ -100,6 +100,8 @@ export type ModelResult = {
   laneOccupancy: number;
   /** Share of the warp instructions per phase. */
   share: Record<Phase, number>;
+  /** The longest warp's instructions: the model's time, in warp instructions of one warp. */
+  makespan: number;
   /** The last warp's end over the ideal (all warp instructions spread evenly over the warps). */
   makespanOverIdeal: number;
   /** Share of the makespan after the last task was handed out. */
@@ -131,7 +133,7 @@ function newLane(i: number): Lane {
 }
 
 /** Runs the model of `kernel` for n (n <= 24) on `slots` slots (a multiple of 32). */
-export function simulate(n: number, kernel: KernelModel, opts: { slots?: number; tasks?: PackedTasks } = {}): ModelResult {
+export function simulate(n: number, kernel: KernelModel, opts: { slots?: number; tasks?: PackedTasks; strict?: boolean } = {}): ModelResult {
   if (!(n >= 4 && n <= 24)) throw new RangeError(`the model runs n = 4..24, got ${n}`);
   const slots = opts.slots ?? 65536;
   const tasks = opts.tasks ?? kernel.tasksFor(n, slots);
@@ -140,7 +142,12 @@ export function simulate(n: number, kernel: KernelModel, opts: { slots?: number;
   const names = kernel.blocks;
   const B = names.length;
   // the ids as one object literal (fast properties: the kernels look them up by constant names in the hot loop)
-  const ids = new Function(`return {${names.map((name, i) => `${JSON.stringify(name)}: ${i}`).join(", ")}};`)() as Record<string, number>;
+  let ids = new Function(`return {${names.map((name, i) => `${JSON.stringify(name)}: ${i}`).join(", ")}};`)() as Record<string, number>;
+  if (opts.strict) { // (tests: a block the table lacks is an error, not a NaN)
+    const known = ids;
+    ids = new Proxy(known, { get: (_, name) => (typeof name === "string" && name in known ? known[name] : fail(name)) });
+    const fail = (name: string | symbol): never => { throw new Error(`${kernel.name}: the kernel model books block ${String(name)}, which its cost table lacks`); };
+  }
   const cost = new Float64Array(B);
   const phase = new Uint8Array(B);
   names.forEach((name, i) => {
@@ -252,7 +259,7 @@ export function simulate(n: number, kernel: KernelModel, opts: { slots?: number;
     count8, count4, count2, total: 8 * count8 + 4 * count4 + 2 * count2, unique: count8 + count4 + count2, nodes,
     warpIterations, warpInstructions, warpInstructionsPerNode: warpInstructions / nodes,
     laneOccupancy: laneInstr / (32 * warpInstructions), share,
-    makespanOverIdeal: makespan / (warpInstructions / warps),
+    makespan, makespanOverIdeal: makespan / (warpInstructions / warps),
     tail: makespan > 0 ? (makespan - lastHandOut) / makespan : 0,
     byBlock: names.map((name, b): [string, number] => [name, byBlock[b]]).sort((a, b) => b[1] - a[1]),
   };

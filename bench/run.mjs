@@ -8,6 +8,7 @@
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
 // n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep).
+// --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
+    "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
   },
 });
 const sections = {
@@ -47,12 +49,18 @@ const sections = {
     ...(values.boards ? { boards: Number(values.boards) } : {}),
     ...(values.quick ? { sweep: [{ n: 28, ms: [575, 600] }, { n: 48, ms: [1950, 2000] }], timeoutMs: 10_000, tsTimeoutMs: 10_000, backtrackCap: 1e7 } : {}),
   }),
+  "gpu-model": async () => {
+    const { loadGpuModel } = await import("./gpu-model-load.mjs");
+    const { benchGpuModel } = await loadGpuModel();
+    const { count } = await import("../dist/index.js");
+    return benchGpuModel({ sizes: values["gpu-model-sizes"] ? parseSizes(values["gpu-model-sizes"]) : undefined, slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined, count });
+  },
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
-const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values.gpu ? ["gpu"] : values.constrained ? ["constrained"]
-  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "constrained");
+const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"]
+  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "gpu-model" && name !== "constrained");
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
