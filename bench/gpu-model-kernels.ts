@@ -168,7 +168,7 @@ export const baselineKernel: KernelModel = (() => {
     costs,
     blocks: Object.keys(costs),
     phaseOf: phaseByName(TAKE_BLOCKS, ["done", "flush", "add96"]),
-    tasksFor: (n, slots) => defaultTasks(n, slots),
+    tasksFor: (n, slots) => defaultTasks(n, slots, undefined, false),
     iterate(lane, sim, b) {
       const { lastRow, tasks } = sim.board;
       const depth = tasks.depth;
@@ -302,7 +302,7 @@ export function tunedKernel(opts: { name?: string; minTasks?: (n: number, slots:
     costs,
     blocks: Object.keys(costs),
     phaseOf: phaseByName(["take", "open", "prefix", "prefix.row", "prefix.end"], ["done", "flush", "add96"]),
-    tasksFor: (n, slots) => defaultTasks(n, slots, opts.minTasks?.(n, slots)),
+    tasksFor: (n, slots) => defaultTasks(n, slots, opts.minTasks?.(n, slots), opts.minTasks === undefined),
     iterate(lane, sim, b) {
       const { n, lastRow, topBit, sideMask, mask, tasks } = sim.board;
       const depth = tasks.depth;

@@ -116,9 +116,13 @@ export function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/** The hardware default's task list: the engine's split for `slots` slots, largest first. */
-export function defaultTasks(n: number, slots: number, minTasks = Math.min(16 * slots, 2 ** 21)): PackedTasks {
-  return largestFirst(gpuTasks(n, minTasks));
+/**
+ * A hardware count's task list for `slots` slots, largest first: the split the engine makes
+ * now (no deeper than 8 rows above the last once it has 4 tasks a slot: gpuTasks' work limit),
+ * or with `limit: false` the one it made before the tuning.
+ */
+export function defaultTasks(n: number, slots: number, minTasks = Math.min(16 * slots, 2 ** 21), limit = true): PackedTasks {
+  return largestFirst(gpuTasks(n, minTasks, limit ? { fewest: 4 * slots } : undefined));
 }
 
 /** Every lane's stack (33 rows a lane), one array per field: the lanes' `o` index them. */

@@ -16,7 +16,7 @@ import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors
 import { PACED_OPTION_NAMES, Pacer, type PacerStop } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, MAX_GPU_DEPTH, taskRecordsAsync, type Between, type PackedTasks } from "./tasks.js";
+import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, splitsDeeper, taskRecordsAsync, type WorkLimit, type Between, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
@@ -203,7 +203,7 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
   const between = stopper(n, pacer);
-  const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between), tuning, between);
+  const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between, workLimit(tuning, maxSlots)), tuning, between);
   const sums = await run(n, gpu, pacer, tuning, tasks, await taskRecordsAsync(tasks, between), maxSlots);
   return {
     n,
@@ -267,12 +267,21 @@ export async function countTasksWebGpu(
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));
   const between = stopper(n, pacer);
   let tasks = await extendTasksAsync(n, roots, rootDepth, between);
-  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) {
+  for (let depth = rootDepth + 1; splitsDeeper(n, depth, tasks.count, minTasks, workLimit(tuning, maxSlots)); depth++) {
     tasks = await extendTasksAsync(n, roots, depth, between);
   }
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
   const ready = await ordered(tasks, tuning, between);
   return run(n, gpu, pacer, tuning, ready, await taskRecordsAsync(ready, between), maxSlots);
+}
+
+/**
+ * Work enough a task (docs/gpu.md): the split stops where its tasks would leave fewer than
+ * MIN_ROWS_BELOW rows below them once it has 4 tasks a slot, unless tuning.minTasks asks for
+ * so many tasks.
+ */
+function workLimit(tuning: GpuCountTuning, slots: number): WorkLimit | undefined {
+  return tuning.minTasks === undefined ? { fewest: 4 * slots } : undefined;
 }
 
 function ordered(tasks: PackedTasks, tuning: GpuCountTuning, between: Between): Promise<PackedTasks> {

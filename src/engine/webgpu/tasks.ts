@@ -221,13 +221,36 @@ export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1
 }
 
 /**
- * The prefix depth for the GPU: the shallowest that gives at least `minTasks` tasks (many
- * more than threads, for balance), at most min(n - 2, 10) rows (n >= 4).
+ * Rows a GPU task leaves below its prefix, at least (the count's split: gpuDepthLimit). A
+ * task's work grows about threefold a row (nodes a task, n = 15..18: 22 with 7 rows below, 69
+ * with 8, 210 with 9, 750 with 10, 2,800 with 11), and taking a task costs its warp about as
+ * much as a few dozen nodes (bench/gpu-model.ts: the lanes of a warp wait while one takes
+ * one): with 8 rows below, taking tasks costs under a tenth of the warps' time.
  */
-export function gpuTasks(n: number, minTasks: number): PackedTasks {
-  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+export const MIN_ROWS_BELOW = 8;
+
+/** Whether a split of `count` tasks should go one row deeper, to `depth` rows (gpuTasks). */
+export const splitsDeeper = deeper;
+
+/**
+ * How deep a count's split may go for work a task: not past MIN_ROWS_BELOW rows above the
+ * last once it has `fewest` tasks (enough for balance: a few a slot).
+ */
+export type WorkLimit = { fewest: number };
+
+function deeper(n: number, depth: number, count: number, minTasks: number, work?: WorkLimit): boolean {
+  if (depth > Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH)) || count >= minTasks) return false;
+  return !work || depth <= n - MIN_ROWS_BELOW || count < work.fewest;
+}
+
+/**
+ * The prefix depth for the GPU: the shallowest that gives at least `minTasks` tasks (many
+ * more than threads, for balance), at most min(n - 2, 10) rows (n >= 4); with `work`, not
+ * deeper than n - MIN_ROWS_BELOW rows once there are `work.fewest` tasks.
+ */
+export function gpuTasks(n: number, minTasks: number, work?: WorkLimit): PackedTasks {
   let tasks = packTasks(n, 2);
-  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) tasks = packTasks(n, depth);
+  for (let depth = 3; deeper(n, depth, tasks.count, minTasks, work); depth++) tasks = packTasks(n, depth);
   return tasks;
 }
 
@@ -236,12 +259,11 @@ export function gpuTasks(n: number, minTasks: number): PackedTasks {
  * each depth past 3 grown from the 3-row prefixes (src/count/tasks.ts, at most 10,748 of them)
  * rather than walked from row 0, so that an abort or a time limit stops a long split.
  */
-export async function gpuTasksAsync(n: number, minTasks: number, between: Between): Promise<PackedTasks> {
-  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+export async function gpuTasksAsync(n: number, minTasks: number, between: Between, work?: WorkLimit): Promise<PackedTasks> {
   let tasks = packTasks(n, 2);
-  if (tasks.count >= minTasks || maxDepth < 3) return tasks;
+  if (!deeper(n, 3, tasks.count, minTasks, work)) return tasks;
   const roots = splitTasks(n, 3);
-  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) {
+  for (let depth = 3; deeper(n, depth, tasks.count, minTasks, work); depth++) {
     const deeper = await extendTasksAsync(n, roots.tasks, depth, between);
     tasks = { ...deeper, prefixNodes: roots.prefixNodes + deeper.prefixNodes };
   }
