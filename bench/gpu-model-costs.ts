@@ -19,7 +19,7 @@
 export type CostTable = Record<string, { cost: number; hash: string }>;
 
 /** The stack accessors a block may call, with their bodies' costs (filled from the WGSL). */
-const ACCESSORS = ["rem", "setRem", "board", "setBoard", "leftOf", "rightOf", "setDiagonals", "maskOf"];
+const ACCESSORS = ["at", "remI", "setRemI", "boardI", "setBoardI", "leftI", "rightI", "setDiagonalsI", "rem", "setRem", "board", "setBoard", "leftOf", "rightOf", "setDiagonals"];
 
 function stripComments(text: string): string {
   return text.replace(/\/\/.*$/gm, "");
@@ -72,11 +72,15 @@ function hash(text: string): string {
 
 /** The stack accessors' costs, from the workgroup layout's bodies (`fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }`). */
 function accessorCosts(wgsl: string): Map<string, number> {
-  const layout = /\/\/ @stack workgroup\n([\s\S]*?)\/\/ @end\n/.exec(wgsl)?.[1] ?? wgsl;
+  // the workgroup layout's bodies, then the shared ones (which may call them), in the file's order
+  const layout = /\/\/ @stack workgroup\n([\s\S]*?)\/\/ @end\n/.exec(wgsl)?.[1] ?? "";
+  const shared = wgsl.replace(/\/\/ @stack (\w+)\n[\s\S]*?\/\/ @end\n/g, "");
   const costs = new Map<string, number>();
-  for (const fn of ACCESSORS) {
-    const m = new RegExp(`fn ${fn}\\([^)]*\\)[^{]*\\{([^}]*)\\}`).exec(layout);
-    if (m) costs.set(fn, rawCost(m[1].replace(/\breturn\b/g, ""), new Map()));
+  for (const text of [layout, shared]) {
+    for (const fn of ACCESSORS) {
+      const m = new RegExp(`fn ${fn}\\([^)]*\\)[^{]*\\{([^}]*)\\}`).exec(text);
+      if (m && !costs.has(fn)) costs.set(fn, rawCost(m[1].replace(/\breturn\b/g, ""), costs));
+    }
   }
   return costs;
 }
@@ -94,6 +98,8 @@ export const KERNEL_COSTS: CostTable = {
   "prefix": { cost: 4, hash: "2640d1c4" },
   "prefix.row": { cost: 14, hash: "529b801f" },
   "prefix.end": { cost: 0, hash: "49d04362" },
+  "queenAt": { cost: 9, hash: "2bc782e0" },
+  "queenAt.prefix": { cost: 15, hash: "dd119e66" },
   "open": { cost: 25, hash: "bb77ced5" },
   "candidates": { cost: 6, hash: "d60785a1" },
   "candidates.upper": { cost: 3, hash: "8f59c02b" },
@@ -116,22 +122,23 @@ export const KERNEL_COSTS: CostTable = {
   "sym.c8": { cost: 1, hash: "23161ba1" },
   "leaf": { cost: 3, hash: "ce555447" },
   "leaf.corner": { cost: 1, hash: "e7be7f6f" },
-  "leaf.side": { cost: 5, hash: "d8d13165" },
+  "leaf.side": { cost: 11, hash: "0e8ed240" },
+  "leaf.check": { cost: 2, hash: "bced6bbc" },
   "add96": { cost: 22, hash: "21040f5c" },
   "flush": { cost: 16, hash: "272e1f63" },
   "loop": { cost: 2, hash: "263c3c77" },
-  "take": { cost: 15, hash: "e900cf90" },
-  "take.leaf": { cost: 12, hash: "bcdde75a" },
-  "take.row": { cost: 5, hash: "64ad38c0" },
-  "step": { cost: 9, hash: "c5e52c0d" },
-  "back": { cost: 6, hash: "7c0e7d2f" },
+  "take": { cost: 15, hash: "a27e96e8" },
+  "take.leaf": { cost: 10, hash: "f4bf03ba" },
+  "take.row": { cost: 3, hash: "85f89568" },
+  "step": { cost: 7, hash: "899a93d5" },
+  "back": { cost: 5, hash: "2a3db57d" },
   "done": { cost: 2, hash: "9e459a20" },
-  "back.restore": { cost: 14, hash: "ab951640" },
-  "place": { cost: 14, hash: "1acec2c1" },
+  "back.restore": { cost: 8, hash: "a79935b6" },
+  "place": { cost: 12, hash: "3582ae89" },
   "place.leaf": { cost: 10, hash: "f2f4262d" },
-  "place.leaf.found": { cost: 4, hash: "1a2517c3" },
+  "place.leaf.found": { cost: 2, hash: "12158533" },
   "place.row": { cost: 3, hash: "3add7b75" },
-  "push": { cost: 14, hash: "2f4fe088" },
+  "push": { cost: 7, hash: "708671cc" },
 };
 
 /**

@@ -275,6 +275,19 @@ function tunedLeaf(lane: Lane, sim: Sim, b: Record<string, number>, c: number): 
     return;
   }
   sim.hit(b["leaf.side"]);
+  stacks.board[lane.o + sim.board.lastRow] = c;
+  const queenAt = (k: number): number => {
+    sim.hit(b.queenAt);
+    if (k >= sim.board.tasks.depth || lane.prefixSet) return stacks.board[lane.o + k];
+    sim.hit(b["queenAt.prefix"]);
+    const t = lane.task - 1, head = sim.board.tasks.words[2 * t], tail = sim.board.tasks.words[2 * t + 1];
+    return 1 << (k < 4 ? (head >>> (8 + 5 * k)) & 31 : (tail >>> (5 * (k - 4))) & 31);
+  };
+  if (queenAt(lane.bound2) !== 1 && c !== lane.endBit && queenAt(lane.bound1) !== sim.board.topBit) {
+    lane.c8++;
+    return;
+  }
+  sim.hit(b["leaf.check"]);
   if (!lane.prefixSet) {
     const { tasks } = sim.board;
     sim.hit(b.prefix);
@@ -286,7 +299,6 @@ function tunedLeaf(lane: Lane, sim: Sim, b: Record<string, number>, c: number): 
     sim.hit(b["prefix.end"]);
     lane.prefixSet = true;
   }
-  stacks.board[lane.o + sim.board.lastRow] = c;
   checkSymmetry(lane, sim, b);
 }
 

@@ -79,27 +79,38 @@ var<workgroup> remAt: array<u32, STACK_ROWS * WG>;
 var<workgroup> boardAt: array<u32, STACK_ROWS * WG>;
 var<workgroup> leftAt: array<u32, STACK_ROWS * WG>;
 var<workgroup> rightAt: array<u32, STACK_ROWS * WG>;
-fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }
-fn setRem(k: u32, v: u32) { remAt[k * WG + lid] = v; }
-fn board(k: u32) -> u32 { return boardAt[k * WG + lid]; }
-fn setBoard(k: u32, v: u32) { boardAt[k * WG + lid] = v; }
-fn leftOf(k: u32) -> u32 { return leftAt[k * WG + lid]; }
-fn rightOf(k: u32) -> u32 { return rightAt[k * WG + lid]; }
-fn setDiagonals(k: u32, l: u32, r: u32) { leftAt[k * WG + lid] = l; rightAt[k * WG + lid] = r; }
+// Row k's index in the arrays (`at`), and the step from one row's index to the next.
+fn at(k: u32) -> u32 { return k * WG + lid; }
+const ROW_STEP: u32 = WG;
+fn remI(i: u32) -> u32 { return remAt[i]; }
+fn setRemI(i: u32, v: u32) { remAt[i] = v; }
+fn boardI(i: u32) -> u32 { return boardAt[i]; }
+fn setBoardI(i: u32, v: u32) { boardAt[i] = v; }
+fn leftI(i: u32) -> u32 { return leftAt[i]; }
+fn rightI(i: u32) -> u32 { return rightAt[i]; }
+fn setDiagonalsI(i: u32, l: u32, r: u32) { leftAt[i] = l; rightAt[i] = r; }
 // @end
 // @stack private
 var<private> remP: array<u32, STACK_ROWS>;
 var<private> boardP: array<u32, STACK_ROWS>;
 var<private> leftP: array<u32, STACK_ROWS>;
 var<private> rightP: array<u32, STACK_ROWS>;
-fn rem(k: u32) -> u32 { return remP[k]; }
-fn setRem(k: u32, v: u32) { remP[k] = v; }
-fn board(k: u32) -> u32 { return boardP[k]; }
-fn setBoard(k: u32, v: u32) { boardP[k] = v; }
-fn leftOf(k: u32) -> u32 { return leftP[k]; }
-fn rightOf(k: u32) -> u32 { return rightP[k]; }
-fn setDiagonals(k: u32, l: u32, r: u32) { leftP[k] = l; rightP[k] = r; }
+fn at(k: u32) -> u32 { return k; }
+const ROW_STEP: u32 = 1u;
+fn remI(i: u32) -> u32 { return remP[i]; }
+fn setRemI(i: u32, v: u32) { remP[i] = v; }
+fn boardI(i: u32) -> u32 { return boardP[i]; }
+fn setBoardI(i: u32, v: u32) { boardP[i] = v; }
+fn leftI(i: u32) -> u32 { return leftP[i]; }
+fn rightI(i: u32) -> u32 { return rightP[i]; }
+fn setDiagonalsI(i: u32, l: u32, r: u32) { leftP[i] = l; rightP[i] = r; }
 // @end
+// Row k of the stack (the loop keeps its row's index `yi` instead: one add a row, no multiply).
+fn rem(k: u32) -> u32 { return remI(at(k)); }
+fn setRem(k: u32, v: u32) { setRemI(at(k), v); }
+fn board(k: u32) -> u32 { return boardI(at(k)); }
+fn setBoard(k: u32, v: u32) { setBoardI(at(k), v); }
+fn setDiagonals(k: u32, l: u32, r: u32) { setDiagonalsI(at(k), l, r); }
 
 // Attacks on the current row: left diagonals, columns, right diagonals.
 var<private> al: u32;
@@ -137,6 +148,22 @@ fn setPrefix() {
   }
   // @cost prefix.end
   prefixSet = true;
+}
+
+// @cost-end
+// @cost queenAt
+// Row k's queen at a side leaf: the stack's, or (a row of the prefix not set yet) the task's packed column.
+fn queenAt(k: u32) -> u32 {
+  if (k >= P.depth || prefixSet) { return board(k); }
+  // @cost queenAt.prefix
+  let t = task - 1u;
+  var cols = tasks[TASK_WORDS * t] >> 8u;
+  var at = 5u * k;
+  if (k >= 4u) {
+    cols = tasks[TASK_WORDS * t + 1u];
+    at = at - 20u;
+  }
+  return 1u << ((cols >> at) & 31u);
 }
 
 // @cost-end
@@ -280,8 +307,15 @@ fn leaf(c: u32) {
     c8 = c8 + 1u;
   } else {
     // @cost leaf.side
-    if (!prefixSet) { setPrefix(); }
+    // The rotation check's three first tests (rows bound2, lastRow and bound1; see
+    // checkSymmetry): most side leaves fail all three and count 8, with no prefix set.
     setBoard(P.lastRow, c);
+    if (queenAt(bound2) != 1u && c != endBit && queenAt(bound1) != P.topBit) {
+      c8 = c8 + 1u;
+      return;
+    }
+    // @cost leaf.check
+    if (!prefixSet) { setPrefix(); }
     checkSymmetry();
   }
 }
@@ -361,6 +395,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
   // place the next queen of the row, and push the row below unless it is the last or has no
   // candidates. (Backing up and placing in one iteration: the lanes of a warp that back up and
   // those that place run the same iteration together.)
+  var yi = at(y); // row y's index in the stack
   var budget = P.budget;
   loop {
     // @cost loop
@@ -372,27 +407,29 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       task = t + 1u;
       openTask(t);
       y = P.depth;
-      setRem(y - 1u, 1u); // the sentinel above the task's first row (never placed: the back-up stops there)
+      yi = at(y);
+      setRemI(yi - ROW_STEP, 1u); // the sentinel above the task's first row (never placed: the back-up stops there)
       if (y == P.lastRow) { // the task is one leaf (a prefix of n - 1 rows)
         // @cost take.leaf
         let c = P.mask & ~(al | ad | ar);
         if (c != 0u && (c & lastMask) == 0u) { leaf(c); }
-        setRem(y, 0u);
+        setRemI(yi, 0u);
       } else {
         // @cost take.row
         let c = candidates(y, al, ad, ar);
         nodes = nodes + countOneBits(c);
-        setRem(y, c);
+        setRemI(yi, c);
       }
     }
     // @cost step
     if (budget == 0u) { break; }
     budget = budget - 1u;
-    var r = rem(y);
+    var r = remI(yi);
     if (r == 0u) { // back up one row: undo its queen's attacks (the bits shifted out of the diagonals matter to no later row)
       // @cost back
       y = y - 1u;
-      r = rem(y);
+      yi = yi - ROW_STEP;
+      r = remI(yi);
       if (y < P.depth) { // the task is done (rem(depth - 1) is the sentinel)
         // @cost done
         atomicAdd(&ctrl.done, 1u);
@@ -400,14 +437,14 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
         continue;
       }
       // @cost back.restore
-      ad = ad & ~board(y);
-      al = leftOf(y);
-      ar = rightOf(y);
+      ad = ad & ~boardI(yi);
+      al = leftI(yi);
+      ar = rightI(yi);
       if (r == 0u) { continue; } // (and the row above, in the next iteration)
     }
     // @cost place
     let bit = r & (0u - r);
-    setRem(y, r ^ bit);
+    setRemI(yi, r ^ bit);
     let l = (al | bit) << 1u;
     let d = ad | bit;
     let rr = (ar | bit) >> 1u;
@@ -417,7 +454,7 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
       let c = P.mask & ~(l | d | rr);
       if (c == 0u || (c & lastMask) != 0u) { continue; } // (lastMask: 0 for a corner task)
       // @cost place.leaf.found
-      setBoard(y, bit);
+      setBoardI(yi, bit);
       leaf(c);
       continue;
     }
@@ -425,11 +462,12 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(local_invocation
     let c = candidates(ny, l, d, rr);
     if (c == 0u) { continue; }
     // @cost push
-    setBoard(y, bit);
-    setDiagonals(y, al, ar);
+    setBoardI(yi, bit);
+    setDiagonalsI(yi, al, ar);
     nodes = nodes + countOneBits(c);
     y = ny;
-    setRem(y, c);
+    yi = yi + ROW_STEP;
+    setRemI(yi, c);
     al = l;
     ad = d;
     ar = rr;
