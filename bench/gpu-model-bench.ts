@@ -69,5 +69,5 @@ export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536, c
     ratios.push({ n, baseline, tuned, ratio: tuned / baseline });
     console.log(`n=${n} tuned/baseline warp instructions per node: ${(tuned / baseline).toFixed(3)} (${pct(1 - tuned / baseline)} fewer)`);
   }
-  return { slots, rows, ratios };
+  return { slots, h200: H200, rows, ratios };
 }
