@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The WebGPU counter on the GPU device machine (issue 14), in one short run. Not run yet: the
+# The WebGPU counter on the GPU device machine, in one short run. Not run yet: the
 # session that wrote it had no device. Two steps:
 #
 #   here (project root):   scripts/gpu-device-check.sh prepare
@@ -16,7 +16,7 @@
 # with the SIMT model's prediction beside each measured time (bench/gpu-model-bench.ts);
 # times the task order ('split' against the default 'largest-first') at n = 17 and 18;
 # checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
-# (issue 13: countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
+# (countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
 # beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
 # in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-model-vs-measured.json, gpu-sweep.json, gpu-order.json,
 # cpu-scaling.json); copy
@@ -174,7 +174,7 @@ writeFileSync(process.env.OUT_DIR + "/gpu-order.json", JSON.stringify(rows, null
 await releaseGpu();
 ' || echo "order comparison failed or ran out of time"
 
-# 4. the CPU pool's scaling on this host's cores (issue 13), bounded so it cannot eat the GPU's time
+# 4. the CPU pool's scaling on this host's cores, bounded so it cannot eat the GPU's time
 OUT_DIR="$out" timeout "$(cap 120)" node --expose-gc --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import os from "node:os";
