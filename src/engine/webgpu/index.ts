@@ -1,4 +1,4 @@
-// The WebGPU engine (issue 14): counting only. count(n, { engine: 'webgpu' }) lands in
+// The WebGPU engine: counting only. count(n, { engine: 'webgpu' }) lands in
 // ./count.ts; ./device.ts finds the GPU (navigator.gpu, or the optional `webgpu` package in Node).
 export { countGpu, countWebGpu, countTasksWebGpu, kernelSource, stackRows, type GpuStack, type GpuTaskOrder, deviceLostError, sumResults, DISPATCH_TARGET_MS, type GpuCountProgress, type GpuCountTuning } from "./count.js";
 export { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, defaultLoader, createLoader, type GpuEnvironment, type GpuInfo, type GpuLoader } from "./device.js";
