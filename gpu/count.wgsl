@@ -11,13 +11,18 @@
 // that one takes tens of milliseconds), and slots that finish early take more tasks (many
 // more tasks than slots: the load is balanced by the queue, not by the split).
 //
-// Only u32 arithmetic: what a slot finds is added to its own 96-bit counters in `results`
+// Only u32 arithmetic: what a slot finds (kept in registers) is added once a dispatch to its own 96-bit counters in `results`
 // (three u32 words, with carry: exact for any n <= 32); the host sums them exactly as
 // bigints. `ctrl` holds the task queue, the tasks done and a running 96-bit total of the
 // nodes (atomic, with carry) for progress reports, checked against the slots' sum at the end.
 //
 // Node counts are those of the CPU engines: the queens of a row are counted when the row is
 // entered (all its candidates after the pruning rules), a last-row queen when it is placed.
+//
+// The `// @cost NAME` lines mark the blocks whose instruction costs the SIMT model of the
+// kernel reads (bench/gpu-model.ts, bench/gpu-model-costs.ts): test/gpu-model.test.ts fails
+// when a block changes and the model's table does not. A change to the control flow needs
+// the same change in the model's twin of the kernel (bench/gpu-model-kernels.ts).
 
 struct Params {
   n: u32,
