@@ -120,11 +120,17 @@ console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.
 # nodes the GPU counted) spread over the H200's schedulers at the model's issue efficiencies
 OUT_DIR="$out" timeout "$(cap 20)" node --input-type=module -e '
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
-const file = readdirSync("bench/results").filter((f) => /^gpu-model-.*\.json$/.test(f)).sort().at(-1);
-if (!file) { console.log("no bench/results/gpu-model-*.json: run scripts/gpu-device-check.sh prepare"); process.exit(0); }
-const model = JSON.parse(readFileSync("bench/results/" + file, "utf8")).sections["gpu-model"];
+const files = readdirSync("bench/results").filter((f) => /^gpu-model-.*\.json$/.test(f)).sort();
+if (!files.length) { console.log("no bench/results/gpu-model-*.json: run scripts/gpu-device-check.sh prepare"); process.exit(0); }
+const byN = new Map(); // the tuned kernel's rows, the newest file's where several have an n
+let model;
+for (const file of files) {
+  model = JSON.parse(readFileSync("bench/results/" + file, "utf8")).sections["gpu-model"];
+  for (const r of model.rows) if (r.kernel === "tuned") byN.set(r.n, r);
+}
+const file = files.join(", ");
 const bench = JSON.parse(readFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", "utf8")).sections.gpu;
-const tuned = model.rows.filter((r) => r.kernel === "tuned");
+const tuned = [...byN.values()].sort((a, b) => a.n - b.n);
 const top = tuned.at(-1);
 const { schedulers, hz, efficiency } = model.h200;
 const rows = bench.rows.map((b) => {
