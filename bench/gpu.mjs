@@ -77,6 +77,7 @@ export async function benchGpu({ sizes, slots, stack, wasmMaxN, repeats } = {}) 
     rows.push({
       n,
       total,
+      nodes: Number(gpu.result.nodes),
       gpu_ms: round(gpu.ms, 1),
       gpu_solutions_per_s: Math.round(total / (gpu.ms / 1000)),
       gpu_nodes_per_s: Math.round(Number(gpu.result.nodes) / (gpu.ms / 1000)),

@@ -9,6 +9,7 @@
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
 // n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep),
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed.
+// --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { parseArgs } from "node:util";
@@ -29,6 +30,7 @@ const { values } = parseArgs({
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
     "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" },
+    "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
   },
 });
 const sections = {
@@ -54,14 +56,20 @@ const sections = {
       frontierOptions: { ds: [20, 28], boards: 3, timeoutMs: 10_000 },
     } : {}),
   }),
+  "gpu-model": async () => {
+    const { loadGpuModel } = await import("./gpu-model-load.mjs");
+    const { benchGpuModel } = await loadGpuModel();
+    const { count } = await import("../dist/index.js");
+    return benchGpuModel({ sizes: values["gpu-model-sizes"] ? parseSizes(values["gpu-model-sizes"]) : undefined, slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined, count });
+  },
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
   "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}) }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
-const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && name !== "gpu" && name !== "constrained" && name !== "queue-scale");
+const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
+  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "queue-scale"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

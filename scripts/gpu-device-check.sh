@@ -12,12 +12,14 @@
 #
 # On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
 # sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
-# fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate);
+# fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate),
+# with the SIMT model's prediction beside each measured time (bench/gpu-model-bench.ts);
 # times the task order ('split' against the default 'largest-first') at n = 17 and 18;
 # checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
 # (countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
 # beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
-# in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-sweep.json, gpu-order.json, cpu-scaling.json); copy
+# in $OUT (gpu-device-check.log, gpu-bench-h200.json, gpu-model-vs-measured.json, gpu-sweep.json, gpu-order.json,
+# cpu-scaling.json); copy
 # the JSON to bench/results/.
 set -euo pipefail
 mode=${1:-}
@@ -26,6 +28,9 @@ cd "$root"
 
 if [ "$mode" = prepare ]; then
   npm run build
+  # the SIMT model's figures the run prints beside its own (minutes at n = 17; skipped when a
+  # model result exists already: delete bench/results/gpu-model-*.json to make it again)
+  ls bench/results/gpu-model-*.json >/dev/null 2>&1 || node --expose-gc bench/run.mjs --gpu-model --gpu-model-sizes 14-17 --out "bench/results/gpu-model-$(date -u +%Y-%m-%dT%H-%M-%S).json"
   ../shared/gpu/device-kit.sh 0.6.2
   echo "ready: device run with carry [\".device-kit\", \"dist\"] and command: bash scripts/gpu-device-check.sh run"
   exit 0
@@ -108,6 +113,38 @@ writeFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", JSON.stringify(resul
 for (const r of gpu.rows) if (r.total !== A[r.n]) { console.log("WRONG total at n =", r.n, r.total); process.exit(1); }
 console.log("all totals match OEIS A000170:", gpu.rows.map((r) => `n=${r.n} ${r.gpu_ms} ms`).join(", "));
 ' || echo "the bench failed (see a WRONG line above) or ran out of time"
+
+# 3a. the SIMT model's prediction beside what the bench measured (bench/gpu-model-bench.ts, run
+# here by `prepare`: bench/results/gpu-model-*.json, the newest): per n, the model's warp
+# instructions (its own at that n, else its per-node figure at the largest n it ran times the
+# nodes the GPU counted) spread over the H200's schedulers at the model's issue efficiencies
+OUT_DIR="$out" timeout "$(cap 20)" node --input-type=module -e '
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+const files = readdirSync("bench/results").filter((f) => /^gpu-model-.*\.json$/.test(f)).sort();
+if (!files.length) { console.log("no bench/results/gpu-model-*.json: run scripts/gpu-device-check.sh prepare"); process.exit(0); }
+const byN = new Map(); // the tuned kernel's rows, the newest file's where several have an n
+let model;
+for (const file of files) {
+  model = JSON.parse(readFileSync("bench/results/" + file, "utf8")).sections["gpu-model"];
+  for (const r of model.rows) if (r.kernel === "tuned") byN.set(r.n, r);
+}
+const file = files.join(", ");
+const bench = JSON.parse(readFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", "utf8")).sections.gpu;
+const tuned = [...byN.values()].sort((a, b) => a.n - b.n);
+const top = tuned.at(-1);
+const { schedulers, hz, efficiency } = model.h200;
+const rows = bench.rows.map((b) => {
+  const own = tuned.find((r) => r.n === b.n);
+  const instr = own ? own.warpInstructions : top.warpInstructionsPerNode * b.nodes;
+  const stretch = own ? own.makespanOverIdeal : 1;
+  const ms = (e) => Math.round((instr / schedulers) * stretch / (hz * e) * 1e4) / 10;
+  return { n: b.n, measured_ms: b.gpu_ms, model_ms_fast: ms(efficiency[1]), model_ms_slow: ms(efficiency[0]),
+    measured_over_model_fast: Math.round((b.gpu_ms / ms(efficiency[1])) * 100) / 100, model_from: own ? `n = ${b.n}` : `per node at n = ${top.n}` };
+});
+console.log(`the model (${file}, ${model.slots} slots) beside the bench (${bench.slots} slots, ${bench.stack} stack):`);
+console.table(rows);
+writeFileSync(process.env.OUT_DIR + "/gpu-model-vs-measured.json", JSON.stringify(rows, null, 2));
+' || echo "the model comparison failed"
 
 # 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated)
 # and the depth of the stacks (stackRows: the default 20 rows at n = 17 against 32; both

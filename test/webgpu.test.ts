@@ -10,6 +10,7 @@ import { countByPrefixes } from "../src/count/count.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
   acquireGpu, countGpu, countTasksWebGpu, countWebGpu, extendTasks, createLoader, gpuInfo, gpuTasks, gpuTasksAsync, kernelSource, largestFirst, largestFirstAsync, packTasks, releaseGpu, setGpuLoader, stackRows, sumResults, taskSizes, unpackTask,
+  MIN_ROWS_BELOW, splitsDeeper, taskRecords, TASK_WORDS,
   type GpuCountProgress, type GpuCountTuning,
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -91,6 +92,43 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     expect(gpuTasks(16, 200_000).depth).toBe(6);
     expect(gpuTasks(16, 1).depth).toBe(2);
     expect(gpuTasks(6, 1e9).depth).toBe(4); // at most n - 2 rows
+  });
+
+  it("stop for work a task: not past MIN_ROWS_BELOW rows above the last once there are `fewest` tasks (sync and sliced alike)", async () => {
+    expect(MIN_ROWS_BELOW).toBe(8);
+    const work = { fewest: 4 * 65536 };
+    // n = 15: 7 rows (542,244 tasks) instead of 8 (1,734,569); n = 14: 8 rows, since 7 give only 242,427 (< fewest)
+    for (const [n, limited, unlimited] of [[15, 7, 8], [14, 8, 9], [16, 7, 7], [17, 7, 7]] as const) {
+      expect(gpuTasks(n, 2 ** 20, work).depth, `n = ${n}`).toBe(limited);
+      expect(gpuTasks(n, 2 ** 20).depth, `n = ${n}`).toBe(unlimited);
+      const sliced = await gpuTasksAsync(n, 2 ** 20, () => {}, work);
+      expect([sliced.depth, sliced.count], `n = ${n}`).toEqual([limited, gpuTasks(n, 2 ** 20, work).count]);
+    }
+    expect(splitsDeeper(15, 8, 542_244, 2 ** 20, work)).toBe(false);
+    expect(splitsDeeper(15, 8, 542_244, 2 ** 20, { fewest: 600_000 })).toBe(true);
+    expect(splitsDeeper(15, 7, 134_273, 2 ** 20, work)).toBe(true);
+  });
+
+  it("taskRecords: each task's packed words, then its prefix's attacks on the next row as u32 words (left, columns, right)", () => {
+    for (const [n, depth] of [[8, 4], [13, 6], [32, 3], [20, 5]] as const) {
+      const tasks = packTasks(n, depth);
+      const records = taskRecords(tasks);
+      expect(records.length).toBe(TASK_WORDS * tasks.count);
+      for (let i = 0; i < tasks.count; i += Math.max(1, Math.floor(tasks.count / 500))) {
+        // the attacks square by square: row `depth` column c is attacked by the queen of row y in
+        // column q when c = q (columns), c = q + (depth - y) (left diagonals) or c = q - (depth - y) (right)
+        let left = 0, down = 0, right = 0;
+        unpackTask(tasks, i).rows.forEach((q, y) => {
+          const k = depth - y;
+          down += 2 ** q;
+          if (q + k < 32) left += 2 ** (q + k);
+          if (q - k >= 0) right += 2 ** (q - k);
+        });
+        const at = TASK_WORDS * i;
+        expect([records[at], records[at + 1]]).toEqual([tasks.words[2 * i], tasks.words[2 * i + 1]]);
+        expect([records[at + 2], records[at + 3], records[at + 4]], `n = ${n}, task ${i}`).toEqual([left, down, right]);
+      }
+    }
   });
 
   it("made in slices (gpuTasksAsync, largestFirstAsync): the same tasks in the same order, with `between` called along the way", async () => {

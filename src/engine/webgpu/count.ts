@@ -16,7 +16,7 @@ import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors
 import { PACED_OPTION_NAMES, Pacer, type PacerStop } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
-import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, MAX_GPU_DEPTH, type Between, type PackedTasks } from "./tasks.js";
+import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, splitsDeeper, taskRecordsAsync, type WorkLimit, type Between, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
 
 /** How long one dispatch should take. */
@@ -203,8 +203,8 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
     return { n, ...small, ms: pacer.elapsed(), engine: "webgpu" };
   }
   const between = stopper(n, pacer);
-  const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between), tuning, between);
-  const sums = await run(n, gpu, pacer, tuning, tasks, maxSlots);
+  const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between, workLimit(tuning, maxSlots)), tuning, between);
+  const sums = await run(n, gpu, pacer, tuning, tasks, await taskRecordsAsync(tasks, between), maxSlots);
   return {
     n,
     total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
@@ -267,11 +267,21 @@ export async function countTasksWebGpu(
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));
   const between = stopper(n, pacer);
   let tasks = await extendTasksAsync(n, roots, rootDepth, between);
-  for (let depth = rootDepth + 1; depth <= Math.min(n - 2, MAX_GPU_DEPTH) && tasks.count < minTasks; depth++) {
+  for (let depth = rootDepth + 1; splitsDeeper(n, depth, tasks.count, minTasks, workLimit(tuning, maxSlots)); depth++) {
     tasks = await extendTasksAsync(n, roots, depth, between);
   }
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
-  return run(n, gpu, pacer, tuning, await ordered(tasks, tuning, between), maxSlots);
+  const ready = await ordered(tasks, tuning, between);
+  return run(n, gpu, pacer, tuning, ready, await taskRecordsAsync(ready, between), maxSlots);
+}
+
+/**
+ * Work enough a task (docs/gpu.md): the split stops where its tasks would leave fewer than
+ * MIN_ROWS_BELOW rows below them once it has 4 tasks a slot, unless tuning.minTasks asks for
+ * so many tasks.
+ */
+function workLimit(tuning: GpuCountTuning, slots: number): WorkLimit | undefined {
+  return tuning.minTasks === undefined ? { fewest: 4 * slots } : undefined;
 }
 
 function ordered(tasks: PackedTasks, tuning: GpuCountTuning, between: Between): Promise<PackedTasks> {
@@ -294,7 +304,7 @@ function stopper(n: number, pacer: Pacer<CountProgress>): Between {
 }
 
 async function run(
-  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, tasks: PackedTasks, maxSlots: number,
+  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, tasks: PackedTasks, records: Uint32Array<ArrayBuffer>, maxSlots: number,
 ): Promise<TaskCount> {
   const { device } = gpu;
   if (gpu.lost) throw deviceLostError(gpu.lostMessage);
@@ -302,7 +312,7 @@ async function run(
   const targetMs = tuning.targetMs ?? DISPATCH_TARGET_MS;
   const limits = device.limits;
   const resultBytes = RESULT_WORDS * slots * 4, stateBytes = STATE_FIELDS * slots * 4;
-  for (const [what, bytes] of [["results", resultBytes], ["state", stateBytes], ["tasks", tasks.words.byteLength]] as const) {
+  for (const [what, bytes] of [["results", resultBytes], ["state", stateBytes], ["tasks", records.byteLength]] as const) {
     if (bytes > limits.maxStorageBufferBindingSize) {
       throw withCode(new Error(`count(${n}) on the GPU needs a ${what} buffer of ${bytes} bytes; this adapter allows ${limits.maxStorageBufferBindingSize}`), ErrorCode.outOfMemory);
     }
@@ -324,12 +334,12 @@ async function run(
     return b;
   };
   const params = buffer(4 * PARAM_WORDS, UNIFORM | COPY_DST, "params");
-  const taskBuf = buffer(tasks.words.byteLength, STORAGE | COPY_DST, "tasks");
+  const taskBuf = buffer(records.byteLength, STORAGE | COPY_DST, "tasks");
   const results = buffer(resultBytes, STORAGE | COPY_SRC | COPY_DST, "results");
   const state = buffer(stateBytes, STORAGE, "state");
   const ctrl = buffer(CTRL_BYTES, STORAGE | COPY_SRC | COPY_DST, "ctrl");
   const ctrlRead = buffer(CTRL_BYTES, MAP_READ | COPY_DST, "ctrl read");
-  device.queue.writeBuffer(taskBuf, 0, tasks.words);
+  device.queue.writeBuffer(taskBuf, 0, records);
   const seed = tuning.seedLo ?? 0;
   if (seed) {
     const init = new Uint32Array(RESULT_WORDS * slots);

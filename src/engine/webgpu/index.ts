@@ -3,4 +3,4 @@
 export { countGpu, countWebGpu, countTasksWebGpu, kernelSource, stackRows, type GpuStack, type GpuTaskOrder, deviceLostError, sumResults, DISPATCH_TARGET_MS, type GpuCountProgress, type GpuCountTuning } from "./count.js";
 export { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, defaultLoader, createLoader, type GpuEnvironment, type GpuInfo, type GpuLoader } from "./device.js";
 export { countPartWebGpu } from "./part.js";
-export { extendTasks, extendTasksAsync, gpuTasks, gpuTasksAsync, largestFirst, largestFirstAsync, packTasks, taskSizes, unpackTask, MAX_GPU_DEPTH, type PackedTasks } from "./tasks.js";
+export { extendTasks, extendTasksAsync, gpuTasks, gpuTasksAsync, largestFirst, largestFirstAsync, packTasks, splitsDeeper, taskRecords, taskSizes, unpackTask, MAX_GPU_DEPTH, MIN_ROWS_BELOW, TASK_WORDS, type PackedTasks, type WorkLimit } from "./tasks.js";

@@ -1,7 +1,9 @@
 // The GPU's tasks: the prefixes of src/count/tasks.ts (same rules, same order, same
 // prefix node count; test/webgpu.test.ts checks them against splitTasks), cut deeper so
-// that there are many more tasks than GPU threads, and packed two u32 words a task for
-// gpu/count.wgsl: [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column.
+// that there are many more tasks than GPU threads, and packed two u32 words a task:
+// [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column. The kernel
+// (gpu/count.wgsl) gets TASK_WORDS words a task (taskRecords): those two and the prefix's
+// attacks on the row below it, so that taking a task walks no prefix.
 
 import type { CountTask } from "../contract.js";
 import { splitTasks } from "../../count/tasks.js";
@@ -170,6 +172,46 @@ export function extendTasksAsync(n: number, roots: readonly CountTask[], depth: 
   return finishAsync(extendSteps(n, roots, depth), between);
 }
 
+/** Words per task in the kernel's task buffer (TASK_WORDS of gpu/count.wgsl). */
+export const TASK_WORDS = 5;
+
+function* recordSteps(tasks: PackedTasks): Generator<void, Uint32Array<ArrayBuffer>, void> {
+  const { depth, count, words } = tasks;
+  const out = new Uint32Array(TASK_WORDS * count);
+  for (let i = 0; i < count; i++) {
+    const head = words[2 * i], tail = words[2 * i + 1];
+    let left = 0, down = 0, right = 0;
+    for (let y = 0; y < depth; y++) {
+      const bit = 1 << (y < 4 ? (head >>> (8 + 5 * y)) & 31 : (tail >>> (5 * (y - 4))) & 31);
+      left = (left | bit) << 1;
+      down |= bit;
+      right = (right | bit) >>> 1;
+    }
+    const at = TASK_WORDS * i;
+    out[at] = head;
+    out[at + 1] = tail;
+    out[at + 2] = left >>> 0;
+    out[at + 3] = down >>> 0;
+    out[at + 4] = right >>> 0;
+    if ((i + 1) % SLICE === 0) yield;
+  }
+  return out;
+}
+
+/**
+ * The kernel's task buffer: per task its two packed words and the attacks of its prefix on
+ * row `depth` (left diagonals, columns, right diagonals, as u32 words: bits shifted past
+ * bit 31 dropped, as the kernel's own shifts drop them).
+ */
+export function taskRecords(tasks: PackedTasks): Uint32Array<ArrayBuffer> {
+  return finish(recordSteps(tasks));
+}
+
+/** taskRecords, calling `between` after every slice of tasks. */
+export function taskRecordsAsync(tasks: PackedTasks, between: Between): Promise<Uint32Array<ArrayBuffer>> {
+  return finishAsync(recordSteps(tasks), between);
+}
+
 /** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
 export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1: number; rows: number[] } {
   const head = tasks.words[2 * i], tail = tasks.words[2 * i + 1];
@@ -179,13 +221,36 @@ export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1
 }
 
 /**
- * The prefix depth for the GPU: the shallowest that gives at least `minTasks` tasks (many
- * more than threads, for balance), at most min(n - 2, 10) rows (n >= 4).
+ * Rows a GPU task leaves below its prefix, at least (the count's split: gpuDepthLimit). A
+ * task's work grows about threefold a row (nodes a task, n = 15..18: 22 with 7 rows below, 69
+ * with 8, 210 with 9, 750 with 10, 2,800 with 11), and taking a task costs its warp about as
+ * much as a few dozen nodes (bench/gpu-model.ts: the lanes of a warp wait while one takes
+ * one): with 8 rows below, taking tasks costs under a tenth of the warps' time.
  */
-export function gpuTasks(n: number, minTasks: number): PackedTasks {
-  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+export const MIN_ROWS_BELOW = 8;
+
+/** Whether a split of `count` tasks should go one row deeper, to `depth` rows (gpuTasks). */
+export const splitsDeeper = deeper;
+
+/**
+ * How deep a count's split may go for work a task: not past MIN_ROWS_BELOW rows above the
+ * last once it has `fewest` tasks (enough for balance: a few a slot).
+ */
+export type WorkLimit = { fewest: number };
+
+function deeper(n: number, depth: number, count: number, minTasks: number, work?: WorkLimit): boolean {
+  if (depth > Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH)) || count >= minTasks) return false;
+  return !work || depth <= n - MIN_ROWS_BELOW || count < work.fewest;
+}
+
+/**
+ * The prefix depth for the GPU: the shallowest that gives at least `minTasks` tasks (many
+ * more than threads, for balance), at most min(n - 2, 10) rows (n >= 4); with `work`, not
+ * deeper than n - MIN_ROWS_BELOW rows once there are `work.fewest` tasks.
+ */
+export function gpuTasks(n: number, minTasks: number, work?: WorkLimit): PackedTasks {
   let tasks = packTasks(n, 2);
-  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) tasks = packTasks(n, depth);
+  for (let depth = 3; deeper(n, depth, tasks.count, minTasks, work); depth++) tasks = packTasks(n, depth);
   return tasks;
 }
 
@@ -194,12 +259,11 @@ export function gpuTasks(n: number, minTasks: number): PackedTasks {
  * each depth past 3 grown from the 3-row prefixes (src/count/tasks.ts, at most 10,748 of them)
  * rather than walked from row 0, so that an abort or a time limit stops a long split.
  */
-export async function gpuTasksAsync(n: number, minTasks: number, between: Between): Promise<PackedTasks> {
-  const maxDepth = Math.max(2, Math.min(n - 2, MAX_GPU_DEPTH));
+export async function gpuTasksAsync(n: number, minTasks: number, between: Between, work?: WorkLimit): Promise<PackedTasks> {
   let tasks = packTasks(n, 2);
-  if (tasks.count >= minTasks || maxDepth < 3) return tasks;
+  if (!deeper(n, 3, tasks.count, minTasks, work)) return tasks;
   const roots = splitTasks(n, 3);
-  for (let depth = 3; depth <= maxDepth && tasks.count < minTasks; depth++) {
+  for (let depth = 3; deeper(n, depth, tasks.count, minTasks, work); depth++) {
     const deeper = await extendTasksAsync(n, roots.tasks, depth, between);
     tasks = { ...deeper, prefixNodes: roots.prefixNodes + deeper.prefixNodes };
   }

@@ -1,0 +1,99 @@
+// The SIMT model of the GPU kernel (bench/gpu-model.ts): its cost table is the WGSL's, and
+// its twins of the kernel (today's and the one before the tuning) search exactly the tree
+// the engines search: the model's total, unique and nodes equal count(n)'s on the Wasm engine
+// and OEIS A000170 / A002562 (n = 8..11: well under a second each).
+import { describe, expect, it } from "vitest";
+import shader from "../gpu/count.wgsl";
+import { count } from "../src/index.js";
+import { A000170, A002562 } from "./fixtures/oeis.js";
+import { BASELINE_COSTS, KERNEL_COSTS, blockCosts, kernelBlocks, type CostTable } from "../bench/gpu-model-costs.js";
+import { defaultTasks, simulate } from "../bench/gpu-model.js";
+import { baselineKernel, tunedKernel } from "../bench/gpu-model-kernels.js";
+
+function tableText(table: CostTable): string {
+  return `{\n${Object.entries(table).map(([name, { cost, hash }]) => `  ${JSON.stringify(name)}: { cost: ${cost}, hash: "${hash}" },`).join("\n")}\n}`;
+}
+
+describe("the GPU model's cost table", () => {
+  it("is gpu/count.wgsl's: the same blocks, costs and text hashes (paste the table printed here when a block changed)", () => {
+    const read = blockCosts(shader);
+    expect(Object.keys(read).length).toBeGreaterThan(20);
+    const differ = [...new Set([...Object.keys(read), ...Object.keys(KERNEL_COSTS)])].filter(
+      (name) => read[name]?.cost !== KERNEL_COSTS[name]?.cost || read[name]?.hash !== KERNEL_COSTS[name]?.hash,
+    );
+    if (differ.length) {
+      throw new Error(`gpu/count.wgsl's blocks ${differ.join(", ")} differ from KERNEL_COSTS in bench/gpu-model-costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
+    }
+  });
+
+  it("notices a changed block: one more operator in a block changes its cost and hash", () => {
+    const changed = shader.replace("let bit = r & (0u - r);", "let bit = (r & (0u - r)) | 0u;");
+    expect(changed).not.toBe(shader);
+    const before = blockCosts(shader).place, after = blockCosts(changed).place;
+    expect(after.cost).toBe(before.cost + 1);
+    expect(after.hash).not.toBe(before.hash);
+  });
+
+  it("counts operators, accesses, branches and the stack accessors' bodies", () => {
+    const wgsl = [
+      "// @stack workgroup", "fn rem(k: u32) -> u32 { return remAt[k * WG + lid]; }", "// @end",
+      "// @cost a", "  let x = rem(y) + P.n; // a comment: + - [ if", "  if (x == 0u) { break; }", "// @cost-end",
+    ].join("\n");
+    expect(kernelBlocks(wgsl).get("a")).toContain("rem(y)");
+    // rem: *, +, [ (3); the + (1); if, ==, break (3); P.n free
+    expect(blockCosts(wgsl).a.cost).toBe(7);
+  });
+
+  it("keeps the kernel before the tuning as the baseline, with blocks the tuned kernel dropped", () => {
+    for (const gone of ["attacks.row", "open.row", "taskColumn", "pop"]) {
+      expect(BASELINE_COSTS[gone]).toBeDefined();
+      expect(KERNEL_COSTS[gone]).toBeUndefined();
+    }
+  });
+});
+
+describe("the GPU model's kernels", () => {
+  const expected = new Map<number, { total: bigint; unique: bigint | null; nodes: bigint }>();
+  const wasm = async (n: number) => expected.get(n) ?? expected.set(n, await count(n, { engine: "wasm" })).get(n)!;
+
+  for (const kernel of [tunedKernel(), baselineKernel]) {
+    it(`${kernel.name}: total, unique and nodes of count(n) on the Wasm engine, n = 8..11 (A000170, A002562), shallow and deep tasks`, async () => {
+      for (let n = 8; n <= 11; n++) {
+        // tasks of 3 or 4 rows (deep searches: back-ups over many rows) and the hardware default's (a row or two below each)
+        const shallow = simulate(n, kernel, { slots: 64, tasks: defaultTasks(n, 64, 64), strict: true });
+        expect(shallow.depth).toBeLessThanOrEqual(4);
+        const r = simulate(n, kernel, { slots: 256, strict: true });
+        expect([shallow.total, shallow.unique, shallow.nodes]).toEqual([r.total, r.unique, r.nodes]);
+        const w = await wasm(n);
+        expect(BigInt(r.total)).toBe(A000170[n]);
+        expect(BigInt(r.unique)).toBe(A002562[n]);
+        expect([BigInt(r.total), BigInt(r.unique), BigInt(r.nodes)]).toEqual([w.total, w.unique, w.nodes]);
+        expect(r.laneOccupancy).toBeGreaterThan(0);
+        expect(r.laneOccupancy).toBeLessThanOrEqual(1);
+        expect(r.makespanOverIdeal).toBeGreaterThanOrEqual(1);
+      }
+    });
+  }
+
+  it("books every warp instruction to a block of the table, and its phases add up to all of them", () => {
+    const r = simulate(10, tunedKernel(), { slots: 256, strict: true });
+    const sum = r.byBlock.reduce((s, [, v]) => s + v, 0);
+    expect(sum).toBeCloseTo(r.warpInstructions, 6);
+    expect(Object.values(r.share).reduce((s, v) => s + v, 0)).toBeCloseTo(1, 9);
+    for (const [name] of r.byBlock) expect(KERNEL_COSTS[name]).toBeDefined();
+  });
+
+  it("finds the tuned kernel cheaper per node than the baseline, with fewer iterations, on the same tasks", () => {
+    const slots = 1024;
+    const base = simulate(11, baselineKernel, { slots });
+    const tuned = simulate(11, tunedKernel(), { slots, tasks: baselineKernel.tasksFor(11, slots) });
+    expect(tuned.nodes).toBe(base.nodes);
+    expect(tuned.warpInstructionsPerNode).toBeLessThan(base.warpInstructionsPerNode);
+  });
+
+  it("refuses a kernel that books a block the table lacks (strict)", () => {
+    const kernel = tunedKernel();
+    const broken = { ...kernel, make: undefined, iterate: (lane: never, sim: { hit(b: number): void }, b: Record<string, number>) => (sim.hit(b["no such block"]), false) };
+    expect(() => simulate(8, broken as never, { slots: 32, strict: true })).toThrow(/no such block/);
+  });
+});
