@@ -1,19 +1,19 @@
 // npm run bench -- --gpu-model [--gpu-model-sizes 14-17] [--gpu-slots N]
 // The SIMT model of gpu/count.wgsl (bench/gpu-model.ts) for the kernel as it is ('tuned') and
 // as it was before the tuning ('baseline'), each over the task list its host makes, checked
-// against count(n) on the Wasm engine (total, unique and nodes must be equal, or the bench
+// against the prefix counter on the Wasm engine (countByPrefixes: total, unique and nodes must be equal, or the bench
 // fails). Prints, per n and kernel: the tasks, warp instructions per node, lane occupancy, the
 // share of the warp instructions taking tasks and in the rotation check, the tail (share of
 // the time after the last task was handed out), the makespan over the ideal, and a rough H200
 // time; then the ratio of the two kernels' warp instructions per node. A model's figures, not
 // a GPU's (what the model leaves out is in bench/gpu-model.ts's header).
 //
-// bench/run.mjs bundles this file with esbuild (it imports TypeScript from src/) and passes
-// the package's count() from dist/.
+// bench/run.mjs bundles this file with esbuild (it imports TypeScript from src/, the Wasm
+// engine included).
 import { simulate, type ModelResult } from "./gpu-model.js";
+import { countByPrefixes } from "../src/count/count.js";
 import { baselineKernel, tunedKernel } from "./gpu-model-kernels.js";
 
-type CountFn = (n: number, options?: { engine?: string }) => Promise<{ total: bigint; unique: bigint; nodes: bigint }>;
 
 /**
  * A rough H200 figure from the model: 132 SMs x 4 warp schedulers at 1.98 GHz, each issuing
@@ -41,12 +41,12 @@ function row(r: ModelResult, ms: number): ModelRow {
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536, count }: { sizes?: number[]; slots?: number; count: CountFn }) {
+export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }: { sizes?: number[]; slots?: number }) {
   console.log(`\nSIMT model of gpu/count.wgsl (${slots} slots, warps of 32; a model's figures, not a GPU's)`);
   const rows: ModelRow[] = [];
   const ratios: Array<{ n: number; baseline: number; tuned: number; ratio: number }> = [];
   for (const n of sizes) {
-    const want = await count(n, { engine: "wasm" });
+    const want = countByPrefixes(n, "wasm"); // the prefix counter: the search the GPU's tasks split (count(n) itself counts constellations)
     const byKernel: Record<string, ModelRow> = {};
     for (const kernel of [baselineKernel, tunedKernel()]) {
       const t0 = performance.now();

@@ -60,7 +60,7 @@ const sections = {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");
     const { benchGpuModel } = await loadGpuModel();
     const { count } = await import("../dist/index.js");
-    return benchGpuModel({ sizes: values["gpu-model-sizes"] ? parseSizes(values["gpu-model-sizes"]) : undefined, slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined, count });
+    return benchGpuModel({ sizes: values["gpu-model-sizes"] ? parseSizes(values["gpu-model-sizes"]) : undefined, slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined });
   },
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).

@@ -118,14 +118,15 @@ describe("nqueens CLI errors", () => {
 
   it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
     const file = join(dir, "interrupted.json");
-    const run = await runCli(["count", "16", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 1500 });
+    // n = 17: seconds on one worker, so Ctrl-C at 1.5 s lands mid-count on any machine (n = 16 can end by then)
+    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 1500 });
     expect(run.code).toBe(130);
     const line = oneLine(run);
     const saved = new RegExp(`^nqueens: interrupted; (\\d+) of (\\d+|\\?) parts are saved in the checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: run the same command again to resume$`).exec(line);
     expect(saved, line).not.toBeNull();
-    const resumed = await runCli(["count", "16", "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
+    const resumed = await runCli(["count", "17", "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[16]), unique: String(A002562[16]), parts: 64 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[17]), unique: String(A002562[17]), parts: 64 });
     expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(Number(saved![1]));
   });
 

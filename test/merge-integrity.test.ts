@@ -110,10 +110,11 @@ describe("mergeCounts reads each result once", () => {
   });
 
   it("a count8 within the product bound but beyond Bregman's is refused", () => {
-    // Part 0 of n = 12 into 64 parts: its prefixes' completions are far fewer than the product of their free squares.
+    // Part 0 of n = 12 into 64 parts: its tasks' completions are far fewer than the product of their free squares.
     const parts = splitCount(12, { parts: 64 });
     const honest = countTask(parts[0]);
-    const forged: PartCount = { ...honest, count8: "5000000", nodes: "900000000000" };
+    // (nodes within their own bound, so the solutions bound is what refuses it)
+    const forged: PartCount = { ...honest, count8: "5000000", nodes: "23000000" };
     const error = caught(() => checkPartCount(parts[0], forged));
     expect(error.code).toBe(ErrorCode.partMismatch);
     expect(error.message).toMatch(/solutions up to symmetry; its prefixes hold at most/);

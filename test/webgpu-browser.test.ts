@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { count } from "../src/index.js";
+import { countByPrefixes } from "../src/count/count.js";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./chromium.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
@@ -71,7 +72,8 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
       return out;
     });
     for (let n = 1; n <= 12; n++) {
-      const ts = await count(n, { engine: "ts" });
+      // the prefix counter's nodes (the search the GPU's tasks split) from n = 4; below, every engine answers directly
+      const ts = n <= 3 ? await count(n, { engine: "ts" }) : countByPrefixes(n, "ts");
       expect(got[n - 1]).toEqual({ n, total: String(A000170[n]), unique: String(A002562[n]), nodes: String(ts.nodes), engine: "webgpu" });
     }
   });

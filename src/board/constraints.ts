@@ -27,8 +27,8 @@ export type Constraints = {
 
 const KEYS = ["fixed", "blocked"] as const;
 
-/** Largest board checkConstraints takes (a board file's largest; the searches take at most 64). */
-export const CONSTRAINTS_MAX_N = 100_000;
+/** Largest board checkConstraints takes: the most any search takes with givens (constrained min-conflicts, 10^6; the complete search 1000), and a board file's largest. */
+export const CONSTRAINTS_MAX_N = 1_000_000;
 
 /** `name` as a list of [row, col] pairs inside an n x n board. */
 function checkSquares(n: number, name: string, value: unknown): Square[] {

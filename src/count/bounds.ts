@@ -14,11 +14,11 @@
 import type { Square } from "../board/constraints.js";
 import type { ConstrainedPart } from "./constrained.js";
 
-/** ln((r!)^(1/r)) for r = 0 .. 64 (0 for r = 0: such a row makes the bound 0 anyway). */
+/** ln((r!)^(1/r)) for r = 0 .. 1000, the widest board (0 for r = 0: such a row makes the bound 0 anyway). */
 const LOG_FACTOR: number[] = (() => {
   const table = [0];
   let logFactorial = 0;
-  for (let r = 1; r <= 64; r++) {
+  for (let r = 1; r <= 1000; r++) {
     logFactorial += Math.log(r);
     table.push(logFactorial / r);
   }
@@ -27,7 +27,7 @@ const LOG_FACTOR: number[] = (() => {
 
 /**
  * Running Bregman bound of one square board, row by row: `row(k)` for each open row with k free
- * squares (k from 0 to 64), then `bound()`. Any row with no free square makes it 0.
+ * squares (k from 0 to 1000), then `bound()`. Any row with no free square makes it 0.
  */
 export class BregmanBound {
   private log = 0;

@@ -10,6 +10,7 @@
 import type { ConstellationTask, CountTask } from "../engine/contract.js";
 import { rangeError } from "../core/errors.js";
 import { constellationSymmetry } from "../engine/ts/constellations.js";
+import { BregmanBound, roundUpBound } from "./bounds.js";
 
 export type CountSplit = { n: number; depth: number; tasks: CountTask[]; prefixNodes: bigint };
 
@@ -364,7 +365,11 @@ export function constellationTaskBounds(task: ConstellationTask, n: number): { s
   let down = 0;
   for (const c of [task.i, task.j, 0, n - 1, ...task.rows]) down |= 2 ** c;
   const preset: [number, number][] = task.rows.map((c, d) => [rows[d], c]);
+  // Solutions: at most the product of each free row's free squares, and at most Bregman's bound
+  // on the perfect matchings of those squares (free rows and free columns are as many: every
+  // queen placed takes one of each).
   let product = 1n, nodes = 0n;
+  const matchings = new BregmanBound();
   for (let d = task.rows.length; d < rows.length; d++) {
     let line = attacked[d] | down;
     for (const [r, c] of preset) {
@@ -376,8 +381,10 @@ export function constellationTaskBounds(task: ConstellationTask, n: number): { s
     while (free) { free &= free - 1; k++; }
     product *= BigInt(k);
     nodes += product;
+    matchings.row(k);
     if (k === 0) break;
   }
   if (rows.length === 0) { product = 1n; nodes = 1n; } // n = 4: the border queens are the whole board (one leaf)
-  return { solutions: product, nodes, symmetric: constellationSymmetry(n, task.i, task.j, task.k, task.l) !== 0 };
+  const bregman = rows.length === 0 ? product : roundUpBound(matchings.value());
+  return { solutions: bregman < product ? bregman : product, nodes, symmetric: constellationSymmetry(n, task.i, task.j, task.k, task.l) !== 0 };
 }

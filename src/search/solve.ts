@@ -141,6 +141,12 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const auto = requested === "auto";
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : AUTO_MAX_N) : METHODS[requested].maxN);
+  if (requested === "min-conflicts" && givens && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
+    throw rangeError(
+      `n = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
+        `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
+    );
+  }
   // Without givens, no per-row arrays: n may be 5 x 10^8 (construct), and nothing reads them.
   const constraints: Constraints = givens ? checkConstraints(n, { fixed: opts.fixed, blocked: opts.blocked }, "solve") : PLAIN_BOARD;
   if (!auto && !METHODS[requested].constraints && !constraints.empty) {
