@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
 import { softwareVulkanEnv } from "./test/webgpu-env.js";
@@ -44,6 +44,9 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]] : ["default"],
+    // Many files wait more than they compute (child processes, Redis, Chromium, timers): one
+    // more worker than cores keeps both cores busy (vitest's default is cores - 1: one on 2 cores).
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
