@@ -19,6 +19,7 @@ import { benchAnalysis } from "./analysis.mjs";
 import { benchParallel } from "./parallel.mjs";
 import { benchQueue } from "./queue.mjs";
 import { benchQueueScale } from "./queue-scale.mjs";
+import { benchQueueCost } from "./queue-cost.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained } from "./constrained.mjs";
 
@@ -63,13 +64,15 @@ const sections = {
     return benchGpuModel({ sizes: values["gpu-model-sizes"] ? parseSizes(values["gpu-model-sizes"]) : undefined, slots: values["gpu-slots"] ? Number(values["gpu-slots"]) : undefined });
   },
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
+  // With --queue: the cost of the cluster key's MACs and of the audit (bench/queue-cost.mjs).
+  "queue-cost": () => benchQueueCost({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
   "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}) }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => (name !== "queue" || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "queue-scale"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "queue-scale"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
