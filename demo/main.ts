@@ -9,7 +9,7 @@ import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
 import { $, fmt, fmtLeft, fmtMs, input, select } from "./dom";
-import { addPoint, flushPlot, INTEGER_INCRS, lastX, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
+import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
 import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
@@ -156,8 +156,8 @@ function onSolveProgress(m: Extract<FromWorker, { type: "progress" }>): void {
 function showSolved(result: SolveSummary, columns: Int32Array | null, v: VerifySummary | null): void {
   // the last report is the run's end; a run that ended inside its first chunk has only it
   const kind = plotKind();
-  if (kind === "conflicts" && lastX() !== result.steps && result.found) addPoint(result.steps, 0);
-  if (kind === "nodes" && lastX() !== result.ms) addPoint(result.ms, result.nodes);
+  if (kind === "conflicts" && result.found) endAt(result.steps, 0);
+  if (kind === "nodes") endAt(result.ms, result.nodes);
   showSolution(result, columns, v);
   const none = noCompletionText(result, hasConstraints(result.n));
   if (none) $("board-note").textContent = none;

@@ -106,6 +106,18 @@ export function addPoint(x: number, ...ys: (number | null)[]): void {
   dirty = true;
 }
 
+/**
+ * The run's final point: added at x, or, where the last point already stands at x (a run that
+ * ended within a report's resolution), its values replaced, so the line always ends at the
+ * result the figures show.
+ */
+export function endAt(x: number, ...ys: (number | null)[]): void {
+  const last = columns[0]!.length - 1;
+  if (last < 0 || columns[0]![last] !== x) return addPoint(x, ...ys);
+  for (let s = 1; s < columns.length; s++) columns[s]![last] = ys[s - 1] ?? null;
+  dirty = true;
+}
+
 /** Every column at once (the Las Vegas table's plot, redrawn as its rows come). */
 export function setColumns(next: (number | null)[][]): void {
   columns = next;
@@ -126,6 +138,7 @@ export function flushPlot(): void {
   plot.setData(columns as uPlot.AlignedData);
   if (exactY !== null) container().dataset.exact = String(exactY);
   container().dataset.points = String(columns[0]!.length);
+  container().dataset.yLast = String(columns[1]?.at(-1) ?? "");
   container().dataset.x0 = String(columns[0]![0] ?? "");
 }
 

@@ -54,6 +54,7 @@ async function plotState() {
     x0: Number(await page.getAttribute("#plot", "data-x0")),
     yMax: Number(await page.getAttribute("#plot", "data-y-max")),
     yDataMax: Number(await page.getAttribute("#plot", "data-y-data-max")),
+    yLast: await page.getAttribute("#plot", "data-y-last"),
   };
 }
 
@@ -329,6 +330,8 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       expect(plot.yDataMax, `${method} ${n}: highest point`).toBeGreaterThan(0);
       expect(plot.yMax, `${method} ${n}: y axis top vs highest point`).toBeGreaterThanOrEqual(plot.yDataMax);
       if (n !== "8") expect(reports, `${method} ${n}: several chunks`).toBeGreaterThan(3);
+      // the line ends at the result the figures show (a solve ending within a report's resolution once ended at that report)
+      if (kind === "nodes") expect(Number(plot.yLast), `${method} ${n}: last point vs figures`).toBe(Number((await figures()).nodes.replace(/\D/g, "")));
     }
     // a count: a point per part counted, after the origin
     await page.fill("#n", "11");
