@@ -1,6 +1,6 @@
 // The queue at scale (npm run bench -- --queue-scale): one coordinator (its own process) and
 // local `nqueens worker --concurrency 1` processes count n = 13 split into 10^3, 10^4 parts
-// (--queue-scale-sizes 1000,10000,95623 adds the largest split n = 13 has today) on a
+// (--queue-scale-sizes 1000,10000,63352 adds the largest split n = 13 has today) on a
 // redis-server of its own (or --queue URL). Per size: the overhead per part (wall time less
 // the count's own time spread over the workers, per part), Redis commands and memory per part
 // (INFO commandstats, INFO memory, before and after), Redis CPU, the coordinator's CPU time and

@@ -11,7 +11,7 @@ import type { ParallelProgress } from "../count/parallel.js";
 import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
-import { SPLIT_VERSION, splitCount, type CountPart } from "../count/parts.js";
+import { MAX_PARTS, SPLIT_VERSION, derivePart, partsFor, type CountPart } from "../count/parts.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, constrainedBoard, splitConstrainedCount, type ConstrainedPart } from "../count/constrained.js";
@@ -20,7 +20,7 @@ import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, 
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
-import { RunState } from "./run-state.js";
+import { RunState, type PartSource } from "./run-state.js";
 import type { AnyPart } from "../workers/pool.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import type { Redis } from "ioredis";
@@ -139,15 +139,17 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   // (a number the split cannot make is refused at once); the default from n = 18 follows the
   // worker threads seen, unless a run of n is already there to resume.
   const board = constrained ? constrainedBoard(constraints) : undefined;
-  const split = (asked: number): AnyPart[] => {
-    const made: AnyPart[] = constrained ? splitConstrainedCount(n, constraints, asked) : splitCount(n, { parts: asked });
-    if (opts.parts !== undefined && made.length < opts.parts) {
-      throw rangeError(`parts must be an integer from 1 to ${made.length} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
+  const split = (asked: number): PartSource => {
+    // A constrained split (at most CONSTRAINED_QUEUE_MAX_PARTS parts) is kept whole; a plain one
+    // is only counted here, and each part re-derived from its identity when it is needed.
+    const made: PartSource = constrained ? keptSplit(splitConstrainedCount(n, constraints, asked)) : derivedSplit(n, partsFor(n, checkInteger("parts", asked, 1, MAX_PARTS)));
+    if (opts.parts !== undefined && made.count < opts.parts) {
+      throw rangeError(`parts must be an integer from 1 to ${made.count} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
     }
     return made;
   };
   const byDefault = opts.parts === undefined && !constrained && n >= 18;
-  let parts: AnyPart[] = byDefault ? [] : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
+  let source: PartSource = byDefault ? keptSplit([]) : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
   const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
   if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
     throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
@@ -161,13 +163,14 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     if (byDefault) {
       const resumable = opts.queue === undefined ? await runToResume(client, n) : undefined;
       if (resumable !== undefined) from = "resumed";
-      parts = split(resumable ?? askedParts(n, threads));
+      source = split(resumable ?? askedParts(n, threads));
     }
   } catch (error) {
     client.disconnect();
     throw lost(redis, error);
   }
-  const depth = constrained ? (parts[0] as ConstrainedPart).depth : undefined;
+  const parts = { length: source.count };
+  const depth = constrained ? (source.at(0) as ConstrainedPart).depth : undefined;
   const name = opts.queue ?? queueName(n, parts.length, board?.digest);
   const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, board ? { ...board, depth: depth! } : undefined);
   const plan = planRun(n, parts.length, threads, from);
@@ -221,7 +224,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       return same(meta) && meta.run === runId && (key ? verifies(key, RUN_DOMAIN, name, meta) : meta.mac === undefined);
     };
 
-    const run = new RunState({ name, n, parts, board, depth, runId, key, client, queue, audit, replicas, notice, signal });
+    const run = new RunState({ name, n, parts: source, board, depth, runId, key, client, queue, audit, replicas, notice, signal });
     events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
     events.on("error", () => {}); // polling reports failures
     let wake: (() => void) | undefined;
@@ -367,6 +370,16 @@ async function workerThreads(client: Redis): Promise<number> {
     }
   }
   return threads;
+}
+
+/** A split held whole (a constrained one: a few thousand parts at most). */
+function keptSplit(parts: AnyPart[]): PartSource {
+  return { count: parts.length, at: (p) => parts[p] };
+}
+
+/** A plain split of n into `count` parts, none held: part p is re-derived (and its digest made) each time it is asked for. */
+function derivedSplit(n: number, count: number): PartSource {
+  return { count, at: (p) => derivePart(n, count, p) };
 }
 
 /** The parts of the run of n (plain, this split version) already in Redis under its default name: an unfinished one first, else a finished one. */

@@ -28,8 +28,16 @@ const SCAN_EVERY_MS = 2000;
 /** No part accepted for this long: look whether the pending parts' jobs still exist. */
 const STALL_MS = 30_000;
 
+/**
+ * The run's parts, without holding them: how many, and part `p` made when it is needed (a result
+ * to check, a job to write or rewrite, a part the audit recounts). A plain run re-derives the part
+ * from its identity (derivePart: bounded, the split's index built once per process), so the
+ * coordinator holds bytes per part (the tally), not the part objects (~650 bytes each).
+ */
+export type PartSource = { readonly count: number; at(p: number): AnyPart };
+
 type Setup = {
-  name: string; n: number; parts: AnyPart[]; board: ConstrainedBoard | undefined; depth: number | undefined; runId: string;
+  name: string; n: number; parts: PartSource; board: ConstrainedBoard | undefined; depth: number | undefined; runId: string;
   key: Uint8Array | undefined; client: Redis; queue: Queue; audit: number; replicas: number;
   notice: (message: string) => void; signal: AbortSignal | undefined;
 };
@@ -75,7 +83,7 @@ export class RunState {
   private topUp = false;
 
   constructor(private readonly s: Setup) {
-    this.P = s.parts.length;
+    this.P = s.parts.count;
     this.constrained = s.board !== undefined;
     this.tally = new Tally(this.P, this.constrained ? 2 : 4, s.replicas);
     this.read = new Uint8Array(this.P);
@@ -110,7 +118,8 @@ export class RunState {
     // Made a batch at a time: a run of 10^5 parts never holds all its jobs' data at once.
     for (let at = 0; at < this.P; at += ENQUEUE_BATCH) {
       const jobs: { part: AnyPart; id: string }[] = [];
-      for (const part of this.s.parts.slice(at, at + ENQUEUE_BATCH)) {
+      for (let p = at; p < Math.min(this.P, at + ENQUEUE_BATCH); p++) {
+        const part = this.s.parts.at(p);
         jobs.push({ part, id: jobId(part.part) });
         if (this.s.replicas > 1) jobs.push({ part, id: `${jobId(part.part)}-r1` });
       }
@@ -122,7 +131,7 @@ export class RunState {
   private async rewrite(id: string, part: number): Promise<void> {
     await this.s.queue.remove(id).catch(() => 0);
     this.forget(id, part);
-    await this.add([{ part: this.s.parts[part], id }]);
+    await this.add([{ part: this.s.parts.at(part), id }]);
   }
 
   private forget(id: string, part: number): void {
@@ -300,7 +309,7 @@ export class RunState {
   /** Verifies the result stored for job `id` of `part` and takes it in, or refuses it (counted again once, then the run stops). */
   private async result(id: string, p: number, text: string): Promise<void> {
     const { n, key, name, runId } = this.s;
-    const part = this.s.parts[p];
+    const part = this.s.parts.at(p);
     let value: unknown = text;
     try { value = JSON.parse(text); } catch { /* refused by the checks */ }
     let counts: bigint[], worker: number;
@@ -346,7 +355,7 @@ export class RunState {
         const k = (this.extras.get(p) ?? 0) + 1;
         this.extras.set(p, k);
         this.ownJobs++;
-        void this.add([{ part: this.s.parts[p], id: `${jobId(p)}-x${k}`, not: [t.names[worker]] }]).catch(() => {});
+        void this.add([{ part: this.s.parts.at(p), id: `${jobId(p)}-x${k}`, not: [t.names[worker]] }]).catch(() => {});
         return;
       }
       if (!t.same(p, counts)) {
@@ -381,7 +390,7 @@ export class RunState {
     while (this.recounts.length > 0) {
       const { part: p, other } = this.recounts.shift()!;
       if (this.checked[p] && !other) continue;
-      const part = this.s.parts[p];
+      const part = this.s.parts.at(p);
       const own = this.fieldsOf((await ("kind" in part
         ? countConstrainedPartAsync(part, { engine: "wasm", signal: this.s.signal })
         : countPart(part, { engine: "wasm", signal: this.s.signal }))) as unknown as Record<string, string>);
