@@ -118,4 +118,26 @@ describe.skipIf(!haveChromium)("in Chromium", () => {
     await page.screenshot({ path: "test-artifacts/crosscheck.png", fullPage: true });
     await page.close();
   });
+
+  it("a budget too short for the sweep says 'Incomplete: N of M cases ran', amber, not agree nor DISAGREE", async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto(`${base}/demo/crosscheck.html?budget=50`);
+    await page.selectOption("#sweep", "quick");
+    await page.click("#run");
+    await page.waitForSelector("body[data-done]", { timeout: 30_000 });
+    expect(errors).toEqual([]);
+    expect(await page.getAttribute("body", "data-verdict")).toBe("incomplete");
+    expect(await page.getAttribute("body", "data-done")).toBe("incomplete");
+    const status = (await page.textContent("#status"))!;
+    expect(status).toMatch(/^◐ Incomplete: \d+ of \d+ cases ran, all agreed; the rest timed out or did not fit the budget/);
+    expect(status).not.toMatch(/agree:|DISAGREE/);
+    const colours = await page.$eval("#status", (el) => [getComputedStyle(el).backgroundColor, getComputedStyle(el).color]);
+    expect(colours).toEqual(["rgb(254, 247, 224)", "rgb(122, 65, 0)"]); // amber, not the green of agree or the red of DISAGREE
+    const cells = await page.$$eval("#table tbody td:last-child", (tds) => tds.map((td) => [td.textContent, td.className]));
+    expect(cells.some(([text, cls]) => /^incomplete: \d+ of \d+ ran/.test(text ?? "") && cls === "incomplete")).toBe(true);
+    expect(cells.every(([text]) => !/DISAGREE/.test(text ?? ""))).toBe(true);
+    await page.close();
+  });
 });

@@ -6,7 +6,7 @@
 // The audit's sampling matches its documented catch probability.
 import { DelayedError, Worker as BullWorker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { count, countTask, derivePart } from "../src/index.js";
 import { countDistributed, startWorker } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
@@ -14,7 +14,7 @@ import { AuditSampler, auditCatchChance } from "../src/distributed/audit.js";
 import { DEFAULT_AUDIT } from "../src/distributed/coordinator.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
-import { haveRedisServer, quietClient, RedisServer, requireRedis } from "./redis-harness.js";
+import { haveRedisServer, RedisServer, requireRedis, usePrivateRedis } from "./redis-harness.js";
 
 requireRedis(haveRedisServer, {
   ci: "queue audit tests need redis-server (.ci/run installs it)",
@@ -55,21 +55,7 @@ function liar(queue: string, name = "rogue", lies: (index: number) => boolean = 
 }
 
 describe.skipIf(!haveRedisServer)("the audit", () => {
-  beforeAll(async () => {
-    server = await RedisServer.create("nqueens-redis-audit-");
-    url = server.url;
-    await server.start();
-    redis = quietClient(url);
-  });
-
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.dispose();
-  });
-
-  afterEach(async () => {
-    await redis.flushdb();
-  });
+  usePrivateRedis("nqueens-redis-audit-", (s) => ({ server, url, redis } = s));
 
   it("audit 1.0: every result recounted; the liar's wrong in-range counts are caught, it is named, the total is exact", async () => {
     const rogue = liar("audit-all");

@@ -3,12 +3,12 @@
 // about a minute on one thread, at least 4 per thread and 256), a run of n already in Redis is
 // resumed with its own parts, and the plan says about how long the run should take.
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { splitCount } from "../src/index.js";
 import { countDistributed, queueName, startWorker, threadSeconds, type RunPlan } from "../src/distributed/index.js";
 import { askedParts, lengthText } from "../src/distributed/plan.js";
 import { runCli } from "./cli-run.js";
-import { haveRedisServer, quietClient, RedisServer, requireRedis, until } from "./redis-harness.js";
+import { haveRedisServer, RedisServer, requireRedis, until, usePrivateRedis } from "./redis-harness.js";
 
 requireRedis(haveRedisServer, {
   ci: "queue plan tests need redis-server (.ci/run installs it)",
@@ -33,21 +33,7 @@ describe("the default parts and the estimate", () => {
 });
 
 describe.skipIf(!haveRedisServer)("a queue run's parts", () => {
-  beforeAll(async () => {
-    server = await RedisServer.create("nqueens-redis-plan-");
-    url = server.url;
-    await server.start();
-    redis = quietClient(url);
-  });
-
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.dispose();
-  });
-
-  afterEach(async () => {
-    await redis.flushdb();
-  });
+  usePrivateRedis("nqueens-redis-plan-", (s) => ({ server, url, redis } = s));
 
   it("--parts above what the split can make is refused before Redis is asked, naming the most it can", async () => {
     const most = splitCount(12, { parts: 1_000_000 }).length; // what the split makes when asked for a million

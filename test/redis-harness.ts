@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue, type ConnectionOptions } from "bullmq";
 import { Redis, type RedisOptions } from "ioredis";
+import { afterAll, afterEach, beforeAll } from "vitest";
 
 /** Whether redis-server is installed. */
 export const haveRedisServer = spawnSync("redis-server", ["--version"]).status === 0;
@@ -151,4 +152,27 @@ export function withQueueOn(connection: () => ConnectionOptions) {
       await queue.close();
     }
   };
+}
+
+/**
+ * A private redis-server for the tests of one describe block (call it inside the block): made
+ * and started before them, flushed after each, removed after them. `use` receives the server,
+ * its URL and a quiet client once it runs, for the file's own variables.
+ */
+export function usePrivateRedis(prefix: string, use: (s: { server: RedisServer; url: string; redis: Redis }) => void): void {
+  let server: RedisServer | undefined;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    server = await RedisServer.create(prefix);
+    await server.start();
+    redis = quietClient(server.url);
+    use({ server, url: server.url, redis });
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.dispose();
+  });
+  afterEach(async () => {
+    await redis?.flushdb();
+  });
 }

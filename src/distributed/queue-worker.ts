@@ -9,12 +9,11 @@ import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { SPLIT_VERSION, derivePart, splitCount, type CountPart, type PartCount } from "../count/parts.js";
+import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
-import { ErrorCode, typeError } from "../core/errors.js";
-import { countPartWebGpu, gpuPartsRefused } from "../engine/webgpu/part.js";
-import { gpuInfo } from "../engine/webgpu/device.js";
+import { typeError } from "../core/errors.js";
+import { gpuPartsRefused } from "../engine/webgpu/part.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
@@ -25,9 +24,6 @@ import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
 import { JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, signed, verifies } from "./auth.js";
 import { workerKey } from "./plan.js";
-
-/** Most parts of a run whose whole split a worker keeps (about 650 bytes a part) instead of re-deriving each part. */
-const SPLIT_CACHE_PARTS = 200_000;
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -105,10 +101,9 @@ export type DistributedWorker = {
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
-  const gpu = opts.gpu === true;
-  if (gpu) throw gpuPartsRefused("startWorker's gpu option (nqueens worker --gpu)");
+  if (opts.gpu === true) throw gpuPartsRefused("startWorker's gpu option (nqueens worker --gpu)");
   const redis = redisOptions(opts.connection as Connection);
-  const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
   const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
@@ -125,33 +120,9 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
 
   const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError, DelayedError }, ioredis: { Redis } } = await queueLibraries();
 
-  if (gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing, before anything starts
-  const stopGpu = new AbortController();
-  let gpuTurn: Promise<unknown> = Promise.resolve(); // parts take turns on the GPU
-  const onGpu = (part: CountPart): Promise<PartCount> => {
-    const turn = gpuTurn.then(() => countPartWebGpu(part, { signal: stopGpu.signal }));
-    gpuTurn = turn.catch(() => {});
-    return turn;
-  };
   const client = await connect(redis, connectTimeoutMs);
   const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
-  /**
-   * The run's whole split, made once per queue (only for the n and parts of its record, and
-   * up to SPLIT_CACHE_PARTS parts): derivePart walks the whole split for each part, which at
-   * 10^5 parts costs a worker more than counting the part.
-   */
-  const splits = new Map<string, { n: number; parts: number; split: CountPart[] | undefined }>();
-  const splitOf = (name: string, n: number, parts: number): CountPart[] | undefined => {
-    if (parts > SPLIT_CACHE_PARTS || parts < 64) return undefined;
-    const known = splits.get(name);
-    if (known && known.n === n && known.parts === parts) return known.split;
-    let split: CountPart[] | undefined;
-    try { split = splitCount(n, { parts }); } catch { split = undefined; }
-    if (split && split.length !== parts) split = undefined; // not a split of exactly this many parts: derivePart says why
-    splits.set(name, { n, parts, split });
-    return split;
-  };
   /** Parts counted (or being counted) here, per queue: a replica's second count goes to another worker. */
   const countedHere = new Map<string, Set<number>>();
   /** Runs this worker leaves alone for want of the right key (said once each). */
@@ -227,7 +198,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
     let part: CountPart;
     try {
-      part = splitOf(name, id.n, id.parts)?.[id.index] ?? derivePart(id.n, id.parts, id.index);
+      part = derivePart(id.n, id.parts, id.index); // indexed once per process: no split kept here
     } catch (error) {
       return refuse(error instanceof Error ? error.message : String(error));
     }
@@ -288,17 +259,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     mine.add(part.part);
     let result: PartCount | ConstrainedPartCount;
     try {
-      // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
-      if (!gpu || "kind" in part) result = await onThread(part);
-      else {
-        try {
-          result = await onGpu(part);
-        } catch (error) {
-          if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
-          onEvent({ type: "error", queue: name, message: `part ${part.part}: ${(error as Error).message}; counting it on the CPU instead` });
-          result = await onThread(part);
-        }
-      }
+      result = await onThread(part);
     } catch (error) {
       // Stopped at once (close(true)): hand the part back to the queue, without using up
       // one of its attempts, for another worker to take now rather than after its lock.
@@ -317,7 +278,6 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const worker = workers.get(name);
     workers.delete(name);
     countedHere.delete(name);
-    splits.delete(name);
     // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
     // can never be stored; waiting for it would stop this worker from looking for runs.
     if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
@@ -405,7 +365,6 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         // for its parts in hand) ends once they are completed or back in wait. A graceful
         // close already under way ends the same way.
         forced = true;
-        stopGpu.abort();
         const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
         await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
@@ -421,7 +380,6 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         clearTimeout(timer);
         if (!inTime) {
           forced = true;
-          stopGpu.abort();
           await pool.close();
           await within(Promise.all([closed, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
         }
