@@ -1,6 +1,7 @@
 // The queue at scale (npm run bench -- --queue-scale): one coordinator (its own process) and
-// local `nqueens worker --concurrency 1` processes count n = 13 split into 10^3, 10^4 parts
-// (--queue-scale-sizes 1000,10000,63352 adds the largest split n = 13 has today) on a
+// local `nqueens worker --concurrency 1` processes count n = 14 split into 10^3, 10^4 and 10^5
+// parts (--queue-scale-sizes and --queue-scale-n choose others; n = 13 splits into at most
+// 63,352) on a
 // redis-server of its own (or --queue URL). Per size: the overhead per part (wall time less
 // the count's own time spread over the workers, per part), Redis commands and memory per part
 // (INFO commandstats, INFO memory, before and after), Redis CPU, the coordinator's CPU time and
@@ -56,7 +57,7 @@ function runCoordinator(url, n, parts, queue) {
   });
 }
 
-export async function benchQueueScale({ url, sizes = [1000, 10_000], n = 13, workers = 2 } = {}) {
+export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n = 14, workers = 2 } = {}) {
   let server, dir;
   if (!url) {
     if (spawnSync("redis-server", ["--version"]).status !== 0) throw new Error("--queue-scale needs redis-server (or --queue URL)");
