@@ -9,7 +9,7 @@ import { pickEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
 import type { KeyInput } from "../core/key.js";
 import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
-import { gpuPartsRefused } from "../engine/webgpu/part.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
 import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
 import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
@@ -60,10 +60,10 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
   /** With `checkpoint`: a file holding the key (its bytes, a trailing newline trimmed). */
   keyFile?: string;
   /**
-   * The GPU as one worker of the pool. Not available with the constellation split: the parts
-   * are start constellations, which the GPU kernel does not count, so `gpu: true` rejects at
-   * once with NQ_ENGINE_UNAVAILABLE; count whole boards on the GPU with
-   * `count(n, { engine: 'webgpu' })` (docs/gpu.md).
+   * Worker 0 is this machine's GPU (gpu/constellations.wgsl, docs/gpu.md), counting parts one
+   * at a time beside the CPU threads, with the same counts and nodes as a CPU thread; if its
+   * device is lost, its part is counted again and a CPU thread takes its place. Rejects with
+   * NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
    */
   gpu?: boolean;
   /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000, `unique` null). */
@@ -91,7 +91,6 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
   if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
   if (opts.gpu && !constraints.empty) throw rangeError("gpu: the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (gpu: false)");
-  if (opts.gpu) throw gpuPartsRefused("countParallel's gpu option");
   // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
   const board = constraints.empty ? undefined : constrainedBoard(constraints).digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
@@ -118,6 +117,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     checkpoint = { path: opts.checkpoint, key };
   }
   signal?.throwIfAborted();
+  if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
   if (n <= 3 && constraints.empty) {
     const small = await count(n, { engine });
@@ -126,7 +126,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
 
   // The threads start now, while the parts are made and the checkpoint read (a fresh thread takes tens of ms).
-  const pool = new WorkerPool({ size: workers, engine });
+  const pool = new WorkerPool({ size: workers, engine, gpu: opts.gpu === true });
   pool.warm(Math.min(workers, opts.parts ?? (constraints.empty ? defaultParts(n) : 64)));
   try {
     return await countOnPool(pool);

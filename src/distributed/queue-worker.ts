@@ -12,8 +12,9 @@ import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
-import { typeError } from "../core/errors.js";
-import { gpuPartsRefused } from "../engine/webgpu/part.js";
+import { ErrorCode, typeError } from "../core/errors.js";
+import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
@@ -62,9 +63,11 @@ export type WorkerOptions = {
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
   /**
-   * Count the parts on this machine's GPU. Not available with the constellation split: the
-   * parts are start constellations, which the GPU kernel does not count, so `gpu: true`
-   * rejects at once with NQ_ENGINE_UNAVAILABLE (docs/gpu.md).
+   * Count the parts on this machine's GPU (gpu/constellations.wgsl, docs/gpu.md), one at a
+   * time (concurrency defaults to 1): the same counts and nodes as a CPU thread's. A part whose
+   * device is lost is counted again on the CPU threads, as are the parts of a constrained
+   * board's run (the GPU counts plain boards only); without an adapter startWorker rejects
+   * with NQ_ENGINE_UNAVAILABLE before it connects.
    */
   gpu?: boolean;
   /**
@@ -101,9 +104,9 @@ export type DistributedWorker = {
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
   if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
-  if (opts.gpu === true) throw gpuPartsRefused("startWorker's gpu option (nqueens worker --gpu)");
+  const gpu = opts.gpu === true;
   const redis = redisOptions(opts.connection as Connection);
-  const concurrency = opts.concurrency === undefined ? availableParallelism() : checkInteger("concurrency", opts.concurrency, 1, 256);
+  const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);
   const lockDuration = opts.lockDuration === undefined ? 30_000 : checkInteger("lockDuration", opts.lockDuration, 100, 3_600_000);
   const stalledInterval = opts.stalledInterval === undefined ? 30_000 : checkInteger("stalledInterval", opts.stalledInterval, 100, 3_600_000);
@@ -120,6 +123,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
 
   const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError, DelayedError }, ioredis: { Redis } } = await queueLibraries();
 
+  if (gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing, before anything starts
+  const stopGpu = new AbortController();
+  let gpuTurn: Promise<unknown> = Promise.resolve(); // parts take turns on the GPU
+  const onGpu = (part: CountPart): Promise<PartCount> => {
+    const turn = gpuTurn.then(() => countPartWebGpu(part, { signal: stopGpu.signal }));
+    gpuTurn = turn.catch(() => {});
+    return turn;
+  };
   const client = await connect(redis, connectTimeoutMs);
   const pool = new WorkerPool({ size: concurrency });
   const workers = new Map<string, QueueWorker>();
@@ -259,7 +270,18 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     mine.add(part.part);
     let result: PartCount | ConstrainedPartCount;
     try {
-      result = await onThread(part);
+      // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
+      if (!gpu || "kind" in part) result = await onThread(part);
+      else {
+        try {
+          result = await onGpu(part);
+        } catch (error) {
+          // A lost device never gives a count: the part is counted again here, on the CPU.
+          if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;
+          onEvent({ type: "error", queue: name, message: `part ${part.part}: ${(error as Error).message}; counting it on the CPU instead` });
+          result = await onThread(part);
+        }
+      }
     } catch (error) {
       // Stopped at once (close(true)): hand the part back to the queue, without using up
       // one of its attempts, for another worker to take now rather than after its lock.
@@ -365,6 +387,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         // for its parts in hand) ends once they are completed or back in wait. A graceful
         // close already under way ends the same way.
         forced = true;
+        stopGpu.abort();
         const stopped = queueWorkers.map((w) => (first ? w.pause() : w.close()).catch(() => {}));
         await pool.close();
         await within(Promise.all([...stopped, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
@@ -380,6 +403,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
         clearTimeout(timer);
         if (!inTime) {
           forced = true;
+          stopGpu.abort();
           await pool.close();
           await within(Promise.all([closed, ...inHand]), connectTimeoutMs, "hand back").catch(() => {});
         }

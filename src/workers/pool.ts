@@ -13,13 +13,16 @@
 // - runs again, on a fresh thread, the parts of a thread that died (up to maxAttempts deaths
 //   a part, and a bound on deaths without progress);
 // - verifies every result against its part (checkPartResult) before handing it out: a count
-//   that crossed a thread is never returned unchecked.
+//   that crossed a thread is never returned unchecked;
+// - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
+//   then takes its place.
 import { wasmModule } from "../engine/wasm/index.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { checkPartCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
+import { startGpuPoolWorker } from "../engine/webgpu/part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 
 /** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained.ts). */
@@ -142,6 +145,7 @@ type Job = {
 
 type Slot = {
   index: number;
+  gpu: boolean;
   worker?: PoolWorker;
   /** Parts posted to the thread and not answered yet, by message id (at most two: one running, one next). */
   jobs: Map<number, Job>;
@@ -155,6 +159,8 @@ export type PoolOptions = {
   size: number;
   /** Engine of the parts run without one (default 'wasm'). */
   engine?: EngineName;
+  /** Thread 0 is this machine's GPU (engine 'webgpu', plain parts only) until its device is lost. */
+  gpu?: boolean;
   /** Threads that may die holding the same part before its run fails (default 3). */
   maxAttempts?: number;
   /** How long a thread may take to answer a cancel before it is terminated and replaced (default 1000 ms). */
@@ -186,15 +192,17 @@ export class WorkerPool {
   private readonly slots: Slot[] = [];
   private nextId = 0;
   private closed = false;
+  private gpuLost: boolean;
   private deathsSinceProgress = 0;
   /** Threads started so far, replacements included. */
   started = 0;
 
   constructor(options: PoolOptions) {
-    const { size, engine = "wasm", maxAttempts = 3, cancelGraceMs = 1000 } = options;
+    const { size, engine = "wasm", gpu = false, maxAttempts = 3, cancelGraceMs = 1000 } = options;
     if (!Number.isInteger(size) || size < 1 || size > 256) throw withCode(new RangeError(`size must be an integer from 1 to 256, got ${String(size)}`), ErrorCode.invalidArgument);
     this.size = size;
     this.engine = engine;
+    this.gpuLost = !gpu;
     this.maxAttempts = maxAttempts;
     this.cancelGraceMs = cancelGraceMs;
   }
@@ -309,11 +317,16 @@ export class WorkerPool {
   private spawn(): void {
     let index = 0;
     while (this.slots.some((s) => s.index === index)) index++;
-    const slot: Slot = { index, jobs: new Map(), dead: false };
+    // (the GPU takes plain parts only: countParallel refuses gpu with given queens or blocked squares)
+    const gpu = index === 0 && !this.gpuLost;
+    const slot: Slot = { index, gpu, jobs: new Map(), dead: false };
     this.slots.push(slot);
     this.started++;
     const events: Events = { message: (m) => this.answer(slot, m), died: (reason) => this.died(slot, reason) };
-    startThread(events).then((worker) => {
+    const starting: Promise<PoolWorker> = gpu
+      ? Promise.resolve(startGpuPoolWorker(events) as unknown as PoolWorker)
+      : startThread(events);
+    starting.then((worker) => {
       if (this.closed || slot.dead) return void worker.terminate();
       slot.worker = worker;
       workerHooks.onStart?.(worker, index);
@@ -348,12 +361,14 @@ export class WorkerPool {
 
   private died(slot: Slot, reason: string): void {
     if (this.closed || slot.dead) return;
+    if (slot.gpu) this.gpuLost = true; // a CPU thread takes the GPU's place
     const lost = [...slot.jobs.values()].filter((job) => !job.settled);
     void this.stop(slot);
     this.slots.splice(this.slots.indexOf(slot), 1);
     const tooMany = ++this.deathsSinceProgress > 2 * this.size + this.maxAttempts;
     for (const job of lost.reverse()) {
-      job.deaths++;
+      // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
+      if (!slot.gpu) job.deaths++;
       if (tooMany || job.deaths >= this.maxAttempts) {
         this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}): counting threads keep dying (last: ${reason})`));
       } else {

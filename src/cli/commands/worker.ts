@@ -22,7 +22,7 @@ export function workerCommand(program: Command): void {
     .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): count only runs signed with it, refuse jobs whose MAC does not verify, sign the results")
     .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits)")
     .option("--quiet", "print nothing but errors")
-    .option("--gpu", "the GPU as a worker: not available with the constellation split (its parts are start constellations, which the GPU kernel does not count); count whole boards with count --engine webgpu (docs/gpu.md)")
+    .option("--gpu", "count the parts on this machine's GPU, one at a time, node for node as the CPU counts them (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares")
     .action(async (opts: WorkerCliOptions) => {
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };

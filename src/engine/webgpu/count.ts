@@ -11,6 +11,7 @@
 // must be done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, a
 // dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
 import shader from "../../../gpu/count.wgsl";
+import constellationShader from "../../../gpu/constellations.wgsl";
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
 import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
 import { PACED_OPTION_NAMES, Pacer, type PacerStop } from "../../core/pacer.js";
@@ -24,14 +25,25 @@ export const DISPATCH_TARGET_MS = 20;
 const MIN_BUDGET = 16;
 const MAX_BUDGET = 1 << 22;
 const MAX_DEFAULT_TASKS = 1 << 21;
-const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl
-const STATE_FIELDS = 66; // see gpu/count.wgsl
+const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl and gpu/constellations.wgsl
+const STATE_FIELDS = 66; // see gpu/count.wgsl (gpu/constellations.wgsl has the same layout)
 const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
 const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
 /** struct Params of gpu/count.wgsl, word by word (padded to PARAM_WORDS); test/webgpu.test.ts checks that the two agree. */
 export const PARAMS = ["n", "lastRow", "mask", "topBit", "sideMask", "depth", "numTasks", "budget", "slots"] as const;
-type ParamName = (typeof PARAMS)[number];
+/** struct Params of gpu/constellations.wgsl, word by word (test/webgpu.test.ts checks it too). */
+export const CONSTELLATION_PARAMS = ["n", "mask", "numTasks", "budget", "slots"] as const;
 const PARAM_WORDS = 12;
+
+/** The two kernels: gpu/count.wgsl (prefix tasks, count()) and gpu/constellations.wgsl (the split's constellation tasks: parts). */
+export type GpuKernel = "count" | "constellations";
+const KERNELS: Record<GpuKernel, { file: string; text: string; params: readonly string[] }> = {
+  count: { file: "gpu/count.wgsl", text: shader, params: PARAMS },
+  constellations: { file: "gpu/constellations.wgsl", text: constellationShader, params: CONSTELLATION_PARAMS },
+};
+
+/** What one run of a kernel counts: its tasks (the kernel's words, `count` of them), the nodes the host counted, the Params values. */
+export type KernelJob = { kernel: GpuKernel; count: number; prefixNodes: bigint; records: Uint32Array<ArrayBuffer>; params: Record<string, number> };
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
 const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
@@ -92,8 +104,8 @@ export function deviceLostError(message: string): Error & { code: string } {
   return error;
 }
 
-function kernelError(message: string): Error & { code: string } {
-  return withCode(new Error(`gpu/count.wgsl: ${message}`), ErrorCode.kernelAbort);
+export function kernelErrorOf(message: string, kernel: GpuKernel = "count"): Error & { code: string } {
+  return withCode(new Error(`${KERNELS[kernel].file}: ${message}`), ErrorCode.kernelAbort);
 }
 
 export type GpuStack = "workgroup" | "private";
@@ -115,35 +127,36 @@ export function stackRows(n: number): number {
  * The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and
  * `// @end`) and its stacks `rows` deep (STACK_ROWS; the board's n must not exceed it).
  */
-export function kernelSource(stack: GpuStack, rows = 32): string {
-  const sized = shader.replace(/^const STACK_ROWS: u32 = 32u;$/m, `const STACK_ROWS: u32 = ${rows}u;`);
-  if (rows !== 32 && sized === shader) throw kernelError("the STACK_ROWS line is missing");
+export function kernelSource(stack: GpuStack, rows = 32, kernel: GpuKernel = "count"): string {
+  const text = KERNELS[kernel].text;
+  const sized = text.replace(/^const STACK_ROWS: u32 = 32u;$/m, `const STACK_ROWS: u32 = ${rows}u;`);
+  if (rows !== 32 && sized === text) throw kernelErrorOf("the STACK_ROWS line is missing", kernel);
   return sized.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
 }
 
 const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
 
-async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number): Promise<GPUComputePipeline> {
+async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number, kernel: GpuKernel): Promise<GPUComputePipeline> {
   let byStack = pipelines.get(device);
   if (!byStack) pipelines.set(device, (byStack = new Map()));
-  const key = `${stack} ${rows}`;
+  const key = `${kernel} ${stack} ${rows}`;
   let p = byStack.get(key);
   if (!p) {
     p = (async () => {
       // The scope is pushed and popped with nothing awaited in between: the device and its
       // stack of error scopes are shared by every count in flight (see run()).
-      const code = kernelSource(stack, rows); // (before the scope: a throw here leaves none pushed)
+      const code = kernelSource(stack, rows, kernel); // (before the scope: a throw here leaves none pushed)
       device.pushErrorScope("validation");
-      const module = device.createShaderModule({ code, label: `gpu/count.wgsl (${stack} stack, ${rows} rows)` });
+      const module = device.createShaderModule({ code, label: `${KERNELS[kernel].file} (${stack} stack, ${rows} rows)` });
       const [failure, info] = await Promise.all([device.popErrorScope(), module.getCompilationInfo()]);
       const errors = info.messages.filter((m) => m.type === "error");
-      if (errors.length) throw kernelError(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
-      if (failure) throw kernelError(failure.message);
+      if (errors.length) throw kernelErrorOf(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "), kernel);
+      if (failure) throw kernelErrorOf(failure.message, kernel);
       try {
         // a pipeline that fails validation rejects this promise (a GPUPipelineError)
         return await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
       } catch (error) {
-        throw kernelError(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`);
+        throw kernelErrorOf(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`, kernel);
       }
     })();
     byStack.set(key, p);
@@ -204,7 +217,7 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
   }
   const between = stopper(n, pacer);
   const tasks = await ordered(await gpuTasksAsync(n, minTasksFor(gpu, tuning, maxSlots), between, workLimit(tuning, maxSlots)), tuning, between);
-  const sums = await run(n, gpu, pacer, tuning, tasks, await taskRecordsAsync(tasks, between), maxSlots);
+  const sums = await run(n, gpu, pacer, tuning, prefixJob(n, tasks, await taskRecordsAsync(tasks, between)), maxSlots);
   return {
     n,
     total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
@@ -221,7 +234,7 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
  * least) times 32 is the most it takes; more is a RangeError here, never a dispatch the GPU
  * refuses (which would leave the count without progress).
  */
-function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
+export function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
   const most = gpu.device.limits.maxComputeWorkgroupsPerDimension * WORKGROUP;
   if (tuning.slots !== undefined && tuning.slots > most) {
     throw rangeError(
@@ -272,7 +285,17 @@ export async function countTasksWebGpu(
   }
   if (tasks.count === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: tasks.prefixNodes };
   const ready = await ordered(tasks, tuning, between);
-  return run(n, gpu, pacer, tuning, ready, await taskRecordsAsync(ready, between), maxSlots);
+  return run(n, gpu, pacer, tuning, prefixJob(n, ready, await taskRecordsAsync(ready, between)), maxSlots);
+}
+
+/** gpu/count.wgsl's job for prefix tasks. */
+function prefixJob(n: number, tasks: PackedTasks, records: Uint32Array<ArrayBuffer>): KernelJob {
+  const lastRow = n - 1;
+  const topBit = 2 ** lastRow;
+  return {
+    kernel: "count", count: tasks.count, prefixNodes: tasks.prefixNodes, records,
+    params: { n, lastRow, mask: n === 32 ? 0xffffffff : 2 ** n - 1, topBit, sideMask: topBit + 1, depth: tasks.depth, numTasks: tasks.count },
+  };
 }
 
 /**
@@ -293,7 +316,7 @@ function ordered(tasks: PackedTasks, tuning: GpuCountTuning, between: Between): 
  * of tasks takes seconds at n = 24): stop on an abort or the time limit, and let the event
  * loop run (so that an abort from a timer gets through).
  */
-function stopper(n: number, pacer: Pacer<CountProgress>): Between {
+export function stopper(n: number, pacer: Pacer<CountProgress>): Between {
   return async () => {
     const stop = pacer.stopReason();
     if (stop) throwStop(n, pacer, stop);
@@ -303,9 +326,18 @@ function stopper(n: number, pacer: Pacer<CountProgress>): Between {
   };
 }
 
-async function run(
-  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, tasks: PackedTasks, records: Uint32Array<ArrayBuffer>, maxSlots: number,
+/**
+ * Runs a kernel's job to its end in bounded dispatches: the sums of its slots' four counters
+ * (for gpu/count.wgsl count8, count4, count2; for gpu/constellations.wgsl the solutions of
+ * classes 0, 1, 2) and its nodes plus the job's host nodes.
+ * @internal
+ */
+export async function run(
+  n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, job: KernelJob, maxSlots: number,
 ): Promise<TaskCount> {
+  const { records, kernel } = job;
+  const tasks = { count: job.count, prefixNodes: job.prefixNodes };
+  const kernelError = (message: string) => kernelErrorOf(message, kernel);
   const { device } = gpu;
   if (gpu.lost) throw deviceLostError(gpu.lostMessage);
   const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
@@ -321,7 +353,7 @@ async function run(
   // A pipeline compiles for seconds on some adapters (the workgroup stack on SwiftShader): the
   // count stops waiting for it when the signal aborts or the time limit passes; the compile
   // goes on and its pipeline is cached for the device's next count.
-  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"), tuning.stackRows ?? stackRows(n)));
+  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"), tuning.stackRows ?? stackRows(n), kernel));
   if (compiled.stop) throwStop(n, pacer, compiled.stop);
   throwIfStopped(n, pacer);
   const pipeline = compiled.value;
@@ -361,15 +393,14 @@ async function run(
     if (outOfMemory) throw withCode(new Error(`count(${n}) on the GPU: buffers could not be had (${outOfMemory.message})`), ErrorCode.outOfMemory);
     throw kernelError(`setting up the count failed: ${invalid!.message}`);
   }
-  const lastRow = n - 1;
-  const topBit = 2 ** lastRow;
-  const values: Record<ParamName, number> = {
-    n, lastRow, mask: n === 32 ? 0xffffffff : 2 ** n - 1, topBit, sideMask: topBit + 1,
-    depth: tasks.depth, numTasks: tasks.count, budget: 0, slots,
-  };
+  const values: Record<string, number> = { ...job.params, budget: 0, slots };
+  const names = KERNELS[kernel].params;
   const p = new Uint32Array(PARAM_WORDS);
-  PARAMS.forEach((name, i) => (p[i] = values[name]));
-  const BUDGET = PARAMS.indexOf("budget");
+  names.forEach((name, i) => {
+    if (values[name] === undefined) throw kernelError(`no value for Params.${name}`);
+    p[i] = values[name];
+  });
+  const BUDGET = names.indexOf("budget");
 
   // Each wait rejects as soon as the device is lost, whatever the host is waiting for. One
   // rejecter a wait, dropped when the wait ends: racing every wait against one promise that
@@ -515,7 +546,7 @@ async function run(
   }
 }
 
-function throwStop(n: number, pacer: Pacer<CountProgress>, stop: PacerStop): never {
+export function throwStop(n: number, pacer: Pacer<CountProgress>, stop: PacerStop): never {
   if (stop === "aborted") pacer.throwIfAborted();
   throw timeoutError(`count(${n})`, pacer.timeoutMs);
 }

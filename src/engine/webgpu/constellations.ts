@@ -1,0 +1,244 @@
+// Constellation tasks (src/count/tasks.ts: the split's tasks, what parts hold) counted on the
+// GPU with gpu/constellations.wgsl, exactly as the CPU counter (assembly/constellations.ts,
+// src/engine/ts/constellations.ts) counts them: the same count8, count4, count2 and nodes.
+//
+// The host replays each task's preset queens, then places the queens of a few more free rows
+// itself, row by row for all tasks, until there are enough starts for the GPU's slots
+// (`constellationStarts`); the nodes of those rows are counted here (a row's candidates when
+// the row is entered, as the CPU counter counts them), the GPU counts the rest. A start whose
+// first row has no candidate is dropped (it adds nothing), one on the last free row is
+// counted here. Each constellation gets one table (the border queens' diagonals per free row,
+// the shift to the next free row), read by all its starts. The GPU sums the solutions by the
+// symmetry class of their constellation; the turn-symmetric solutions of the symmetric
+// constellations (a small paired search, turnSymmetric of the TS twin, as the CPU counter
+// makes) turn those sums into classes of 8, 4 and 2 with the CPU counter's formulas.
+import type { ConstellationTask, TaskCount } from "../contract.js";
+import type { CountOptions, CountProgress } from "../../count/count.js";
+import { Pacer } from "../../core/pacer.js";
+import { constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
+import { acquireGpu } from "./device.js";
+import { kernelErrorOf, run, stopper, throwStop, slotsFor, type GpuCountTuning, type KernelJob } from "./count.js";
+import type { Between } from "./tasks.js";
+
+/** Words of a start in gpu/constellations.wgsl's task buffer, and of a constellation's table. */
+export const START_WORDS = 5;
+export const TABLE_WORDS = 64;
+/** The most starts a count makes (20 bytes each: 80 MiB). */
+export const MAX_STARTS = 1 << 22;
+/** A start keeps at least this many free rows below its own (a start's work must outweigh taking it). */
+export const MIN_START_ROWS = 4;
+
+/** One constellation's table and what the host needs of it. */
+type Table = { index: number; border: Int32Array; shift: Int32Array; last: number; cls: 0 | 1 | 2 };
+
+/** The starts of a list of constellation tasks for gpu/constellations.wgsl, and what the host counted itself. */
+export type ConstellationStarts = {
+  n: number;
+  /** Starts (the kernel's tasks). */
+  count: number;
+  /** The kernel's task buffer: the starts (START_WORDS each), then the tables (TABLE_WORDS each). */
+  records: Uint32Array<ArrayBuffer>;
+  /** Nodes counted on the host (rows placed here, starts counted here). */
+  hostNodes: bigint;
+  /** Solutions found on the host, by class (0: no symmetry, 1: half turn, 2: quarter turn). */
+  hostSolutions: [bigint, bigint, bigint];
+  /** Over the symmetric tasks: turn-symmetric solutions of class-1 tasks, of class-2 tasks, and quarter-turn ones of class-2 tasks. */
+  half1: bigint;
+  half2: bigint;
+  quarter2: bigint;
+  /** Free rows the host placed below each task's presets (at most). */
+  rowsPlaced: number;
+};
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/** The table of constellation (i, j, k, l) as the CPU counter makes it (its start()). */
+function tableOf(n: number, t: ConstellationTask, index: number): Table {
+  const { i, j, k, l } = t;
+  const queensAt: [number, number][] = [[0, i], [n - 1, j], [k, 0], [l, n - 1]];
+  const free: number[] = [];
+  for (let r = 1; r < n - 1; r++) if (r !== k && r !== l) free.push(r);
+  const border = new Int32Array(32), shift = new Int32Array(32);
+  const last = free.length - 1;
+  for (let d = 0; d <= last; d++) {
+    const r = free[d];
+    let m = 0;
+    for (const [qr, qc] of queensAt) {
+      const dist = Math.abs(r - qr);
+      if (qc + dist < n) m |= 1 << (qc + dist);
+      if (qc - dist >= 0) m |= 1 << (qc - dist);
+    }
+    border[d] = m;
+    shift[d] = d < last ? free[d + 1] - r : 0;
+  }
+  return { index, border, shift, last, cls: constellationSymmetry(n, i, j, k, l) };
+}
+
+/**
+ * The starts of `tasks` (constellation tasks of an n x n board, already checked) with enough
+ * of them for the GPU (`minStarts`, bounded by MAX_STARTS and MIN_START_ROWS): see the header.
+ */
+export async function constellationStarts(n: number, tasks: readonly ConstellationTask[], minStarts: number, between: Between = async () => {}): Promise<ConstellationStarts> {
+  const mask = n === 32 ? -1 : (1 << n) - 1;
+  const tables = new Map<string, Table>();
+  const order: Table[] = [];
+  let hostNodes = 0n, nodes = 0; // (nodes: below 2^53 between flushes)
+  const hostSolutions: [bigint, bigint, bigint] = [0n, 0n, 0n];
+  let half1 = 0n, half2 = 0n, quarter2 = 0n;
+  // the frontier: per entry its table, free row, and the attacks on that row (left, down, right)
+  let tab: number[] = [], row: number[] = [], lefts: number[] = [], downs: number[] = [], rights: number[] = [];
+  const keep = (t: Table, d: number, left: number, down: number, right: number): void => {
+    const c = mask & ~(left | down | right | t.border[d]);
+    if (c === 0) return; // no candidate: nothing below it
+    if (d === t.last) { // its candidates are solutions: counted here
+      const k = popcount(c);
+      nodes += k;
+      hostSolutions[t.cls] += BigInt(k);
+      return;
+    }
+    tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
+  };
+  for (let at = 0; at < tasks.length; at++) {
+    if ((at & 4095) === 4095) await between();
+    const task = tasks[at];
+    const key = `${task.i} ${task.j} ${task.k} ${task.l}`;
+    let t = tables.get(key);
+    if (!t) {
+      t = tableOf(n, task, order.length);
+      tables.set(key, t);
+      order.push(t);
+    }
+    if (t.cls) {
+      const { half, quarter } = turnSymmetric(n, task.i, task.j, task.k, task.l);
+      if (t.cls === 1) half1 += BigInt(half);
+      else { half2 += BigInt(half); quarter2 += BigInt(quarter); }
+    }
+    if (t.last < 0) { // n = 4: the border queens fill the board (one leaf)
+      nodes += 1;
+      hostSolutions[t.cls] += 1n;
+      continue;
+    }
+    // the preset rows (a queen that does not fit leaves the task empty), as the CPU counter replays them
+    let left = 0, right = 0, down = (1 << task.i) | (1 << task.j) | 1 | (1 << (n - 1)), fits = true;
+    for (let d = 0; d < task.rows.length && fits; d++) {
+      const bit = 1 << task.rows[d];
+      if (mask & ~(left | down | right | t.border[d]) & bit) {
+        left = (left | bit) << t.shift[d];
+        down |= bit;
+        right = (right | bit) >>> t.shift[d];
+      } else fits = false;
+    }
+    if (fits) keep(t, task.rows.length, left, down, right);
+  }
+  // Row by row: every start with MIN_START_ROWS free rows below it is replaced by its children.
+  let rowsPlaced = 0;
+  for (;;) {
+    if (tab.length >= minStarts) break;
+    let grows = 0, next = 0;
+    for (let e = 0; e < tab.length; e++) {
+      const t = order[tab[e]];
+      if (t.last - row[e] > MIN_START_ROWS) { grows++; next += popcount(mask & ~(lefts[e] | downs[e] | rights[e] | t.border[row[e]])); } else next++;
+    }
+    if (grows === 0 || next > MAX_STARTS) break;
+    await between();
+    const old = { tab, row, lefts, downs, rights };
+    tab = []; row = []; lefts = []; downs = []; rights = [];
+    for (let e = 0; e < old.tab.length; e++) {
+      if ((e & 65535) === 65535) {
+        hostNodes += BigInt(nodes);
+        nodes = 0;
+        await between();
+      }
+      const t = order[old.tab[e]], d = old.row[e], left = old.lefts[e], down = old.downs[e], right = old.rights[e];
+      if (t.last - d <= MIN_START_ROWS) {
+        tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
+        continue;
+      }
+      let c = mask & ~(left | down | right | t.border[d]);
+      nodes += popcount(c);
+      const s = t.shift[d];
+      while (c !== 0) {
+        const bit = c & -c;
+        c ^= bit;
+        keep(t, d + 1, (left | bit) << s, down | bit, (right | bit) >>> s);
+      }
+    }
+    rowsPlaced++;
+  }
+  hostNodes += BigInt(nodes);
+  // Largest first (the most free rows left), ties in order: a counting sort by rows left.
+  const count = tab.length;
+  const records = new Uint32Array(START_WORDS * count + TABLE_WORDS * order.length);
+  const byLeft = new Int32Array(33);
+  for (let e = 0; e < count; e++) byLeft[32 - (order[tab[e]].last - row[e])]++;
+  for (let b = 0, sum = 0; b < 33; b++) { const c = byLeft[b]; byLeft[b] = sum; sum += c; }
+  const tablesAt = START_WORDS * count;
+  for (let e = 0; e < count; e++) {
+    const t = order[tab[e]];
+    const o = START_WORDS * byLeft[32 - (t.last - row[e])]++;
+    records[o] = tablesAt + TABLE_WORDS * t.index;
+    records[o + 1] = row[e] | (t.cls << 8) | (t.last << 16);
+    records[o + 2] = lefts[e];
+    records[o + 3] = downs[e];
+    records[o + 4] = rights[e];
+  }
+  for (const t of order) {
+    records.set(t.border, tablesAt + TABLE_WORDS * t.index);
+    records.set(t.shift, tablesAt + TABLE_WORDS * t.index + 32);
+  }
+  return { n, count, records, hostNodes, hostSolutions, half1, half2, quarter2, rowsPlaced };
+}
+
+/**
+ * The count of the starts' tasks from the solutions by class (the GPU's plus the host's):
+ * the CPU counter's formulas summed over the tasks (each task's divisions are exact, so the
+ * sums' are; one that is not, or a negative count, means a wrong count: refused).
+ */
+export function constellationCounts(starts: ConstellationStarts, gpu: TaskCount): TaskCount {
+  const s0 = starts.hostSolutions[0] + gpu.count8, s1 = starts.hostSolutions[1] + gpu.count4, s2 = starts.hostSolutions[2] + gpu.count2;
+  const { half1, half2, quarter2 } = starts;
+  const a = s1 - half1, b = s2 - half2, c = half2 - quarter2;
+  if (a < 0n || b < 0n || c < 0n || a % 2n !== 0n || b % 4n !== 0n || c % 2n !== 0n) {
+    throw kernelErrorOf(
+      `the solutions of the symmetric constellations (${s1} of half-turn ones with ${half1} turn-symmetric, ${s2} of quarter-turn ones with ${half2} and ${quarter2}) ` +
+        "cannot be classes of 8, 4 and 2 images; count refused",
+      "constellations",
+    );
+  }
+  return { count8: s0 + a / 2n + b / 4n, count4: half1 + c / 2n, count2: quarter2, nodes: starts.hostNodes + gpu.nodes };
+}
+
+/**
+ * Counts constellation tasks of src/count/tasks.ts (a part's, say) on the GPU: the sums of
+ * what countTask of a CPU engine's constellation counter gives for each (count8, count4,
+ * count2, nodes), node for node. Rejects as count() does (NQ_ENGINE_UNAVAILABLE,
+ * NQ_DEVICE_LOST: then count them on a CPU engine instead; NQ_KERNEL_ABORT; the signal's reason).
+ * @internal for countPartWebGpu (the queue worker, countParallel's GPU slot)
+ */
+export async function countConstellationsWebGpu(
+  n: number,
+  tasks: readonly ConstellationTask[],
+  opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
+  tuning: GpuCountTuning & { minStarts?: number } = {},
+): Promise<TaskCount> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
+  const maxSlots = slotsFor(gpu, tuning);
+  const between = stopper(n, pacer);
+  const starts = await constellationStarts(n, tasks, tuning.minStarts ?? (gpu.fallback ? 4 : 8) * maxSlots, between);
+  const zero: TaskCount = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+  if (starts.count === 0) return constellationCounts(starts, zero);
+  const job: KernelJob = {
+    kernel: "constellations", count: starts.count, prefixNodes: 0n, records: starts.records,
+    params: { n, mask: n === 32 ? 0xffffffff : 2 ** n - 1, numTasks: starts.count },
+  };
+  return constellationCounts(starts, await run(n, gpu, pacer, tuning, job, maxSlots));
+}
