@@ -8,11 +8,21 @@
 // time; then the ratio of the two kernels' warp instructions per node. A model's figures, not
 // a GPU's (what the model leaves out is in bench/gpu-model.ts's header).
 //
+// Then gpu/constellations.wgsl ('constellations', bench/gpu-model-constellations.ts), the
+// kernel that counts the split's constellation tasks (parts), over the starts its host makes
+// from count(n)'s whole constellation split, checked against count(n) on the Wasm engine
+// (total, unique and its nodes: the constellation counter's, about 15% fewer than the prefix
+// counter's, so the two kernels' warp instructions a node are compared with that in mind; the
+// ratio printed is of the warp instructions in all, the work of counting n).
+// NQ_BENCH_GPU_MODEL_KERNELS=tuned,constellations picks kernels (default: all three).
+//
 // bench/run.mjs bundles this file with esbuild (it imports TypeScript from src/, the Wasm
 // engine included).
 import { simulate, type ModelResult } from "./gpu-model.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { baselineKernel, tunedKernel } from "./gpu-model-kernels.js";
+import { constellationKernel } from "./gpu-model-constellations.js";
+import { count } from "../src/index.js";
 
 
 /**
@@ -44,11 +54,16 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }: { sizes?: number[]; slots?: number }) {
   console.log(`\nSIMT model of gpu/count.wgsl (${slots} slots, warps of 32; a model's figures, not a GPU's)`);
   const rows: ModelRow[] = [];
-  const ratios: Array<{ n: number; baseline: number; tuned: number; ratio: number }> = [];
+  const ratios: Array<{ n: number; baseline?: number; tuned?: number; ratio?: number; constellationsPerNode?: number; constellationsOverTuned?: number }> = [];
+  const picked = (process.env.NQ_BENCH_GPU_MODEL_KERNELS ?? "baseline,tuned,constellations").split(",");
   for (const n of sizes) {
-    const want = countByPrefixes(n, "wasm"); // the prefix counter: the search the GPU's tasks split (count(n) itself counts constellations)
+    // the prefix counter: the search gpu/count.wgsl's tasks split; count(n) itself counts constellations (gpu/constellations.wgsl's search)
+    const prefix = picked.includes("baseline") || picked.includes("tuned") ? countByPrefixes(n, "wasm") : undefined;
+    const cons = picked.includes("constellations") ? await count(n, { engine: "wasm" }) : undefined;
     const byKernel: Record<string, ModelRow> = {};
-    for (const kernel of [baselineKernel, tunedKernel()]) {
+    const kernels = [baselineKernel, tunedKernel(), constellationKernel()].filter((k) => picked.includes(k.name));
+    for (const kernel of kernels) {
+      const want = kernel.name === "constellations" ? cons! : prefix!;
       const t0 = performance.now();
       const r = simulate(n, kernel, { slots });
       if (BigInt(r.total) !== want.total || BigInt(r.unique) !== want.unique || BigInt(r.nodes) !== want.nodes) {
@@ -65,9 +80,20 @@ export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }:
       );
       console.log(`      top blocks: ${out.topBlocks.map(([name, v]) => `${name} ${pct(v)}`).join(", ")}`);
     }
-    const baseline = byKernel.baseline.warpInstructionsPerNode, tuned = byKernel.tuned.warpInstructionsPerNode;
-    ratios.push({ n, baseline, tuned, ratio: tuned / baseline });
-    console.log(`n=${n} tuned/baseline warp instructions per node: ${(tuned / baseline).toFixed(3)} (${pct(1 - tuned / baseline)} fewer)`);
+    const out: (typeof ratios)[number] = { n };
+    if (byKernel.baseline && byKernel.tuned) {
+      const baseline = byKernel.baseline.warpInstructionsPerNode, tuned = byKernel.tuned.warpInstructionsPerNode;
+      Object.assign(out, { baseline, tuned, ratio: tuned / baseline });
+      console.log(`n=${n} tuned/baseline warp instructions per node: ${(tuned / baseline).toFixed(3)} (${pct(1 - tuned / baseline)} fewer)`);
+    }
+    if (byKernel.constellations) {
+      out.constellationsPerNode = byKernel.constellations.warpInstructionsPerNode;
+      if (byKernel.tuned) {
+        out.constellationsOverTuned = byKernel.constellations.warpInstructions / byKernel.tuned.warpInstructions;
+        console.log(`n=${n} constellations/tuned warp instructions in all (counting n): ${out.constellationsOverTuned.toFixed(3)}; a node: ${(byKernel.constellations.warpInstructionsPerNode / byKernel.tuned.warpInstructionsPerNode).toFixed(3)}`);
+      }
+    }
+    ratios.push(out);
   }
   return { slots, h200: H200, rows, ratios };
 }

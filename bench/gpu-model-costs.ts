@@ -1,4 +1,4 @@
-// The instruction costs of gpu/count.wgsl's blocks, read from the WGSL: the kernel marks its
+// The instruction costs of gpu/count.wgsl's (and gpu/constellations.wgsl's) blocks, read from the WGSL: the kernel marks its
 // blocks with `// @cost NAME` lines (a block runs to the next marker or `// @cost-end`; one
 // name may cover several pieces, their costs add up), and `blockCosts` counts in each block,
 // comments left out: every operator (arithmetic, bitwise, comparison, logic, compound
@@ -19,7 +19,7 @@
 export type CostTable = Record<string, { cost: number; hash: string }>;
 
 /** The stack accessors a block may call, with their bodies' costs (filled from the WGSL). */
-const ACCESSORS = ["at", "remI", "setRemI", "boardI", "setBoardI", "leftI", "rightI", "setDiagonalsI", "rem", "setRem", "board", "setBoard", "leftOf", "rightOf", "setDiagonals"];
+const ACCESSORS = ["at", "remI", "setRemI", "boardI", "setBoardI", "leftI", "rightI", "setDiagonalsI", "rem", "setRem", "board", "setBoard", "leftOf", "rightOf", "setDiagonals", "border", "shift"];
 
 function stripComments(text: string): string {
   return text.replace(/\/\/.*$/gm, "");
@@ -188,4 +188,23 @@ export const BASELINE_COSTS: CostTable = {
   "place.found": { cost: 2, hash: "f12cb555" },
   "place.leaf": { cost: 4, hash: "1a2517c3" },
   "push": { cost: 14, hash: "2f4fe088" },
+};
+
+/** gpu/constellations.wgsl's blocks as the table has them (test/gpu-model.test.ts checks it against the file). */
+export const CONSTELLATION_COSTS: CostTable = {
+  "open": { cost: 14, hash: "90b73734" },
+  "add96": { cost: 22, hash: "21040f5c" },
+  "flush": { cost: 12, hash: "48499283" },
+  "loop": { cost: 2, hash: "263c3c77" },
+  "take": { cost: 27, hash: "56153288" },
+  "take.leaf": { cost: 2, hash: "40a7b86c" },
+  "take.row": { cost: 1, hash: "edaa75eb" },
+  "step": { cost: 7, hash: "899a93d5" },
+  "back": { cost: 5, hash: "a5400a5f" },
+  "done": { cost: 2, hash: "9e459a20" },
+  "back.restore": { cost: 8, hash: "a79935b6" },
+  "place": { cost: 27, hash: "03bc4d9c" },
+  "place.leaf": { cost: 2, hash: "773213c8" },
+  "place.ahead": { cost: 16, hash: "7c511dbd" },
+  "push": { cost: 6, hash: "68a0210b" },
 };

@@ -42,6 +42,11 @@ export type Lane = {
   c2: number;
   nodes: number;
   prefixSet: boolean; // (the tuned kernel: rows 0..depth-1 of the board are set)
+  // (gpu/constellations.wgsl: the start's table, first and last free rows, symmetry class)
+  table: number;
+  first: number;
+  last: number;
+  cls: number;
 };
 
 /** Where a block's instructions are booked. */
@@ -77,6 +82,11 @@ export type KernelModel = {
   iterate(lane: Lane, sim: Sim, b: Record<string, number>): boolean;
   /** The task list this kernel's host would make for n and so many slots. */
   tasksFor(n: number, slots: number): PackedTasks;
+  /**
+   * The count8/count4/count2 of what the lanes counted (their c8, c4, c2), where the kernel's
+   * counters are not those (gpu/constellations.wgsl: solutions by symmetry class); default: as they are.
+   */
+  counts?(tasks: PackedTasks, lanes: { c8: number; c4: number; c2: number }): { count8: number; count4: number; count2: number };
 };
 
 export type ModelResult = {
@@ -132,7 +142,7 @@ const ROWS = 33;
 function newLane(i: number): Lane {
   return {
     task: 0, y: 0, done: false, side: false, bound1: 0, bound2: 0, lastMask: 0, endBit: 0, pruneMask: 0,
-    al: 0, ad: 0, ar: 0, o: i * ROWS, c8: 0, c4: 0, c2: 0, nodes: 0, prefixSet: false,
+    al: 0, ad: 0, ar: 0, o: i * ROWS, c8: 0, c4: 0, c2: 0, nodes: 0, prefixSet: false, table: 0, first: 0, last: 0, cls: 0,
   };
 }
 
@@ -251,6 +261,7 @@ export function simulate(n: number, kernel: KernelModel, opts: { slots?: number;
     nodes += lane.nodes;
   }
   nodes += Number(tasks.prefixNodes);
+  if (kernel.counts) ({ count8, count4, count2 } = kernel.counts(tasks, { c8: count8, c4: count4, c2: count2 }));
   let warpInstructions = 0, makespan = 0;
   for (const c of clock) {
     warpInstructions += c;

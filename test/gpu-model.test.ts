@@ -4,11 +4,14 @@
 // and OEIS A000170 / A002562 (n = 8..11: well under a second each).
 import { describe, expect, it } from "vitest";
 import shader from "../gpu/count.wgsl";
+import constellationShader from "../gpu/constellations.wgsl";
+import { count } from "../src/index.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
-import { BASELINE_COSTS, KERNEL_COSTS, blockCosts, kernelBlocks, type CostTable } from "../bench/gpu-model-costs.js";
+import { BASELINE_COSTS, CONSTELLATION_COSTS, KERNEL_COSTS, blockCosts, kernelBlocks, type CostTable } from "../bench/gpu-model-costs.js";
 import { defaultTasks, simulate } from "../bench/gpu-model.js";
 import { baselineKernel, tunedKernel } from "../bench/gpu-model-kernels.js";
+import { constellationKernel, constellationTasks } from "../bench/gpu-model-constellations.js";
 
 function tableText(table: CostTable): string {
   return `{\n${Object.entries(table).map(([name, { cost, hash }]) => `  ${JSON.stringify(name)}: { cost: ${cost}, hash: "${hash}" },`).join("\n")}\n}`;
@@ -24,6 +27,19 @@ describe("the GPU model's cost table", () => {
     if (differ.length) {
       throw new Error(`gpu/count.wgsl's blocks ${differ.join(", ")} differ from KERNEL_COSTS in bench/gpu-model-costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
     }
+  });
+
+  it("is gpu/constellations.wgsl's too (CONSTELLATION_COSTS; paste the table printed here when a block changed)", () => {
+    const read = blockCosts(constellationShader);
+    expect(Object.keys(read).length).toBeGreaterThan(10);
+    const differ = [...new Set([...Object.keys(read), ...Object.keys(CONSTELLATION_COSTS)])].filter(
+      (name) => read[name]?.cost !== CONSTELLATION_COSTS[name]?.cost || read[name]?.hash !== CONSTELLATION_COSTS[name]?.hash,
+    );
+    if (differ.length) {
+      throw new Error(`gpu/constellations.wgsl's blocks ${differ.join(", ")} differ from CONSTELLATION_COSTS in bench/gpu-model-costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
+    }
+    // the tables' reads (border, shift) are counted as what they are: an add and a load
+    expect(read.place.cost).toBeGreaterThan(read.push.cost);
   });
 
   it("notices a changed block: one more operator in a block changes its cost and hash", () => {
@@ -75,6 +91,21 @@ describe("the GPU model's kernels", () => {
       }
     });
   }
+
+  it("constellations: total, unique and nodes of count(n) on the Wasm engine (the constellation counter's nodes), n = 8..11, one start a task and many", async () => {
+    const kernel = constellationKernel();
+    for (let n = 8; n <= 11; n++) {
+      const want = await count(n, { engine: "wasm" });
+      for (const tasks of [constellationTasks(n, 64, 1), constellationTasks(n, 256)]) {
+        const r = simulate(n, kernel, { slots: 256, tasks, strict: true });
+        expect([BigInt(r.total), BigInt(r.unique), BigInt(r.nodes)]).toEqual([A000170[n], A002562[n], want.nodes]);
+        expect(r.laneOccupancy).toBeGreaterThan(0);
+        expect(r.laneOccupancy).toBeLessThanOrEqual(1);
+        for (const [name] of r.byBlock) expect(CONSTELLATION_COSTS[name]).toBeDefined();
+      }
+      if (n >= 10) expect(constellationTasks(n, 256).depth).toBeGreaterThan(0); // (the host placed rows: few tasks for 256 slots)
+    }
+  });
 
   it("books every warp instruction to a block of the table, and its phases add up to all of them", () => {
     const r = simulate(10, tunedKernel(), { slots: 256, strict: true });

@@ -28,6 +28,9 @@ export const MAX_STARTS = 1 << 22;
 /** A start keeps at least this many free rows below its own (a start's work must outweigh taking it). */
 export const MIN_START_ROWS = 4;
 
+/** The largest size guess of a start: 32 squares on each of 29 rows. */
+const MAX_SIZE = 32 * 29;
+
 /** One constellation's table and what the host needs of it. */
 type Table = { index: number; border: Int32Array; shift: Int32Array; last: number; cls: 0 | 1 | 2 };
 
@@ -83,7 +86,26 @@ function tableOf(n: number, t: ConstellationTask, index: number): Table {
  * The starts of `tasks` (constellation tasks of an n x n board, already checked) with enough
  * of them for the GPU (`minStarts`, bounded by MAX_STARTS and MIN_START_ROWS): see the header.
  */
-export async function constellationStarts(n: number, tasks: readonly ConstellationTask[], minStarts: number, between: Between = async () => {}): Promise<ConstellationStarts> {
+export async function constellationStarts(n: number, tasks: readonly ConstellationTask[], minStarts: number, between: Between = async () => {}, minRows = MIN_START_ROWS): Promise<ConstellationStarts> {
+  const steps = startSteps(n, tasks, minStarts, minRows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await between();
+  }
+}
+
+/** constellationStarts in one go (for the SIMT model and tests). */
+export function constellationStartsSync(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows = MIN_START_ROWS): ConstellationStarts {
+  const steps = startSteps(n, tasks, minStarts, minRows);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** The work of constellationStarts in slices: it yields between them (the caller checks abort and time there). */
+function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows: number): Generator<void, ConstellationStarts> {
   const mask = n === 32 ? -1 : (1 << n) - 1;
   const tables = new Map<string, Table>();
   const order: Table[] = [];
@@ -104,7 +126,7 @@ export async function constellationStarts(n: number, tasks: readonly Constellati
     tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
   };
   for (let at = 0; at < tasks.length; at++) {
-    if ((at & 4095) === 4095) await between();
+    if ((at & 4095) === 4095) yield;
     const task = tasks[at];
     const key = `${task.i} ${task.j} ${task.k} ${task.l}`;
     let t = tables.get(key);
@@ -142,20 +164,20 @@ export async function constellationStarts(n: number, tasks: readonly Constellati
     let grows = 0, next = 0;
     for (let e = 0; e < tab.length; e++) {
       const t = order[tab[e]];
-      if (t.last - row[e] > MIN_START_ROWS) { grows++; next += popcount(mask & ~(lefts[e] | downs[e] | rights[e] | t.border[row[e]])); } else next++;
+      if (t.last - row[e] > minRows) { grows++; next += popcount(mask & ~(lefts[e] | downs[e] | rights[e] | t.border[row[e]])); } else next++;
     }
     if (grows === 0 || next > MAX_STARTS) break;
-    await between();
+    yield;
     const old = { tab, row, lefts, downs, rights };
     tab = []; row = []; lefts = []; downs = []; rights = [];
     for (let e = 0; e < old.tab.length; e++) {
       if ((e & 65535) === 65535) {
         hostNodes += BigInt(nodes);
         nodes = 0;
-        await between();
+        yield;
       }
       const t = order[old.tab[e]], d = old.row[e], left = old.lefts[e], down = old.downs[e], right = old.rights[e];
-      if (t.last - d <= MIN_START_ROWS) {
+      if (t.last - d <= minRows) {
         tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
         continue;
       }
@@ -171,16 +193,28 @@ export async function constellationStarts(n: number, tasks: readonly Constellati
     rowsPlaced++;
   }
   hostNodes += BigInt(nodes);
-  // Largest first (the most free rows left), ties in order: a counting sort by rows left.
+  // Largest first, by a guess of each start's size (the free squares, attacked by none of its
+  // queens, on its rows but the last), ties in order: a counting sort (one pass).
   const count = tab.length;
   const records = new Uint32Array(START_WORDS * count + TABLE_WORDS * order.length);
-  const byLeft = new Int32Array(33);
-  for (let e = 0; e < count; e++) byLeft[32 - (order[tab[e]].last - row[e])]++;
-  for (let b = 0, sum = 0; b < 33; b++) { const c = byLeft[b]; byLeft[b] = sum; sum += c; }
+  const sizes = new Uint16Array(count);
+  const bySize = new Int32Array(MAX_SIZE + 2);
+  for (let e = 0; e < count; e++) {
+    const t = order[tab[e]];
+    let left = lefts[e], right = rights[e], size = 0;
+    for (let d = row[e]; d < t.last; d++) {
+      size += popcount(mask & ~(left | downs[e] | right | t.border[d]));
+      left <<= t.shift[d];
+      right >>>= t.shift[d];
+    }
+    sizes[e] = size;
+    bySize[MAX_SIZE - size]++;
+  }
+  for (let b = 0, sum = 0; b <= MAX_SIZE; b++) { const c = bySize[b]; bySize[b] = sum; sum += c; }
   const tablesAt = START_WORDS * count;
   for (let e = 0; e < count; e++) {
     const t = order[tab[e]];
-    const o = START_WORDS * byLeft[32 - (t.last - row[e])]++;
+    const o = START_WORDS * bySize[MAX_SIZE - sizes[e]]++;
     records[o] = tablesAt + TABLE_WORDS * t.index;
     records[o + 1] = row[e] | (t.cls << 8) | (t.last << 16);
     records[o + 2] = lefts[e];
