@@ -17,7 +17,8 @@ import type { CountOptions, CountProgress } from "../../count/count.js";
 import { Pacer } from "../../core/pacer.js";
 import { constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
 import { acquireGpu } from "./device.js";
-import { kernelErrorOf, run, stopper, throwStop, slotsFor, type GpuCountTuning, type KernelJob } from "./count.js";
+import { stopper, type GpuCountTuning } from "./count.js";
+import { kernelErrorOf, run, throwStop, slotsFor, type KernelJob } from "./dispatch.js";
 import type { Between } from "./tasks.js";
 
 /** Words of a start in gpu/constellations.wgsl's task buffer, and of a constellation's table. */
