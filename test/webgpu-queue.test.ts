@@ -86,6 +86,18 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
     }
   });
 
+  it("abort stops the GPU's part within a dispatch: countParallel rejects at once", async () => {
+    await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // compiled and warm
+    const controller = new AbortController();
+    let abortedAt = 0;
+    const run = countParallel(14, {
+      gpu: true, workers: 1, parts: 1, signal: controller.signal, progressIntervalMs: 0, // the GPU alone, on one part of about 2 s
+    });
+    setTimeout(() => { abortedAt = performance.now(); controller.abort(); }, 400);
+    await expect(run).rejects.toMatchObject({ name: "AbortError" });
+    expect(performance.now() - abortedAt).toBeLessThan(250);
+  });
+
   it("rejects where WebGPU has no adapter (before any thread starts), and a gpu that is not a boolean", async () => {
     setGpuLoader(noPackage());
     const starts: number[] = [];
