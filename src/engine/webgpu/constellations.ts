@@ -105,6 +105,22 @@ export function constellationStartsSync(n: number, tasks: readonly Constellation
   }
 }
 
+/** A growable list of starts: per start its table, free row, and the attacks on that row (left, down, right). */
+class Frontier {
+  data = new Int32Array(5 * 1024);
+  length = 0;
+  push(table: number, row: number, left: number, down: number, right: number): void {
+    if (5 * this.length === this.data.length) {
+      const grown = new Int32Array(2 * this.data.length);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    const o = 5 * this.length++;
+    const a = this.data;
+    a[o] = table; a[o + 1] = row; a[o + 2] = left; a[o + 3] = down; a[o + 4] = right;
+  }
+}
+
 /** The work of constellationStarts in slices: it yields between them (the caller checks abort and time there). */
 function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows: number): Generator<void, ConstellationStarts> {
   const mask = n === 32 ? -1 : (1 << n) - 1;
@@ -113,8 +129,7 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   let hostNodes = 0n, nodes = 0; // (nodes: below 2^53 between flushes)
   const hostSolutions: [bigint, bigint, bigint] = [0n, 0n, 0n];
   let half1 = 0n, half2 = 0n, quarter2 = 0n;
-  // the frontier: per entry its table, free row, and the attacks on that row (left, down, right)
-  let tab: number[] = [], row: number[] = [], lefts: number[] = [], downs: number[] = [], rights: number[] = [];
+  let f = new Frontier();
   const keep = (t: Table, d: number, left: number, down: number, right: number): void => {
     const c = mask & ~(left | down | right | t.border[d]);
     if (c === 0) return; // no candidate: nothing below it
@@ -124,7 +139,7 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
       hostSolutions[t.cls] += BigInt(k);
       return;
     }
-    tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
+    f.push(t.index, d, left, down, right);
   };
   for (let at = 0; at < tasks.length; at++) {
     if ((at & 4095) === 4095) yield;
@@ -161,25 +176,25 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   // Row by row: every start with MIN_START_ROWS free rows below it is replaced by its children.
   let rowsPlaced = 0;
   for (;;) {
-    if (tab.length >= minStarts) break;
+    if (f.length >= minStarts) break;
     let grows = 0, next = 0;
-    for (let e = 0; e < tab.length; e++) {
-      const t = order[tab[e]];
-      if (t.last - row[e] > minRows) { grows++; next += popcount(mask & ~(lefts[e] | downs[e] | rights[e] | t.border[row[e]])); } else next++;
+    for (let e = 0, a = f.data; e < f.length; e++) {
+      const t = order[a[5 * e]], d = a[5 * e + 1];
+      if (t.last - d > minRows) { grows++; next += popcount(mask & ~(a[5 * e + 2] | a[5 * e + 3] | a[5 * e + 4] | t.border[d])); } else next++;
     }
     if (grows === 0 || next > MAX_STARTS) break;
     yield;
-    const old = { tab, row, lefts, downs, rights };
-    tab = []; row = []; lefts = []; downs = []; rights = [];
-    for (let e = 0; e < old.tab.length; e++) {
+    const old = f;
+    f = new Frontier();
+    for (let e = 0, a = old.data; e < old.length; e++) {
       if ((e & 65535) === 65535) {
         hostNodes += BigInt(nodes);
         nodes = 0;
         yield;
       }
-      const t = order[old.tab[e]], d = old.row[e], left = old.lefts[e], down = old.downs[e], right = old.rights[e];
+      const t = order[a[5 * e]], d = a[5 * e + 1], left = a[5 * e + 2], down = a[5 * e + 3], right = a[5 * e + 4];
       if (t.last - d <= minRows) {
-        tab.push(t.index); row.push(d); lefts.push(left); downs.push(down); rights.push(right);
+        f.push(t.index, d, left, down, right);
         continue;
       }
       let c = mask & ~(left | down | right | t.border[d]);
@@ -196,15 +211,15 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   hostNodes += BigInt(nodes);
   // Largest first, by a guess of each start's size (the free squares, attacked by none of its
   // queens, on its rows but the last), ties in order: a counting sort (one pass).
-  const count = tab.length;
+  const count = f.length, a = f.data;
   const records = new Uint32Array(START_WORDS * count + TABLE_WORDS * order.length);
   const sizes = new Uint16Array(count);
   const bySize = new Int32Array(MAX_SIZE + 2);
   for (let e = 0; e < count; e++) {
-    const t = order[tab[e]];
-    let left = lefts[e], right = rights[e], size = 0;
-    for (let d = row[e]; d < t.last; d++) {
-      size += popcount(mask & ~(left | downs[e] | right | t.border[d]));
+    const t = order[a[5 * e]], down = a[5 * e + 3];
+    let left = a[5 * e + 2], right = a[5 * e + 4], size = 0;
+    for (let d = a[5 * e + 1]; d < t.last; d++) {
+      size += popcount(mask & ~(left | down | right | t.border[d]));
       left <<= t.shift[d];
       right >>>= t.shift[d];
     }
@@ -214,13 +229,13 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   for (let b = 0, sum = 0; b <= MAX_SIZE; b++) { const c = bySize[b]; bySize[b] = sum; sum += c; }
   const tablesAt = START_WORDS * count;
   for (let e = 0; e < count; e++) {
-    const t = order[tab[e]];
+    const t = order[a[5 * e]];
     const o = START_WORDS * bySize[MAX_SIZE - sizes[e]]++;
     records[o] = tablesAt + TABLE_WORDS * t.index;
-    records[o + 1] = row[e] | (t.cls << 8) | (t.last << 16);
-    records[o + 2] = lefts[e];
-    records[o + 3] = downs[e];
-    records[o + 4] = rights[e];
+    records[o + 1] = a[5 * e + 1] | (t.cls << 8) | (t.last << 16);
+    records[o + 2] = a[5 * e + 2];
+    records[o + 3] = a[5 * e + 3];
+    records[o + 4] = a[5 * e + 4];
   }
   for (const t of order) {
     records.set(t.border, tablesAt + TABLE_WORDS * t.index);
@@ -249,10 +264,23 @@ export function constellationCounts(starts: ConstellationStarts, gpu: TaskCount)
 }
 
 /**
+ * How many starts a count of `share` of a board's work needs: the whole board's count needs
+ * 8 a slot (4 on a software adapter: the model's balance, docs/gpu.md); a part of a split
+ * with P parts (share 1/P: its work is about 1/P of the board's) gets 1/P of them, so each
+ * start holds about the work it would hold in the whole count, and the host makes no more
+ * starts than the part's work is worth (making a start costs the host about as much as a
+ * GPU lane's counting of a few hundred nodes). At least a workgroup's.
+ */
+export function minStartsFor(slots: number, fallback: boolean, share = 1): number {
+  return Math.max(32, Math.ceil((fallback ? 4 : 8) * slots * share));
+}
+
+/**
  * Counts constellation tasks of src/count/tasks.ts (a part's, say) on the GPU: the sums of
  * what countTask of a CPU engine's constellation counter gives for each (count8, count4,
  * count2, nodes), node for node. Rejects as count() does (NQ_ENGINE_UNAVAILABLE,
  * NQ_DEVICE_LOST: then count them on a CPU engine instead; NQ_KERNEL_ABORT; the signal's reason).
+ * `share`: the tasks' share of the board's work (a part of P parts: 1/P), for the starts' number.
  * @internal for countPartWebGpu (the queue worker, countParallel's GPU slot)
  */
 export async function countConstellationsWebGpu(
@@ -260,6 +288,7 @@ export async function countConstellationsWebGpu(
   tasks: readonly ConstellationTask[],
   opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
   tuning: GpuCountTuning & { minStarts?: number } = {},
+  share = 1,
 ): Promise<TaskCount> {
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
@@ -268,7 +297,7 @@ export async function countConstellationsWebGpu(
   const gpu = opened.value;
   const maxSlots = slotsFor(gpu, tuning);
   const between = stopper(n, pacer);
-  const starts = await constellationStarts(n, tasks, tuning.minStarts ?? (gpu.fallback ? 4 : 8) * maxSlots, between);
+  const starts = await constellationStarts(n, tasks, tuning.minStarts ?? minStartsFor(maxSlots, gpu.fallback, share), between);
   const zero: TaskCount = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   if (starts.count === 0) return constellationCounts(starts, zero);
   const job: KernelJob = {

@@ -83,6 +83,8 @@ export function kernelSource(stack: GpuStack, rows = 32, kernel: GpuKernel = "co
 }
 
 const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
+/** The budget the last constellation run's dispatches took about the target with, per device. */
+const lastBudgets = new WeakMap<GPUDevice, number>();
 
 async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number, kernel: GpuKernel): Promise<GPUComputePipeline> {
   let byStack = pipelines.get(device);
@@ -234,7 +236,10 @@ export async function run(
     }
   };
 
-  let budget = tuning.initialBudget ?? 64; // steps a slot in the next dispatch
+  // Steps a slot in the next dispatch. Parts come one after another (the pool's GPU slot, a
+  // queue worker): a part of the constellation kernel starts from the budget the last one
+  // ended with on this device (instead of doubling up from 64 again over several dispatches).
+  let budget = tuning.initialBudget ?? (kernel === "constellations" ? lastBudgets.get(device) : undefined) ?? 64;
   let lastBudget = 0; // ... and in the last one (what progress reports)
   let done = 0, dispatchMs = 0;
   const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
@@ -314,6 +319,7 @@ export async function run(
       // that slowed down, is back near the target after one dispatch).
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
       else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor((budget * targetMs) / dispatchMs));
+      if (kernel === "constellations" && tuning.initialBudget === undefined && dispatchMs >= targetMs / 2) lastBudgets.set(device, budget);
       if (done < tasks.count) await pacer.between(progress);
     }
     device.pushErrorScope("validation");

@@ -15,7 +15,7 @@ import type { GpuCountTuning } from "./count.js";
  */
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal; tuning?: GpuCountTuning & { minStarts?: number } } = {}): Promise<PartCount> {
   const checked = checkPart(part);
-  const s = await countConstellationsWebGpu(checked.n, checked.prefixes, { signal: options.signal }, options.tuning);
+  const s = await countConstellationsWebGpu(checked.n, checked.prefixes, { signal: options.signal }, options.tuning, 1 / checked.parts);
   const { splitVersion, n, part: index, parts, digest } = checked;
   return {
     splitVersion, n, part: index, parts, digest,
