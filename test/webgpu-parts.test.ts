@@ -5,11 +5,11 @@
 // the board's edge (n = 32 masks), and abort stops it at once. Needs a WebGPU adapter
 // (SwiftShader in Node, see test/webgpu-env.ts); in CI a missing one fails the file.
 import { afterAll, describe, expect, it } from "vitest";
-import { countTask, mergeCounts, splitCount } from "../src/count/parts.js";
+import { countTask, derivePart, mergeCounts, splitCount } from "../src/count/parts.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import {
-  CONSTELLATION_PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, countPartWebGpu, gpuInfo, kernelSource, releaseGpu,
+  CONSTELLATION_PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, countPartWebGpu, gpuInfo, kernelSource, minStartsFor, releaseGpu,
   type ConstellationStarts,
 } from "../src/engine/webgpu/index.js";
 import type { ConstellationTask } from "../src/engine/contract.js";
@@ -83,6 +83,19 @@ describe.skipIf(!haveGpu)("constellation parts on the GPU", () => {
       expect(rows & 255).toBeLessThanOrEqual(rows >>> 16);
       expect((rows >> 8) & 255).toBeLessThanOrEqual(2);
     }
+  });
+
+  it("a part gets starts in proportion to its share of the board: a small part costs the host little", async () => {
+    expect(minStartsFor(65536, false)).toBe(8 * 65536);
+    expect(minStartsFor(65536, false, 1 / 256)).toBe(2048);
+    expect(minStartsFor(256, true, 1 / 4096)).toBe(32); // (at least a workgroup's)
+    const part = derivePart(17, 256, 1); // about 5.7 million nodes
+    const few = await constellationStarts(17, part.prefixes, minStartsFor(65536, false, 1 / 256));
+    const many = await constellationStarts(17, part.prefixes, minStartsFor(65536, false));
+    expect(few.count).toBeGreaterThanOrEqual(2048);
+    expect(few.count).toBeLessThan(50_000);
+    expect(many.count).toBeGreaterThan(10 * few.count);
+    expect(few.rowsPlaced).toBeLessThan(many.rowsPlaced);
   });
 
   it("agrees with both CPU engines at the board's edge (n = 32 masks), on tasks cut from a real solution", async () => {
