@@ -22,7 +22,7 @@
 
 import { allocate } from "./memory";
 
-const STACK: usize = memory.data(16 * 32, 16); // a pushed row: [queens left, left, down, right]
+const STACK: usize = memory.data(16 * 32, 16); // a pushed row: [queens left, left, down, right] (one slot a free row, the top one written even when not kept)
 const TABLE: usize = memory.data(8 * 34, 16); // by popcnt(down) of a free row: [border attacks, shift to it] (u32)
 const BOARD: usize = memory.data(4 * 32, 16); // i32 per row: its queen's column (turnSymmetric)
 
@@ -178,10 +178,10 @@ function run(sp: usize): usize {
     // (its column, or a diagonal s2 away) leave that row empty: they are not tried (nodes
     // already counted, and none has a child, so the node count is the same without this).
     const single = select<u32>(after, 0, (after & (after - 1)) == 0);
-    if (queens) {
-      store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
-      sp += 16;
-    }
+    // The row is pushed while it has untried queens: written always, kept or not by moving
+    // sp (a select, not a branch: which rows have queens left is hard to predict).
+    store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
+    sp += select<usize>(16, 0, queens != 0);
     left = nextLeft; down = nextDown; right = nextRight; queens = next & ~(single | (single << s2) | (single >> s2)); e += 8;
   }
   return 0;

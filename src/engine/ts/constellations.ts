@@ -184,10 +184,9 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
       // Where the row after next has one free square, the next row's queens that attack it
       // leave that row empty: they are not tried (the node count is the same without this).
       const single = (after & (after - 1)) === 0 ? after : 0;
-      if (queens !== 0) {
-        stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
-        sp += 5;
-      }
+      // pushed while it has untried queens (written always, as the Wasm twin does without a branch)
+      stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
+      if (queens !== 0) sp += 5;
       left = nextLeft; down = nextDown; right = nextRight; queens = next & ~(single | (single << s2) | (single >>> s2)); at++;
     }
     flush();
