@@ -177,12 +177,13 @@ function run(sp: usize): usize {
     // Where the row after next has one free square, the next row's queens that attack it
     // (its column, or a diagonal s2 away) leave that row empty: they are not tried (nodes
     // already counted, and none has a child, so the node count is the same without this).
-    const single = select<u32>(after, 0, (after & (after - 1)) == 0);
+    // (The squares it attacks are worked out before the test for one square: a shorter chain.)
+    const killers = select<u32>(after | (after << s2) | (after >> s2), 0, (after & (after - 1)) == 0);
     // The row is pushed while it has untried queens: written always, kept or not by moving
     // sp (a select, not a branch: which rows have queens left is hard to predict).
     store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
     sp += select<usize>(16, 0, queens != 0);
-    left = nextLeft; down = nextDown; right = nextRight; queens = next & ~(single | (single << s2) | (single >> s2)); e += 8;
+    left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; e += 8;
   }
   return 0;
 }

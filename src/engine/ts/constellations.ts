@@ -183,11 +183,11 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
       if (after === 0) continue;
       // Where the row after next has one free square, the next row's queens that attack it
       // leave that row empty: they are not tried (the node count is the same without this).
-      const single = (after & (after - 1)) === 0 ? after : 0;
+      const killers = (after & (after - 1)) === 0 ? after | (after << s2) | (after >>> s2) : 0;
       // pushed while it has untried queens (written always, as the Wasm twin does without a branch)
       stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
       if (queens !== 0) sp += 5;
-      left = nextLeft; down = nextDown; right = nextRight; queens = next & ~(single | (single << s2) | (single >>> s2)); at++;
+      left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; at++;
     }
     flush();
     done = true;
