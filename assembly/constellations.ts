@@ -8,13 +8,17 @@
 // indexed by popcnt(down) of a row (its number among the free rows, plus the columns taken
 // before it) gives the border queens' attacks on that row and how far the diagonals shift
 // to reach it from the free row above (1, or 2 or 3 past a row that k or l holds). So there
-// is no branch for the taken rows, and no row counter: the one branch per node beyond the
-// plain step is the test for the last free row but one, whose candidates' solutions are
-// counted without placing them (lastTwoRows: two columns are left, so a closed form). As in
-// assembly/count.ts, `down` also marks the 32 - n columns
-// off the board, a row is pushed only while it has untried queens, nodes are counted in bulk
-// (popcnt of a row's candidates), and run() reads no globals (its inputs and counters sit
-// at fixed addresses), so V8 keeps the loop's values in registers.
+// is no branch for the taken rows: the one branch per node beyond the plain step is the
+// test for the last free row but one, whose candidates' solutions are counted without
+// placing them (lastTwoRows: two columns are left, so a closed form). A row is not entered
+// when the row after it is already full, and where that row has one free square left the
+// queens that attack it are not tried. None of this changes the nodes (docs/counting.md):
+// they are the plain top-down search's, which the split's presets and the GPU rely on.
+// As in assembly/count.ts, `down` also marks the 32 - n columns off the board, a row is
+// pushed only while it has untried queens (without a branch: written always, sp moved by a
+// select), nodes are counted in bulk (popcnt of a row's candidates), and run() reads no
+// globals (its inputs and counters sit at fixed addresses). What was measured and not kept
+// is in docs/counting.md.
 //
 // A constellation that a half turn maps to itself holds solutions of classes of 4 (and 2,
 // under a quarter turn) too: turnSymmetric() counts its turn-symmetric solutions by placing
@@ -22,7 +26,7 @@
 
 import { allocate } from "./memory";
 
-const STACK: usize = memory.data(16 * 32, 16); // a pushed row: [queens left, left, down, right] (one slot a free row, the top one written even when not kept)
+const STACK: usize = memory.data(20 * 32, 16); // a pushed row: [queens left, left, down, right, its children's table entry] (one slot a free row, the top one written even when not kept)
 const TABLE: usize = memory.data(8 * 34, 16); // by popcnt(down) of a free row: [border attacks, shift to it] (u32)
 const BOARD: usize = memory.data(4 * 32, 16); // i32 per row: its queen's column (turnSymmetric)
 
@@ -152,9 +156,9 @@ function run(sp: usize): usize {
         store<u32>(RUN, 0, QUEENS); store<u32>(RUN, <u32>e, ENTRY);
         return sp | 1;
       }
-      sp -= 16;
+      sp -= 20;
       queens = load<u32>(sp); left = load<u32>(sp, 4); down = load<u32>(sp, 8); right = load<u32>(sp, 12);
-      e = TABLE + 8 + (<usize>popcnt(down) << 3);
+      e = <usize>load<u32>(sp, 16); // (kept, not worked out from popcnt(down): a shorter chain to the row's shifts)
     }
     const bit = queens & (0 - queens);
     queens ^= bit;
@@ -181,8 +185,8 @@ function run(sp: usize): usize {
     const killers = select<u32>(after | (after << s2) | (after >> s2), 0, (after & (after - 1)) == 0);
     // The row is pushed while it has untried queens: written always, kept or not by moving
     // sp (a select, not a branch: which rows have queens left is hard to predict).
-    store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
-    sp += select<usize>(16, 0, queens != 0);
+    store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12); store<u32>(sp, <u32>e, 16);
+    sp += select<usize>(20, 0, queens != 0);
     left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; e += 8;
   }
   return 0;
