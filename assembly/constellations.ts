@@ -8,12 +8,17 @@
 // indexed by popcnt(down) of a row (its number among the free rows, plus the columns taken
 // before it) gives the border queens' attacks on that row and how far the diagonals shift
 // to reach it from the free row above (1, or 2 or 3 past a row that k or l holds). So there
-// is no branch for the taken rows, and no row counter: the one branch per node beyond the
-// plain step is the test for the last free row, whose candidates are solutions (counted by
-// popcnt without entering it). As in assembly/count.ts, `down` also marks the 32 - n columns
-// off the board, a row is pushed only while it has untried queens, nodes are counted in bulk
-// (popcnt of a row's candidates), and run() reads no globals (its inputs and counters sit
-// at fixed addresses), so V8 keeps the loop's values in registers.
+// is no branch for the taken rows: the one branch per node beyond the plain step is the
+// test for the last free row but one, whose candidates' solutions are counted without
+// placing them (lastTwoRows: two columns are left, so a closed form). A row is not entered
+// when the row after it is already full, and where that row has one free square left the
+// queens that attack it are not tried. None of this changes the nodes (docs/counting.md):
+// they are the plain top-down search's, which the split's presets and the GPU rely on.
+// As in assembly/count.ts, `down` also marks the 32 - n columns off the board, a row is
+// pushed only while it has untried queens (without a branch: written always, sp moved by a
+// select), nodes are counted in bulk (popcnt of a row's candidates), and run() reads no
+// globals (its inputs and counters sit at fixed addresses). What was measured and not kept
+// is in docs/counting.md.
 //
 // A constellation that a half turn maps to itself holds solutions of classes of 4 (and 2,
 // under a quarter turn) too: turnSymmetric() counts its turn-symmetric solutions by placing
@@ -21,14 +26,14 @@
 
 import { allocate } from "./memory";
 
-const STACK: usize = memory.data(16 * 32, 16); // a pushed row: [queens left, left, down, right]
+const STACK: usize = memory.data(20 * 32, 16); // a pushed row: [queens left, left, down, right, its children's table entry] (one slot a free row, the top one written even when not kept)
 const TABLE: usize = memory.data(8 * 34, 16); // by popcnt(down) of a free row: [border attacks, shift to it] (u32)
 const BOARD: usize = memory.data(4 * 32, 16); // i32 per row: its queen's column (turnSymmetric)
 
 // run()'s counters, limit and resume state (fixed offsets into RUN).
 const RUN: usize = memory.data(64, 16);
 const NODES = 0, SOLUTIONS = 8, LIMIT = 16; // u64
-const LEFT = 24, DOWN = 28, RIGHT = 32, QUEENS = 36, ENTRY = 40, LAST = 44; // u32; ENTRY: the next free row's table entry, LAST: the last's
+const LEFT = 24, DOWN = 28, RIGHT = 32, QUEENS = 36, ENTRY = 40, LAST = 44; // u32; ENTRY: the next free row's table entry, LAST: the last but one's
 
 let size: i32 = 0;
 let offBoard: u32 = 0;
@@ -117,32 +122,20 @@ function turnSymmetric(i: i32, j: i32, k: i32, l: i32): void {
   placePairs(1);
 }
 
-/** The solutions on the last free row (the entry after `e`) below each of the queens `queens` of the row before it. */
-@inline function lastRow(left: u32, down: u32, right: u32, queens: u32, e: usize): u64 {
-  const s = load<u32>(e, 12), attacks = load<u32>(e, 8);
-  let found: u64 = 0;
-  while (queens) {
-    const b = queens & (0 - queens);
-    queens ^= b;
-    found += <u64>popcnt(~(((left | b) << s) | down | b | ((right | b) >> s) | attacks));
-  }
-  return found;
-}
-
-/** Nodes and solutions (into RUN) below the queens `queens` of the last free row but two (entry e - 8). */
-@inline function lastTwoRows(left: u32, down: u32, right: u32, queens: u32, e: usize): void {
-  const s = load<u32>(e, 4), attacks = load<u32>(e);
-  let placed: u64 = 0, found: u64 = 0;
-  while (queens) {
-    const b = queens & (0 - queens);
-    queens ^= b;
-    const l = (left | b) << s, d = down | b, r = (right | b) >> s;
-    const q = ~(l | d | r | attacks);
-    placed += <u64>popcnt(q);
-    found += lastRow(l, d, r, q, e);
-  }
-  store<u64>(RUN, load<u64>(RUN, NODES) + placed + found, NODES);
-  store<u64>(RUN, load<u64>(RUN, SOLUTIONS) + found, SOLUTIONS);
+/**
+ * The solutions below the candidates `queens` of the last free row but one, counted without
+ * placing them. Two columns are free there (f = ~down), one on the last row once a queen
+ * takes the other; `after` is the last row's free squares before that queen (the columns of
+ * f that no diagonal of the rows above and no border queen takes), `s` the rows between.
+ * A queen on one column of f leaves the last row the other: a solution if `after` holds it
+ * and the two columns are not on one diagonal (s apart). So the solutions are the columns of
+ * f "opposite" the candidates (both when both are candidates) that `after` holds, or none.
+ * Each is one node too (the last row's queen), as the search would count it.
+ */
+@inline function lastTwoRows(down: u32, queens: u32, after: u32, s: u32): u32 {
+  const f = ~down, low = f & (0 - f);
+  const opposite = select<u32>(f, f ^ queens, queens == f);
+  return select<u32>(0, popcnt(opposite & after), (low << s) == (f ^ low));
 }
 
 /**
@@ -154,7 +147,7 @@ function run(sp: usize): usize {
   let left = load<u32>(RUN, LEFT), down = load<u32>(RUN, DOWN), right = load<u32>(RUN, RIGHT);
   let queens = load<u32>(RUN, QUEENS);
   let e = <usize>load<u32>(RUN, ENTRY); // the next free row's table entry
-  const lastEntry = <usize>load<u32>(RUN, LAST); // the entry of the last free row but two
+  const lastEntry = <usize>load<u32>(RUN, LAST); // the entry of the last free row but one
   while (true) {
     if (!queens) {
       if (sp == STACK) break;
@@ -163,9 +156,9 @@ function run(sp: usize): usize {
         store<u32>(RUN, 0, QUEENS); store<u32>(RUN, <u32>e, ENTRY);
         return sp | 1;
       }
-      sp -= 16;
+      sp -= 20;
       queens = load<u32>(sp); left = load<u32>(sp, 4); down = load<u32>(sp, 8); right = load<u32>(sp, 12);
-      e = TABLE + 8 + (<usize>popcnt(down) << 3);
+      e = <usize>load<u32>(sp, 16); // (kept, not worked out from popcnt(down): a shorter chain to the row's shifts)
     }
     const bit = queens & (0 - queens);
     queens ^= bit;
@@ -173,20 +166,28 @@ function run(sp: usize): usize {
     const nextLeft = (left | bit) << s, nextDown = down | bit, nextRight = (right | bit) >> s;
     const next = ~(nextLeft | nextDown | nextRight | load<u32>(e));
     if (!next) continue;
-    store<u64>(RUN, load<u64>(RUN, NODES) + <u64>popcnt(next), NODES);
-    if (e == lastEntry) { // the next row is the last but two: count the two rows below it in line
-      lastTwoRows(nextLeft, nextDown, nextRight, next, e + 8);
+    const s2 = load<u32>(e, 12);
+    const after = ~((nextLeft << s2) | nextDown | (nextRight >> s2) | load<u32>(e, 8));
+    if (e == lastEntry) { // the next row is the last but one: its queens' solutions in closed form
+      const found = <u64>lastTwoRows(nextDown, next, after, s2);
+      store<u64>(RUN, load<u64>(RUN, NODES) + <u64>popcnt(next) + found, NODES);
+      store<u64>(RUN, load<u64>(RUN, SOLUTIONS) + found, SOLUTIONS);
       continue;
     }
+    store<u64>(RUN, load<u64>(RUN, NODES) + <u64>popcnt(next), NODES);
     // The row after next has no free square even before a queen goes on the next one: its
     // candidates are nodes, none has a child (so the node count is the same without this).
-    const s2 = load<u32>(e, 12);
-    if (!~((nextLeft << s2) | nextDown | (nextRight >> s2) | load<u32>(e, 8))) continue;
-    if (queens) {
-      store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12);
-      sp += 16;
-    }
-    left = nextLeft; down = nextDown; right = nextRight; queens = next; e += 8;
+    if (!after) continue;
+    // Where the row after next has one free square, the next row's queens that attack it
+    // (its column, or a diagonal s2 away) leave that row empty: they are not tried (nodes
+    // already counted, and none has a child, so the node count is the same without this).
+    // (The squares it attacks are worked out before the test for one square: a shorter chain.)
+    const killers = select<u32>(after | (after << s2) | (after >> s2), 0, (after & (after - 1)) == 0);
+    // The row is pushed while it has untried queens: written always, kept or not by moving
+    // sp (a select, not a branch: which rows have queens left is hard to predict).
+    store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12); store<u32>(sp, <u32>e, 16);
+    sp += select<usize>(20, 0, queens != 0);
+    left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; e += 8;
   }
   return 0;
 }
@@ -233,20 +234,15 @@ export function consStart(): void {
   if (at == last) { solutions += c; return; }
   if (!queens) return;
   if (at == last - 1) {
-    const found = lastRow(left, down, right, queens, TABLE + (<usize>at << 3));
+    const e1 = TABLE + (<usize>(at + 1) << 3), s1 = load<u32>(e1, 4);
+    const found = <u64>lastTwoRows(down, queens, ~((left << s1) | down | (right >> s1) | load<u32>(e1)), s1);
     nodes += found; solutions += found;
-    return;
-  }
-  if (at == last - 2) {
-    store<u64>(RUN, 0, NODES); store<u64>(RUN, 0, SOLUTIONS);
-    lastTwoRows(left, down, right, queens, TABLE + (<usize>(at + 1) << 3));
-    nodes += load<u64>(RUN, NODES); solutions += load<u64>(RUN, SOLUTIONS);
     return;
   }
   store<u64>(RUN, 0, NODES); store<u64>(RUN, 0, SOLUTIONS);
   store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT); store<u32>(RUN, queens, QUEENS);
   store<u32>(RUN, <u32>(TABLE + (<usize>(at + 1) << 3)), ENTRY);
-  store<u32>(RUN, <u32>(TABLE + (<usize>(last - 2) << 3)), LAST);
+  store<u32>(RUN, <u32>(TABLE + (<usize>(last - 1) << 3)), LAST);
   resumeSp = STACK | 2; // (bit 1 marks "started", STACK itself is 16-aligned)
 }
 

@@ -184,6 +184,53 @@ describe("the constellation counter", () => {
     }
   });
 
+  it.each(ENGINES)("counts each task's solutions and nodes as a plain search written here does, every task of n = 5..10 with 0 to 3 preset rows (engine %s)", (_name, engine) => {
+    // The plain search places queens on the task's free rows top down, checking every pair;
+    // nodes are the consistent placements of the free rows below the presets, one per queen
+    // placed (the kernel's lookahead and its closed form for the last two rows must not change
+    // them). Also tallies the cases of that closed form, so that each is seen to be exercised.
+    const seen = { diagonalPair: 0, shiftTwoOrMore: 0, bothCandidates: 0, oneCandidate: 0 };
+    for (let n = 5; n <= 10; n++) {
+      const counter = engine.openConstellationCounter(n);
+      for (let presets = 0; presets <= 3; presets++) {
+        for (const task of splitConstellations(n, presets).tasks) {
+          const free: number[] = [];
+          for (let r = 1; r < n - 1; r++) if (r !== task.k && r !== task.l) free.push(r);
+          const queens: [number, number][] = [[0, task.i], [n - 1, task.j], [task.k, 0], [task.l, n - 1]];
+          task.rows.forEach((c, d) => queens.push([free[d], c]));
+          const fits = (r: number, c: number) => queens.every(([qr, qc]) => (qr === r && qc === c) || (qr !== r && qc !== c && Math.abs(qr - r) !== Math.abs(qc - c)));
+          let nodes = 0n, solutions = 0n;
+          const place = (d: number): void => {
+            if (d === free.length) { solutions++; return; }
+            const r = free[d];
+            const fitting: number[] = [];
+            for (let c = 0; c < n; c++) if (fits(r, c)) fitting.push(c);
+            if (d === free.length - 2) { // the closed form's cases, for the tally
+              const gap = free[d + 1] - r, left = [];
+              for (let c = 0; c < n; c++) if (!queens.some(([, qc]) => qc === c)) left.push(c);
+              if (Math.abs(left[0] - left[1]) === gap) seen.diagonalPair++;
+              if (gap >= 2) seen.shiftTwoOrMore++;
+              if (fitting.length === 2) seen.bothCandidates++; else if (fitting.length === 1) seen.oneCandidate++;
+            }
+            for (const c of fitting) {
+              nodes++;
+              queens.push([r, c]);
+              place(d + 1);
+              queens.pop();
+            }
+          };
+          if (free.length === 0) { nodes = 1n; solutions = 1n; } else place(task.rows.length);
+          const r = counter.countTask(task);
+          const symmetry = constellations(n).find((c) => c.i === task.i && c.j === task.j && c.k === task.k && c.l === task.l)!.symmetry;
+          const size = symmetry === 2 ? 2n : symmetry === 1 ? 4n : 8n; // the constellation's images
+          expect({ n, task, solutions: (8n * r.count8 + 4n * r.count4 + 2n * r.count2) / size, nodes: r.nodes }).toEqual({ n, task, solutions, nodes });
+        }
+      }
+      counter.close();
+    }
+    for (const [name, times] of Object.entries(seen)) expect(times, name).toBeGreaterThan(10);
+  });
+
   it.each(ENGINES)("a task counted in chunks of any budget gives what countTask gives (n = 8..12, engine %s)", (_name, engine) => {
     for (let n = 8; n <= 12; n++) {
       const whole = engine.openConstellationCounter(n), chunked = engine.openConstellationCounter(n);

@@ -4,8 +4,9 @@
 // top to bottom with one loop whose per-row tables (the border queens' attacks on that row,
 // and how far to shift the diagonals to reach the next free row, 2 or 3 past a row a border
 // queen holds) are made when the task starts, so the loop has no branch for the taken rows.
-// Nodes are counted in bulk (a popcount of each row's candidates); the last free row's
-// candidates are solutions. A constellation that a half or quarter turn maps to itself also
+// Nodes are counted in bulk (a popcount of each row's candidates); the solutions below the
+// last free row but one are counted in closed form (two columns are left: lastTwoRows), each
+// also a node, as a search that placed them would count it. A constellation that a half or quarter turn maps to itself also
 // has its turn-symmetric solutions counted by a small search over pairs of rows (not counted
 // in nodes), which tells its solutions' classes of 2, 4 and 8 images.
 // Masks are int32 (bit 31 is negative when n = 32); `down` also marks the 32 - n columns off
@@ -17,6 +18,18 @@ function popcount(x: number): number {
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
   x = (x + (x >>> 4)) & 0x0f0f0f0f;
   return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * The solutions below the candidates `queens` of the last free row but one, without placing
+ * them (assembly/constellations.ts's lastTwoRows): two columns are free there (f = ~down);
+ * a queen on one leaves the last row the other, a solution if the last row's free squares
+ * before that queen (`after`) hold it and the two are not on one diagonal (`s` rows apart).
+ */
+export function lastTwoRows(down: number, queens: number, after: number, s: number): number {
+  const f = ~down, low = f & -f;
+  if (low << s === (f ^ low)) return 0;
+  return popcount((queens === f ? f : f ^ queens) & after);
 }
 
 /** How a constellation maps to itself: 2 under a quarter turn, 1 under a half turn only, 0 not at all. */
@@ -129,6 +142,13 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
     const k0 = popcount(queens);
     nodes += k0;
     if (at === last) { solutions += k0; return; }
+    if (queens !== 0 && at === last - 1) {
+      const s = shift[at];
+      const found = lastTwoRows(down, queens, ~((left << s) | down | (right >>> s) | border[at + 1]), s);
+      nodes += found;
+      solutions += found;
+      return;
+    }
     done = queens === 0;
   }
 
@@ -149,18 +169,25 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
       const nextLeft = (left | bit) << s, nextDown = down | bit, nextRight = (right | bit) >>> s;
       const next = ~(nextLeft | nextDown | nextRight | border[at + 1]);
       if (next === 0) continue;
-      const k = popcount(next);
-      nodes += k;
-      if (at + 1 === last) { solutions += k; continue; }
+      const s2 = shift[at + 1];
+      const after = ~((nextLeft << s2) | nextDown | (nextRight >>> s2) | border[at + 2]);
+      if (at + 2 === last) { // the next row is the last but one: its queens' solutions in closed form
+        const found = lastTwoRows(nextDown, next, after, s2);
+        nodes += popcount(next) + found;
+        solutions += found;
+        continue;
+      }
+      nodes += popcount(next);
       // The row after next is full even before a queen goes on the next one: no candidate
       // there has a child (the node count is the same without this).
-      const s2 = shift[at + 1];
-      if (~((nextLeft << s2) | nextDown | (nextRight >>> s2) | border[at + 2]) === 0) continue;
-      if (queens !== 0) {
-        stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
-        sp += 5;
-      }
-      left = nextLeft; down = nextDown; right = nextRight; queens = next; at++;
+      if (after === 0) continue;
+      // Where the row after next has one free square, the next row's queens that attack it
+      // leave that row empty: they are not tried (the node count is the same without this).
+      const killers = (after & (after - 1)) === 0 ? after | (after << s2) | (after >>> s2) : 0;
+      // pushed while it has untried queens (written always, as the Wasm twin does without a branch)
+      stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
+      if (queens !== 0) sp += 5;
+      left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; at++;
     }
     flush();
     done = true;
