@@ -58,6 +58,10 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
       const r = await countParallel(11, { gpu: true, workers: 2, parts: 32 });
       expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11, { engine: "ts" })).nodes]);
       expect(starts.sort()).toEqual([0, 1]);
+      expect(r.gpuParts).toBeGreaterThan(0);
+      expect(r.gpuParts).toBeLessThanOrEqual(32);
+      const cpuOnly = await countParallel(9, { workers: 1, parts: 4 });
+      expect(cpuOnly.gpuParts).toBeUndefined();
     } finally {
       workerHooks.onStart = undefined;
     }

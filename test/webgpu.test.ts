@@ -521,14 +521,23 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     expect([next.total, next.unique]).toEqual([A000170[10], A002562[10]]);
   });
 
-  it("the CLI: nqueens count N --engine webgpu prints the adapter and the count; Ctrl-C stops it; no --workers", async () => {
+  it("the CLI: nqueens count N --engine webgpu prints the adapter and the count; with --workers the GPU is one of them; Ctrl-C stops it", async () => {
     const r = await runCli(["count", "10", "--engine", "webgpu", "--json"]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ n: 10, total: "724", unique: "92", engine: "webgpu" });
     expect(r.stderr).toMatch(/^GPU: /);
-    const usage = await runCli(["count", "10", "--engine", "webgpu", "--workers", "2"]);
+    // Thread 0 the GPU, thread 1 a CPU thread: exact, with the CPU counter's nodes.
+    const pooled = await runCli(["count", "11", "--engine", "webgpu", "--workers", "2", "--parts", "16", "--json"]);
+    expect(pooled.code, pooled.stderr).toBe(0);
+    const cpu = await count(11);
+    const pooledResult = JSON.parse(pooled.stdout);
+    expect(pooledResult).toMatchObject({ n: 11, total: String(A000170[11]), unique: String(A002562[11]), nodes: String(cpu.nodes), workers: 2, parts: 16 });
+    expect(pooledResult.gpuParts).toBeGreaterThan(0); // the GPU took parts, not only the CPU thread
+    expect(pooledResult.gpuParts).toBeLessThanOrEqual(16);
+    expect(pooled.stderr).toMatch(/^GPU: /);
+    const usage = await runCli(["count", "10", "--engine", "webgpu", "--workers", "2", "--blocked", "0:0"]);
     expect(usage.code).toBe(2);
-    expect(usage.stderr).toContain("--engine webgpu");
+    expect(usage.stderr).toContain("--engine webgpu counts plain boards only");
     const interrupted = await runCli(["count", "14", "--engine", "webgpu"], { killAfterMs: 3000 });
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toContain("interrupted");

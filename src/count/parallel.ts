@@ -72,7 +72,16 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
   blocked?: readonly Square[];
 }
 
-export type ParallelResult = CountResult & { workers: number; parts: number; resumed: number };
+export type ParallelResult = CountResult & {
+  /** Threads that counted (the GPU among them with `gpu: true`). */
+  workers: number;
+  /** Parts of the split (those from a checkpoint included). */
+  parts: number;
+  /** Parts taken from the checkpoint, not counted in this run. */
+  resumed: number;
+  /** With `gpu: true`: how many of the parts counted in this run the GPU counted (the CPU threads the rest). */
+  gpuParts?: number;
+};
 
 /** Test hook (the pool's): called with each worker as it starts, with its place in the pool. */
 export { workerHooks, type PoolWorker } from "../workers/pool.js";
@@ -223,6 +232,6 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
     }
     const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
-    return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+    return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed, ...(opts.gpu ? { gpuParts: pool.gpuParts } : {}) };
   }
 }

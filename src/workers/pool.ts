@@ -196,6 +196,8 @@ export class WorkerPool {
   private deathsSinceProgress = 0;
   /** Threads started so far, replacements included. */
   started = 0;
+  /** Parts the GPU (thread 0 with `gpu`) counted, each checked like a CPU thread's. */
+  gpuParts = 0;
 
   constructor(options: PoolOptions) {
     const { size, engine = "wasm", gpu = false, maxAttempts = 3, cancelGraceMs = 1000 } = options;
@@ -349,6 +351,7 @@ export class WorkerPool {
       } else {
         try {
           const result = checkPartResult(job.part, m.result); // a thread's answer is verified before anyone keeps it
+          if (slot.gpu && !job.settled) this.gpuParts++;
           this.deathsSinceProgress = 0;
           this.settle(job, result);
         } catch (error) {

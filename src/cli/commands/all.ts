@@ -6,11 +6,12 @@ import { engineOption, interruptSignal, number } from "../options.js";
 import { out } from "../output.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
+import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
 export function allCommand(program: Command): void {
   const command = program
     .command("all")
-    .description("list every solution in lexicographic order (1 <= N <= 32; with given queens or blocked squares N <= 64, in the complete search's order)")
+    .description(`list every solution in lexicographic order (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, in the complete search's order)`)
     .argument("[N]", "board size (or from --board FILE)", number("N"))
     .option("--limit <L>", "stop after L solutions", number("--limit"))
     .option("--board [FILE]", "draw each solution as a board; with FILE, read N, given queens and blocked squares from it (text board, JSON or Essence')")

@@ -11,6 +11,7 @@ import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
 import { constrainedForecast } from "../forecast.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
+import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 type QueueCliOptions = { audit?: number; replicas?: number };
@@ -18,9 +19,9 @@ type QueueCliOptions = { audit?: number; replicas?: number };
 export function countCommand(program: Command): void {
   const command = program
     .command("count")
-    .description("count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= 64, total only)")
+    .description(`count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, total only)`)
     .argument("[N]", "board size (or from --board FILE)", number("N"))
-    .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
+    .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md; with --workers W the GPU is one of the W, the others CPU threads)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
     .option("--workers <W>", "count on W worker threads, or 'auto' for one per core (default: one thread, no workers)", workersOption)
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
@@ -121,12 +122,12 @@ export function countCommand(program: Command): void {
       }
       const parallel = opts.workers !== undefined;
       if (opts.engine === "webgpu") {
-        if (parallel) throw new UsageError("--engine webgpu counts on this machine's GPU: it takes no --workers, --parts or --checkpoint");
+        if (parallel && hasGivens(givens)) throw new UsageError("--engine webgpu counts plain boards only: count given queens or blocked squares with --engine wasm");
         const gpu = await gpuInfo();
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine as "wasm" | "ts", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? countParallel(n, { engine: opts.engine === "webgpu" ? "wasm" : opts.engine, gpu: opts.engine === "webgpu", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
@@ -138,7 +139,8 @@ export function countCommand(program: Command): void {
       if (result.unique === null) out(`n = ${result.n}: ${plural(result.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
       else out(`n = ${result.n}: ${plural(result.total, "solution")}, ${result.unique} unique (up to rotation and reflection)`);
       const pool = parallel ? (result as ParallelResult) : undefined;
-      const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint)` : "";
+      const onGpu = pool?.gpuParts === undefined ? "" : `, ${pool.gpuParts} counted on the GPU`;
+      const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint${onGpu})` : "";
       out(`${plural(result.nodes, "queen")} placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
     });
 }
