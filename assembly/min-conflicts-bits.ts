@@ -39,6 +39,22 @@ export function seedBatches(seed: u32): void {
   return <u32>(load<u64>(bits + <usize>(k >>> 3)) >>> <u64>(k & 7));
 }
 
+/**
+ * Columns first .. first + 31 free in their row, as bits: not taken (the column bits at
+ * `used`), nor on a taken sum diagonal (bits s on at `sum`) or diff one (bits d on at
+ * `diff`). Three loads that need nothing but the draw, so many rows' overlap.
+ */
+@inline export function openColumns(used: usize, first: i32, sum: usize, s: i32, diff: usize, d: i32): u32 {
+  return ~(load<u32>(used + <usize>(first >>> 3)) | bits32(sum, s) | bits32(diff, d));
+}
+
+/** Word w of the bits at `at` to 32 counters of 0 or 1 from byte 32 w on (one 8-byte store per byte of bits). */
+@inline export function expandWord(at: usize, w: i32): void {
+  const bits = load<u32>(at + (<usize>w << 2));
+  const to = at + (<usize>w << 5);
+  for (let q = 0; q < 4; q++) store<u64>(to + (<usize>q << 3), bitsToBytes(<u8>(bits >>> (q << 3))));
+}
+
 /** The first set bit of `open` (not 0) at or after bit `from`, going round. */
 @inline export function firstFrom(open: u32, from: i32): i32 {
   return (ctz(rotr<u32>(open, <u32>from)) + from) & 31;

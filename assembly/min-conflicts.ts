@@ -1,48 +1,42 @@
 // Min-conflicts local search for very large n, after Sosic & Gu's QS4: R. Sosic and
 // J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin 2(2), 1991, and
 // IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts; the whole method, with
-// figures, in docs/solving.md ("How min-conflicts works").
+// figures and what did not pay, in docs/solving.md ("How min-conflicts works").
 //
-// The board is a permutation cols[row]; a queen is on sum diagonal row + col and
-// difference diagonal col - row + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of
-// max(0, queens on it - 1).
+// The board is a permutation cols[row]; a queen is on sum diagonal row + col and diff
+// diagonal col - row + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of max(0, queens - 1).
 //  1. Prepare: zero the bits below; columns n .. 32 groups - 1 count as taken.
 //  2. Construct: rows 0 .. n-c-1 greedily, each on two free diagonals if a few random
 //     tries find them; the last c = 32 + n / 2^20 rows (all when n < 64) take a random
 //     remaining column and become candidates, as does a greedy row whose tries fail.
-//     Greedy rows mark their diagonals as bits at the start of each counter array (far
-//     likelier to stay in cache and TLB than 2n counters), and columns as taken bits.
-//     a. Group draws, rows below n - n/64: a try draws two groups of 32 columns; each
-//        gives the 32 columns free on all three bitsets as one word (three independent
-//        loads), and the try takes the group with more of them (the power of two
-//        choices: plain random groups leave the last rows far more collisions), then in
-//        it the first free column from a drawn place on, going round. One branch per
-//        try, mostly taken, so the loads of many rows overlap (Wasm has no prefetch).
+//     Diagonals and columns taken are bits (at the start of the counter arrays: far
+//     likelier to stay in cache and TLB than 2n counters).
+//     a. Groups, rows below n - n/64: a try draws two groups of 32 columns, takes the one
+//        with more columns free (three independent loads each: assembly/min-conflicts-bits.ts)
+//        and in it the first free column from a drawn place on. Its one branch is mostly
+//        taken, so many rows' loads overlap (Wasm has no prefetch).
 //     b. Gather the columns no row took, in increasing order, into cols[n - n/64 ..].
 //     c. Partners: swap cols[row] with cols[j], j uniform in [row, n), until free diagonals.
-//     Draws in [0, k) are Lemire's multiply-shift (assembly/min-conflicts-bits.ts).
 //  3. Count: expand the bits in place into u8 counters (top down), then add the
 //     candidates' queens, counting collisions; every collision involves a candidate.
 //  4. Repair: while collisions remain, a random candidate row i; not attacked, it leaves
-//     the list; else the first swap (i, j), j random, that lowers the collisions (O(1)
-//     with the counters: swap, compare, undo). A moved queen becomes a candidate. No
-//     improving swap in min(8n, 4096) trials: a random swap (a kick); n + 50 kicks: restart.
+//     the list; else the first swap (i, j), j random, that lowers the collisions (swap,
+//     compare, undo). A moved queen becomes a candidate. No improving swap in min(8n, 4096)
+//     trials: a random swap (a kick); n + 50 kicks: restart.
 //
 // Memory: 4n (cols) + 2 (2n + 32) (u8 counters, bits first) + 64 KiB (candidates), each
-// rounded up to 16: 8 bytes per queen and 64 KiB more, so 4 GiB hold n <= 536,846,328.
-// u8 counters suffice: a try restarts when a queen at rest stands on a diagonal holding
-// more than CROWDED (a trial adds at most 2 before its undo).
+// rounded up to 16: 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a
+// queen at rest stands on a diagonal holding more than CROWDED (a trial adds at most 2).
 //
 // Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
-// construction, per word of column bits gathered, per 32 diagonal pairs counted, per
-// candidate counted or drawn, per swap tried. Steps: swaps kept. Tries: 1 + restarts.
-// A unit costs a few ns late in construction and 100 ns or more in repair, so run
-// returns whenever the phase changes: src/search/solve.ts sizes each phase's chunks.
+// construction, per word of bits gathered or counted, per candidate counted or drawn,
+// per swap tried. Steps: swaps kept. Tries: 1 + restarts. A unit costs a few ns in
+// construction and 100 ns or more in repair, so run returns whenever the phase changes.
 
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { bitAt, bits32, bitsToBytes, draw, drawGroup, firstFrom, seedBatches, setBit } from "./min-conflicts-bits";
+import { bitAt, draw, drawGroup, expandWord, firstFrom, openColumns, seedBatches, setBit } from "./min-conflicts-bits";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
@@ -62,12 +56,12 @@ const SPARE_BYTES: i32 = 32;
 const PREPARE_BYTES: i32 = 256;
 
 const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
-const STAGE_TAIL: i32 = 4, STAGE_COUNT: i32 = 5, STAGE_REPAIR: i32 = 6;
+const STAGE_COUNT: i32 = 4, STAGE_REPAIR: i32 = 5;
 
 let size: i32 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row
 let sumCount: usize = 0; // u8[2n]: queens on diagonal row + col (bits while constructing)
-let diffCount: usize = 0; // u8[2n]: queens on diagonal row - col + n - 1 (bits while constructing)
+let diffCount: usize = 0; // u8[2n]: queens on diagonal col - row + n - 1 (bits while constructing)
 let candidates: usize = 0; // i32[CANDIDATE_CAPACITY]: rows whose queen may be attacked
 let candidateCount: i32 = 0;
 let used: usize = 0; // bits[32 groups]: columns taken (or past n), in diffCount after its bits
@@ -75,8 +69,8 @@ let bitWords: i32 = 0; // 32-bit words of each bitset of diagonals (2n - 1 bits)
 let groups: i32 = 0; // groups of 32 columns (words of the column bits), the last one padded past n
 let collisions: i32 = 0;
 let stage: i32 = STAGE_PREPARE;
-let row: i32 = 0; // next row to construct or fill; next byte to zero or to count
-let scan: i32 = 0; // gather: next byte of the column bits to read
+let row: i32 = 0; // next row to construct; next byte to zero; next word of bits to count
+let scan: i32 = 0; // gather: next word of the column bits to read
 let directEnd: i32 = 0; // rows below it are placed by direct draws
 let greedyEnd: i32 = 0; // rows below it are placed greedily, the rest at random
 let repairTrials: i32 = 0;
@@ -87,10 +81,7 @@ let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsS
 let maxSteps: f64 = 0, maxTries: f64 = 0;
 let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
 
-/**
- * Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory.
- * Honours the job's constraints (assembly/constraints.ts), if any.
- */
+/** Allocate and reset for an n x n board (with the job's constraints, if any); the columns buffer, 0 if out of memory. */
 export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   withConstraints = constrained;
   if (withConstraints) return constrainedInit(n, seed, stepCap, tryCap); // assembly/min-conflicts-constrained.ts
@@ -199,10 +190,7 @@ function pushCandidate(r: i32): void {
   store<i32>(candidateAt(candidateCount++), r);
 }
 
-/**
- * Keep each attacked row once (order kept), marking kept rows by complementing
- * their column for the pass. Restart if the list stays over half full.
- */
+/** Keep each attacked row once (order kept; kept rows' columns complemented meanwhile); restart if still over half full. */
 function compactCandidates(): void {
   let kept = 0;
   for (let k = 0; k < candidateCount; k++) {
@@ -237,7 +225,6 @@ export function minConflictsRun(workLimit: f64): i32 {
     else if (stage == STAGE_DIRECT) status = constructDirect(workLimit);
     else if (stage == STAGE_GATHER) status = gather(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
-    else if (stage == STAGE_TAIL) status = constructTail(workLimit);
     else if (stage == STAGE_COUNT) status = countDiagonals(workLimit);
     else status = repair(workLimit);
     if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase: see the header
@@ -263,16 +250,7 @@ function prepare(workLimit: f64): i32 {
   return RUNNING;
 }
 
-/** The columns of group `first` / 32 free in row r on all three bitsets, as bits (diffBase = n - 1 - r). */
-@inline function openColumns(r: i32, first: i32, diffBase: i32): u32 {
-  return ~(load<u32>(used + <usize>(first >>> 3)) | bits32(sumCount, r + first) | bits32(diffCount, first + diffBase));
-}
-
-/**
- * Step 2a: rows 0 .. directEnd-1, each by tries of two random groups of 32 columns: the
- * one with more columns free on all three bitsets, and in it the first free column from a
- * drawn place on; a row whose tries fail takes a free column all the same.
- */
+/** Step 2a: rows 0 .. directEnd-1 by tries of two random groups of 32 columns (the header); a row whose tries fail takes a free column. */
 function constructDirect(workLimit: f64): i32 {
   const n = size;
   const k = <u32>groups;
@@ -286,7 +264,9 @@ function constructDirect(workLimit: f64): i32 {
     while (draws < 2 * GREEDY_TRIES) {
       const a = drawGroup(k), b = drawGroup(k);
       draws += 2;
-      const openA = openColumns(r, a & ~31, diffBase), openB = openColumns(r, b & ~31, diffBase);
+      const fa = a & ~31, fb = b & ~31;
+      const openA = openColumns(used, fa, sumCount, r + fa, diffCount, fa + diffBase);
+      const openB = openColumns(used, fb, sumCount, r + fb, diffCount, fb + diffBase);
       const takeB = popcnt(openB) > popcnt(openA);
       const open = select(openB, openA, takeB), pick = select(b, a, takeB);
       if (open != 0) {
@@ -343,28 +323,26 @@ function gather(workLimit: f64): i32 {
   return RUNNING;
 }
 
-/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
+/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals, the rest with one at random. */
 function constructGreedy(workLimit: f64): i32 {
   const n = size;
-  const sumBits = sumCount;
-  const diffBits = diffCount;
-  const end = greedyEnd;
   let r = row;
   let w = work;
-  while (r < end) {
+  while (r < n) {
     if (w >= workLimit) break;
     const remaining = <u32>(n - r);
     const diffBase = n - 1 - r;
+    const tries = r < greedyEnd ? GREEDY_TRIES : 0;
     let t = 0;
     let placed = false;
-    while (t < GREEDY_TRIES) {
+    while (t < tries) {
       const j = r + <i32>draw(remaining);
       t++;
       const cj = load<i32>(colAt(j));
-      if ((bitAt(sumBits, r + cj) | bitAt(diffBits, cj + diffBase)) == 0) {
+      if ((bitAt(sumCount, r + cj) | bitAt(diffCount, cj + diffBase)) == 0) {
         swapColumns(r, j);
-        setBit(sumBits, r + cj);
-        setBit(diffBits, cj + diffBase);
+        setBit(sumCount, r + cj);
+        setBit(diffCount, cj + diffBase);
         placed = true;
         break;
       }
@@ -378,30 +356,11 @@ function constructGreedy(workLimit: f64): i32 {
   }
   row = r;
   work = w;
-  if (r == end) stage = STAGE_TAIL;
-  return RUNNING;
-}
-
-/** Step 2d: the last rows take a random remaining column, free diagonals or not. */
-function constructTail(workLimit: f64): i32 {
-  const n = size;
-  while (row < n) {
-    if (work >= workLimit) return RUNNING;
-    swapColumns(row, row + <i32>draw(<u32>(n - row)));
-    pushCandidate(row);
-    row++;
-    work++;
+  if (r == n) {
+    stage = STAGE_COUNT;
+    row = bitWords - 1; // the top word of the bitsets
   }
-  stage = STAGE_COUNT;
-  row = bitWords - 1; // the top word of the bitsets
   return RUNNING;
-}
-
-/** Word w of the bits at `at` to 32 counters of 0 or 1 at byte 32 w on, one 8-byte store per byte of bits. */
-@inline function expandWord(at: usize, w: i32): void {
-  const bits = load<u32>(at + (<usize>w << 2));
-  const to = at + (<usize>w << 5);
-  for (let q = 0; q < 4; q++) store<u64>(to + (<usize>q << 3), bitsToBytes(<u8>(bits >>> (q << 3))));
 }
 
 /** Step 3: bits to counters, top down, then the candidates' queens with their collisions. */

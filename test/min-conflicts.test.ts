@@ -59,10 +59,12 @@ describe("min-conflicts: both engines, same answers, all checked", () => {
     expect(restarts).toBeGreaterThan(0); // the restart path was taken (and agreed) at least once
   });
 
-  test("n = 61..140, two seeds each: the first sizes whose rows take direct draws, then partners (identical, solved)", async () => {
-    // From n = 64 on, the rows below n - n/4 draw a column directly and the rest swap with
-    // a partner row; the columns no direct row took are gathered between the two.
-    for (let n = 61; n <= 140; n++) {
+  test("n = 61..140 and 300..2964 (every 37th), two seeds each: every construction stage (identical, solved)", async () => {
+    // From n = 64 on, rows take group draws (the last group padded past n when 32 does not
+    // divide n) until the last 32 + n / 2^20 tail rows, or until n / 64 columns are left
+    // (n > 2048), where partner swaps take over. Somewhere in 300..2964 a row's group tries
+    // all fail (it takes a free column and becomes a candidate): 1188 with seed 2, for one.
+    for (const n of [...Array.from({ length: 80 }, (_, i) => 61 + i), ...Array.from({ length: 73 }, (_, i) => 300 + 37 * i)]) {
       for (const seed of [1, 2]) expect((await solveBoth(n, { seed })).found).toBe(true);
     }
   });

@@ -20,10 +20,22 @@ export function bits32(bits: Uint32Array, k: number): number {
   return s === 0 ? bits[i] : ((bits[i] >>> s) | (bits[i + 1] << (32 - s))) >>> 0;
 }
 
+/** Columns first .. first + 31 free in their row, as bits: not taken (`used`), nor on a taken sum diagonal (bits s on) or diff one (bits d on). */
+export function openColumns(used: Uint32Array, first: number, sum: Uint32Array, s: number, diff: Uint32Array, d: number): number {
+  return ~(used[first >>> 5] | bits32(sum, s) | bits32(diff, d)) >>> 0;
+}
+
 /** The first set bit of `open` (not 0) at or after bit `from`, going round. */
 export function firstFrom(open: number, from: number): number {
   const turned = from === 0 ? open : ((open >>> from) | (open << (32 - from))) >>> 0;
   return (31 - Math.clz32(turned & -turned) + from) & 31;
+}
+
+/** Set bits of a 32-bit word (the kernel's popcnt). */
+export function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
 let low = 0; // the low word of the last product (drawGroup's 5 bits)

@@ -7,7 +7,7 @@
 // only, so V8 keeps it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
-import { bitAt, bits32, draw, drawGroup, firstFrom, setBit } from "./min-conflicts-bits.js";
+import { bitAt, draw, drawGroup, firstFrom, openColumns, popcount, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
 
@@ -30,9 +30,8 @@ const STAGE_PREPARE = 0;
 const STAGE_DIRECT = 1;
 const STAGE_GATHER = 2;
 const STAGE_GREEDY = 3;
-const STAGE_TAIL = 4;
-const STAGE_COUNT = 5;
-const STAGE_REPAIR = 6;
+const STAGE_COUNT = 4;
+const STAGE_REPAIR = 5;
 
 /** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
 const STATIC_BYTES = 65536;
@@ -56,13 +55,6 @@ export const MIN_CONFLICTS_MAX_N: number = (() => {
   while (minConflictsBytes(n) > WASM_HEAP_BYTES) n--;
   return n;
 })();
-
-/** Set bits of a 32-bit word. */
-function popcount(x: number): number {
-  x -= (x >>> 1) & 0x55555555;
-  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
-}
 
 export function openMinConflicts(n: number, params: SearchParams): Search {
   const constraints = activeConstraints(params.constraints);
@@ -200,7 +192,6 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       else if (stage === STAGE_DIRECT) status = constructDirect(workLimit);
       else if (stage === STAGE_GATHER) status = gather(workLimit);
       else if (stage === STAGE_GREEDY) status = constructGreedy(workLimit);
-      else if (stage === STAGE_TAIL) status = constructTail(workLimit);
       else if (stage === STAGE_COUNT) status = countDiagonals(workLimit);
       else status = repair(workLimit);
       // A new phase ends the run (the twin's header): the caller sizes each phase's chunks on their own.
@@ -227,11 +218,6 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return RUNNING;
   }
 
-  /** The columns of group `first` / 32 free in row r on all three bitsets, as bits (base = n - 1 - r). */
-  function openColumns(r: number, first: number, base: number): number {
-    return ~(used[first >>> 5] | bits32(sumBits, r + first) | bits32(diffBits, first + base)) >>> 0;
-  }
-
   /** Step 2a: each try of rows 0 .. directEnd-1 takes the better of two random groups of 32 columns (the twin's header). */
   function constructDirect(workLimit: number): SearchStatus {
     const end = directEnd;
@@ -246,8 +232,10 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
         const a = drawGroup(random, groups);
         const b = drawGroup(random, groups);
         draws += 2;
-        const openA = openColumns(r, a & ~31, base);
-        const openB = openColumns(r, b & ~31, base);
+        const fa = a & ~31;
+        const fb = b & ~31;
+        const openA = openColumns(used, fa, sumBits, r + fa, diffBits, fa + base);
+        const openB = openColumns(used, fb, sumBits, r + fb, diffBits, fb + base);
         const takeB = popcount(openB) > popcount(openA);
         const open = takeB ? openB : openA;
         const pick = takeB ? b : a;
@@ -306,18 +294,18 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return RUNNING;
   }
 
-  /** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
+  /** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals, the rest with one at random. */
   function constructGreedy(workLimit: number): SearchStatus {
-    const end = greedyEnd;
     let r = row;
     let w = work;
-    while (r < end) {
+    while (r < n) {
       if (w >= workLimit) break;
       const remaining = n - r;
       const base = n - 1 - r;
+      const tries = r < greedyEnd ? GREEDY_TRIES : 0;
       let t = 0;
       let placed = false;
-      while (t < GREEDY_TRIES) {
+      while (t < tries) {
         const j = r + draw(random, remaining);
         t++;
         const cj = cols[j];
@@ -338,22 +326,10 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     }
     row = r;
     work = w;
-    if (r === end) stage = STAGE_TAIL;
-    return RUNNING;
-  }
-
-  /** Step 2d: the last rows take a random remaining column, free diagonals or not. */
-  function constructTail(workLimit: number): SearchStatus {
-    const n = size;
-    while (row < n) {
-      if (work >= workLimit) return RUNNING;
-      swapColumns(row, row + draw(random, n - row));
-      pushCandidate(row);
-      row++;
-      work++;
+    if (r === n) {
+      stage = STAGE_COUNT;
+      row = bitWords - 1; // the top word of the bitsets
     }
-    stage = STAGE_COUNT;
-    row = bitWords - 1; // the top word of the bitsets
     return RUNNING;
   }
 
