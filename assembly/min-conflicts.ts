@@ -5,7 +5,8 @@
 //
 // The board is a permutation cols[row]; a queen is on sum diagonal row + col and diff
 // diagonal col - row + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of max(0, queens - 1).
-//  1. Prepare: zero the bits below; columns n .. 32 groups - 1 count as taken.
+//  1. Prepare: zero the bits below (after a restart: a first try's memory is fresh, so zero);
+//     columns n .. 32 groups - 1 count as taken.
 //  2. Construct: rows 0 .. n-c-1 greedily, each on two free diagonals if a few random
 //     tries find them; the last c = 32 + n / 2^20 rows (all when n < 64) take a random
 //     remaining column and become candidates, as does a greedy row whose tries fail.
@@ -232,10 +233,10 @@ export function minConflictsRun(workLimit: f64): i32 {
   return status;
 }
 
-/** Step 1: the bits of both diagonal sets and of the columns zeroed, columns n and up taken (cols is written in step 2). */
+/** Step 1: the bits of both diagonal sets and of the columns zeroed (after a restart), columns n and up taken (cols is written in step 2). */
 function prepare(workLimit: f64): i32 {
   const bitBytes = bitWords << 2;
-  const total = bitBytes + (groups << 2);
+  const total = tries > 1 ? bitBytes + (groups << 2) : 0; // a first try's memory is fresh from allocate: zero
   while (row < total) {
     if (work >= workLimit) return RUNNING;
     const end = min(row + PREPARE_BYTES, total);

@@ -200,10 +200,10 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return status;
   }
 
-  /** Step 1: the bits of both diagonal sets and of the columns zeroed, columns n and up taken (cols is written in step 2). */
+  /** Step 1: the bits of both diagonal sets and of the columns zeroed (after a restart), columns n and up taken (cols is written in step 2). */
   function prepare(workLimit: number): SearchStatus {
     const bitBytes = bitWords << 2;
-    const total = bitBytes + (groups << 2);
+    const total = tries > 1 ? bitBytes + (groups << 2) : 0; // a first try's arrays are new: zero
     while (row < total) {
       if (work >= workLimit) return RUNNING;
       const end = Math.min(row + PREPARE_BYTES, total);
