@@ -38,33 +38,30 @@ export function popcount(x: number): number {
   return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24);
 }
 
-let low = 0; // the low word of the last product (drawGroup's 5 bits)
-
-/** The high word of x k for a fresh 32-bit x, the rare biased low words redrawn (1 <= k < 2^31); its low word in `low`. */
-function product(random: Random, k: number): number {
+/** A fresh 32-bit x whose product with k is not in the rare biased low range (Lemire's rejection; 1 <= k < 2^31). */
+function accepted(random: Random, k: number): number {
   let x = random.nextU32();
-  low = Math.imul(x, k) >>> 0;
-  if (low < k) {
+  if ((Math.imul(x, k) >>> 0) < k) {
     const floor = (4294967296 - k) % k; // 2^32 mod k
-    while (low < floor) {
-      x = random.nextU32();
-      low = Math.imul(x, k) >>> 0;
-    }
+    while ((Math.imul(x, k) >>> 0) < floor) x = random.nextU32();
   }
-  // The high word of x k, exactly: x = xh 2^16 + xl and xh k = a 2^16 + b give
-  // x k = a 2^32 + (b 2^16 + xl k), the bracket below 2^49 (every double here is exact).
-  const p1 = (x >>> 16) * k;
-  const a = Math.floor(p1 / 65536);
-  return a + Math.floor(((p1 - a * 65536) * 65536 + (x & 0xffff) * k) / 4294967296);
+  return x;
 }
+
+// The high word of x k (x < 2^32, k < 2^31) from its exact low word: the double x * k, and
+// its difference with the low word, are each within 2^10 of the truth, far below 2^31, so
+// the rounded quotient by 2^32 is the high word exactly.
+const highWord = (x: number, k: number, low: number): number => Math.round((x * k - low) / 4294967296);
 
 /** A uniform integer in [0, k), 1 <= k < 2^31: the twin's multiply-shift, exact in doubles. */
 export function draw(random: Random, k: number): number {
-  return product(random, k);
+  const x = accepted(random, k);
+  return highWord(x, k, Math.imul(x, k) >>> 0);
 }
 
 /** 32 g + o: g uniform in [0, k) (as draw), o in [0, 32) from the next 5 bits of the same product (1 <= k < 2^26). */
 export function drawGroup(random: Random, k: number): number {
-  const g = product(random, k);
-  return g * 32 + (low >>> 27);
+  const x = accepted(random, k);
+  const low = Math.imul(x, k) >>> 0;
+  return highWord(x, k, low) * 32 + (low >>> 27);
 }
