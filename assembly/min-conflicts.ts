@@ -1,47 +1,43 @@
 // Min-conflicts local search for very large n, after Sosic & Gu's QS4: R. Sosic and
 // J. Gu, "3,000,000 Queens in Less Than One Minute", SIGART Bulletin 2(2), 1991, and
 // IEEE TKDE 6(5), 1994. Twin: src/engine/ts/min-conflicts.ts; the whole method, with
-// figures, in docs/solving.md ("How min-conflicts works").
+// figures and what did not pay, in docs/solving.md ("How min-conflicts works").
 //
-// The board is a permutation cols[row]; a queen is on sum diagonal row + col and
-// difference diagonal row - col + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of
-// max(0, queens on it - 1).
-//  1. Prepare: zero the bits below (cols is written in step 2).
+// The board is a permutation cols[row]; a queen is on sum diagonal row + col and diff
+// diagonal col - row + n - 1 (0 .. 2n-2). Collisions = sum over diagonals of max(0, queens - 1).
+//  1. Prepare: zero the bits below (after a restart: a first try's memory is fresh, so zero);
+//     columns n .. 32 groups - 1 count as taken.
 //  2. Construct: rows 0 .. n-c-1 greedily, each on two free diagonals if a few random
 //     tries find them; the last c = 32 + n / 2^20 rows (all when n < 64) take a random
 //     remaining column and become candidates, as does a greedy row whose tries fail.
-//     Greedy rows mark their diagonals as bits in the first 2n/8 bytes of each counter
-//     array (far likelier to stay in cache and TLB than 2n counters).
-//     a. Direct draws, rows below n - n/4: c uniform in [0, n); a try fails if c is taken
-//        (a bit per column, after the diff bits) or either diagonal is. The three bit
-//        addresses come from the draw alone and one branch decides, so the misses of
-//        many tries and rows overlap (Wasm has no prefetch). Uniform among the columns left.
-//     b. Gather the columns no row took, in increasing order, into cols[n - n/4 ..].
+//     Diagonals and columns taken are bits (at the start of the counter arrays: far
+//     likelier to stay in cache and TLB than 2n counters).
+//     a. Groups, rows below n - n/64: a try draws two groups of 32 columns, takes the one
+//        with more columns free (three independent loads each: assembly/min-conflicts-bits.ts)
+//        and in it the first free column from a drawn place on. Its one branch is mostly
+//        taken, so many rows' loads overlap (Wasm has no prefetch).
+//     b. Gather the columns no row took, in increasing order, into cols[n - n/64 ..].
 //     c. Partners: swap cols[row] with cols[j], j uniform in [row, n), until free diagonals.
-//     Draws in [0, k) are Lemire's multiply-shift (assembly/min-conflicts-bits.ts).
 //  3. Count: expand the bits in place into u8 counters (top down), then add the
 //     candidates' queens, counting collisions; every collision involves a candidate.
 //  4. Repair: while collisions remain, a random candidate row i; not attacked, it leaves
-//     the list; else the first swap (i, j), j random, that lowers the collisions (O(1)
-//     with the counters: swap, compare, undo). A moved queen becomes a candidate. No
-//     improving swap in min(8n, 4096) trials: a random swap (a kick); n + 50 kicks: restart.
+//     the list; else the first swap (i, j), j random, that lowers the collisions (swap,
+//     compare, undo). A moved queen becomes a candidate. No improving swap in min(8n, 4096)
+//     trials: a random swap (a kick); n + 50 kicks: restart.
 //
-// Memory: 4n (cols) + 2n + 2n (u8 counters, bits first) + 64 KiB (candidates), each
-// rounded up to 16: 8 bytes per queen (minConflictsBytes adds 64 bytes of headroom), so
-// 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a queen at rest
-// stands on a diagonal holding more than CROWDED (a trial adds at most 2 before its undo).
+// Memory: 4n (cols) + 2 (2n + 32) (u8 counters, bits first) + 64 KiB (candidates), each
+// rounded up to 16: 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a
+// queen at rest stands on a diagonal holding more than CROWDED (a trial adds at most 2).
 //
 // Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
-// construction, per byte of column bits gathered, per 8 diagonal pairs counted, per
-// candidate counted or drawn, per swap tried. Steps: swaps kept. Tries: 1 + restarts.
-// A unit costs a few ns late in construction and 100 ns or more in repair, so run
-// returns whenever the phase changes: src/search/solve.ts sizes each phase's chunks.
+// construction, per word of bits gathered or counted, per candidate counted or drawn,
+// per swap tried. Steps: swaps kept. Tries: 1 + restarts. A unit costs a few ns in
+// construction and 100 ns or more in repair, so run returns whenever the phase changes.
 
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { seedRandom } from "./rng";
-import { bitAt, bitsToBytes, draw, setBit } from "./min-conflicts-bits";
+import { bitAt, draw, drawGroup, expandWord, firstFrom, openColumns, seedBatches, setBit } from "./min-conflicts-bits";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
@@ -54,27 +50,28 @@ export const REPAIR_TRIALS: i32 = 4096;
 const CANDIDATE_CAPACITY: i32 = 16384;
 const CROWDED: i32 = 250;
 /** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
-const DIRECT_SHIFT: i32 = 2;
-/** Draws per row in direct draws: GREEDY_TRIES tries of a column not taken, on average. */
-const DIRECT_TRIES: i32 = GREEDY_TRIES << DIRECT_SHIFT;
+const DIRECT_SHIFT: i32 = 6;
+/** Bytes each counter array takes beyond 2n: the top word of bits expands past counter 2n - 1. */
+const SPARE_BYTES: i32 = 32;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES: i32 = 256;
 
 const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
-const STAGE_TAIL: i32 = 4, STAGE_COUNT: i32 = 5, STAGE_REPAIR: i32 = 6;
+const STAGE_COUNT: i32 = 4, STAGE_REPAIR: i32 = 5;
 
 let size: i32 = 0;
 let cols: usize = 0; // i32[n]: column of the queen in each row
 let sumCount: usize = 0; // u8[2n]: queens on diagonal row + col (bits while constructing)
-let diffCount: usize = 0; // u8[2n]: queens on diagonal row - col + n - 1 (bits while constructing)
+let diffCount: usize = 0; // u8[2n]: queens on diagonal col - row + n - 1 (bits while constructing)
 let candidates: usize = 0; // i32[CANDIDATE_CAPACITY]: rows whose queen may be attacked
 let candidateCount: i32 = 0;
-let used: usize = 0; // bits[n]: columns placed by direct draws, kept in diffCount after its bits
-let bitBytes: i32 = 0, usedBytes: i32 = 0; // bytes of each bitset of diagonals (2n - 1 bits), of columns (n)
+let used: usize = 0; // bits[32 groups]: columns taken (or past n), in diffCount after its bits
+let bitWords: i32 = 0; // 32-bit words of each bitset of diagonals (2n - 1 bits)
+let groups: i32 = 0; // groups of 32 columns (words of the column bits), the last one padded past n
 let collisions: i32 = 0;
 let stage: i32 = STAGE_PREPARE;
-let row: i32 = 0; // next row to construct or fill; next byte to zero or to count
-let scan: i32 = 0; // gather: next byte of the column bits to read
+let row: i32 = 0; // next row to construct; next byte to zero; next word of bits to count
+let scan: i32 = 0; // gather: next word of the column bits to read
 let directEnd: i32 = 0; // rows below it are placed by direct draws
 let greedyEnd: i32 = 0; // rows below it are placed greedily, the rest at random
 let repairTrials: i32 = 0;
@@ -85,10 +82,7 @@ let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsS
 let maxSteps: f64 = 0, maxTries: f64 = 0;
 let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
 
-/**
- * Allocate and reset for an n x n board; returns the columns buffer, 0 if out of memory.
- * Honours the job's constraints (assembly/constraints.ts), if any.
- */
+/** Allocate and reset for an n x n board (with the job's constraints, if any); the columns buffer, 0 if out of memory. */
 export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   withConstraints = constrained;
   if (withConstraints) return constrainedInit(n, seed, stepCap, tryCap); // assembly/min-conflicts-constrained.ts
@@ -99,18 +93,18 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   work = steps = 0;
   tries = 1;
   cols = allocate(<usize>n << 2);
-  sumCount = allocate(<usize>n << 1);
-  diffCount = allocate(<usize>n << 1);
+  sumCount = allocate((<usize>n << 1) + SPARE_BYTES);
+  diffCount = allocate((<usize>n << 1) + SPARE_BYTES);
   candidates = allocate(<usize>CANDIDATE_CAPACITY << 2);
   if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0) return 0;
   const tail = n < 64 ? n : 32 + (n >> 20);
   greedyEnd = n - tail;
   directEnd = min(greedyEnd, n - (n >> DIRECT_SHIFT));
-  bitBytes = ((2 * n - 1) >>> 3) + 1;
-  usedBytes = (n + 7) >>> 3;
-  used = diffCount + <usize>bitBytes; // bitBytes + usedBytes <= 2n for every n >= 1
+  bitWords = ((2 * n - 2) >>> 5) + 1;
+  groups = (n + 31) >>> 5;
+  used = diffCount + (<usize>bitWords << 2); // 4 (bitWords + groups) <= 2n + SPARE_BYTES for every n >= 1
   repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
-  seedRandom(seed);
+  seedBatches(seed);
   startTry();
   return cols;
 }
@@ -133,7 +127,7 @@ function startTry(): void {
 }
 
 @inline function diffAt(r: i32, c: i32): usize {
-  return diffCount + <usize>(r - c + size - 1);
+  return diffCount + <usize>(c - r + size - 1);
 }
 
 /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
@@ -197,10 +191,7 @@ function pushCandidate(r: i32): void {
   store<i32>(candidateAt(candidateCount++), r);
 }
 
-/**
- * Keep each attacked row once (order kept), marking kept rows by complementing
- * their column for the pass. Restart if the list stays over half full.
- */
+/** Keep each attacked row once (order kept; kept rows' columns complemented meanwhile); restart if still over half full. */
 function compactCandidates(): void {
   let kept = 0;
   for (let k = 0; k < candidateCount; k++) {
@@ -235,7 +226,6 @@ export function minConflictsRun(workLimit: f64): i32 {
     else if (stage == STAGE_DIRECT) status = constructDirect(workLimit);
     else if (stage == STAGE_GATHER) status = gather(workLimit);
     else if (stage == STAGE_GREEDY) status = constructGreedy(workLimit);
-    else if (stage == STAGE_TAIL) status = constructTail(workLimit);
     else if (stage == STAGE_COUNT) status = countDiagonals(workLimit);
     else status = repair(workLimit);
     if (work >= workLimit || (stage == STAGE_REPAIR) != repairing) break; // a new phase: see the header
@@ -243,9 +233,10 @@ export function minConflictsRun(workLimit: f64): i32 {
   return status;
 }
 
-/** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
+/** Step 1: the bits of both diagonal sets and of the columns zeroed (after a restart), columns n and up taken (cols is written in step 2). */
 function prepare(workLimit: f64): i32 {
-  const total = bitBytes + usedBytes;
+  const bitBytes = bitWords << 2;
+  const total = tries > 1 ? bitBytes + (groups << 2) : 0; // a first try's memory is fresh from allocate: zero
   while (row < total) {
     if (work >= workLimit) return RUNNING;
     const end = min(row + PREPARE_BYTES, total);
@@ -254,52 +245,51 @@ function prepare(workLimit: f64): i32 {
     row = end;
     work++;
   }
+  for (let c = size; c < groups << 5; c++) setBit(used, c);
   stage = STAGE_DIRECT;
   row = 0;
   return RUNNING;
 }
 
-/**
- * Step 2a: rows 0 .. directEnd-1 draw a column c uniform in [0, n), redrawn while it is
- * taken (a bit per column): no load waits on another, so the misses of many tries overlap.
- */
+/** Step 2a: rows 0 .. directEnd-1 by tries of two random groups of 32 columns (the header); a row whose tries fail takes a free column. */
 function constructDirect(workLimit: f64): i32 {
   const n = size;
-  const sumBits = sumCount;
-  const diffBits = diffCount;
-  const usedBits = used;
+  const k = <u32>groups;
   const end = directEnd;
   let r = row;
   let w = work;
   while (r < end) {
     if (w >= workLimit) break;
-    const diffRow = r + n - 1;
-    let t = 0;
-    let draws = 0;
-    let c = 0;
-    let placed = false; // (draws: t, and the redraws of a row that fails)
-    while (t < DIRECT_TRIES) {
-      c = <i32>draw(<u32>n);
-      t++;
-      // A taken column is a failed try like a taken diagonal: one branch per try, on all three bits.
-      if ((bitAt(usedBits, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) == 0) {
-        placed = true;
+    const diffBase = n - 1 - r; // the diff diagonal of (r, c) is c + diffBase
+    let draws = 0, c = -1;
+    while (draws < 2 * GREEDY_TRIES) {
+      const a = drawGroup(k), b = drawGroup(k);
+      draws += 2;
+      const fa = a & ~31, fb = b & ~31;
+      const openA = openColumns(used, fa, sumCount, r + fa, diffCount, fa + diffBase);
+      const openB = openColumns(used, fb, sumCount, r + fb, diffCount, fb + diffBase);
+      const takeB = popcnt(openB) > popcnt(openA);
+      const open = select(openB, openA, takeB), pick = select(b, a, takeB);
+      if (open != 0) {
+        c = (pick & ~31) + firstFrom(open, pick & 31);
+        setBit(sumCount, r + c);
+        setBit(diffCount, c + diffBase);
         break;
       }
     }
-    if (placed) {
-      setBit(sumBits, r + c);
-      setBit(diffBits, diffRow - c);
-    } else {
-      do {
-        c = <i32>draw(<u32>n);
+    if (c < 0) {
+      let open: u32 = 0, pick = 0;
+      while (open == 0) {
+        pick = drawGroup(k);
         draws++;
-      } while (bitAt(usedBits, c) != 0);
+        open = ~load<u32>(used + <usize>((pick & ~31) >>> 3));
+      }
+      c = (pick & ~31) + firstFrom(open, pick & 31);
       pushCandidate(r);
     }
-    setBit(usedBits, c);
+    setBit(used, c);
     store<i32>(colAt(r), c);
-    w += <f64>(t + draws + 1);
+    w += <f64>(draws + 1);
     r++;
   }
   row = r;
@@ -313,52 +303,47 @@ function constructDirect(workLimit: f64): i32 {
 
 /** Step 2b: the columns no row took, in increasing order, into cols[directEnd .. n-1]. */
 function gather(workLimit: f64): i32 {
-  const n = size;
-  const bytes = usedBytes;
-  let b = scan;
+  let g = scan;
   let r = row;
-  while (b < bytes) {
+  while (g < groups) {
     if (work >= workLimit) break;
-    let open = ~(<i32>load<u8>(used + <usize>b)) & 0xFF;
-    if (b == bytes - 1 && (n & 7) != 0) open &= (1 << (n & 7)) - 1; // no column n or above
+    let open = ~load<u32>(used + (<usize>g << 2));
     while (open != 0) {
-      store<i32>(colAt(r++), (b << 3) + ctz(open));
+      store<i32>(colAt(r++), (g << 5) + ctz(open));
       open &= open - 1;
     }
-    b++;
+    g++;
     work++;
   }
-  scan = b;
+  scan = g;
   row = r;
-  if (b == bytes) {
+  if (g == groups) {
     stage = STAGE_GREEDY;
     row = directEnd;
   }
   return RUNNING;
 }
 
-/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
+/** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals, the rest with one at random. */
 function constructGreedy(workLimit: f64): i32 {
   const n = size;
-  const sumBits = sumCount;
-  const diffBits = diffCount;
-  const end = greedyEnd;
   let r = row;
   let w = work;
-  while (r < end) {
+  while (r < n) {
     if (w >= workLimit) break;
     const remaining = <u32>(n - r);
-    const diffRow = r + n - 1;
+    const diffBase = n - 1 - r;
+    const tries = r < greedyEnd ? GREEDY_TRIES : 0;
     let t = 0;
     let placed = false;
-    while (t < GREEDY_TRIES) {
+    while (t < tries) {
       const j = r + <i32>draw(remaining);
       t++;
       const cj = load<i32>(colAt(j));
-      if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) == 0) {
+      if ((bitAt(sumCount, r + cj) | bitAt(diffCount, cj + diffBase)) == 0) {
         swapColumns(r, j);
-        setBit(sumBits, r + cj);
-        setBit(diffBits, diffRow - cj);
+        setBit(sumCount, r + cj);
+        setBit(diffCount, cj + diffBase);
         placed = true;
         break;
       }
@@ -372,22 +357,10 @@ function constructGreedy(workLimit: f64): i32 {
   }
   row = r;
   work = w;
-  if (r == end) stage = STAGE_TAIL;
-  return RUNNING;
-}
-
-/** Step 2d: the last rows take a random remaining column, free diagonals or not. */
-function constructTail(workLimit: f64): i32 {
-  const n = size;
-  while (row < n) {
-    if (work >= workLimit) return RUNNING;
-    swapColumns(row, row + <i32>draw(<u32>(n - row)));
-    pushCandidate(row);
-    row++;
-    work++;
+  if (r == n) {
+    stage = STAGE_COUNT;
+    row = bitWords - 1; // the top word of the bitsets
   }
-  stage = STAGE_COUNT;
-  row = (2 * n - 1) >>> 3; // the top byte of the bitsets
   return RUNNING;
 }
 
@@ -395,13 +368,11 @@ function constructTail(workLimit: f64): i32 {
 function countDiagonals(workLimit: f64): i32 {
   while (row >= 0) {
     if (work >= workLimit) return RUNNING;
-    // Byte `row` of each bitset becomes counters 8 row .. 8 row + 7, which only
-    // overwrite bytes of bits already expanded (8 row >= row). One 8-byte store per
-    // bitset (the TS twin writes the bytes one by one); the top one may write zeros
-    // past counter 2n - 1, into the allocation's padding to 16 bytes.
-    const low = <usize>row << 3;
-    store<u64>(sumCount + low, bitsToBytes(load<u8>(sumCount + <usize>row)));
-    store<u64>(diffCount + low, bitsToBytes(load<u8>(diffCount + <usize>row)));
+    // Word `row` of each bitset becomes counters 32 row .. 32 row + 31, which only
+    // overwrite words of bits already expanded (8 row >= row), or this one, read first.
+    // The top word may write zeros past counter 2n - 2 (SPARE_BYTES).
+    expandWord(sumCount, row);
+    expandWord(diffCount, row);
     row--;
     work++;
   }

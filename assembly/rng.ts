@@ -40,6 +40,25 @@ export function seedRandom(seed: u32): void {
   return result;
 }
 
+/** The next `count` raw outputs into `out` (a u32 each), as `count` calls of nextU32 give them, the state kept in locals meanwhile. */
+export function fillRandom(out: usize, count: i32): void {
+  let a = s0, b = s1, c = s2, d = s3;
+  for (let i = 0; i < count; i++) {
+    store<u32>(out + (<usize>i << 2), rotl<u32>(b * 5, 7) * 9);
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl<u32>(d, 11);
+  }
+  s0 = a;
+  s1 = b;
+  s2 = c;
+  s3 = d;
+}
+
 /** A uniform integer in [0, k), k >= 1 (bitmask with rejection). */
 @inline export function below(k: u32): u32 {
   const mask: u32 = k > 1 ? (<u32>0xFFFFFFFF) >>> clz<u32>(k - 1) : 0;

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { solve } from "../dist/index.js";
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { REFS, buildRef, median, printTable, round } from "./lib.mjs";
 
@@ -78,6 +78,7 @@ function buildMinconfPrefetch() {
 export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, seeds = [1, 2, 3, 4, 5], baseline = process.env.NQ_BENCH_BASELINE } = {}) {
   const binary = buildRef("minconf");
   const prefetching = binary ? buildMinconfPrefetch() : undefined;
+  const loadBefore = loadavg().map((x) => round(x, 2)); // the machine's load (1, 5, 15 min), saved with the rows
   const rows = [];
   const beforeRows = [];
   for (const n of big ? [...sizes, 1e8] : sizes) {
@@ -104,6 +105,7 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
     const row = { n };
     for (const name in variants) {
       row[`${name}_ms`] = ms(runs[name]);
+      if (name === "wasm") row.wasm_cpu_ms = round(median(runs.wasm.map((r) => r.cpuMs)), 1); // CPU of the solve: a loaded machine inflates it less
       if (name !== "wasm_warm") row[`${name}_rss_MB`] = rss(runs[name]);
     }
     if (binary) {
@@ -138,7 +140,9 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
     rows,
   );
   if (baseline) printTable(`min-conflicts: this build vs ${baseline}, same runs interleaved`, beforeRows);
-  return { c_available: Boolean(binary), c_pf_available: Boolean(prefetching), seeds, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
+  const load = { before: loadBefore, after: loadavg().map((x) => round(x, 2)) };
+  console.log(`load average (1, 5, 15 min): ${load.before.join(", ")} before, ${load.after.join(", ")} after`);
+  return { c_available: Boolean(binary), c_pf_available: Boolean(prefetching), seeds, load, rows, ...(baseline ? { baseline, before: beforeRows } : {}) };
 }
 
 const FILL = new URL("./child-fill.mjs", import.meta.url).pathname;

@@ -9,6 +9,8 @@ import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/
 import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
 import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/search/solve.js";
 import { isSolutionOfSize } from "./helpers.js";
+import { draw, drawGroup } from "../src/engine/ts/min-conflicts-bits.js";
+import type { Random } from "../src/engine/ts/rng.js";
 
 const ENGINES = ["wasm", "ts"] as const;
 const METHOD = { method: "min-conflicts" } as const;
@@ -59,10 +61,12 @@ describe("min-conflicts: both engines, same answers, all checked", () => {
     expect(restarts).toBeGreaterThan(0); // the restart path was taken (and agreed) at least once
   });
 
-  test("n = 61..140, two seeds each: the first sizes whose rows take direct draws, then partners (identical, solved)", async () => {
-    // From n = 64 on, the rows below n - n/4 draw a column directly and the rest swap with
-    // a partner row; the columns no direct row took are gathered between the two.
-    for (let n = 61; n <= 140; n++) {
+  test("n = 61..140 and 300..2964 (every 37th), two seeds each: every construction stage (identical, solved)", async () => {
+    // From n = 64 on, rows take group draws (the last group padded past n when 32 does not
+    // divide n) until the last 32 + n / 2^20 tail rows, or until n / 64 columns are left
+    // (n > 2048), where partner swaps take over. Somewhere in 300..2964 a row's group tries
+    // all fail (it takes a free column and becomes a candidate): 1188 with seed 2, for one.
+    for (const n of [...Array.from({ length: 80 }, (_, i) => 61 + i), ...Array.from({ length: 73 }, (_, i) => 300 + 37 * i)]) {
       for (const seed of [1, 2]) expect((await solveBoth(n, { seed })).found).toBe(true);
     }
   });
@@ -114,6 +118,37 @@ describe("min-conflicts: caps are exact", () => {
 
   test("maxNodes does not apply", async () => {
     await expect(solve(100, { ...METHOD, maxNodes: 10 })).rejects.toThrow(/maxNodes does not apply/);
+  });
+});
+
+describe("min-conflicts: the TS twin's draws are the kernel's u64 multiply-shift", () => {
+  // The kernel takes the high word of a u64 product; the twin rebuilds it from doubles.
+  // Checked here with BigInt at the edges of x and k (up to 2^31 - 1), rejections included.
+  test("draw and drawGroup match BigInt for extreme x and k", () => {
+    // 2147483737 (with k = 2^31 - 1) and 4217354246 (with 536,846,328) are where floor(x * k / 2^32) in doubles is one too high.
+    const xs = [0, 1, 2, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff, 0x12345678, 0xdeadbeef, 0x9e3779b9, 2147483737, 4217354246];
+    const ks = [1, 2, 3, 7, 1000, 312_500, 16_776_919, 2 ** 30 + 7, 536_846_328, 2 ** 31 - 1];
+    const reference = (list: number[], k: number, shift: bigint) => {
+      // Lemire: redraw while the low word is below 2^32 mod k (checked only when it is below k).
+      let i = 0;
+      let m = BigInt(list[i++]) * BigInt(k);
+      if (Number(m & 0xffffffffn) < k) {
+        const floor = (2 ** 32 - k) % k;
+        while (Number(m & 0xffffffffn) < floor) m = BigInt(list[i++]) * BigInt(k);
+      }
+      return Number(m >> shift);
+    };
+    for (const k of ks) {
+      for (let a = 0; a < xs.length; a++) {
+        const list = [...xs.slice(a), ...xs.slice(0, a), 0xffffffff]; // the last one is never rejected
+        const feed = () => {
+          let i = 0;
+          return { nextU32: () => list[i++] } as unknown as Random;
+        };
+        expect(draw(feed(), k), `draw k = ${k} x = ${list[0]}`).toBe(reference(list, k, 32n));
+        if (k < 2 ** 26) expect(drawGroup(feed(), k), `drawGroup k = ${k} x = ${list[0]}`).toBe(reference(list, k, 27n));
+      }
+    }
   });
 });
 

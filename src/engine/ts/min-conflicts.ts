@@ -1,13 +1,13 @@
 // Twin of assembly/min-conflicts.ts (read its header): min-conflicts local search
 // after Sosic & Gu's QS4 (SIGART Bulletin 2(2), 1991; IEEE TKDE 6(5), 1994).
-// Greedy randomised construction of a permutation with diagonal bits (direct draws of
-// a column while many remain, then swaps with a random partner row); the bits expanded
-// into u8 diagonal counters; conflict-driven swaps on the few candidate rows. Same
-// steps, same draws, same figures; typed arrays and small integers only, so V8 keeps
-// it all in 32-bit registers.
+// Greedy randomised construction of a permutation with diagonal bits (the better of two
+// random groups of 32 columns while many remain, then swaps with a random partner row);
+// the bits expanded into u8 diagonal counters; conflict-driven swaps on the few
+// candidate rows. Same steps, same draws, same figures; typed arrays and small integers
+// only, so V8 keeps it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
-import { bitAt, draw, setBit } from "./min-conflicts-bits.js";
+import { bitAt, draw, drawGroup, firstFrom, openColumns, popcount, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
 
@@ -19,10 +19,10 @@ export const GREEDY_TRIES = 64;
 export const REPAIR_TRIALS = 4096;
 const CANDIDATE_CAPACITY = 16384;
 const CROWDED = 250;
-/** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
-const DIRECT_SHIFT = 2;
-/** Draws per row in direct draws: GREEDY_TRIES tries of a column not taken, on average. */
-const DIRECT_TRIES = GREEDY_TRIES << DIRECT_SHIFT;
+/** Rows take group draws while more than n / 2^DIRECT_SHIFT columns remain. */
+const DIRECT_SHIFT = 6;
+/** Bytes each counter array takes beyond 2n: the top word of bits expands past counter 2n - 1. */
+const SPARE_BYTES = 32;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES = 256;
 
@@ -30,9 +30,8 @@ const STAGE_PREPARE = 0;
 const STAGE_DIRECT = 1;
 const STAGE_GATHER = 2;
 const STAGE_GREEDY = 3;
-const STAGE_TAIL = 4;
-const STAGE_COUNT = 5;
-const STAGE_REPAIR = 6;
+const STAGE_COUNT = 4;
+const STAGE_REPAIR = 5;
 
 /** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
 const STATIC_BYTES = 65536;
@@ -40,24 +39,19 @@ const STATIC_BYTES = 65536;
 export const WASM_HEAP_BYTES = 0xffff0000 - STATIC_BYTES;
 
 const round16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
-/**
- * 64 bytes counted beyond what the kernel allocates (once a ring of partners drawn ahead),
- * so the largest n stays the documented 536,846,328.
- */
-const HEADROOM_BYTES = 64;
 
 /**
- * Bytes min-conflicts may allocate for n queens: 4n (columns) + 2n + 2n (u8 diagonal
- * counters, which hold the bits of construction too) + 64 KiB (candidate list), each
- * rounded up to 16, and HEADROOM_BYTES: 8 bytes per queen, and 64 KiB more.
+ * Bytes min-conflicts allocates for n queens: 4n (columns) + 2 (2n + SPARE_BYTES) (u8
+ * diagonal counters, which hold the bits of construction too) + 64 KiB (candidate list),
+ * each rounded up to 16: 8 bytes per queen, and 64 KiB more.
  */
 export function minConflictsBytes(n: number): number {
-  return round16(4 * n) + 2 * round16(2 * n) + round16(4 * CANDIDATE_CAPACITY) + HEADROOM_BYTES;
+  return round16(4 * n) + 2 * round16(2 * n + SPARE_BYTES) + round16(4 * CANDIDATE_CAPACITY);
 }
 
 /** The largest n whose min-conflicts state fits in the 4 GiB of Wasm memory. */
 export const MIN_CONFLICTS_MAX_N: number = (() => {
-  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY - HEADROOM_BYTES) / 8);
+  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY - 2 * SPARE_BYTES) / 8);
   while (minConflictsBytes(n) > WASM_HEAP_BYTES) n--;
   return n;
 })();
@@ -69,21 +63,23 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const maxSteps = params.maxSteps;
   const maxTries = params.maxTries;
   const cols = new Int32Array(n); // column of the queen in each row
-  const sumCount = new Uint8Array(2 * n); // queens on diagonal row + col (bits while constructing)
-  const diffCount = new Uint8Array(2 * n); // queens on diagonal row - col + n - 1 (bits while constructing)
+  const sumCount = new Uint8Array(2 * n + SPARE_BYTES); // queens on diagonal row + col (bits while constructing)
+  const diffCount = new Uint8Array(2 * n + SPARE_BYTES); // queens on diagonal col - row + n - 1 (bits while constructing)
+  const sumBits = new Uint32Array(sumCount.buffer, 0, sumCount.length >>> 2);
+  const diffBits = new Uint32Array(diffCount.buffer, 0, diffCount.length >>> 2);
   const diffBase = n - 1;
   const candidates = new Int32Array(CANDIDATE_CAPACITY); // rows whose queen may be attacked
   let candidateCount = 0;
   let collisions = 0;
   let stage = STAGE_PREPARE;
   let row = 0; // next row to construct or fill; next byte to zero or to count
-  let scan = 0; // gather: next byte of the column bits to read
+  let scan = 0; // gather: next word of the column bits to read
   const tail = n < 64 ? n : 32 + (n >> 20);
   const greedyEnd = n - tail; // rows below it are placed greedily, the rest at random
-  const directEnd = Math.min(greedyEnd, n - (n >> DIRECT_SHIFT)); // rows below it take direct draws
-  const bitBytes = ((2 * n - 1) >>> 3) + 1; // bytes of each bitset of diagonals (2n - 1 bits)
-  const usedBytes = (n + 7) >>> 3; // bytes of the bitset of columns
-  const used = diffCount.subarray(bitBytes, bitBytes + usedBytes); // columns placed by direct draws (bitBytes + usedBytes <= 2n)
+  const directEnd = Math.min(greedyEnd, n - (n >> DIRECT_SHIFT)); // rows below it take group draws
+  const bitWords = ((2 * n - 2) >>> 5) + 1; // words of each bitset of diagonals (2n - 1 bits)
+  const groups = (n + 31) >>> 5; // groups of 32 columns (words of the column bits), the last one padded past n
+  const used = diffBits.subarray(bitWords, bitWords + groups); // columns taken (or past n): 4 (bitWords + groups) <= 2n + SPARE_BYTES
   const repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
   let kicksLeft = 0;
   let restartNeeded = false;
@@ -106,19 +102,19 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
   function addQueen(r: number, c: number): void {
     const s = sumCount[r + c];
-    const d = diffCount[diffBase + r - c];
+    const d = diffCount[diffBase + c - r];
     collisions += (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
     sumCount[r + c] = s + 1;
-    diffCount[diffBase + r - c] = d + 1;
+    diffCount[diffBase + c - r] = d + 1;
   }
 
   /** Take a queen off (r, c)'s diagonals, counting the collisions it leaves. */
   function removeQueen(r: number, c: number): void {
     const s = sumCount[r + c] - 1;
-    const d = diffCount[diffBase + r - c] - 1;
+    const d = diffCount[diffBase + c - r] - 1;
     collisions -= (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
     sumCount[r + c] = s;
-    diffCount[diffBase + r - c] = d;
+    diffCount[diffBase + c - r] = d;
   }
 
   /** Swap the queens of rows i and j, keeping the counters and collisions exact. */
@@ -141,13 +137,13 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   function attacked(r: number): boolean {
     const c = cols[r];
-    return sumCount[r + c] > 1 || diffCount[diffBase + r - c] > 1;
+    return sumCount[r + c] > 1 || diffCount[diffBase + c - r] > 1;
   }
 
   /** Whether the queen of row r stands on a diagonal close to the u8 counters' limit. */
   function crowded(r: number): boolean {
     const c = cols[r];
-    return sumCount[r + c] > CROWDED || diffCount[diffBase + r - c] > CROWDED;
+    return sumCount[r + c] > CROWDED || diffCount[diffBase + c - r] > CROWDED;
   }
 
   /** Remember row r. A full list is compacted (repair) or forces a restart (construction). */
@@ -196,7 +192,6 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       else if (stage === STAGE_DIRECT) status = constructDirect(workLimit);
       else if (stage === STAGE_GATHER) status = gather(workLimit);
       else if (stage === STAGE_GREEDY) status = constructGreedy(workLimit);
-      else if (stage === STAGE_TAIL) status = constructTail(workLimit);
       else if (stage === STAGE_COUNT) status = countDiagonals(workLimit);
       else status = repair(workLimit);
       // A new phase ends the run (the twin's header): the caller sizes each phase's chunks on their own.
@@ -205,9 +200,10 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     return status;
   }
 
-  /** Step 1: the bits of both diagonal sets and of the columns, zeroed (cols is written in step 2). */
+  /** Step 1: the bits of both diagonal sets and of the columns zeroed (after a restart), columns n and up taken (cols is written in step 2). */
   function prepare(workLimit: number): SearchStatus {
-    const total = bitBytes + usedBytes;
+    const bitBytes = bitWords << 2;
+    const total = tries > 1 ? bitBytes + (groups << 2) : 0; // a first try's arrays are new: zero
     while (row < total) {
       if (work >= workLimit) return RUNNING;
       const end = Math.min(row + PREPARE_BYTES, total);
@@ -216,46 +212,54 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       row = end;
       work++;
     }
+    for (let c = n; c < groups << 5; c++) setBit(used, c);
     stage = STAGE_DIRECT;
     row = 0;
     return RUNNING;
   }
 
-  /** Step 2a: rows 0 .. directEnd-1 draw a column uniform in [0, n) until it is free on all three bitsets. */
+  /** Step 2a: each try of rows 0 .. directEnd-1 takes the better of two random groups of 32 columns (the twin's header). */
   function constructDirect(workLimit: number): SearchStatus {
-    const sumBits = sumCount;
-    const diffBits = diffCount;
     const end = directEnd;
     let r = row;
     let w = work;
     while (r < end) {
       if (w >= workLimit) break;
-      const diffRow = r + n - 1;
-      let t = 0;
-      let draws = 0; // the redraws of a row that fails
-      let c = 0;
-      let placed = false;
-      while (t < DIRECT_TRIES) {
-        c = draw(random, n);
-        t++;
-        if ((bitAt(used, c) | bitAt(sumBits, r + c) | bitAt(diffBits, diffRow - c)) === 0) {
-          placed = true;
+      const base = n - 1 - r; // the diff diagonal of (r, c) is c + base
+      let draws = 0;
+      let c = -1;
+      while (draws < 2 * GREEDY_TRIES) {
+        const a = drawGroup(random, groups);
+        const b = drawGroup(random, groups);
+        draws += 2;
+        const fa = a & ~31;
+        const fb = b & ~31;
+        const openA = openColumns(used, fa, sumBits, r + fa, diffBits, fa + base);
+        const openB = openColumns(used, fb, sumBits, r + fb, diffBits, fb + base);
+        const takeB = popcount(openB) > popcount(openA);
+        const open = takeB ? openB : openA;
+        const pick = takeB ? b : a;
+        if (open !== 0) {
+          c = (pick & ~31) + firstFrom(open, pick & 31);
+          setBit(sumBits, r + c);
+          setBit(diffBits, c + base);
           break;
         }
       }
-      if (placed) {
-        setBit(sumBits, r + c);
-        setBit(diffBits, diffRow - c);
-      } else {
-        do {
-          c = draw(random, n);
+      if (c < 0) {
+        let open = 0;
+        let pick = 0;
+        while (open === 0) {
+          pick = drawGroup(random, groups);
           draws++;
-        } while (bitAt(used, c) !== 0);
+          open = ~used[pick >>> 5] >>> 0;
+        }
+        c = (pick & ~31) + firstFrom(open, pick & 31);
         pushCandidate(r);
       }
       setBit(used, c);
       cols[r] = c;
-      w += t + draws + 1;
+      w += draws + 1;
       r++;
     }
     row = r;
@@ -269,49 +273,46 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   /** Step 2b: the columns no row took, in increasing order, into cols[directEnd .. n-1]. */
   function gather(workLimit: number): SearchStatus {
-    let b = scan;
+    let g = scan;
     let r = row;
-    while (b < usedBytes) {
+    while (g < groups) {
       if (work >= workLimit) break;
-      let open = ~used[b] & 0xff;
-      if (b === usedBytes - 1 && (n & 7) !== 0) open &= (1 << (n & 7)) - 1; // no column n or above
+      let open = ~used[g];
       while (open !== 0) {
-        cols[r++] = (b << 3) + (31 - Math.clz32(open & -open));
+        cols[r++] = (g << 5) + (31 - Math.clz32(open & -open));
         open &= open - 1;
       }
-      b++;
+      g++;
       work++;
     }
-    scan = b;
+    scan = g;
     row = r;
-    if (b === usedBytes) {
+    if (g === groups) {
       stage = STAGE_GREEDY;
       row = directEnd;
     }
     return RUNNING;
   }
 
-  /** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals. */
+  /** Step 2c: rows directEnd .. greedyEnd-1 swap with a random partner in [row, n) until on free diagonals, the rest with one at random. */
   function constructGreedy(workLimit: number): SearchStatus {
-    const sumBits = sumCount;
-    const diffBits = diffCount;
-    const end = greedyEnd;
     let r = row;
     let w = work;
-    while (r < end) {
+    while (r < n) {
       if (w >= workLimit) break;
       const remaining = n - r;
-      const diffRow = r + n - 1;
+      const base = n - 1 - r;
+      const tries = r < greedyEnd ? GREEDY_TRIES : 0;
       let t = 0;
       let placed = false;
-      while (t < GREEDY_TRIES) {
+      while (t < tries) {
         const j = r + draw(random, remaining);
         t++;
         const cj = cols[j];
-        if ((bitAt(sumBits, r + cj) | bitAt(diffBits, diffRow - cj)) === 0) {
+        if ((bitAt(sumBits, r + cj) | bitAt(diffBits, cj + base)) === 0) {
           swapColumns(r, j);
           setBit(sumBits, r + cj);
-          setBit(diffBits, diffRow - cj);
+          setBit(diffBits, cj + base);
           placed = true;
           break;
         }
@@ -325,39 +326,25 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     }
     row = r;
     work = w;
-    if (r === end) stage = STAGE_TAIL;
-    return RUNNING;
-  }
-
-  /** Step 2d: the last rows take a random remaining column, free diagonals or not. */
-  function constructTail(workLimit: number): SearchStatus {
-    const n = size;
-    while (row < n) {
-      if (work >= workLimit) return RUNNING;
-      swapColumns(row, row + draw(random, n - row));
-      pushCandidate(row);
-      row++;
-      work++;
+    if (r === n) {
+      stage = STAGE_COUNT;
+      row = bitWords - 1; // the top word of the bitsets
     }
-    stage = STAGE_COUNT;
-    row = (2 * n - 1) >>> 3; // the top byte of the bitsets
     return RUNNING;
   }
 
   /** Step 3: bits to counters, top down, then the candidates' queens with their collisions. */
   function countDiagonals(workLimit: number): SearchStatus {
-    const last = 2 * size - 1;
     while (row >= 0) {
       if (work >= workLimit) return RUNNING;
-      // Byte `row` of each bitset becomes counters 8 row .. 8 row + 7, which only
-      // overwrite bytes of bits already expanded (8 row >= row).
-      const sumBits = sumCount[row];
-      const diffBits = diffCount[row];
-      const low = row << 3;
-      const high = Math.min(low + 7, last);
-      for (let k = high; k >= low; k--) {
-        sumCount[k] = (sumBits >>> (k & 7)) & 1;
-        diffCount[k] = (diffBits >>> (k & 7)) & 1;
+      // Word `row` of each bitset becomes counters 32 row .. 32 row + 31, which only
+      // overwrite words of bits already expanded (8 row >= row), or this one, read first.
+      const s = sumBits[row];
+      const d = diffBits[row];
+      const low = row << 5;
+      for (let k = 0; k < 32; k++) {
+        sumCount[low + k] = (s >>> k) & 1;
+        diffCount[low + k] = (d >>> k) & 1;
       }
       row--;
       work++;
