@@ -19,6 +19,7 @@
 import { allocate } from "./memory";
 import { allowedMask } from "./constraints";
 import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
+import { diagonalsFeasible } from "./diagonal-bounds";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -45,6 +46,10 @@ const WIDE_SLICE: f64 = 8192;
 /** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
 const PLAIN: i32 = 16;
 let portfolio: bool = false;
+/** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off, on both paths (for measurements). */
+const NO_BOUNDS: i32 = 64;
+let bounds: bool = true;
+let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1
 let wideReady: bool = false;
 let wideCols: usize = 0;
 let turn: i32 = 0; // 0: the 64-bit search's slice, 1: the wide search's
@@ -99,6 +104,14 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   let sat: u64 = 0;
   let best: i32 = -1;
   let bestCount: i32 = 65;
+  // The diagonals an open square lies on (sum r + c, difference c - r + n - 1), and the rows' sums.
+  let s0: u64 = 0;
+  let s1: u64 = 0;
+  let d0: u64 = 0;
+  let d1: u64 = 0;
+  let evenRows: i32 = 0;
+  let lineSum: f64 = 0;
+  let moments: f64 = 0;
   let x = rows;
   while (x != 0) {
     const y = <i32>ctz<u64>(x);
@@ -110,6 +123,17 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
     }
     store<u64>(to + (<usize>y << 3), a);
     if (a == 0) return FAIL;
+    if (bounds) {
+      s0 |= a << <u64>y;
+      if (y != 0) s1 |= a >> <u64>(64 - y);
+      const shift = size - 1 - y;
+      d0 |= a << <u64>shift;
+      if (shift != 0) d1 |= a >> <u64>(64 - shift);
+      evenRows += (y & 1) ^ 1;
+      lineSum += <f64>y;
+      const m = <f64>(2 * y - size + 1);
+      moments += m * m;
+    }
     const c0 = b0 & a;
     b0 ^= a;
     const c1 = b1 & c0;
@@ -123,6 +147,7 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
     }
   }
   if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
+  if (bounds && !boundsHold(rows, free, s0, s1, d0, d1, evenRows, lineSum, moments)) return FAIL;
   const exact = free & ~sat;
   for (let k = 1; k < bestCount && k < 8; k++) {
     const hits = exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
@@ -145,6 +170,28 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   store<i32>(at32(index, dst), best);
   store<u64>(at64(rest, dst), load<u64>(to + (<usize>best << 3)));
   return OPEN;
+}
+
+/** The diagonal bounds at a node: rows left `rows`, free columns `free`, the usable diagonals and the rows' sums from expand. */
+function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64, evenRows: i32, rowSum: f64, moments: f64): bool {
+  const left = <i32>popcnt<u64>(rows);
+  let evenCols: i32 = 0;
+  let colSum: f64 = 0;
+  let x = free;
+  while (x != 0) {
+    const c = <i32>ctz<u64>(x);
+    x &= x - 1;
+    evenCols += (c & 1) ^ 1;
+    colSum += <f64>c;
+    const m = <f64>(2 * c - size + 1);
+    moments += m * m;
+  }
+  store<u64>(usable, s0);
+  store<u64>(usable + 8, s1);
+  store<u64>(usable + 16, d0);
+  store<u64>(usable + 24, d1);
+  return diagonalsFeasible(size, left, usable, usable + 16, evenRows, evenCols, rowSum + colSum,
+    colSum - rowSum + <f64>left * <f64>(size - 1), moments);
 }
 
 /** Allocate and reset for an n x n board (n <= 64 here, any n on the wide path) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
@@ -171,7 +218,9 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   index = allocate(levels << 2);
   rest = allocate(levels << 3);
   cols = allocate(<usize>n << 2);
-  if (avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
+  bounds = (param & NO_BOUNDS) == 0;
+  usable = allocate(32);
+  if (usable == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
   const full: u64 = n == 64 ? ~(<u64>0) : ((<u64>1 << <u64>n) - 1);
   for (let r = 0; r < n; r++) {
     store<i32>(at32(cols, r), -1);
@@ -211,7 +260,7 @@ function portfolioRun(workLimit: f64): i32 {
       }
       if (portfolioNodes() < turnEnd) continue;
       if (!wideReady) {
-        wideCols = wideInit(size, 0, Infinity);
+        wideCols = wideInit(size, bounds ? 0 : NO_BOUNDS, Infinity);
         if (wideCols == 0) {
           turnEnd = Infinity; // no memory for it: the 64-bit search alone
           continue;

@@ -1,0 +1,119 @@
+// Global bounds on the diagonals, a failure test of the complete search (complete.ts and
+// complete-wide.ts call it at every node). Twin: src/engine/ts/diagonal-bounds.ts.
+//
+// The queens still to place (`left` of them) stand on distinct rows (the rows left),
+// distinct columns (the free columns), distinct sum diagonals s = r + c and distinct
+// difference diagonals; every one of those diagonals must hold an open square of a row
+// left (a usable diagonal). Four facts hold of every completion, so a node where one
+// cannot hold has none:
+// - colour: a queen on a square with r + c even has an even sum diagonal and an even
+//   difference. With t queens on (even row, even column) squares, the even-row and
+//   even-column counts fix the rest: 2t + ro - ce queens stand on even squares and
+//   re + ce - 2t on odd ones; some t must leave each colour no more queens than it has
+//   usable sum and usable difference diagonals;
+// - sum: the s of the queens add up to the rows left plus the free columns, so the
+//   `left` smallest usable s cannot exceed it, nor the `left` largest fall short of it;
+// - difference: likewise, the differences add up to the columns less the rows;
+// - moment: with s~ = r + c - (n - 1) and d~ = c - r, s~^2 + d~^2 = 2 r~^2 + 2 c~^2
+//   (r~, c~ centred on (n - 1) / 2): the `left` usable diagonals of each family nearest
+//   the centre (the farthest) bound the sum of s~^2 + d~^2, which is fixed by the rows and
+//   columns left. This one cuts Excluded Diagonals boards (whole diagonals removed) by
+//   orders of magnitude: a queen must take a far diagonal when the near ones are gone.
+// These are relaxations (each family apart from the rows and columns), never wrong: a
+// node they fail has no completion (tested against brute force).
+//
+// The usable diagonals are two bit sets of `span = 2n - 1` bits (u64 words): bit k of
+// `sums` is the sum diagonal k, bit k of `diffs` the difference diagonal with index k,
+// either c - r + n - 1 or r - c + n - 1 (the bounds are symmetric under that mirror).
+
+const EVEN: u64 = 0x5555555555555555;
+
+@inline function bit(set: usize, k: i32): bool {
+  return ((load<u64>(set + (<usize>(k >> 6) << 3)) >> <u64>(k & 63)) & 1) != 0;
+}
+
+/** Usable diagonals of `set` of each colour: [even index, odd index] packed as even | odd << 16. */
+function colours(set: usize, words: i32): i32 {
+  let even: i32 = 0;
+  let odd: i32 = 0;
+  for (let w = 0; w < words; w++) {
+    const x = load<u64>(set + (<usize>w << 3));
+    even += <i32>popcnt<u64>(x & EVEN);
+    odd += <i32>popcnt<u64>(x & ~EVEN);
+  }
+  return even | (odd << 16);
+}
+
+/** False when the `left` smallest usable indices of `set` exceed `target` or the largest fall short of it. */
+function linear(set: usize, span: i32, left: i32, target: f64): bool {
+  let low: f64 = 0;
+  let found: i32 = 0;
+  for (let k = 0; k < span && found < left; k++) {
+    if (bit(set, k)) {
+      low += <f64>k;
+      found++;
+    }
+  }
+  if (found < left || low > target) return false;
+  let high: f64 = 0;
+  found = 0;
+  for (let k = span - 1; k >= 0 && found < left; k--) {
+    if (bit(set, k)) {
+      high += <f64>k;
+      found++;
+    }
+  }
+  return high >= target;
+}
+
+/** Sum of (k - centre)^2 over the `left` usable indices nearest the centre (near) or farthest from it. */
+function moment(set: usize, span: i32, left: i32, near: bool): f64 {
+  const centre = span >> 1;
+  let total: f64 = 0;
+  let found: i32 = 0;
+  for (let j = 0; j <= centre && found < left; j++) {
+    const off = near ? j : centre - j;
+    if (bit(set, centre - off)) {
+      total += <f64>off * <f64>off;
+      found++;
+    }
+    if (off != 0 && found < left && bit(set, centre + off)) {
+      total += <f64>off * <f64>off;
+      found++;
+    }
+  }
+  return total;
+}
+
+/**
+ * Whether the colour, sum, difference and moment bounds above all hold. `evenRows`, `evenCols`:
+ * rows left and free columns of even index; `sumTarget`: the rows left plus the free columns;
+ * `diffTarget`: the sum of the queens' difference indices (with index c - r + n - 1: the
+ * columns less the rows, plus left * (n - 1)); `momentTarget`: the sum over rows left and free
+ * columns of (2i - n + 1)^2 (which is twice the queens' s~^2 + d~^2).
+ */
+export function diagonalsFeasible(
+  n: i32, left: i32, sums: usize, diffs: usize, evenRows: i32, evenCols: i32,
+  sumTarget: f64, diffTarget: f64, momentTarget: f64,
+): bool {
+  const span = 2 * n - 1;
+  const words = (span + 63) >> 6;
+  // Colour: a difference index k has the colour of k + n - 1.
+  const sc = colours(sums, words);
+  const dc = colours(diffs, words);
+  const evenDiffs = (n & 1) != 0 ? dc & 0xffff : dc >> 16;
+  const oddDiffs = (n & 1) != 0 ? dc >> 16 : dc & 0xffff;
+  const evenMax = min<i32>(sc & 0xffff, evenDiffs);
+  const oddMax = min<i32>(sc >> 16, oddDiffs);
+  const re = evenRows;
+  const ro = left - evenRows;
+  const ce = evenCols;
+  const tLow = max<i32>(max<i32>(0, ce - ro), (re + ce - oddMax + 1) >> 1);
+  const tHigh = min<i32>(min<i32>(re, ce), (evenMax - ro + ce) >> 1);
+  if (tLow > tHigh) return false;
+  if (!linear(sums, span, left, sumTarget) || !linear(diffs, span, left, diffTarget)) return false;
+  const low = moment(sums, span, left, true) + moment(diffs, span, left, true);
+  if (2 * low > momentTarget) return false;
+  const high = moment(sums, span, left, false) + moment(diffs, span, left, false);
+  return 2 * high >= momentTarget;
+}
