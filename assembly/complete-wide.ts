@@ -26,7 +26,7 @@
 import { allocate } from "./memory";
 import { allowedWords } from "./constraints";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
-import { diagonalsFeasible } from "./diagonal-bounds";
+import { diagonalsFeasible, boundsPay } from "./diagonal-bounds";
 
 const FAIL: i32 = 0;
 const OPEN: i32 = 1;
@@ -420,6 +420,11 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
     if (k == 0) ok = false;
   }
   for (let p = 0; p < n; p++) if (load<i32>(i32At(colCount, p)) == 0) ok = false;
+  if (bounds) {
+    let moments: f64 = 0;
+    for (let i = 0; i < n; i++) moments += 2 * <f64>(2 * i - n + 1) * <f64>(2 * i - n + 1);
+    bounds = boundsPay(n, n, sumBits, diffBits, moments);
+  }
   if (ok && bounds && !boundsHold()) ok = false;
   if (ok) {
     branch(0);

@@ -5,7 +5,7 @@
 // kernel. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
-import { diagonalsFeasible } from "./diagonal-bounds.js";
+import { boundsPay, diagonalsFeasible } from "./diagonal-bounds.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
 const BY_ROW = 0, BY_COLUMN = 1;
@@ -48,6 +48,7 @@ export class WideSearch {
   private trailTop = 0;
   private readonly sumCount: Int32Array;
   private readonly diffCount: Int32Array;
+  private readonly bounds: boolean;
   private readonly sumBits: Int32Array; // the sum diagonals with an open square (sumCount > 0)
   private readonly diffBits: Int32Array; // likewise the difference diagonals
   private readonly start: Int32Array;
@@ -60,7 +61,7 @@ export class WideSearch {
    * `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1);
    * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node.
    */
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, private readonly bounds = true) {
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true) {
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -123,7 +124,10 @@ export class WideSearch {
       if (k === 0) ok = false;
     }
     for (let p = 0; p < n; p++) if (this.colCount[p] === 0) ok = false;
-    if (ok && bounds && !this.boundsHold()) ok = false;
+    let moments = 0;
+    for (let i = 0; i < n; i++) moments += 2 * (2 * i - n + 1) ** 2;
+    this.bounds = bounds && boundsPay(n, n, this.sumBits, this.diffBits, moments);
+    if (ok && this.bounds && !this.boundsHold()) ok = false;
     if (ok) this.branch(0);
     else this.depth = -1;
   }

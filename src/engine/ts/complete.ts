@@ -4,7 +4,7 @@
 // walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
-import { diagonalsFeasible } from "./diagonal-bounds.js";
+import { boundsPay, diagonalsFeasible, diagonalsForbidden } from "./diagonal-bounds.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
@@ -32,6 +32,12 @@ function orShifted(words: Int32Array, lo: number, hi: number, shift: number): vo
     words[w + 1] |= (lo >>> (32 - b)) | (hi << b);
     words[w + 2] |= hi >>> (32 - b);
   }
+}
+
+/** The 32-bit word of the 128-bit `words` from bit `at` (0..95). */
+function wordFrom(words: Int32Array, at: number): number {
+  const w = at >>> 5, b = at & 31;
+  return b === 0 ? words[w] : (words[w] >>> b) | (words[w + 1] << (32 - b));
 }
 
 /** Row r's allowed columns as two halves [lo, hi] (as assembly/constraints.ts allowedMask). */
@@ -71,9 +77,15 @@ export class CompleteSearch {
   // The usable diagonals at a node (sum r + c, difference c - r + n - 1), 127 bits each.
   private readonly sums = new Int32Array(4);
   private readonly diffs = new Int32Array(4);
+  private readonly cutSums = new Int32Array(4);
+  private readonly cutDiffs = new Int32Array(4);
+  /** Filtering (diagonalsForbidden): solve mode only, as the kernel. */
+  private readonly filtering: boolean;
+  /** The diagonal bounds, only where they pay (boundsPay at the root, as the kernel). */
+  readonly bounds: boolean;
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node. */
-  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, private readonly bounds = true) {
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true) {
     this.n = n;
     const levels = n + 1;
     this.availLo = new Int32Array(levels * n);
@@ -91,7 +103,21 @@ export class CompleteSearch {
     [this.rowsLo[0], this.rowsHi[0]] = allowedHalves(n, undefined, 0);
     this.freeLo[0] = this.rowsLo[0];
     this.freeHi[0] = this.rowsHi[0];
+    this.bounds = bounds && this.rootPays();
+    this.filtering = this.bounds && mode === 0;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
+  }
+
+  /** boundsPay on the root's allowed squares (as the kernel's rootPays). */
+  private rootPays(): boolean {
+    const n = this.n, sums = this.sums, diffs = this.diffs;
+    let moments = 0;
+    for (let y = 0; y < n; y++) {
+      orShifted(sums, this.availLo[y], this.availHi[y], y);
+      orShifted(diffs, this.availLo[y], this.availHi[y], n - 1 - y);
+      moments += 2 * (2 * y - n + 1) ** 2;
+    }
+    return boundsPay(n, n, sums, diffs, moments);
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst. */
@@ -174,7 +200,20 @@ export class CompleteSearch {
         }
       }
       const left = popcount32(rowsLo) + popcount32(rowsHi);
-      if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, colSum - rowSum + left * (n - 1), moments)) return FAIL;
+      const sumTarget = rowSum + colSum, diffTarget = colSum - rowSum + left * (n - 1);
+      if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments)) return FAIL;
+      const cutSums = this.cutSums, cutDiffs = this.cutDiffs;
+      if (this.filtering && diagonalsForbidden(n, left, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
+        // Take the squares of the unusable diagonals away, then this level again (in place).
+        for (let half = 0; half < 2; half++) {
+          for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
+            const y = ctz32(x) + 32 * half;
+            availLo[to + y] &= ~(wordFrom(cutSums, y) | wordFrom(cutDiffs, n - 1 - y));
+            availHi[to + y] &= ~(wordFrom(cutSums, y + 32) | wordFrom(cutDiffs, n - 1 - y + 32));
+          }
+        }
+        return this.expand(dst, dst, -1, -1);
+      }
     }
     const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
     for (let k = 1; k < bestCount && k < 8; k++) {
@@ -346,12 +385,14 @@ class Portfolio {
 export function openComplete(n: number, params: SearchParams): Search {
   const mode = params.param & 3;
   const wide = n > NARROW_MAX_N || (params.param & COMPLETE_WIDE) !== 0;
-  const portfolio = !wide && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const bounds = (params.param & COMPLETE_NO_BOUNDS) === 0;
+  // Solve's portfolio only where the diagonal bounds pay (boundsPay), as the kernel; elsewhere the 64-bit search alone.
+  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds);
+  const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
     ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds)
     : portfolio
-      ? new Portfolio(new CompleteSearch(n, params.constraints, mode, Infinity, bounds), params.constraints, params.maxNodes, bounds)
+      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds)
       : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds);
   return {
     run: (workLimit) => search.run(workLimit),

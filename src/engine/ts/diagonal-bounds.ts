@@ -22,24 +22,31 @@ function colours(set: Int32Array, words: number): [number, number] {
   return [even, odd];
 }
 
+// The last value linear() and moment() took and linear()'s sums, for diagonalsForbidden (as the kernel).
+let lastLow = 0, lastHigh = 0, lastCost = 0, lowSum = 0, highSum = 0;
+
 /** False when the `left` smallest usable indices of `set` exceed `target` or the largest fall short of it. */
 function linear(set: Int32Array, span: number, left: number, target: number): boolean {
   let low = 0, found = 0;
   for (let k = 0; k < span && found < left; k++) {
     if (bit(set, k)) {
       low += k;
+      lastLow = k;
       found++;
     }
   }
+  lowSum = low;
   if (found < left || low > target) return false;
   let high = 0;
   found = 0;
   for (let k = span - 1; k >= 0 && found < left; k--) {
     if (bit(set, k)) {
       high += k;
+      lastHigh = k;
       found++;
     }
   }
+  highSum = high;
   return high >= target;
 }
 
@@ -51,10 +58,12 @@ function moment(set: Int32Array, span: number, left: number, near: boolean): num
     const off = near ? j : centre - j;
     if (bit(set, centre - off)) {
       total += off * off;
+      lastCost = off * off;
       found++;
     }
     if (off !== 0 && found < left && bit(set, centre + off)) {
       total += off * off;
+      lastCost = off * off;
       found++;
     }
   }
@@ -82,4 +91,55 @@ export function diagonalsFeasible(
   if (2 * low > momentTarget) return false;
   const high = moment(sums, span, left, false) + moment(diffs, span, left, false);
   return 2 * high >= momentTarget;
+}
+
+/** As the kernel's diagonalsForbidden: the usable diagonals no completion can use, as bits of outSums / outDiffs; how many. */
+export function diagonalsForbidden(
+  n: number, left: number, sums: Int32Array, diffs: Int32Array, sumTarget: number, diffTarget: number, momentTarget: number,
+  outSums: Int32Array, outDiffs: Int32Array,
+): number {
+  const span = 2 * n - 1;
+  linear(sums, span, left, sumTarget);
+  const sLow = lastLow, sHigh = lastHigh, sLowSum = lowSum, sHighSum = highSum;
+  linear(diffs, span, left, diffTarget);
+  const dLow = lastLow, dHigh = lastHigh, dLowSum = lowSum, dHighSum = highSum;
+  const sNear = moment(sums, span, left, true), sNearCost = lastCost;
+  const sFar = moment(sums, span, left, false), sFarCost = lastCost;
+  const dNear = moment(diffs, span, left, true), dNearCost = lastCost;
+  const dFar = moment(diffs, span, left, false), dFarCost = lastCost;
+  outSums.fill(0);
+  outDiffs.fill(0);
+  const centre = span >> 1;
+  let count = 0;
+  for (let k = 0; k < span; k++) {
+    const q = (k - centre) * (k - centre);
+    if (bit(sums, k)) {
+      const qMin = q <= sNearCost ? sNear : sNear - sNearCost + q;
+      const qMax = q >= sFarCost ? sFar : sFar - sFarCost + q;
+      const lMin = k <= sLow ? sLowSum : sLowSum - sLow + k;
+      const lMax = k >= sHigh ? sHighSum : sHighSum - sHigh + k;
+      if (2 * (qMin + dNear) > momentTarget || 2 * (qMax + dFar) < momentTarget || lMin > sumTarget || lMax < sumTarget) {
+        outSums[k >> 5] |= 1 << (k & 31);
+        count++;
+      }
+    }
+    if (bit(diffs, k)) {
+      const qMin = q <= dNearCost ? dNear : dNear - dNearCost + q;
+      const qMax = q >= dFarCost ? dFar : dFar - dFarCost + q;
+      const lMin = k <= dLow ? dLowSum : dLowSum - dLow + k;
+      const lMax = k >= dHigh ? dHighSum : dHighSum - dHigh + k;
+      if (2 * (qMin + sNear) > momentTarget || 2 * (qMax + sFar) < momentTarget || lMin > diffTarget || lMax < diffTarget) {
+        outDiffs[k >> 5] |= 1 << (k & 31);
+        count++;
+      }
+    }
+  }
+  return count;
+}
+
+/** As the kernel's boundsPay: whether the bounds pay on this board (the root's moment slack under 42%). */
+export function boundsPay(n: number, left: number, sums: Int32Array, diffs: Int32Array, momentTarget: number): boolean {
+  const span = 2 * n - 1;
+  const low = moment(sums, span, left, true) + moment(diffs, span, left, true);
+  return 200 * low > 58 * momentTarget;
 }
