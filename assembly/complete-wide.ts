@@ -11,8 +11,9 @@
 // memory is O(n^2 / 64) for the rows plus at most 3n(n - 1)/2 trail entries.
 //
 // At each node, as complete.ts: fail when a row has no square left or a free column no
-// row can take; branch on the row with the fewest squares, or on the free column the
-// fewest rows can take when that is fewer still and below 8. What differs, for large
+// row can take, or (where they pay) the diagonal bounds of diagonal-bounds.ts; branch on
+// the row with the fewest squares, or on the free column the fewest rows can take when
+// that is fewer still and below 8. What differs, for large
 // boards where the first dive decides everything:
 // - the branches are tried least constraining first: the candidate whose lines hold the
 //   fewest open squares of the rows (columns) left, ties in increasing order;
@@ -26,7 +27,7 @@
 import { allocate } from "./memory";
 import { allowedWords } from "./constraints";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
-import { diagonalsFeasible, boundsPay } from "./diagonal-bounds";
+import { boundsOnLines, boundsPay } from "./diagonal-bounds";
 
 const FAIL: i32 = 0;
 const OPEN: i32 = 1;
@@ -122,36 +123,9 @@ let cols: usize = 0; // i32[n]
   else if (vt == 1 && by > 0) setBit(diffBits, j);
 }
 
-/** The diagonal bounds (diagonal-bounds.ts) at the current node. */
-function boundsHold(): bool {
-  let evenRows: i32 = 0;
-  let evenCols: i32 = 0;
-  let rowSum: f64 = 0;
-  let colSum: f64 = 0;
-  let moments: f64 = 0;
-  for (let w = 0; w < words; w++) {
-    let x = load<u64>(wordAt(rowsLeft, w));
-    while (x != 0) {
-      const y = (w << 6) + <i32>ctz<u64>(x);
-      x &= x - 1;
-      evenRows += (y & 1) ^ 1;
-      rowSum += <f64>y;
-      const m = <f64>(2 * y - size + 1);
-      moments += m * m;
-    }
-    x = load<u64>(wordAt(colsFree, w));
-    while (x != 0) {
-      const p = (w << 6) + <i32>ctz<u64>(x);
-      x &= x - 1;
-      evenCols += (p & 1) ^ 1;
-      colSum += <f64>p;
-      const m = <f64>(2 * p - size + 1);
-      moments += m * m;
-    }
-  }
-  // Difference index r - c + n - 1 here: the rows less the columns.
-  return diagonalsFeasible(size, left, sumBits, diffBits, evenRows, evenCols, rowSum + colSum,
-    rowSum - colSum + <f64>left * <f64>(size - 1), moments);
+/** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
+@inline function boundsHold(): bool {
+  return boundsOnLines(size, left, rowsLeft, colsFree, words, sumBits, diffBits, true);
 }
 
 /** Clears square (y, p) of row y left if open; false when that leaves row y, or free column p (p != c), with nothing. */
@@ -420,11 +394,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
     if (k == 0) ok = false;
   }
   for (let p = 0; p < n; p++) if (load<i32>(i32At(colCount, p)) == 0) ok = false;
-  if (bounds) {
-    let moments: f64 = 0;
-    for (let i = 0; i < n; i++) moments += 2 * <f64>(2 * i - n + 1) * <f64>(2 * i - n + 1);
-    bounds = boundsPay(n, n, sumBits, diffBits, moments);
-  }
+  if (bounds) bounds = boundsPay(n, sumBits, diffBits);
   if (ok && bounds && !boundsHold()) ok = false;
   if (ok) {
     branch(0);

@@ -9,6 +9,9 @@
 // - branch on the row with the fewest squares (lowest row on ties), or on the free
 //   column that the fewest rows can take when that is fewer still (lowest column on
 //   ties; columns are counted in three bit planes, exactly up to 7);
+// - on boards where they pay (diagonal-bounds.ts boundsPay, decided at the root: whole
+//   diagonals near the centre missing), fail where the diagonal bounds fail, and in solve
+//   mode take away the squares of diagonals no completion can use (filtering);
 // the branches of a node partition its solutions, so enumerating and counting are exact.
 // Empty board = 1 node, each queen placed = 1 node (as backtrack.ts).
 //
@@ -223,7 +226,6 @@ function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64, ev
 /** boundsPay on the root's allowed squares (level 0, before anything is placed). */
 function rootPays(): bool {
   let s0: u64 = 0, s1: u64 = 0, d0: u64 = 0, d1: u64 = 0;
-  let moments: f64 = 0;
   for (let y = 0; y < size; y++) {
     const a = load<u64>(at64(avail, y));
     s0 |= a << <u64>y;
@@ -231,14 +233,12 @@ function rootPays(): bool {
     const shift = size - 1 - y;
     d0 |= a << <u64>shift;
     if (shift != 0) d1 |= a >> <u64>(64 - shift);
-    const m = <f64>(2 * y - size + 1);
-    moments += 2 * m * m; // row y and column y
   }
   store<u64>(usable, s0);
   store<u64>(usable + 8, s1);
   store<u64>(usable + 16, d0);
   store<u64>(usable + 24, d1);
-  return boundsPay(size, size, usable, usable + 16, moments);
+  return boundsPay(size, usable, usable + 16);
 }
 
 /** Allocate and reset for an n x n board (n <= 64 here, any n on the wide path) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */

@@ -199,8 +199,44 @@ export function diagonalsFeasible(
  * Excluded Diagonals boards at n = 30 fall from 40% at d = 20 to under 10% at d = 36; elsewhere
  * the bounds cost up to 7 times a node's time and cut almost nothing.
  */
-export function boundsPay(n: i32, left: i32, sums: usize, diffs: usize, momentTarget: f64): bool {
+export function boundsPay(n: i32, sums: usize, diffs: usize): bool {
+  let momentTarget: f64 = 0;
+  for (let i = 0; i < n; i++) momentTarget += 2 * <f64>(2 * i - n + 1) * <f64>(2 * i - n + 1); // row i and column i
   const span = 2 * n - 1;
-  const low = moment(sums, span, left, true) + moment(diffs, span, left, true);
+  const low = moment(sums, span, n, true) + moment(diffs, span, n, true);
   return 200 * low > 58 * momentTarget;
+}
+
+/**
+ * diagonalsFeasible at a node whose rows left and free columns are bit sets of `words` u64
+ * (the wide path); `mirrored`: difference index r - c + n - 1 (the columns' sum less the rows').
+ */
+export function boundsOnLines(n: i32, left: i32, rows: usize, cols: usize, words: i32, sums: usize, diffs: usize, mirrored: bool): bool {
+  let evenRows: i32 = 0;
+  let evenCols: i32 = 0;
+  let rowSum: f64 = 0;
+  let colSum: f64 = 0;
+  let moments: f64 = 0;
+  for (let w = 0; w < words; w++) {
+    let x = load<u64>(rows + (<usize>w << 3));
+    while (x != 0) {
+      const y = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      evenRows += (y & 1) ^ 1;
+      rowSum += <f64>y;
+      const m = <f64>(2 * y - n + 1);
+      moments += m * m;
+    }
+    x = load<u64>(cols + (<usize>w << 3));
+    while (x != 0) {
+      const p = (w << 6) + <i32>ctz<u64>(x);
+      x &= x - 1;
+      evenCols += (p & 1) ^ 1;
+      colSum += <f64>p;
+      const m = <f64>(2 * p - n + 1);
+      moments += m * m;
+    }
+  }
+  const diffTarget = (mirrored ? rowSum - colSum : colSum - rowSum) + <f64>left * <f64>(n - 1);
+  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments);
 }

@@ -5,7 +5,7 @@
 // kernel. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
-import { boundsPay, diagonalsFeasible } from "./diagonal-bounds.js";
+import { boundsOnLines, boundsPay } from "./diagonal-bounds.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
 const BY_ROW = 0, BY_COLUMN = 1;
@@ -124,9 +124,7 @@ export class WideSearch {
       if (k === 0) ok = false;
     }
     for (let p = 0; p < n; p++) if (this.colCount[p] === 0) ok = false;
-    let moments = 0;
-    for (let i = 0; i < n; i++) moments += 2 * (2 * i - n + 1) ** 2;
-    this.bounds = bounds && boundsPay(n, n, this.sumBits, this.diffBits, moments);
+    this.bounds = bounds && boundsPay(n, this.sumBits, this.diffBits);
     if (ok && this.bounds && !this.boundsHold()) ok = false;
     if (ok) this.branch(0);
     else this.depth = -1;
@@ -143,26 +141,9 @@ export class WideSearch {
     else if (vt === 1 && by > 0) this.diffBits[j >>> 5] |= 1 << (j & 31);
   }
 
-  /** The diagonal bounds (diagonal-bounds.ts) at the current node. */
+  /** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
   private boundsHold(): boolean {
-    const n = this.n;
-    let evenRows = 0, evenCols = 0, rowSum = 0, colSum = 0, moments = 0;
-    for (let w = 0; w < this.words; w++) {
-      for (let x = this.rowsLeft[w]; x !== 0; x &= x - 1) {
-        const y = 32 * w + ctz32(x);
-        evenRows += (y & 1) ^ 1;
-        rowSum += y;
-        moments += (2 * y - n + 1) ** 2;
-      }
-      for (let x = this.colsFree[w]; x !== 0; x &= x - 1) {
-        const p = 32 * w + ctz32(x);
-        evenCols += (p & 1) ^ 1;
-        colSum += p;
-        moments += (2 * p - n + 1) ** 2;
-      }
-    }
-    // Difference index r - c + n - 1 here: the rows less the columns.
-    return diagonalsFeasible(n, this.left, this.sumBits, this.diffBits, evenRows, evenCols, rowSum + colSum, rowSum - colSum + this.left * (n - 1), moments);
+    return boundsOnLines(this.n, this.left, this.rowsLeft, this.colsFree, this.words, this.sumBits, this.diffBits, true);
   }
 
   /** After a restart, ties go by a hash of the candidate and the restart (20 bits). */

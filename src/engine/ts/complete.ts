@@ -111,13 +111,11 @@ export class CompleteSearch {
   /** boundsPay on the root's allowed squares (as the kernel's rootPays). */
   private rootPays(): boolean {
     const n = this.n, sums = this.sums, diffs = this.diffs;
-    let moments = 0;
     for (let y = 0; y < n; y++) {
       orShifted(sums, this.availLo[y], this.availHi[y], y);
       orShifted(diffs, this.availLo[y], this.availHi[y], n - 1 - y);
-      moments += 2 * (2 * y - n + 1) ** 2;
     }
-    return boundsPay(n, n, sums, diffs, moments);
+    return boundsPay(n, sums, diffs);
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst. */

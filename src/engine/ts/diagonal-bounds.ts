@@ -138,8 +138,35 @@ export function diagonalsForbidden(
 }
 
 /** As the kernel's boundsPay: whether the bounds pay on this board (the root's moment slack under 42%). */
-export function boundsPay(n: number, left: number, sums: Int32Array, diffs: Int32Array, momentTarget: number): boolean {
+export function boundsPay(n: number, sums: Int32Array, diffs: Int32Array): boolean {
+  let momentTarget = 0;
+  for (let i = 0; i < n; i++) momentTarget += 2 * (2 * i - n + 1) ** 2; // row i and column i
   const span = 2 * n - 1;
-  const low = moment(sums, span, left, true) + moment(diffs, span, left, true);
+  const low = moment(sums, span, n, true) + moment(diffs, span, n, true);
   return 200 * low > 58 * momentTarget;
+}
+
+function ctz32(x: number): number {
+  return 31 - Math.clz32(x & -x);
+}
+
+/** As the kernel's boundsOnLines: diagonalsFeasible at a node whose rows left and free columns are bit sets (32-bit words). */
+export function boundsOnLines(n: number, left: number, rows: Int32Array, cols: Int32Array, words: number, sums: Int32Array, diffs: Int32Array, mirrored: boolean): boolean {
+  let evenRows = 0, evenCols = 0, rowSum = 0, colSum = 0, moments = 0;
+  for (let w = 0; w < words; w++) {
+    for (let x = rows[w]; x !== 0; x &= x - 1) {
+      const y = 32 * w + ctz32(x);
+      evenRows += (y & 1) ^ 1;
+      rowSum += y;
+      moments += (2 * y - n + 1) ** 2;
+    }
+    for (let x = cols[w]; x !== 0; x &= x - 1) {
+      const p = 32 * w + ctz32(x);
+      evenCols += (p & 1) ^ 1;
+      colSum += p;
+      moments += (2 * p - n + 1) ** 2;
+    }
+  }
+  const diffTarget = (mirrored ? rowSum - colSum : colSum - rowSum) + left * (n - 1);
+  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments);
 }
