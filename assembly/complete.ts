@@ -159,7 +159,7 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   }
   if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
   if (bounds && !boundsHold(rows, free, s0, s1, d0, d1, evenRows, lineSum, moments)) return FAIL;
-  if (filtering && diagonalsForbidden(size, nodeLeft, usable, usable + 16, nodeSum, nodeDiff, nodeMoment, forbidden, forbidden + 16) > 0) {
+  if (filtering && diagonalsForbidden(size, usable, usable + 16, nodeSum, nodeDiff, nodeMoment, forbidden, forbidden + 16) > 0) {
     // Take the squares of the unusable diagonals away, then this level again (in place).
     const f0 = load<u64>(forbidden), f1 = load<u64>(forbidden + 8);
     const g0 = load<u64>(forbidden + 16), g1 = load<u64>(forbidden + 24);

@@ -28,10 +28,6 @@
 
 const EVEN: u64 = 0x5555555555555555;
 
-@inline function bit(set: usize, k: i32): bool {
-  return ((load<u64>(set + (<usize>(k >> 6) << 3)) >> <u64>(k & 63)) & 1) != 0;
-}
-
 /** Usable diagonals of `set` of each colour: [even index, odd index] packed as even | odd << 16. */
 function colours(set: usize, words: i32): i32 {
   let even: i32 = 0;
@@ -44,8 +40,30 @@ function colours(set: usize, words: i32): i32 {
   return even | (odd << 16);
 }
 
+/** The first usable index of `set` at or above k (span: none). */
+function nextBit(set: usize, k: i32, span: i32): i32 {
+  while (k < span) {
+    const w = k >> 6;
+    const x = load<u64>(set + (<usize>w << 3)) >> <u64>(k & 63);
+    if (x != 0) return min<i32>(k + <i32>ctz<u64>(x), span);
+    k = (w + 1) << 6;
+  }
+  return span;
+}
+
+/** The last usable index of `set` at or below k (-1: none). */
+function prevBit(set: usize, k: i32): i32 {
+  while (k >= 0) {
+    const w = k >> 6;
+    const x = load<u64>(set + (<usize>w << 3)) << <u64>(63 - (k & 63));
+    if (x != 0) return k - <i32>clz<u64>(x);
+    k = (w << 6) - 1;
+  }
+  return -1;
+}
+
 // The last value linear() and moment() took (the left-th smallest index, largest index, nearest
-// cost, farthest cost), for diagonalsForbidden.
+// cost, farthest cost) and linear()'s sums, for diagonalsForbidden.
 let lastLow: f64 = 0;
 let lastHigh: f64 = 0;
 let lastCost: f64 = 0;
@@ -56,23 +74,19 @@ let highSum: f64 = 0;
 function linear(set: usize, span: i32, left: i32, target: f64): bool {
   let low: f64 = 0;
   let found: i32 = 0;
-  for (let k = 0; k < span && found < left; k++) {
-    if (bit(set, k)) {
-      low += <f64>k;
-      lastLow = <f64>k;
-      found++;
-    }
+  for (let k = nextBit(set, 0, span); k < span && found < left; k = nextBit(set, k + 1, span)) {
+    low += <f64>k;
+    lastLow = <f64>k;
+    found++;
   }
   lowSum = low;
   if (found < left || low > target) return false;
   let high: f64 = 0;
   found = 0;
-  for (let k = span - 1; k >= 0 && found < left; k--) {
-    if (bit(set, k)) {
-      high += <f64>k;
-      lastHigh = <f64>k;
-      found++;
-    }
+  for (let k = prevBit(set, span - 1); k >= 0 && found < left; k = prevBit(set, k - 1)) {
+    high += <f64>k;
+    lastHigh = <f64>k;
+    found++;
   }
   highSum = high;
   return high >= target;
@@ -83,76 +97,78 @@ function moment(set: usize, span: i32, left: i32, near: bool): f64 {
   const centre = span >> 1;
   let total: f64 = 0;
   let found: i32 = 0;
-  for (let j = 0; j <= centre && found < left; j++) {
-    const off = near ? j : centre - j;
-    if (bit(set, centre - off)) {
-      total += <f64>off * <f64>off;
-      lastCost = <f64>off * <f64>off;
-      found++;
+  // Two streams of usable indices, below (and at) the centre and above it, each in the order wanted.
+  let lo = near ? prevBit(set, centre) : nextBit(set, 0, span);
+  let hi = near ? nextBit(set, centre + 1, span) : prevBit(set, span - 1);
+  while (found < left) {
+    const loOk = lo >= 0 && lo <= centre;
+    const hiOk = hi > centre && hi < span;
+    if (!loOk && !hiOk) break;
+    const dLo = loOk ? centre - lo : -1;
+    const dHi = hiOk ? hi - centre : -1;
+    let off: i32;
+    if (!hiOk || (loOk && (near ? dLo <= dHi : dLo >= dHi))) {
+      off = dLo;
+      lo = near ? prevBit(set, lo - 1) : nextBit(set, lo + 1, span);
+    } else {
+      off = dHi;
+      hi = near ? nextBit(set, hi + 1, span) : prevBit(set, hi - 1);
     }
-    if (off != 0 && found < left && bit(set, centre + off)) {
-      total += <f64>off * <f64>off;
-      lastCost = <f64>off * <f64>off;
-      found++;
-    }
+    total += <f64>off * <f64>off;
+    lastCost = <f64>off * <f64>off;
+    found++;
   }
   return total;
 }
 
+// diagonalsFeasible's figures of the node when it held, for diagonalsForbidden.
+let sLow: f64 = 0, sHigh: f64 = 0, sLowSum: f64 = 0, sHighSum: f64 = 0;
+let dLow: f64 = 0, dHigh: f64 = 0, dLowSum: f64 = 0, dHighSum: f64 = 0;
+let sNear: f64 = 0, sNearCost: f64 = 0, sFar: f64 = 0, sFarCost: f64 = 0;
+let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
+
 /**
- * Filtering (solve on the 64-bit path): after diagonalsFeasible held, the usable diagonals no
- * completion can use. A k-subset of usable diagonals holding diagonal x has at least the
- * moment of the left - 1 nearest others plus x's own (at most: of the farthest), and at least
- * the index sum of the left - 1 smallest others plus x (at most: the largest); where even that
- * breaks a bound, x is unusable and its squares can go. Writes those diagonals' bits into
- * `outSums` / `outDiffs` (same layout as `sums` / `diffs`, `words` u64 each, cleared first);
- * returns how many there are.
+ * Filtering (solve on the 64-bit path): right after diagonalsFeasible held on the same node,
+ * the usable diagonals no completion can use. A k-subset of usable diagonals holding diagonal
+ * x has at least the moment of the left - 1 nearest others plus x's own (at most: of the
+ * farthest), and at least the index sum of the left - 1 smallest others plus x (at most: the
+ * largest); where even that breaks a bound, x is unusable and its squares can go. Writes those
+ * diagonals' bits into `outSums` / `outDiffs` (same layout as the sets, cleared first); returns
+ * how many there are.
  */
-export function diagonalsForbidden(
-  n: i32, left: i32, sums: usize, diffs: usize, sumTarget: f64, diffTarget: f64, momentTarget: f64, outSums: usize, outDiffs: usize,
-): i32 {
+export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget: f64, diffTarget: f64, momentTarget: f64, outSums: usize, outDiffs: usize): i32 {
   const span = 2 * n - 1;
   const words = (span + 63) >> 6;
-  linear(sums, span, left, sumTarget);
-  const sLow = lastLow, sHigh = lastHigh;
-  const sLowSum = lowSum, sHighSum = highSum;
-  linear(diffs, span, left, diffTarget);
-  const dLow = lastLow, dHigh = lastHigh;
-  const dLowSum = lowSum, dHighSum = highSum;
-  const sNear = moment(sums, span, left, true), sNearCost = lastCost;
-  const sFar = moment(sums, span, left, false), sFarCost = lastCost;
-  const dNear = moment(diffs, span, left, true), dNearCost = lastCost;
-  const dFar = moment(diffs, span, left, false), dFarCost = lastCost;
-  let count: i32 = 0;
   for (let w = 0; w < words; w++) {
     store<u64>(outSums + (<usize>w << 3), 0);
     store<u64>(outDiffs + (<usize>w << 3), 0);
   }
   const centre = span >> 1;
-  for (let k = 0; k < span; k++) {
+  let count: i32 = 0;
+  for (let k = nextBit(sums, 0, span); k < span; k = nextBit(sums, k + 1, span)) {
     const q = <f64>(k - centre) * <f64>(k - centre);
     const x = <f64>k;
-    if (bit(sums, k)) {
-      const qMin = q <= sNearCost ? sNear : sNear - sNearCost + q;
-      const qMax = q >= sFarCost ? sFar : sFar - sFarCost + q;
-      const lMin = x <= sLow ? sLowSum : sLowSum - sLow + x;
-      const lMax = x >= sHigh ? sHighSum : sHighSum - sHigh + x;
-      if (2 * (qMin + dNear) > momentTarget || 2 * (qMax + dFar) < momentTarget || lMin > sumTarget || lMax < sumTarget) {
-        const at = outSums + (<usize>(k >> 6) << 3);
-        store<u64>(at, load<u64>(at) | (<u64>1 << <u64>(k & 63)));
-        count++;
-      }
+    const qMin = q <= sNearCost ? sNear : sNear - sNearCost + q;
+    const qMax = q >= sFarCost ? sFar : sFar - sFarCost + q;
+    const lMin = x <= sLow ? sLowSum : sLowSum - sLow + x;
+    const lMax = x >= sHigh ? sHighSum : sHighSum - sHigh + x;
+    if (2 * (qMin + dNear) > momentTarget || 2 * (qMax + dFar) < momentTarget || lMin > sumTarget || lMax < sumTarget) {
+      const at = outSums + (<usize>(k >> 6) << 3);
+      store<u64>(at, load<u64>(at) | (<u64>1 << <u64>(k & 63)));
+      count++;
     }
-    if (bit(diffs, k)) {
-      const qMin = q <= dNearCost ? dNear : dNear - dNearCost + q;
-      const qMax = q >= dFarCost ? dFar : dFar - dFarCost + q;
-      const lMin = x <= dLow ? dLowSum : dLowSum - dLow + x;
-      const lMax = x >= dHigh ? dHighSum : dHighSum - dHigh + x;
-      if (2 * (qMin + sNear) > momentTarget || 2 * (qMax + sFar) < momentTarget || lMin > diffTarget || lMax < diffTarget) {
-        const at = outDiffs + (<usize>(k >> 6) << 3);
-        store<u64>(at, load<u64>(at) | (<u64>1 << <u64>(k & 63)));
-        count++;
-      }
+  }
+  for (let k = nextBit(diffs, 0, span); k < span; k = nextBit(diffs, k + 1, span)) {
+    const q = <f64>(k - centre) * <f64>(k - centre);
+    const x = <f64>k;
+    const qMin = q <= dNearCost ? dNear : dNear - dNearCost + q;
+    const qMax = q >= dFarCost ? dFar : dFar - dFarCost + q;
+    const lMin = x <= dLow ? dLowSum : dLowSum - dLow + x;
+    const lMax = x >= dHigh ? dHighSum : dHighSum - dHigh + x;
+    if (2 * (qMin + sNear) > momentTarget || 2 * (qMax + sFar) < momentTarget || lMin > diffTarget || lMax < diffTarget) {
+      const at = outDiffs + (<usize>(k >> 6) << 3);
+      store<u64>(at, load<u64>(at) | (<u64>1 << <u64>(k & 63)));
+      count++;
     }
   }
   return count;
@@ -184,11 +200,20 @@ export function diagonalsFeasible(
   const tLow = max<i32>(max<i32>(0, ce - ro), (re + ce - oddMax + 1) >> 1);
   const tHigh = min<i32>(min<i32>(re, ce), (evenMax - ro + ce) >> 1);
   if (tLow > tHigh) return false;
-  if (!linear(sums, span, left, sumTarget) || !linear(diffs, span, left, diffTarget)) return false;
-  const low = moment(sums, span, left, true) + moment(diffs, span, left, true);
-  if (2 * low > momentTarget) return false;
-  const high = moment(sums, span, left, false) + moment(diffs, span, left, false);
-  return 2 * high >= momentTarget;
+  if (!linear(sums, span, left, sumTarget)) return false;
+  sLow = lastLow; sHigh = lastHigh; sLowSum = lowSum; sHighSum = highSum;
+  if (!linear(diffs, span, left, diffTarget)) return false;
+  dLow = lastLow; dHigh = lastHigh; dLowSum = lowSum; dHighSum = highSum;
+  sNear = moment(sums, span, left, true);
+  sNearCost = lastCost;
+  dNear = moment(diffs, span, left, true);
+  dNearCost = lastCost;
+  if (2 * (sNear + dNear) > momentTarget) return false;
+  sFar = moment(sums, span, left, false);
+  sFarCost = lastCost;
+  dFar = moment(diffs, span, left, false);
+  dFarCost = lastCost;
+  return 2 * (sFar + dFar) >= momentTarget;
 }
 
 /**

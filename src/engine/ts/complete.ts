@@ -201,7 +201,7 @@ export class CompleteSearch {
       const sumTarget = rowSum + colSum, diffTarget = colSum - rowSum + left * (n - 1);
       if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments)) return FAIL;
       const cutSums = this.cutSums, cutDiffs = this.cutDiffs;
-      if (this.filtering && diagonalsForbidden(n, left, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
+      if (this.filtering && diagonalsForbidden(n, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
         // Take the squares of the unusable diagonals away, then this level again (in place).
         for (let half = 0; half < 2; half++) {
           for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
