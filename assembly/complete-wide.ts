@@ -11,8 +11,9 @@
 // memory is O(n^2 / 64) for the rows plus at most 3n(n - 1)/2 trail entries.
 //
 // At each node, as complete.ts: fail when a row has no square left or a free column no
-// row can take; branch on the row with the fewest squares, or on the free column the
-// fewest rows can take when that is fewer still and below 8. What differs, for large
+// row can take, or (where they pay) the diagonal bounds of diagonal-bounds.ts; branch on
+// the row with the fewest squares, or on the free column the fewest rows can take when
+// that is fewer still and below 8. What differs, for large
 // boards where the first dive decides everything:
 // - the branches are tried least constraining first: the candidate whose lines hold the
 //   fewest open squares of the rows (columns) left, ties in increasing order;
@@ -26,6 +27,7 @@
 import { allocate } from "./memory";
 import { allowedWords } from "./constraints";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
+import { boundsOnLines, boundsPay } from "./diagonal-bounds";
 
 const FAIL: i32 = 0;
 const OPEN: i32 = 1;
@@ -36,6 +38,8 @@ const BY_COLUMN: i32 = 1;
 const RESTART_BASE: i32 = 16;
 /** Bit of param (tests): the first run takes n nodes only, so small boards restart too. */
 const RESTART_OFTEN: i32 = 32;
+/** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off (as complete.ts). */
+const NO_BOUNDS: i32 = 64;
 const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
 
 let size: i32 = 0;
@@ -55,6 +59,9 @@ let rowCount: usize = 0; // i32[n]: open squares of each row
 let colCount: usize = 0; // i32[n]: rows left that can take each column
 let sumCount: usize = 0; // i32[2n]: open squares of the rows left on each diagonal r + c
 let diffCount: usize = 0; // i32[2n]: on each diagonal r - c + n - 1
+let sumBits: usize = 0; // u64[spanWords]: the sum diagonals with an open square (sumCount > 0)
+let diffBits: usize = 0; // u64[spanWords]: likewise the difference diagonals
+let bounds: bool = true;
 let rowsLeft: usize = 0; // u64[words]
 let colsFree: usize = 0; // u64[words]
 let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
@@ -100,12 +107,25 @@ let cols: usize = 0; // i32[n]
   return avail + (<usize>(y * words) << 3);
 }
 
-/** Adds `by` to the diagonal counters of square (y, p). */
+/** Adds `by` to the diagonal counters of square (y, p) (and keeps the usable diagonals' bits). */
 @inline function lines(y: i32, p: i32, by: i32): void {
-  const s = i32At(sumCount, y + p);
-  store<i32>(s, load<i32>(s) + by);
-  const t = i32At(diffCount, y - p + size - 1);
-  store<i32>(t, load<i32>(t) + by);
+  const k = y + p;
+  const s = i32At(sumCount, k);
+  const vs = load<i32>(s) + by;
+  store<i32>(s, vs);
+  if (vs == 0) clearBit(sumBits, k);
+  else if (vs == 1 && by > 0) setBit(sumBits, k);
+  const j = y - p + size - 1;
+  const t = i32At(diffCount, j);
+  const vt = load<i32>(t) + by;
+  store<i32>(t, vt);
+  if (vt == 0) clearBit(diffBits, j);
+  else if (vt == 1 && by > 0) setBit(diffBits, j);
+}
+
+/** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
+@inline function boundsHold(): bool {
+  return boundsOnLines(size, left, rowsLeft, colsFree, words, sumBits, diffBits, true);
 }
 
 /** Clears square (y, p) of row y left if open; false when that leaves row y, or free column p (p != c), with nothing. */
@@ -277,6 +297,7 @@ function place(d: i32, r: i32, c: i32): i32 {
       if (<u32>down < <u32>size && !take(y, down, c)) return FAIL;
     }
   }
+  if (bounds && !boundsHold()) return FAIL;
   branch(d + 1);
   return OPEN;
 }
@@ -345,7 +366,11 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   trailRow = allocate(trail << 2);
   trailCol = allocate(trail << 2);
   cols = allocate(<usize>n << 2);
-  if (avail == 0 || rowCount == 0 || colCount == 0 || rowsLeft == 0 || colsFree == 0 || kind == 0 || index == 0 ||
+  bounds = (param & NO_BOUNDS) == 0;
+  const spanWords = <usize>((2 * n - 1 + 63) >> 6);
+  sumBits = allocate(spanWords << 3);
+  diffBits = allocate(spanWords << 3);
+  if (sumBits == 0 || diffBits == 0 || avail == 0 || rowCount == 0 || colCount == 0 || rowsLeft == 0 || colsFree == 0 || kind == 0 || index == 0 ||
     next == 0 || start == 0 || candidates == 0 || sumCount == 0 || diffCount == 0 || placedRow == 0 || placedCol == 0 || mark == 0 || trailRow == 0 || trailCol == 0 || cols == 0) return 0;
   let ok = true;
   for (let r = 0; r < n; r++) {
@@ -369,6 +394,8 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
     if (k == 0) ok = false;
   }
   for (let p = 0; p < n; p++) if (load<i32>(i32At(colCount, p)) == 0) ok = false;
+  if (bounds) bounds = boundsPay(n, sumBits, diffBits);
+  if (ok && bounds && !boundsHold()) ok = false;
   if (ok) {
     branch(0);
     depth = 0;

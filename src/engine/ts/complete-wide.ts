@@ -5,6 +5,7 @@
 // kernel. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
+import { boundsOnLines, boundsPay } from "./diagonal-bounds.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
 const BY_ROW = 0, BY_COLUMN = 1;
@@ -47,14 +48,20 @@ export class WideSearch {
   private trailTop = 0;
   private readonly sumCount: Int32Array;
   private readonly diffCount: Int32Array;
+  private readonly bounds: boolean;
+  private readonly sumBits: Int32Array; // the sum diagonals with an open square (sumCount > 0)
+  private readonly diffBits: Int32Array; // likewise the difference diagonals
   private readonly start: Int32Array;
   private readonly candidates: Float64Array;
   private restarts = 0;
   private runNodes: number;
   private cutoff: number;
 
-  /** `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1). */
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE) {
+  /**
+   * `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1);
+   * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node.
+   */
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true) {
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -75,6 +82,8 @@ export class WideSearch {
     this.cols = new Int32Array(n).fill(-1);
     this.sumCount = new Int32Array(2 * n);
     this.diffCount = new Int32Array(2 * n);
+    this.sumBits = new Int32Array((2 * n - 1 + 31) >>> 5);
+    this.diffBits = new Int32Array((2 * n - 1 + 31) >>> 5);
     this.start = new Int32Array(levels + 1);
     this.candidates = new Float64Array((n * (n + 1)) / 2 + n);
     this.runNodes = restartBase * n;
@@ -115,13 +124,26 @@ export class WideSearch {
       if (k === 0) ok = false;
     }
     for (let p = 0; p < n; p++) if (this.colCount[p] === 0) ok = false;
+    this.bounds = bounds && boundsPay(n, this.sumBits, this.diffBits);
+    if (ok && this.bounds && !this.boundsHold()) ok = false;
     if (ok) this.branch(0);
     else this.depth = -1;
   }
 
+  /** Adds `by` to the diagonal counters of square (y, p) (and keeps the usable diagonals' bits). */
   private lines(y: number, p: number, by: number): void {
-    this.sumCount[y + p] += by;
-    this.diffCount[y - p + this.n - 1] += by;
+    const k = y + p, j = y - p + this.n - 1;
+    const vs = (this.sumCount[k] += by);
+    if (vs === 0) this.sumBits[k >>> 5] &= ~(1 << (k & 31));
+    else if (vs === 1 && by > 0) this.sumBits[k >>> 5] |= 1 << (k & 31);
+    const vt = (this.diffCount[j] += by);
+    if (vt === 0) this.diffBits[j >>> 5] &= ~(1 << (j & 31));
+    else if (vt === 1 && by > 0) this.diffBits[j >>> 5] |= 1 << (j & 31);
+  }
+
+  /** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
+  private boundsHold(): boolean {
+    return boundsOnLines(this.n, this.left, this.rowsLeft, this.colsFree, this.words, this.sumBits, this.diffBits, true);
   }
 
   /** After a restart, ties go by a hash of the candidate and the restart (20 bits). */
@@ -278,6 +300,7 @@ export class WideSearch {
         if (down >= 0 && down < n && !this.take(y, down, c)) return FAIL;
       }
     }
+    if (this.bounds && !this.boundsHold()) return FAIL;
     this.branch(d + 1);
     return OPEN;
   }

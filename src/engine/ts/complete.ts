@@ -4,6 +4,7 @@
 // walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
+import { boundsPay, diagonalsFeasible, diagonalsForbidden } from "./diagonal-bounds.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
@@ -18,6 +19,25 @@ function popcount32(x: number): number {
 
 function ctz32(x: number): number {
   return 31 - Math.clz32(x & -x);
+}
+
+/** words |= the 64-bit mask (lo, hi) shifted left by `shift` (0..63), words of 32 bits. */
+function orShifted(words: Int32Array, lo: number, hi: number, shift: number): void {
+  const w = shift >>> 5, b = shift & 31;
+  if (b === 0) {
+    words[w] |= lo;
+    words[w + 1] |= hi;
+  } else {
+    words[w] |= lo << b;
+    words[w + 1] |= (lo >>> (32 - b)) | (hi << b);
+    words[w + 2] |= hi >>> (32 - b);
+  }
+}
+
+/** The 32-bit word of the 128-bit `words` from bit `at` (0..95). */
+function wordFrom(words: Int32Array, at: number): number {
+  const w = at >>> 5, b = at & 31;
+  return b === 0 ? words[w] : (words[w] >>> b) | (words[w + 1] << (32 - b));
 }
 
 /** Row r's allowed columns as two halves [lo, hi] (as assembly/constraints.ts allowedMask). */
@@ -54,7 +74,18 @@ export class CompleteSearch {
   private readonly restLo: Int32Array;
   private readonly restHi: Int32Array;
 
-  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number) {
+  // The usable diagonals at a node (sum r + c, difference c - r + n - 1), 127 bits each.
+  private readonly sums = new Int32Array(4);
+  private readonly diffs = new Int32Array(4);
+  private readonly cutSums = new Int32Array(4);
+  private readonly cutDiffs = new Int32Array(4);
+  /** Filtering (diagonalsForbidden): solve mode only, as the kernel. */
+  private readonly filtering: boolean;
+  /** The diagonal bounds, only where they pay (boundsPay at the root, as the kernel). */
+  readonly bounds: boolean;
+
+  /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node. */
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true) {
     this.n = n;
     const levels = n + 1;
     this.availLo = new Int32Array(levels * n);
@@ -72,7 +103,19 @@ export class CompleteSearch {
     [this.rowsLo[0], this.rowsHi[0]] = allowedHalves(n, undefined, 0);
     this.freeLo[0] = this.rowsLo[0];
     this.freeHi[0] = this.rowsHi[0];
+    this.bounds = bounds && this.rootPays();
+    this.filtering = this.bounds && mode === 0;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
+  }
+
+  /** boundsPay on the root's allowed squares (as the kernel's rootPays). */
+  private rootPays(): boolean {
+    const n = this.n, sums = this.sums, diffs = this.diffs;
+    for (let y = 0; y < n; y++) {
+      orShifted(sums, this.availLo[y], this.availHi[y], y);
+      orShifted(diffs, this.availLo[y], this.availHi[y], n - 1 - y);
+    }
+    return boundsPay(n, sums, diffs);
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst. */
@@ -95,6 +138,12 @@ export class CompleteSearch {
     // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
     let b0Lo = 0, b0Hi = 0, b1Lo = 0, b1Hi = 0, b2Lo = 0, b2Hi = 0, satLo = 0, satHi = 0;
     let best = -1, bestCount = 65;
+    const bounds = this.bounds, sums = this.sums, diffs = this.diffs;
+    let evenRows = 0, rowSum = 0, moments = 0;
+    if (bounds) {
+      sums.fill(0);
+      diffs.fill(0);
+    }
     for (let half = 0; half < 2; half++) {
       let x = half === 0 ? rowsLo : rowsHi;
       while (x !== 0) {
@@ -118,6 +167,13 @@ export class CompleteSearch {
         }
         availLo[to + y] = lo; availHi[to + y] = hi;
         if (lo === 0 && hi === 0) return FAIL;
+        if (bounds) {
+          orShifted(sums, lo, hi, y);
+          orShifted(diffs, lo, hi, n - 1 - y);
+          evenRows += (y & 1) ^ 1;
+          rowSum += y;
+          moments += (2 * y - n + 1) ** 2;
+        }
         let c0 = b0Lo & lo, c1: number;
         b0Lo ^= lo; c1 = b1Lo & c0; b1Lo ^= c0; satLo |= b2Lo & c1; b2Lo ^= c1;
         c0 = b0Hi & hi;
@@ -131,6 +187,32 @@ export class CompleteSearch {
     }
     // a free column no row can take
     if ((freeLo & ~(b0Lo | b1Lo | b2Lo | satLo)) !== 0 || (freeHi & ~(b0Hi | b1Hi | b2Hi | satHi)) !== 0) return FAIL;
+    if (bounds) {
+      let evenCols = 0, colSum = 0;
+      for (let half = 0; half < 2; half++) {
+        for (let x = half === 0 ? freeLo : freeHi; x !== 0; x &= x - 1) {
+          const p = ctz32(x) + 32 * half;
+          evenCols += (p & 1) ^ 1;
+          colSum += p;
+          moments += (2 * p - n + 1) ** 2;
+        }
+      }
+      const left = popcount32(rowsLo) + popcount32(rowsHi);
+      const sumTarget = rowSum + colSum, diffTarget = colSum - rowSum + left * (n - 1);
+      if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments)) return FAIL;
+      const cutSums = this.cutSums, cutDiffs = this.cutDiffs;
+      if (this.filtering && diagonalsForbidden(n, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
+        // Take the squares of the unusable diagonals away, then this level again (in place).
+        for (let half = 0; half < 2; half++) {
+          for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
+            const y = ctz32(x) + 32 * half;
+            availLo[to + y] &= ~(wordFrom(cutSums, y) | wordFrom(cutDiffs, n - 1 - y));
+            availHi[to + y] &= ~(wordFrom(cutSums, y + 32) | wordFrom(cutDiffs, n - 1 - y + 32));
+          }
+        }
+        return this.expand(dst, dst, -1, -1);
+      }
+    }
     const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
     for (let k = 1; k < bestCount && k < 8; k++) {
       const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
@@ -234,6 +316,8 @@ export const COMPLETE_WIDE = 8;
 export const COMPLETE_PLAIN = 16;
 /** Bit of param (tests): on the wide path, solve's first run takes n nodes only, so small boards restart too. */
 export const COMPLETE_RESTART_OFTEN = 32;
+/** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off, on both paths (measurements, tests). */
+export const COMPLETE_NO_BOUNDS = 64;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 8192;
@@ -245,7 +329,7 @@ class Portfolio {
   private turnEnd = PORTFOLIO_START;
   private settled: SearchStatus | null = null;
   private wideFound = false;
-  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number) {}
+  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean) {}
 
   get nodes(): number {
     return this.wide !== null ? this.narrow.nodes + this.wide.nodes - 1 : this.narrow.nodes;
@@ -273,7 +357,7 @@ class Portfolio {
           continue;
         }
         if (this.nodes < this.turnEnd) continue;
-        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity);
+        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds);
         this.turn = 1;
         this.turnEnd = this.nodes + WIDE_SLICE;
       } else {
@@ -299,12 +383,15 @@ class Portfolio {
 export function openComplete(n: number, params: SearchParams): Search {
   const mode = params.param & 3;
   const wide = n > NARROW_MAX_N || (params.param & COMPLETE_WIDE) !== 0;
-  const portfolio = !wide && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
+  const bounds = (params.param & COMPLETE_NO_BOUNDS) === 0;
+  // Solve's portfolio only where the diagonal bounds pay (boundsPay), as the kernel; elsewhere the 64-bit search alone.
+  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds);
+  const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
-    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined)
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds)
     : portfolio
-      ? new Portfolio(new CompleteSearch(n, params.constraints, mode, Infinity), params.constraints, params.maxNodes)
-      : new CompleteSearch(n, params.constraints, mode, params.maxNodes);
+      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds)
+      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,
