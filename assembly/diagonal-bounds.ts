@@ -281,6 +281,43 @@ let dLow: f64 = 0, dHigh: f64 = 0, dLowSum: f64 = 0, dHighSum: f64 = 0;
 let sNear: f64 = 0, sNearCost: f64 = 0, sFar: f64 = 0, sFarCost: f64 = 0;
 let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
 
+/** Bits of the indices a..b (clamped to 0..127) that fall in the word from `base` (0 or 64), shifted down by base. */
+function between(a: f64, b: f64, base: i32): u64 {
+  const lo = <i32>max<f64>(a, <f64>base) - base;
+  const hi = <i32>min<f64>(b, <f64>(base + 63)) - base;
+  if (lo > hi) return 0;
+  return below(hi + 1) & ~below(lo);
+}
+
+/** The largest t >= 0 with t^2 <= b (-1: none). */
+function rootBelow(b: f64): f64 {
+  if (b < 0) return -1;
+  let t = Math.floor(Math.sqrt(b));
+  while ((t + 1) * (t + 1) <= b) t++;
+  while (t * t > b) t--;
+  return t;
+}
+
+/**
+ * diagonalsForbidden's test for one family of a two-word set, as windows: a diagonal passes the
+ * moment tests where its distance t from the centre has t^2 within [farLimit, nearLimit] (the
+ * cost that keeps the near sum with it at most, the far sum at least, the target), and the sum
+ * tests where its index is within [indexLow, indexHigh]. Writes the forbidden bits; their count.
+ */
+function forbiddenFast(set: usize, span: i32, out: usize, nearLimit: f64, farLimit: f64, indexLow: f64, indexHigh: f64): i32 {
+  loadSet(set, span);
+  const centre = <f64>(span >> 1);
+  const tMax = rootBelow(nearLimit);
+  const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1; // the smallest t with t^2 >= farLimit
+  const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
+  const ok0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
+  const ok1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
+  const f0 = w0 & ~ok0, f1 = w1 & ~ok1;
+  store<u64>(out, f0);
+  store<u64>(out + 8, f1);
+  return pc(f0) + pc(f1);
+}
+
 /**
  * Filtering (solve on the 64-bit path): right after diagonalsFeasible held on the same node,
  * the usable diagonals no completion can use. A k-subset of usable diagonals holding diagonal
@@ -292,6 +329,13 @@ let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
  */
 export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget: f64, diffTarget: f64, momentTarget: f64, outSums: usize, outDiffs: usize): i32 {
   const span = 2 * n - 1;
+  if (span <= 127) {
+    // The same tests as below, solved for the cost and the index: q <= nearLimit keeps
+    // 2 (near - nearCost + q + other near) <= target, q >= farLimit likewise for the far sums.
+    const half = momentTarget / 2;
+    return forbiddenFast(sums, span, outSums, half - dNear - sNear + sNearCost, half - dFar - sFar + sFarCost, sumTarget - sHighSum + sHigh, sumTarget - sLowSum + sLow)
+      + forbiddenFast(diffs, span, outDiffs, half - sNear - dNear + dNearCost, half - sFar - dFar + dFarCost, diffTarget - dHighSum + dHigh, diffTarget - dLowSum + dLow);
+  }
   const words = (span + 63) >> 6;
   for (let w = 0; w < words; w++) {
     store<u64>(outSums + (<usize>w << 3), 0);
