@@ -40,12 +40,16 @@ let wide: bool = false;
 // Solve mode's portfolio (n <= 64): the 64-bit search alone for its first PORTFOLIO_START
 // nodes (every board it decides by then is answered exactly as before), then slices of
 // NARROW_SLICE nodes of it taking turns with slices of WIDE_SLICE nodes of the wide
-// path's restarting search (complete-wide.ts, a wide node costs about four 64-bit ones:
-// about a third of the time). Either one's solution is the answer, and either one's
-// exhausted tree a proof; nodes are the sum of both.
+// path's restarting search (complete-wide.ts), equal shares in nodes: on Excluded
+// Diagonals boards at n = 30 the restarting search finds the solutions in about a tenth
+// of the 64-bit search's nodes, and the 64-bit one gives the proofs (measured: equal
+// shares against one wide node in nine took the slowest solvable d = 28 and d = 32 boards
+// from 22.8M / 19.4M nodes to 5.3M / 4.5M, and the slowest proof at d = 36 from 10.6M nodes
+// to 18.7M). Either one's solution is the answer, and either one's exhausted tree a proof;
+// nodes are the sum of both.
 const PORTFOLIO_START: f64 = 262144;
 const NARROW_SLICE: f64 = 65536;
-const WIDE_SLICE: f64 = 8192;
+const WIDE_SLICE: f64 = 65536;
 /** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
 const PLAIN: i32 = 16;
 let portfolio: bool = false;

@@ -67,11 +67,164 @@ function prevBit(set: usize, k: i32): i32 {
 let lastLow: f64 = 0;
 let lastHigh: f64 = 0;
 let lastCost: f64 = 0;
+let lastFound: i32 = 0;
 let lowSum: f64 = 0;
 let highSum: f64 = 0;
 
+// Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
+// popcounts instead of walking the bits, the same values (exact integers) in a few dozen
+// operations. An index's bits k: the masks M0..M5 hold the positions whose index has bit k.
+const M0: u64 = 0xAAAAAAAAAAAAAAAA;
+const M1: u64 = 0xCCCCCCCCCCCCCCCC;
+const M2: u64 = 0xF0F0F0F0F0F0F0F0;
+const M3: u64 = 0xFF00FF00FF00FF00;
+const M4: u64 = 0xFFFF0000FFFF0000;
+const M5: u64 = 0xFFFFFFFF00000000;
+
+@inline function pc(x: u64): i32 {
+  return <i32>popcnt<u64>(x);
+}
+
+/** Bits below p (0..64). */
+@inline function below(p: i32): u64 {
+  return p >= 64 ? ~(<u64>0) : (<u64>1 << <u64>p) - 1;
+}
+
+/** Sum of the positions of the bits of x. */
+function indexSum(x: u64): i32 {
+  return pc(x & M0) + 2 * pc(x & M1) + 4 * pc(x & M2) + 8 * pc(x & M3) + 16 * pc(x & M4) + 32 * pc(x & M5);
+}
+
+/** Sum of the squares of the positions of the bits of x: i^2 = sum over bit pairs k, l of i of 2^(k + l). */
+function squareSum(x: u64): i32 {
+  const a0 = x & M0, a1 = x & M1, a2 = x & M2, a3 = x & M3, a4 = x & M4, a5 = x & M5;
+  const square = pc(a0) + 4 * pc(a1) + 16 * pc(a2) + 64 * pc(a3) + 256 * pc(a4) + 1024 * pc(a5);
+  const cross = 2 * pc(a0 & M1) + 4 * pc(a0 & M2) + 8 * pc(a0 & M3) + 16 * pc(a0 & M4) + 32 * pc(a0 & M5)
+    + 8 * pc(a1 & M2) + 16 * pc(a1 & M3) + 32 * pc(a1 & M4) + 64 * pc(a1 & M5)
+    + 32 * pc(a2 & M3) + 64 * pc(a2 & M4) + 128 * pc(a2 & M5)
+    + 128 * pc(a3 & M4) + 256 * pc(a3 & M5) + 512 * pc(a4 & M5);
+  return square + 2 * cross;
+}
+
+/** The position of the j-th lowest bit of x (1 <= j <= popcount). */
+function select(x: u64, j: i32): i32 {
+  let lo = 0, hi = 63;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (pc(x & below(mid + 1)) >= j) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function reverse(x: u64): u64 {
+  x = ((x >> 1) & 0x5555555555555555) | ((x & 0x5555555555555555) << 1);
+  x = ((x >> 2) & 0x3333333333333333) | ((x & 0x3333333333333333) << 2);
+  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0F) | ((x & 0x0F0F0F0F0F0F0F0F) << 4);
+  x = ((x >> 8) & 0x00FF00FF00FF00FF) | ((x & 0x00FF00FF00FF00FF) << 8);
+  x = ((x >> 16) & 0x0000FFFF0000FFFF) | ((x & 0x0000FFFF0000FFFF) << 16);
+  return (x >> 32) | (x << 32);
+}
+
+// The two words of a set (bits at or above span cleared), and the last select's position.
+let w0: u64 = 0;
+let w1: u64 = 0;
+
+@inline function loadSet(set: usize, span: i32): void {
+  w0 = load<u64>(set) & below(span);
+  w1 = span > 64 ? load<u64>(set + 8) & below(span - 64) : 0;
+}
+
+/** Sum of the j smallest indices of (w0, w1) (1 <= j <= their count); lastPos: the j-th. */
+let lastPos: i32 = 0;
+function smallest(j: i32): f64 {
+  const c0 = pc(w0);
+  if (j <= c0) {
+    lastPos = select(w0, j);
+    return <f64>indexSum(w0 & below(lastPos + 1));
+  }
+  const p = select(w1, j - c0);
+  lastPos = 64 + p;
+  const part = w1 & below(p + 1);
+  return <f64>indexSum(w0) + <f64>indexSum(part) + 64 * <f64>pc(part);
+}
+
+/** linear() on a two-word set. */
+function linearFast(set: usize, span: i32, left: i32, target: f64): bool {
+  loadSet(set, span);
+  const count = pc(w0) + pc(w1);
+  if (count < left) {
+    lowSum = <f64>indexSum(w0) + <f64>indexSum(w1) + 64 * <f64>pc(w1);
+    return false;
+  }
+  if (left == 0) {
+    lowSum = 0;
+    highSum = 0;
+    return target >= 0 && target <= 0;
+  }
+  const low = smallest(left);
+  lastLow = <f64>lastPos;
+  lowSum = low;
+  if (low > target) return false;
+  const all = <f64>indexSum(w0) + <f64>indexSum(w1) + 64 * <f64>pc(w1);
+  // The left largest: all less the count - left smallest; the largest-but-left is the (count - left + 1)-th.
+  const rest = count - left;
+  const under = rest == 0 ? 0 : smallest(rest);
+  smallest(rest + 1);
+  lastHigh = <f64>lastPos;
+  const high = all - under;
+  highSum = high;
+  return high >= target;
+}
+
+/** moment() on a two-word set: distances from the centre n - 1 (at most 63) as two words. */
+function momentFast(set: usize, span: i32, left: i32, near: bool): f64 {
+  loadSet(set, span);
+  const centre = span >> 1;
+  const up = centre == 0 ? w0 : (w0 >> <u64>centre) | (w1 << <u64>(64 - centre)); // bit t: index centre + t
+  const down = reverse(w0 << <u64>(63 - centre)) & ~(<u64>1); // bit t: index centre - t, t >= 1
+  const count = pc(up) + pc(down);
+  if (count <= left) {
+    lastFound = count;
+    if (count > 0) {
+      // The walk's last one: the farthest (near), the nearest (far).
+      const t = near ? 63 - min<i32>(<i32>clz<u64>(up), <i32>clz<u64>(down)) : min<i32>(<i32>ctz<u64>(up), <i32>ctz<u64>(down));
+      lastCost = <f64>t * <f64>t;
+    }
+    return <f64>squareSum(up) + <f64>squareSum(down);
+  }
+  lastFound = left;
+  if (left == 0) return 0;
+  let lo = 0, hi = 63;
+  if (near) {
+    // The smallest t with at least `left` distances up to t.
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = below(mid + 1);
+      if (pc(up & m) + pc(down & m) >= left) hi = mid;
+      else lo = mid + 1;
+    }
+    const m = below(lo);
+    const taken = pc(up & m) + pc(down & m);
+    lastCost = <f64>lo * <f64>lo;
+    return <f64>(squareSum(up & m) + squareSum(down & m)) + <f64>(left - taken) * lastCost;
+  }
+  // The largest t with at least `left` distances from t up.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    const m = ~below(mid);
+    if (pc(up & m) + pc(down & m) >= left) lo = mid;
+    else hi = mid - 1;
+  }
+  const m = ~below(lo + 1);
+  const taken = pc(up & m) + pc(down & m);
+  lastCost = <f64>lo * <f64>lo;
+  return <f64>(squareSum(up & m) + squareSum(down & m)) + <f64>(left - taken) * lastCost;
+}
+
 /** False when the `left` smallest usable indices of `set` exceed `target` or the largest fall short of it. */
 function linear(set: usize, span: i32, left: i32, target: f64): bool {
+  if (span <= 127) return linearFast(set, span, left, target);
   let low: f64 = 0;
   let found: i32 = 0;
   for (let k = nextBit(set, 0, span); k < span && found < left; k = nextBit(set, k + 1, span)) {
@@ -94,6 +247,7 @@ function linear(set: usize, span: i32, left: i32, target: f64): bool {
 
 /** Sum of (k - centre)^2 over the `left` usable indices nearest the centre (near) or farthest from it. */
 function moment(set: usize, span: i32, left: i32, near: bool): f64 {
+  if (span <= 127) return momentFast(set, span, left, near);
   const centre = span >> 1;
   let total: f64 = 0;
   let found: i32 = 0;
@@ -127,6 +281,43 @@ let dLow: f64 = 0, dHigh: f64 = 0, dLowSum: f64 = 0, dHighSum: f64 = 0;
 let sNear: f64 = 0, sNearCost: f64 = 0, sFar: f64 = 0, sFarCost: f64 = 0;
 let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
 
+/** Bits of the indices a..b (clamped to 0..127) that fall in the word from `base` (0 or 64), shifted down by base. */
+function between(a: f64, b: f64, base: i32): u64 {
+  const lo = <i32>max<f64>(a, <f64>base) - base;
+  const hi = <i32>min<f64>(b, <f64>(base + 63)) - base;
+  if (lo > hi) return 0;
+  return below(hi + 1) & ~below(lo);
+}
+
+/** The largest t >= 0 with t^2 <= b (-1: none). */
+function rootBelow(b: f64): f64 {
+  if (b < 0) return -1;
+  let t = Math.floor(Math.sqrt(b));
+  while ((t + 1) * (t + 1) <= b) t++;
+  while (t * t > b) t--;
+  return t;
+}
+
+/**
+ * diagonalsForbidden's test for one family of a two-word set, as windows: a diagonal passes the
+ * moment tests where its distance t from the centre has t^2 within [farLimit, nearLimit] (the
+ * cost that keeps the near sum with it at most, the far sum at least, the target), and the sum
+ * tests where its index is within [indexLow, indexHigh]. Writes the forbidden bits; their count.
+ */
+function forbiddenFast(set: usize, span: i32, out: usize, nearLimit: f64, farLimit: f64, indexLow: f64, indexHigh: f64): i32 {
+  loadSet(set, span);
+  const centre = <f64>(span >> 1);
+  const tMax = rootBelow(nearLimit);
+  const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1; // the smallest t with t^2 >= farLimit
+  const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
+  const ok0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
+  const ok1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
+  const f0 = w0 & ~ok0, f1 = w1 & ~ok1;
+  store<u64>(out, f0);
+  store<u64>(out + 8, f1);
+  return pc(f0) + pc(f1);
+}
+
 /**
  * Filtering (solve on the 64-bit path): right after diagonalsFeasible held on the same node,
  * the usable diagonals no completion can use. A k-subset of usable diagonals holding diagonal
@@ -138,6 +329,13 @@ let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
  */
 export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget: f64, diffTarget: f64, momentTarget: f64, outSums: usize, outDiffs: usize): i32 {
   const span = 2 * n - 1;
+  if (span <= 127) {
+    // The same tests as below, solved for the cost and the index: q <= nearLimit keeps
+    // 2 (near - nearCost + q + other near) <= target, q >= farLimit likewise for the far sums.
+    const half = momentTarget / 2;
+    return forbiddenFast(sums, span, outSums, half - dNear - sNear + sNearCost, half - dFar - sFar + sFarCost, sumTarget - sHighSum + sHigh, sumTarget - sLowSum + sLow)
+      + forbiddenFast(diffs, span, outDiffs, half - sNear - dNear + dNearCost, half - sFar - dFar + dFarCost, diffTarget - dHighSum + dHigh, diffTarget - dLowSum + dLow);
+  }
   const words = (span + 63) >> 6;
   for (let w = 0; w < words; w++) {
     store<u64>(outSums + (<usize>w << 3), 0);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_NO_BOUNDS, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { COMPLETE_NO_BOUNDS, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { rng, type Givens, type Pair } from "./constrained.js";
@@ -38,6 +38,18 @@ function brute(n: number, givens: Givens): string[] {
 /** Independent checker of one solution. */
 function valid(columns: ArrayLike<number>, n: number, givens: Givens): boolean {
   return brute(n, givens).includes(Array.from(columns).join(","));
+}
+
+/** Independent checker for boards too large for brute force: one queen a row, distinct lines, no blocked square. */
+function placed(columns: ArrayLike<number>, n: number, givens: Givens): boolean {
+  const blocked = new Set(givens.blocked.map(([r, c]) => r * n + c));
+  const col = new Set<number>(), sum = new Set<number>(), diff = new Set<number>();
+  for (let r = 0; r < n; r++) {
+    const c = columns[r];
+    if (!(c >= 0 && c < n) || blocked.has(r * n + c) || col.has(c) || sum.has(r + c) || diff.has(r - c)) return false;
+    col.add(c); sum.add(r + c); diff.add(r - c);
+  }
+  return columns.length === n;
 }
 
 /** A board with whole diagonals blocked (where the bounds bite), a few squares more, and maybe a given queen. */
@@ -126,6 +138,24 @@ describe("the complete search's diagonal bounds", () => {
         expect(seen[1].nodes).toBe(seen[0].nodes);
         expect(seen[1].columns).toEqual(seen[0].columns);
       }
+    }
+  });
+
+  it("take the same nodes on both engines where the diagonal sets take two words (n = 33 to 64: the kernel's popcount sums against the twin's walk)", () => {
+    // Boards (found with the bounds on) whose first solution comes within 160k nodes; the twin
+    // walks the usable diagonals one by one, the kernel counts them by popcounts: any difference
+    // in a bound or a filtered diagonal changes the tree.
+    for (const [n, d, seed] of [[33, 22, 1], [36, 24, 1], [40, 26, 1], [64, 40, 3], [64, 38, 1]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+      const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+      expect(new CompleteSearch(n, checkConstraints(n, givens, "test"), 0, Infinity).bounds).toBe(true);
+      const seen = ENGINES.map((engine) => run(engine, n, givens, COMPLETE_PLAIN));
+      for (const r of seen) {
+        expect(r.status).toBe(FOUND);
+        expect(placed(r.columns, n, givens)).toBe(true);
+      }
+      expect(seen[1].nodes).toBe(seen[0].nodes);
+      expect(seen[1].columns).toEqual(seen[0].columns);
     }
   });
 

@@ -320,7 +320,7 @@ export const COMPLETE_RESTART_OFTEN = 32;
 export const COMPLETE_NO_BOUNDS = 64;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
-const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 8192;
+const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536;
 
 /** Solve mode's portfolio at n <= 64 (as assembly/complete.ts): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
 class Portfolio {
