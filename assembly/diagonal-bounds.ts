@@ -72,59 +72,8 @@ let lowSum: f64 = 0;
 let highSum: f64 = 0;
 
 // Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
-// popcounts instead of walking the bits, the same values (exact integers) in a few dozen
-// operations. An index's bits k: the masks M0..M5 hold the positions whose index has bit k.
-const M0: u64 = 0xAAAAAAAAAAAAAAAA;
-const M1: u64 = 0xCCCCCCCCCCCCCCCC;
-const M2: u64 = 0xF0F0F0F0F0F0F0F0;
-const M3: u64 = 0xFF00FF00FF00FF00;
-const M4: u64 = 0xFFFF0000FFFF0000;
-const M5: u64 = 0xFFFFFFFF00000000;
-
-@inline function pc(x: u64): i32 {
-  return <i32>popcnt<u64>(x);
-}
-
-/** Bits below p (0..64). */
-@inline function below(p: i32): u64 {
-  return p >= 64 ? ~(<u64>0) : (<u64>1 << <u64>p) - 1;
-}
-
-/** Sum of the positions of the bits of x. */
-function indexSum(x: u64): i32 {
-  return pc(x & M0) + 2 * pc(x & M1) + 4 * pc(x & M2) + 8 * pc(x & M3) + 16 * pc(x & M4) + 32 * pc(x & M5);
-}
-
-/** Sum of the squares of the positions of the bits of x: i^2 = sum over bit pairs k, l of i of 2^(k + l). */
-function squareSum(x: u64): i32 {
-  const a0 = x & M0, a1 = x & M1, a2 = x & M2, a3 = x & M3, a4 = x & M4, a5 = x & M5;
-  const square = pc(a0) + 4 * pc(a1) + 16 * pc(a2) + 64 * pc(a3) + 256 * pc(a4) + 1024 * pc(a5);
-  const cross = 2 * pc(a0 & M1) + 4 * pc(a0 & M2) + 8 * pc(a0 & M3) + 16 * pc(a0 & M4) + 32 * pc(a0 & M5)
-    + 8 * pc(a1 & M2) + 16 * pc(a1 & M3) + 32 * pc(a1 & M4) + 64 * pc(a1 & M5)
-    + 32 * pc(a2 & M3) + 64 * pc(a2 & M4) + 128 * pc(a2 & M5)
-    + 128 * pc(a3 & M4) + 256 * pc(a3 & M5) + 512 * pc(a4 & M5);
-  return square + 2 * cross;
-}
-
-/** The position of the j-th lowest bit of x (1 <= j <= popcount). */
-function select(x: u64, j: i32): i32 {
-  let lo = 0, hi = 63;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (pc(x & below(mid + 1)) >= j) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
-}
-
-function reverse(x: u64): u64 {
-  x = ((x >> 1) & 0x5555555555555555) | ((x & 0x5555555555555555) << 1);
-  x = ((x >> 2) & 0x3333333333333333) | ((x & 0x3333333333333333) << 2);
-  x = ((x >> 4) & 0x0F0F0F0F0F0F0F0F) | ((x & 0x0F0F0F0F0F0F0F0F) << 4);
-  x = ((x >> 8) & 0x00FF00FF00FF00FF) | ((x & 0x00FF00FF00FF00FF) << 8);
-  x = ((x >> 16) & 0x0000FFFF0000FFFF) | ((x & 0x0000FFFF0000FFFF) << 16);
-  return (x >> 32) | (x << 32);
-}
+// popcounts (bit-sums.ts) instead of walking the bits, the same values (exact integers).
+import { below, indexSum, pc, reverse, select, squareSum } from "./bit-sums";
 
 // The two words of a set (bits at or above span cleared), and the last select's position.
 let w0: u64 = 0;
