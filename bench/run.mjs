@@ -8,7 +8,8 @@
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
 // n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep),
-// boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed.
+// boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
+// --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -21,7 +22,7 @@ import { benchQueue } from "./queue.mjs";
 import { benchQueueScale } from "./queue-scale.mjs";
 import { benchQueueCost } from "./queue-cost.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
-import { benchConstrained } from "./constrained.mjs";
+import { benchConstrained, benchFrontier } from "./constrained.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -57,6 +58,11 @@ const sections = {
       frontierOptions: { ds: [20, 28], boards: 3, timeoutMs: 10_000 },
     } : {}),
   }),
+  // Excluded Diagonals at n = 30 alone (also part of --constrained): 5 boards per d, 60 s a board.
+  frontier: () => benchFrontier({
+    ...(values.boards ? { boards: Number(values.boards) } : {}),
+    ...(values.quick ? { ds: [20, 28], boards: 3, timeoutMs: 10_000 } : {}),
+  }),
   "gpu-model": async () => {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");
     const { benchGpuModel } = await loadGpuModel();
@@ -72,7 +78,7 @@ const sections = {
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "queue-scale"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");
