@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { solve } from "../src/index.js";
+import { writeColumns } from "../src/cli/commands/solve.js";
 import { runCli } from "./cli-run.js";
 import { isSolution, isSolutionLarge } from "./helpers.js";
 
@@ -61,6 +62,21 @@ describe("nqueens CLI", () => {
     const columns = readFileSync(file, "utf8").trim().split("\n").map(Number);
     expect(columns).toHaveLength(5000);
     expect(isSolutionLarge(columns)).toBe(true);
+  });
+
+  it("writeColumns writes exactly what join would, across its buffer's edges and at every digit count", async () => {
+    const { mkdtempSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = mkdtempSync(join(tmpdir(), "nqueens-cols-"));
+    const edges = [0, 1, 9, 10, 99, 100, 999_999, 1_000_000, 2_147_483_647, -1, -2_147_483_648];
+    // 300,000 values of up to 7 digits: about 2.3 MB, so the 1 MiB buffer is flushed twice mid-file.
+    const many = Int32Array.from({ length: 300_000 }, (_, i) => (i * 7919) % 1_000_003);
+    for (const columns of [new Int32Array(0), Int32Array.from(edges), many]) {
+      const file = join(dir, `cols-${columns.length}.txt`);
+      writeColumns(file, columns);
+      expect(readFileSync(file, "utf8")).toBe(columns.length ? `${Array.from(columns).join("\n")}\n` : "");
+    }
   });
 
   it("solve takes the randomized methods' options and gives the API's answer", async () => {
