@@ -351,7 +351,7 @@ export class WorkerPool {
       } else {
         try {
           const result = checkPartResult(job.part, m.result); // a thread's answer is verified before anyone keeps it
-          if (slot.gpu && !job.settled) this.gpuParts++;
+          if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);
         } catch (error) {
