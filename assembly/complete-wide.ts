@@ -40,6 +40,8 @@ const RESTART_BASE: i32 = 16;
 const RESTART_OFTEN: i32 = 32;
 /** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off (as complete.ts). */
 const NO_BOUNDS: i32 = 64;
+/** Bit of param turning the per-colour bounds (colour-bounds.ts) off (as complete.ts). */
+const NO_COLOUR_BOUNDS: i32 = 128;
 const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
 
 let size: i32 = 0;
@@ -62,6 +64,7 @@ let diffCount: usize = 0; // i32[2n]: on each diagonal r - c + n - 1
 let sumBits: usize = 0; // u64[spanWords]: the sum diagonals with an open square (sumCount > 0)
 let diffBits: usize = 0; // u64[spanWords]: likewise the difference diagonals
 let bounds: bool = true;
+let colourBounds: bool = true;
 let rowsLeft: usize = 0; // u64[words]
 let colsFree: usize = 0; // u64[words]
 let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
@@ -125,7 +128,7 @@ let cols: usize = 0; // i32[n]
 
 /** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
 @inline function boundsHold(): bool {
-  return boundsOnLines(size, left, rowsLeft, colsFree, words, sumBits, diffBits, true);
+  return boundsOnLines(size, left, rowsLeft, colsFree, words, sumBits, diffBits, true, colourBounds);
 }
 
 /** Clears square (y, p) of row y left if open; false when that leaves row y, or free column p (p != c), with nothing. */
@@ -367,6 +370,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   trailCol = allocate(trail << 2);
   cols = allocate(<usize>n << 2);
   bounds = (param & NO_BOUNDS) == 0;
+  colourBounds = (param & NO_COLOUR_BOUNDS) == 0;
   const spanWords = <usize>((2 * n - 1 + 63) >> 6);
   sumBits = allocate(spanWords << 3);
   diffBits = allocate(spanWords << 3);

@@ -56,6 +56,9 @@ let portfolio: bool = false;
 /** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off, on both paths (for measurements). */
 const NO_BOUNDS: i32 = 64;
 let bounds: bool = true;
+/** Bit of param turning the per-colour bounds (colour-bounds.ts) off, on both paths (for measurements). */
+const NO_COLOUR_BOUNDS: i32 = 128;
+let colourBounds: bool = true;
 let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1
 let forbidden: usize = 0; // u64[4]: as usable, the diagonals filtering takes away
 /** Filtering (diagonalsForbidden): solve mode only, so counting and enumeration walk the wide path's tree. */
@@ -224,7 +227,7 @@ function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64, ev
   nodeSum = rowSum + colSum;
   nodeDiff = colSum - rowSum + <f64>left * <f64>(size - 1);
   nodeMoment = moments;
-  return diagonalsFeasible(size, left, usable, usable + 16, evenRows, evenCols, nodeSum, nodeDiff, moments);
+  return diagonalsFeasible(size, left, usable, usable + 16, evenRows, evenCols, nodeSum, nodeDiff, moments, colourBounds);
 }
 
 /** boundsPay on the root's allowed squares (level 0, before anything is placed). */
@@ -279,6 +282,7 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   store<u64>(colsLeft, full);
   // The diagonal bounds, and solve's portfolio, only on boards where the bounds pay (boundsPay).
   bounds = (param & NO_BOUNDS) == 0 && rootPays();
+  colourBounds = (param & NO_COLOUR_BOUNDS) == 0;
   filtering = bounds && mode == 0;
   portfolio = bounds && mode == 0 && (param & PLAIN) == 0;
   maxNodes = portfolio ? Infinity : nodeCap;
@@ -314,7 +318,7 @@ function portfolioRun(workLimit: f64): i32 {
       }
       if (portfolioNodes() < turnEnd) continue;
       if (!wideReady) {
-        wideCols = wideInit(size, bounds ? 0 : NO_BOUNDS, Infinity);
+        wideCols = wideInit(size, (bounds ? 0 : NO_BOUNDS) | (colourBounds ? 0 : NO_COLOUR_BOUNDS), Infinity);
         if (wideCols == 0) {
           turnEnd = Infinity; // no memory for it: the 64-bit search alone
           continue;

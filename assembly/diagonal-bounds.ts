@@ -20,7 +20,8 @@
 //   columns left. This one cuts Excluded Diagonals boards (whole diagonals removed) by
 //   orders of magnitude: a queen must take a far diagonal when the near ones are gone.
 // These are relaxations (each family apart from the rows and columns), never wrong: a
-// node they fail has no completion (tested against brute force).
+// node they fail has no completion (tested against brute force). When all four hold, the
+// last three are taken again per colour, jointly (colour-bounds.ts).
 //
 // The usable diagonals are two bit sets of `span = 2n - 1` bits (u64 words): bit k of
 // `sums` is the sum diagonal k, bit k of `diffs` the difference diagonal with index k,
@@ -74,6 +75,7 @@ let highSum: f64 = 0;
 // Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
 // popcounts (bit-sums.ts) instead of walking the bits, the same values (exact integers).
 import { below, indexSum, pc, reverse, select, squareSum } from "./bit-sums";
+import { colourBoundsHold } from "./colour-bounds";
 
 // The two words of a set (bits at or above span cleared), and the last select's position.
 let w0: u64 = 0;
@@ -322,7 +324,8 @@ export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget:
 }
 
 /**
- * Whether the colour, sum, difference and moment bounds above all hold. `evenRows`, `evenCols`:
+ * Whether the colour, sum, difference and moment bounds above all hold, and (`colour`) their
+ * per-colour form (colour-bounds.ts). `evenRows`, `evenCols`:
  * rows left and free columns of even index; `sumTarget`: the rows left plus the free columns;
  * `diffTarget`: the sum of the queens' difference indices (with index c - r + n - 1: the
  * columns less the rows, plus left * (n - 1)); `momentTarget`: the sum over rows left and free
@@ -330,7 +333,7 @@ export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget:
  */
 export function diagonalsFeasible(
   n: i32, left: i32, sums: usize, diffs: usize, evenRows: i32, evenCols: i32,
-  sumTarget: f64, diffTarget: f64, momentTarget: f64,
+  sumTarget: f64, diffTarget: f64, momentTarget: f64, colour: bool,
 ): bool {
   const span = 2 * n - 1;
   const words = (span + 63) >> 6;
@@ -360,7 +363,8 @@ export function diagonalsFeasible(
   sFarCost = lastCost;
   dFar = moment(diffs, span, left, false);
   dFarCost = lastCost;
-  return 2 * (sFar + dFar) >= momentTarget;
+  if (2 * (sFar + dFar) < momentTarget) return false;
+  return !colour || colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
 }
 
 /**
@@ -383,7 +387,7 @@ export function boundsPay(n: i32, sums: usize, diffs: usize): bool {
  * diagonalsFeasible at a node whose rows left and free columns are bit sets of `words` u64
  * (the wide path); `mirrored`: difference index r - c + n - 1 (the columns' sum less the rows').
  */
-export function boundsOnLines(n: i32, left: i32, rows: usize, cols: usize, words: i32, sums: usize, diffs: usize, mirrored: bool): bool {
+export function boundsOnLines(n: i32, left: i32, rows: usize, cols: usize, words: i32, sums: usize, diffs: usize, mirrored: bool, colour: bool): bool {
   let evenRows: i32 = 0;
   let evenCols: i32 = 0;
   let rowSum: f64 = 0;
@@ -410,5 +414,5 @@ export function boundsOnLines(n: i32, left: i32, rows: usize, cols: usize, words
     }
   }
   const diffTarget = (mirrored ? rowSum - colSum : colSum - rowSum) + <f64>left * <f64>(n - 1);
-  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments);
+  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments, colour);
 }

@@ -1,11 +1,12 @@
 // The complete search's diagonal bounds (assembly/diagonal-bounds.ts and its twin): they
 // never lose a solution (random boards with whole diagonals blocked, where they cut, against
 // a brute force written here, in count, enumeration and solve, on both paths and engines),
-// both engines and both paths prune the same nodes, and they do cut (nodes with and without).
+// both engines and both paths prune the same nodes, and they do cut (nodes with and without);
+// likewise their per-colour form (assembly/colour-bounds.ts), on and off.
 import { describe, expect, it } from "vitest";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_NO_BOUNDS, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
+import { COMPLETE_NO_BOUNDS, COMPLETE_NO_COLOUR_BOUNDS, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { rng, type Givens, type Pair } from "./constrained.js";
@@ -178,5 +179,41 @@ describe("the complete search's diagonal bounds", () => {
       }
     }
     expect(shown).toBeGreaterThan(0);
+  });
+
+  it("per colour (colour-bounds.ts), cut further and lose no solution: 300 diagonal-blocked boards against brute force, and Excluded Diagonals boards refuted at the root", () => {
+    const random = rng(81);
+    let cut = 0, tried = 0;
+    for (let i = 0; i < 300; i++) {
+      const n = 5 + (i % 7);
+      const givens = diagonalBoard(n, random);
+      if (checkConstraints(n, givens, "test").conflict !== null) continue;
+      tried++;
+      const expected = BigInt(brute(n, givens).length);
+      const seen = ENGINES.map((engine) => run(engine, n, givens, 2));
+      const wide = ENGINES.map((engine) => run(engine, n, givens, 2 | COMPLETE_WIDE));
+      const without = run("wasm", n, givens, 2 | COMPLETE_NO_COLOUR_BOUNDS);
+      for (const r of [...seen, ...wide, without]) expect(r.total).toBe(expected);
+      expect(new Set([...seen, ...wide].map((r) => r.nodes)).size).toBe(1);
+      expect(seen[0].nodes).toBeLessThanOrEqual(without.nodes);
+      if (seen[0].nodes < without.nodes) cut++;
+    }
+    expect(tried).toBeGreaterThan(200);
+    expect(cut).toBeGreaterThan(50); // 103 of 300 when written
+    // Boards (found by a search of CSPLib 079's generator at n = 14 to 20) that the per-colour bounds
+    // refute at once and the bounds over both colours only after hundreds or thousands of nodes.
+    for (const [n, d, seed] of [[16, 18, 1], [16, 18, 3], [14, 18, 9]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+      const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+      const refuted = ENGINES.map((engine) => run(engine, n, givens, 2));
+      const without = run("wasm", n, givens, 2 | COMPLETE_NO_COLOUR_BOUNDS);
+      for (const r of refuted) {
+        expect(r.nodes).toBe(1);
+        expect(r.total).toBe(0n);
+      }
+      expect(without.total).toBe(0n);
+      expect(without.nodes).toBeGreaterThan(100);
+      expect(brute(n, givens)).toEqual([]);
+    }
   });
 });

@@ -59,9 +59,9 @@ export class WideSearch {
 
   /**
    * `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1);
-   * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node.
+   * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts).
    */
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true) {
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true) {
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -143,7 +143,7 @@ export class WideSearch {
 
   /** The diagonal bounds (diagonal-bounds.ts) at the current node (difference index r - c + n - 1 here). */
   private boundsHold(): boolean {
-    return boundsOnLines(this.n, this.left, this.rowsLeft, this.colsFree, this.words, this.sumBits, this.diffBits, true);
+    return boundsOnLines(this.n, this.left, this.rowsLeft, this.colsFree, this.words, this.sumBits, this.diffBits, true, this.colourBounds);
   }
 
   /** After a restart, ties go by a hash of the candidate and the restart (20 bits). */

@@ -84,8 +84,8 @@ export class CompleteSearch {
   /** The diagonal bounds, only where they pay (boundsPay at the root, as the kernel). */
   readonly bounds: boolean;
 
-  /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node. */
-  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true) {
+  /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, readonly colourBounds = true) {
     this.n = n;
     const levels = n + 1;
     this.availLo = new Int32Array(levels * n);
@@ -199,7 +199,7 @@ export class CompleteSearch {
       }
       const left = popcount32(rowsLo) + popcount32(rowsHi);
       const sumTarget = rowSum + colSum, diffTarget = colSum - rowSum + left * (n - 1);
-      if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments)) return FAIL;
+      if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments, this.colourBounds)) return FAIL;
       const cutSums = this.cutSums, cutDiffs = this.cutDiffs;
       if (this.filtering && diagonalsForbidden(n, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
         // Take the squares of the unusable diagonals away, then this level again (in place).
@@ -318,6 +318,8 @@ export const COMPLETE_PLAIN = 16;
 export const COMPLETE_RESTART_OFTEN = 32;
 /** Bit of param turning the diagonal bounds (diagonal-bounds.ts) off, on both paths (measurements, tests). */
 export const COMPLETE_NO_BOUNDS = 64;
+/** Bit of param turning the per-colour bounds (colour-bounds.ts) off, on both paths (measurements, tests). */
+export const COMPLETE_NO_COLOUR_BOUNDS = 128;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536;
@@ -329,7 +331,7 @@ class Portfolio {
   private turnEnd = PORTFOLIO_START;
   private settled: SearchStatus | null = null;
   private wideFound = false;
-  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean) {}
+  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean, private readonly colourBounds: boolean) {}
 
   get nodes(): number {
     return this.wide !== null ? this.narrow.nodes + this.wide.nodes - 1 : this.narrow.nodes;
@@ -357,7 +359,7 @@ class Portfolio {
           continue;
         }
         if (this.nodes < this.turnEnd) continue;
-        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds);
+        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds);
         this.turn = 1;
         this.turnEnd = this.nodes + WIDE_SLICE;
       } else {
@@ -384,14 +386,15 @@ export function openComplete(n: number, params: SearchParams): Search {
   const mode = params.param & 3;
   const wide = n > NARROW_MAX_N || (params.param & COMPLETE_WIDE) !== 0;
   const bounds = (params.param & COMPLETE_NO_BOUNDS) === 0;
+  const colourBounds = (params.param & COMPLETE_NO_COLOUR_BOUNDS) === 0;
   // Solve's portfolio only where the diagonal bounds pay (boundsPay), as the kernel; elsewhere the 64-bit search alone.
-  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds);
+  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds);
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
-    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds)
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds)
     : portfolio
-      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds)
-      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds);
+      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds)
+      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,

@@ -3,6 +3,8 @@
 // are 32-bit words here; the verdicts are the kernel's. See the kernel for the reasoning
 // (colour, sum, difference and moment bounds over the usable diagonals).
 
+import { colourBoundsHold } from "./colour-bounds.js";
+
 function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
@@ -99,10 +101,10 @@ function moment(set: Int32Array, span: number, left: number, near: boolean): num
 let sLow = 0, sHigh = 0, sLowSum = 0, sHighSum = 0, dLow = 0, dHigh = 0, dLowSum = 0, dHighSum = 0;
 let sNear = 0, sNearCost = 0, sFar = 0, sFarCost = 0, dNear = 0, dNearCost = 0, dFar = 0, dFarCost = 0;
 
-/** As the kernel's diagonalsFeasible: whether the colour, sum, difference and moment bounds all hold. */
+/** As the kernel's diagonalsFeasible: whether the colour, sum, difference and moment bounds all hold, and (`colour`) their per-colour form. */
 export function diagonalsFeasible(
   n: number, left: number, sums: Int32Array, diffs: Int32Array, evenRows: number, evenCols: number,
-  sumTarget: number, diffTarget: number, momentTarget: number,
+  sumTarget: number, diffTarget: number, momentTarget: number, colour: boolean,
 ): boolean {
   const span = 2 * n - 1;
   const words = (span + 31) >> 5;
@@ -128,7 +130,8 @@ export function diagonalsFeasible(
   sFarCost = lastCost;
   dFar = moment(diffs, span, left, false);
   dFarCost = lastCost;
-  return 2 * (sFar + dFar) >= momentTarget;
+  if (2 * (sFar + dFar) < momentTarget) return false;
+  return !colour || colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
 }
 
 /** As the kernel's diagonalsForbidden (right after diagonalsFeasible held): the unusable diagonals as bits of outSums / outDiffs; how many. */
@@ -174,7 +177,7 @@ export function boundsPay(n: number, sums: Int32Array, diffs: Int32Array): boole
 }
 
 /** As the kernel's boundsOnLines: diagonalsFeasible at a node whose rows left and free columns are bit sets (32-bit words). */
-export function boundsOnLines(n: number, left: number, rows: Int32Array, cols: Int32Array, words: number, sums: Int32Array, diffs: Int32Array, mirrored: boolean): boolean {
+export function boundsOnLines(n: number, left: number, rows: Int32Array, cols: Int32Array, words: number, sums: Int32Array, diffs: Int32Array, mirrored: boolean, colour: boolean): boolean {
   let evenRows = 0, evenCols = 0, rowSum = 0, colSum = 0, moments = 0;
   for (let w = 0; w < words; w++) {
     for (let x = rows[w]; x !== 0; x &= x - 1) {
@@ -191,5 +194,5 @@ export function boundsOnLines(n: number, left: number, rows: Int32Array, cols: I
     }
   }
   const diffTarget = (mirrored ? rowSum - colSum : colSum - rowSum) + left * (n - 1);
-  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments);
+  return diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, rowSum + colSum, diffTarget, moments, colour);
 }

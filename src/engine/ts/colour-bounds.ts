@@ -1,0 +1,73 @@
+// Twin of assembly/colour-bounds.ts: the sum, difference and moment bounds per colour,
+// jointly, the last test of diagonalsFeasible. Bit sets are 32-bit words here; the verdicts
+// are the kernel's (exact integers). See the kernel for the reasoning.
+
+const MAX_LIST = 1024; // a colour of a family has at most n <= 1000 diagonals
+// Prefix sums by [family (sum, diff)][colour (even, odd)][indices, squared distances], MAX_LIST + 1 entries each.
+const PREFIX = Array.from({ length: 8 }, () => new Float64Array(MAX_LIST + 1));
+const LIST = new Int32Array(MAX_LIST);
+const COUNTS = new Int32Array(4);
+
+/** The prefix sums of one colour of a family (the usable bits of `set` with index parity `parity`); how many. */
+function build(set: Int32Array, span: number, parity: number, slot: number): number {
+  const centre = span >> 1;
+  let count = 0;
+  for (let k = parity; k < span; k += 2) if ((set[k >> 5] >>> (k & 31)) & 1) LIST[count++] = k;
+  const idx = PREFIX[2 * slot], dist = PREFIX[2 * slot + 1];
+  let split = 0; // the first entry above the centre
+  for (let i = 0; i < count; i++) {
+    if (LIST[i] <= centre) split = i + 1;
+    idx[i + 1] = idx[i] + LIST[i];
+  }
+  // Outwards from the centre, merged by distance.
+  let lo = split - 1, hi = split;
+  for (let i = 0; i < count; i++) {
+    const dLo = lo >= 0 ? centre - LIST[lo] : Infinity;
+    const dHi = hi < count ? LIST[hi] - centre : Infinity;
+    let off: number;
+    if (dLo <= dHi) {
+      off = dLo;
+      lo--;
+    } else {
+      off = dHi;
+      hi++;
+    }
+    dist[i + 1] = dist[i] + off * off;
+  }
+  return count;
+}
+
+/** Sum of the j smallest (kind 0: indices; 1: squared distances) of slot's colour. */
+const low = (slot: number, kind: number, j: number): number => PREFIX[2 * slot + kind][j];
+/** Sum of the j largest. */
+const high = (slot: number, kind: number, j: number): number => {
+  const p = PREFIX[2 * slot + kind], count = COUNTS[slot];
+  return p[count] - p[count - j];
+};
+
+/** As the kernel's colourBoundsHold: whether some t in tLow..tHigh keeps all six bounds per colour. */
+export function colourBoundsHold(
+  n: number, left: number, sums: Int32Array, diffs: Int32Array, tLow: number, tHigh: number, ro: number, ce: number,
+  sumTarget: number, diffTarget: number, momentTarget: number,
+): boolean {
+  const span = 2 * n - 1;
+  const diffParity = (n - 1) & 1;
+  // Slots: 0 even sums, 1 odd sums, 2 even differences, 3 odd differences (by their squares' colour).
+  COUNTS[0] = build(sums, span, 0, 0);
+  COUNTS[1] = build(sums, span, 1, 1);
+  COUNTS[2] = build(diffs, span, diffParity, 2);
+  COUNTS[3] = build(diffs, span, diffParity ^ 1, 3);
+  for (let t = tLow; t <= tHigh; t++) {
+    const e = 2 * t + ro - ce;
+    const o = left - e;
+    if (e > COUNTS[0] || e > COUNTS[2] || o > COUNTS[1] || o > COUNTS[3]) continue;
+    if (low(0, 0, e) + low(1, 0, o) > sumTarget) continue;
+    if (high(0, 0, e) + high(1, 0, o) < sumTarget) continue;
+    if (low(2, 0, e) + low(3, 0, o) > diffTarget) continue;
+    if (high(2, 0, e) + high(3, 0, o) < diffTarget) continue;
+    if (2 * (low(0, 1, e) + low(1, 1, o) + low(2, 1, e) + low(3, 1, o)) > momentTarget) continue;
+    if (2 * (high(0, 1, e) + high(1, 1, o) + high(2, 1, e) + high(3, 1, o)) < momentTarget) continue;
+    return true;
+  }
+  return false;
+}
