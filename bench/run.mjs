@@ -9,7 +9,8 @@
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
 // n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep),
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
-// --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28).
+// --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28;
+// --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -30,7 +31,7 @@ const { values } = parseArgs({
     queue: { type: "string" }, "queue-repeats": { type: "string" },
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
-    constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false },
+    constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
     "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
   },
@@ -62,6 +63,7 @@ const sections = {
   frontier: () => benchFrontier({
     ...(values.boards ? { boards: Number(values.boards) } : {}),
     ...(values.quick ? { ds: [20, 28], boards: 3, timeoutMs: 10_000 } : {}),
+    ...(values.cadical ? { withCadical: true, cadicalTimeoutMs: values.quick ? 10_000 : 60_000 } : {}),
   }),
   "gpu-model": async () => {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");
