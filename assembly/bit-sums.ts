@@ -55,3 +55,20 @@ export function reverse(x: u64): u64 {
   x = ((x >> 16) & 0x0000FFFF0000FFFF) | ((x & 0x0000FFFF0000FFFF) << 16);
   return (x >> 32) | (x << 32);
 }
+
+/** Bits of the indices a..b (clamped to 0..127) that fall in the word from `base` (0 or 64), shifted down by base. */
+export function between(a: f64, b: f64, base: i32): u64 {
+  const lo = <i32>max<f64>(a, <f64>base) - base;
+  const hi = <i32>min<f64>(b, <f64>(base + 63)) - base;
+  if (lo > hi) return 0;
+  return below(hi + 1) & ~below(lo);
+}
+
+/** The largest t >= 0 with t^2 <= b (-1: none). */
+export function rootBelow(b: f64): f64 {
+  if (b < 0) return -1;
+  let t = Math.floor(Math.sqrt(b));
+  while ((t + 1) * (t + 1) <= b) t++;
+  while (t * t > b) t--;
+  return t;
+}

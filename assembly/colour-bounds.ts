@@ -20,7 +20,7 @@
 // costs O(n): the prefix sums of each colour's indices in increasing order and of its squared
 // distances from the centre in increasing order.
 
-import { below } from "./bit-sums";
+import { below, between, pc, rootBelow } from "./bit-sums";
 
 const MAX_LIST: i32 = 1024; // a colour of a family has at most n <= 1000 diagonals
 // Prefix sums, i32 each (at most 1000 * 999^2 < 2^31), MAX_LIST + 1 entries: [family (sum, diff)][colour (even, odd)][indices, squared distances].
@@ -85,34 +85,111 @@ function build(set: usize, span: i32, parity: i32, family: i32, colour: i32): i3
   return <f64>(load<i32>(p + (<usize>count << 2)) - load<i32>(p + (<usize>(count - j) << 2)));
 }
 
+// colourBoundsHold's node, for colourForbidden: its arguments and each colour's count.
+let nodeLeft: i32 = 0, nodeTLow: i32 = 0, nodeTHigh: i32 = 0, nodeRo: i32 = 0, nodeCe: i32 = 0;
+let nodeSum: f64 = 0, nodeDiff: f64 = 0, nodeMoment: f64 = 0;
+let count0: i32 = 0, count1: i32 = 0, count2: i32 = 0, count3: i32 = 0;
+
+@inline function countOf(family: i32, colour: i32): i32 {
+  return family == 0 ? (colour == 0 ? count0 : count1) : (colour == 0 ? count2 : count3);
+}
+
+/** Whether all six bounds per colour hold with e queens on even squares and o on odd ones. */
+function holdsAt(e: i32, o: i32): bool {
+  if (e > count0 || e > count2 || o > count1 || o > count3) return false;
+  if (low(0, 0, 0, e) + low(0, 1, 0, o) > nodeSum) return false;
+  if (high(0, 0, 0, count0, e) + high(0, 1, 0, count1, o) < nodeSum) return false;
+  if (low(1, 0, 0, e) + low(1, 1, 0, o) > nodeDiff) return false;
+  if (high(1, 0, 0, count2, e) + high(1, 1, 0, count3, o) < nodeDiff) return false;
+  const near = low(0, 0, 1, e) + low(0, 1, 1, o) + low(1, 0, 1, e) + low(1, 1, 1, o);
+  if (2 * near > nodeMoment) return false;
+  const far = high(0, 0, 1, count0, e) + high(0, 1, 1, count1, o) + high(1, 0, 1, count2, e) + high(1, 1, 1, count3, o);
+  return 2 * far >= nodeMoment;
+}
+
 /**
  * Whether some t in tLow..tHigh (the colour test's range, where e and o fit each colour's usable
- * diagonals) keeps all six bounds per colour. `diffParity`: the parity of a difference index of
- * an even square (that of n - 1); targets as diagonalsFeasible's.
+ * diagonals) keeps all six bounds per colour; targets as diagonalsFeasible's.
  */
 export function colourBoundsHold(
   n: i32, left: i32, sums: usize, diffs: usize, tLow: i32, tHigh: i32, ro: i32, ce: i32,
   sumTarget: f64, diffTarget: f64, momentTarget: f64,
 ): bool {
   const span = 2 * n - 1;
-  const diffParity = (n - 1) & 1;
-  const counts0 = build(sums, span, 0, 0, 0);
-  const counts1 = build(sums, span, 1, 0, 1);
-  const counts2 = build(diffs, span, diffParity, 1, 0);
-  const counts3 = build(diffs, span, diffParity ^ 1, 1, 1);
+  const diffParity = (n - 1) & 1; // the parity of a difference index of an even square
+  count0 = build(sums, span, 0, 0, 0);
+  count1 = build(sums, span, 1, 0, 1);
+  count2 = build(diffs, span, diffParity, 1, 0);
+  count3 = build(diffs, span, diffParity ^ 1, 1, 1);
+  nodeLeft = left; nodeTLow = tLow; nodeTHigh = tHigh; nodeRo = ro; nodeCe = ce;
+  nodeSum = sumTarget; nodeDiff = diffTarget; nodeMoment = momentTarget;
   for (let t = tLow; t <= tHigh; t++) {
     const e = 2 * t + ro - ce;
-    const o = left - e;
-    if (e > counts0 || e > counts2 || o > counts1 || o > counts3) continue;
-    if (low(0, 0, 0, e) + low(0, 1, 0, o) > sumTarget) continue;
-    if (high(0, 0, 0, counts0, e) + high(0, 1, 0, counts1, o) < sumTarget) continue;
-    if (low(1, 0, 0, e) + low(1, 1, 0, o) > diffTarget) continue;
-    if (high(1, 0, 0, counts2, e) + high(1, 1, 0, counts3, o) < diffTarget) continue;
-    const near = low(0, 0, 1, e) + low(0, 1, 1, o) + low(1, 0, 1, e) + low(1, 1, 1, o);
-    if (2 * near > momentTarget) continue;
-    const far = high(0, 0, 1, counts0, e) + high(0, 1, 1, counts1, o) + high(1, 0, 1, counts2, e) + high(1, 1, 1, counts3, o);
-    if (2 * far < momentTarget) continue;
-    return true;
+    if (holdsAt(e, left - e)) return true;
   }
   return false;
+}
+
+/**
+ * Filtering per colour (solve on the 64-bit path, span <= 127), right after colourBoundsHold held
+ * on the same node: a usable diagonal of colour c is unusable when no t that keeps the bounds
+ * leaves it room, that is where, for every such t, a set of the colour's count of usable
+ * diagonals of c holding it breaks a bound (as diagonalsForbidden, per colour: at least the
+ * index sum of the count - 1 smallest others plus its own, and so on). For one t and colour the
+ * diagonals that fit are a window of indices times a ring of distances from the centre, so the
+ * test is a few masks a t. Writes their bits into `outSums` / `outDiffs` (two words each, as
+ * the sets); returns how many there are. They include every diagonal diagonalsForbidden would
+ * take away (a set of one split is a set of both colours).
+ */
+export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usize, outDiffs: usize): i32 {
+  const span = 2 * n - 1;
+  const centre = <f64>(span >> 1);
+  const high0 = span > 64 ? below(span - 64) : 0;
+  const low0 = below(span);
+  const half = nodeMoment / 2;
+  const diffParity = (n - 1) & 1;
+  // Per family and colour, the two words of the diagonals some t leaves room for.
+  let ok00: u64 = 0, ok01: u64 = 0, ok10: u64 = 0, ok11: u64 = 0, ok20: u64 = 0, ok21: u64 = 0, ok30: u64 = 0, ok31: u64 = 0;
+  for (let t = nodeTLow; t <= nodeTHigh; t++) {
+    const e = 2 * t + nodeRo - nodeCe;
+    const o = nodeLeft - e;
+    if (!holdsAt(e, o)) continue;
+    for (let slot = 0; slot < 4; slot++) {
+      const family = slot >> 1, colour = slot & 1;
+      const m = colour == 0 ? e : o;
+      if (m == 0) continue; // no queen of this colour: none of its diagonals is used
+      const mo = colour == 0 ? o : e;
+      const count = countOf(family, colour), countOther = countOf(family, colour ^ 1);
+      const target = family == 0 ? nodeSum : nodeDiff;
+      const indexHigh = target - low(family, colour ^ 1, 0, mo) - low(family, colour, 0, m - 1);
+      const indexLow = target - high(family, colour ^ 1, 0, countOther, mo) - high(family, colour, 0, count, m - 1);
+      const f = family ^ 1;
+      const nearOther = low(f, 0, 1, e) + low(f, 1, 1, o);
+      const farOther = high(f, 0, 1, countOf(f, 0), e) + high(f, 1, 1, countOf(f, 1), o);
+      const nearLimit = half - nearOther - low(family, colour ^ 1, 1, mo) - low(family, colour, 1, m - 1);
+      const farLimit = half - farOther - high(family, colour ^ 1, 1, countOther, mo) - high(family, colour, 1, count, m - 1);
+      const tMax = rootBelow(nearLimit);
+      const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1;
+      const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
+      const w0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
+      const w1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
+      if (slot == 0) { ok00 |= w0; ok01 |= w1; }
+      else if (slot == 1) { ok10 |= w0; ok11 |= w1; }
+      else if (slot == 2) { ok20 |= w0; ok21 |= w1; }
+      else { ok30 |= w0; ok31 |= w1; }
+    }
+  }
+  const EVEN_BITS: u64 = 0x5555555555555555;
+  const sumEven = EVEN_BITS, diffEven = diffParity == 0 ? EVEN_BITS : ~EVEN_BITS;
+  const s0 = load<u64>(sums) & low0, s1 = load<u64>(sums + 8) & high0;
+  const d0 = load<u64>(diffs) & low0, d1 = load<u64>(diffs + 8) & high0;
+  const fs0 = (s0 & sumEven & ~ok00) | (s0 & ~sumEven & ~ok10);
+  const fs1 = (s1 & sumEven & ~ok01) | (s1 & ~sumEven & ~ok11);
+  const fd0 = (d0 & diffEven & ~ok20) | (d0 & ~diffEven & ~ok30);
+  const fd1 = (d1 & diffEven & ~ok21) | (d1 & ~diffEven & ~ok31);
+  store<u64>(outSums, fs0);
+  store<u64>(outSums + 8, fs1);
+  store<u64>(outDiffs, fd0);
+  store<u64>(outDiffs + 8, fd1);
+  return pc(fs0) + pc(fs1) + pc(fd0) + pc(fd1);
 }

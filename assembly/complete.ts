@@ -23,6 +23,7 @@ import { allocate } from "./memory";
 import { allowedMask } from "./constraints";
 import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import { diagonalsFeasible, diagonalsForbidden, boundsPay } from "./diagonal-bounds";
+import { colourForbidden } from "./colour-bounds";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -61,7 +62,7 @@ const NO_COLOUR_BOUNDS: i32 = 128;
 let colourBounds: bool = true;
 let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1
 let forbidden: usize = 0; // u64[4]: as usable, the diagonals filtering takes away
-/** Filtering (diagonalsForbidden): solve mode only, so counting and enumeration walk the wide path's tree. */
+/** Filtering (diagonalsForbidden, and colourForbidden with the per-colour bounds): solve mode only, so counting and enumeration walk the wide path's tree. */
 let filtering: bool = false;
 // boundsHold's figures of the node, for the filtering.
 let nodeLeft: i32 = 0;
@@ -166,7 +167,9 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   }
   if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
   if (bounds && !boundsHold(rows, free, s0, s1, d0, d1, evenRows, lineSum, moments)) return FAIL;
-  if (filtering && diagonalsForbidden(size, usable, usable + 16, nodeSum, nodeDiff, nodeMoment, forbidden, forbidden + 16) > 0) {
+  // The per-colour filtering takes away every diagonal the filtering over both colours would (and more).
+  if (filtering && (colourBounds ? colourForbidden(size, usable, usable + 16, forbidden, forbidden + 16)
+    : diagonalsForbidden(size, usable, usable + 16, nodeSum, nodeDiff, nodeMoment, forbidden, forbidden + 16)) > 0) {
     // Take the squares of the unusable diagonals away, then this level again (in place).
     const f0 = load<u64>(forbidden), f1 = load<u64>(forbidden + 8);
     const g0 = load<u64>(forbidden + 16), g1 = load<u64>(forbidden + 24);

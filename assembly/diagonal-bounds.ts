@@ -74,7 +74,7 @@ let highSum: f64 = 0;
 
 // Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
 // popcounts (bit-sums.ts) instead of walking the bits, the same values (exact integers).
-import { below, indexSum, pc, reverse, select, squareSum } from "./bit-sums";
+import { below, between, indexSum, pc, reverse, rootBelow, select, squareSum } from "./bit-sums";
 import { colourBoundsHold } from "./colour-bounds";
 
 // The two words of a set (bits at or above span cleared), and the last select's position.
@@ -232,23 +232,6 @@ let dLow: f64 = 0, dHigh: f64 = 0, dLowSum: f64 = 0, dHighSum: f64 = 0;
 let sNear: f64 = 0, sNearCost: f64 = 0, sFar: f64 = 0, sFarCost: f64 = 0;
 let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
 
-/** Bits of the indices a..b (clamped to 0..127) that fall in the word from `base` (0 or 64), shifted down by base. */
-function between(a: f64, b: f64, base: i32): u64 {
-  const lo = <i32>max<f64>(a, <f64>base) - base;
-  const hi = <i32>min<f64>(b, <f64>(base + 63)) - base;
-  if (lo > hi) return 0;
-  return below(hi + 1) & ~below(lo);
-}
-
-/** The largest t >= 0 with t^2 <= b (-1: none). */
-function rootBelow(b: f64): f64 {
-  if (b < 0) return -1;
-  let t = Math.floor(Math.sqrt(b));
-  while ((t + 1) * (t + 1) <= b) t++;
-  while (t * t > b) t--;
-  return t;
-}
-
 /**
  * diagonalsForbidden's test for one family of a two-word set, as windows: a diagonal passes the
  * moment tests where its distance t from the centre has t^2 within [farLimit, nearLimit] (the
@@ -350,6 +333,9 @@ export function diagonalsFeasible(
   const tLow = max<i32>(max<i32>(0, ce - ro), (re + ce - oddMax + 1) >> 1);
   const tHigh = min<i32>(min<i32>(re, ce), (evenMax - ro + ce) >> 1);
   if (tLow > tHigh) return false;
+  // The per-colour bounds imply the three below (a split's e smallest even plus o smallest odd
+  // diagonals sum to at least the left smallest of both, and so on), so with them these are skipped.
+  if (colour) return colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
   if (!linear(sums, span, left, sumTarget)) return false;
   sLow = lastLow; sHigh = lastHigh; sLowSum = lowSum; sHighSum = highSum;
   if (!linear(diffs, span, left, diffTarget)) return false;
@@ -363,8 +349,7 @@ export function diagonalsFeasible(
   sFarCost = lastCost;
   dFar = moment(diffs, span, left, false);
   dFarCost = lastCost;
-  if (2 * (sFar + dFar) < momentTarget) return false;
-  return !colour || colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
+  return 2 * (sFar + dFar) >= momentTarget;
 }
 
 /**

@@ -216,4 +216,40 @@ describe("the complete search's diagonal bounds", () => {
       expect(brute(n, givens)).toEqual([]);
     }
   });
+
+  it("per colour, filter in solve (colourForbidden): the same answers as brute force on 300 diagonal-blocked boards with fewer nodes, and an n = 30 board proved at the root", () => {
+    const random = rng(82);
+    let cut = 0;
+    for (let i = 0; i < 300; i++) {
+      const n = 5 + (i % 7);
+      const givens = diagonalBoard(n, random);
+      if (checkConstraints(n, givens, "test").conflict !== null) continue;
+      const solvable = brute(n, givens).length > 0;
+      const seen = ENGINES.map((engine) => run(engine, n, givens, COMPLETE_PLAIN));
+      const without = run("wasm", n, givens, COMPLETE_PLAIN | COMPLETE_NO_COLOUR_BOUNDS);
+      for (const r of [...seen, without]) {
+        expect(r.status).toBe(solvable ? FOUND : EXHAUSTED);
+        if (solvable) expect(valid(r.columns, n, givens)).toBe(true);
+      }
+      expect(seen[1].nodes).toBe(seen[0].nodes);
+      expect(seen[1].columns).toEqual(seen[0].columns);
+      if (!solvable) {
+        expect(seen[0].nodes).toBeLessThanOrEqual(without.nodes);
+        if (seen[0].nodes < without.nodes) cut++;
+      }
+    }
+    expect(cut).toBeGreaterThan(30); // 61 when written
+    // Excluded Diagonals, n = 30, d = 36, seed 3: refuted at the root once the per-colour filtering has taken diagonals away;
+    // the 64-bit solve without the per-colour bounds walks about a million nodes to the same answer.
+    const { blocked } = excludedDiagonalsBoard(30, 36, { seed: 3, minFree: 1 });
+    const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+    for (const engine of ENGINES) {
+      const r = run(engine, 30, givens, COMPLETE_PLAIN);
+      expect(r.status).toBe(EXHAUSTED);
+      expect(r.nodes).toBe(1);
+    }
+    const plain = run("wasm", 30, givens, COMPLETE_PLAIN | COMPLETE_NO_COLOUR_BOUNDS);
+    expect(plain.status).toBe(EXHAUSTED);
+    expect(plain.nodes).toBeGreaterThan(500_000);
+  });
 });

@@ -45,6 +45,20 @@ const high = (slot: number, kind: number, j: number): number => {
   return p[count] - p[count - j];
 };
 
+// colourBoundsHold's node, for colourForbidden (as the kernel).
+let nodeLeft = 0, nodeTLow = 0, nodeTHigh = 0, nodeRo = 0, nodeCe = 0, nodeSum = 0, nodeDiff = 0, nodeMoment = 0;
+
+/** Whether all six bounds per colour hold with e queens on even squares and o on odd ones. */
+function holdsAt(e: number, o: number): boolean {
+  if (e > COUNTS[0] || e > COUNTS[2] || o > COUNTS[1] || o > COUNTS[3]) return false;
+  if (low(0, 0, e) + low(1, 0, o) > nodeSum) return false;
+  if (high(0, 0, e) + high(1, 0, o) < nodeSum) return false;
+  if (low(2, 0, e) + low(3, 0, o) > nodeDiff) return false;
+  if (high(2, 0, e) + high(3, 0, o) < nodeDiff) return false;
+  if (2 * (low(0, 1, e) + low(1, 1, o) + low(2, 1, e) + low(3, 1, o)) > nodeMoment) return false;
+  return 2 * (high(0, 1, e) + high(1, 1, o) + high(2, 1, e) + high(3, 1, o)) >= nodeMoment;
+}
+
 /** As the kernel's colourBoundsHold: whether some t in tLow..tHigh keeps all six bounds per colour. */
 export function colourBoundsHold(
   n: number, left: number, sums: Int32Array, diffs: Int32Array, tLow: number, tHigh: number, ro: number, ce: number,
@@ -57,17 +71,52 @@ export function colourBoundsHold(
   COUNTS[1] = build(sums, span, 1, 1);
   COUNTS[2] = build(diffs, span, diffParity, 2);
   COUNTS[3] = build(diffs, span, diffParity ^ 1, 3);
+  nodeLeft = left; nodeTLow = tLow; nodeTHigh = tHigh; nodeRo = ro; nodeCe = ce;
+  nodeSum = sumTarget; nodeDiff = diffTarget; nodeMoment = momentTarget;
   for (let t = tLow; t <= tHigh; t++) {
     const e = 2 * t + ro - ce;
-    const o = left - e;
-    if (e > COUNTS[0] || e > COUNTS[2] || o > COUNTS[1] || o > COUNTS[3]) continue;
-    if (low(0, 0, e) + low(1, 0, o) > sumTarget) continue;
-    if (high(0, 0, e) + high(1, 0, o) < sumTarget) continue;
-    if (low(2, 0, e) + low(3, 0, o) > diffTarget) continue;
-    if (high(2, 0, e) + high(3, 0, o) < diffTarget) continue;
-    if (2 * (low(0, 1, e) + low(1, 1, o) + low(2, 1, e) + low(3, 1, o)) > momentTarget) continue;
-    if (2 * (high(0, 1, e) + high(1, 1, o) + high(2, 1, e) + high(3, 1, o)) < momentTarget) continue;
-    return true;
+    if (holdsAt(e, left - e)) return true;
   }
   return false;
+}
+
+/**
+ * As the kernel's colourForbidden (solve on the 64-bit path, right after colourBoundsHold held):
+ * writes the diagonals no t leaves room for into outSums / outDiffs (cleared first); how many.
+ * The twin tests each usable diagonal against each t's bounds; the kernel builds the same sets as masks.
+ */
+export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
+  const span = 2 * n - 1, centre = span >> 1, half = nodeMoment / 2;
+  const diffParity = (n - 1) & 1;
+  let added = 0;
+  outSums.fill(0);
+  outDiffs.fill(0);
+  for (let slot = 0; slot < 4; slot++) {
+    const family = slot >> 1, colour = slot & 1;
+    const set = family === 0 ? sums : diffs, out = family === 0 ? outSums : outDiffs;
+    const parity = family === 0 ? colour : diffParity ^ colour;
+    const me = 2 * family + colour, other = 2 * family + (colour ^ 1), f = 2 * (family ^ 1);
+    for (let k = parity; k < span; k += 2) {
+      if (((set[k >> 5] >>> (k & 31)) & 1) === 0) continue;
+      const q = (k - centre) * (k - centre);
+      let fits = false;
+      for (let t = nodeTLow; t <= nodeTHigh && !fits; t++) {
+        const e = 2 * t + nodeRo - nodeCe, o = nodeLeft - e;
+        if (!holdsAt(e, o)) continue;
+        const m = colour === 0 ? e : o, mo = colour === 0 ? o : e;
+        if (m === 0) continue;
+        const target = family === 0 ? nodeSum : nodeDiff;
+        if (k > target - low(other, 0, mo) - low(me, 0, m - 1)) continue;
+        if (k < target - high(other, 0, mo) - high(me, 0, m - 1)) continue;
+        if (q > half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1)) continue;
+        if (q < half - (high(f, 1, e) + high(f + 1, 1, o)) - high(other, 1, mo) - high(me, 1, m - 1)) continue;
+        fits = true;
+      }
+      if (!fits) {
+        out[k >> 5] |= 1 << (k & 31);
+        added++;
+      }
+    }
+  }
+  return added;
 }

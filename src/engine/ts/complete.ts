@@ -5,6 +5,7 @@
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
 import { boundsPay, diagonalsFeasible, diagonalsForbidden } from "./diagonal-bounds.js";
+import { colourForbidden } from "./colour-bounds.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
@@ -79,7 +80,7 @@ export class CompleteSearch {
   private readonly diffs = new Int32Array(4);
   private readonly cutSums = new Int32Array(4);
   private readonly cutDiffs = new Int32Array(4);
-  /** Filtering (diagonalsForbidden): solve mode only, as the kernel. */
+  /** Filtering (diagonalsForbidden, and colourForbidden with the per-colour bounds): solve mode only, as the kernel. */
   private readonly filtering: boolean;
   /** The diagonal bounds, only where they pay (boundsPay at the root, as the kernel). */
   readonly bounds: boolean;
@@ -201,7 +202,9 @@ export class CompleteSearch {
       const sumTarget = rowSum + colSum, diffTarget = colSum - rowSum + left * (n - 1);
       if (!diagonalsFeasible(n, left, sums, diffs, evenRows, evenCols, sumTarget, diffTarget, moments, this.colourBounds)) return FAIL;
       const cutSums = this.cutSums, cutDiffs = this.cutDiffs;
-      if (this.filtering && diagonalsForbidden(n, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs) > 0) {
+      // The per-colour filtering takes away every diagonal the filtering over both colours would (and more).
+      if (this.filtering && (this.colourBounds ? colourForbidden(n, sums, diffs, cutSums, cutDiffs)
+        : diagonalsForbidden(n, sums, diffs, sumTarget, diffTarget, moments, cutSums, cutDiffs)) > 0) {
         // Take the squares of the unusable diagonals away, then this level again (in place).
         for (let half = 0; half < 2; half++) {
           for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {

@@ -117,6 +117,8 @@ export function diagonalsFeasible(
   const tLow = Math.max(0, ce - ro, (re + ce - oddMax + 1) >> 1);
   const tHigh = Math.min(re, ce, (evenMax - ro + ce) >> 1);
   if (tLow > tHigh) return false;
+  // The per-colour bounds imply the three below, so with them these are skipped (as the kernel).
+  if (colour) return colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
   if (!linear(sums, span, left, sumTarget)) return false;
   sLow = lastLow; sHigh = lastHigh; sLowSum = lowSum; sHighSum = highSum;
   if (!linear(diffs, span, left, diffTarget)) return false;
@@ -130,8 +132,7 @@ export function diagonalsFeasible(
   sFarCost = lastCost;
   dFar = moment(diffs, span, left, false);
   dFarCost = lastCost;
-  if (2 * (sFar + dFar) < momentTarget) return false;
-  return !colour || colourBoundsHold(n, left, sums, diffs, tLow, tHigh, ro, ce, sumTarget, diffTarget, momentTarget);
+  return 2 * (sFar + dFar) >= momentTarget;
 }
 
 /** As the kernel's diagonalsForbidden (right after diagonalsFeasible held): the unusable diagonals as bits of outSums / outDiffs; how many. */
