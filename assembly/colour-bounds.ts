@@ -20,7 +20,7 @@
 // costs O(n): the prefix sums of each colour's indices in increasing order and of its squared
 // distances from the centre in increasing order.
 
-import { below, between, pc, rootBelow } from "./bit-sums";
+import { below, between, pc, reverse, rootBelow } from "./bit-sums";
 
 const MAX_LIST: i32 = 1024; // a colour of a family has at most n <= 1000 diagonals
 // Prefix sums, i32 each (at most 1000 * 999^2 < 2^31), MAX_LIST + 1 entries: [family (sum, diff)][colour (even, odd)][indices, squared distances].
@@ -37,6 +37,7 @@ const LIST: usize = memory.data(4 * MAX_LIST, 16);
  * parity `parity`; returns how many there are.
  */
 function build(set: usize, span: i32, parity: i32, family: i32, colour: i32): i32 {
+  if (span <= 127) return buildFast(set, span, parity, family, colour);
   const centre = span >> 1;
   const words = (span + 63) >> 6;
   const mask: u64 = parity == 0 ? 0x5555555555555555 : 0xAAAAAAAAAAAAAAAA;
@@ -72,6 +73,59 @@ function build(set: usize, span: i32, parity: i32, family: i32, colour: i32): i3
     hi += <i32>!takeLo;
     sum += off * off;
     store<i32>(dist + (<usize>i << 2), sum);
+  }
+  return count;
+}
+
+/**
+ * build() on a two-word set (span <= 127, every board of the 64-bit path), the same sums: the
+ * indices by walking the bits; the distances by folding the set at the centre (as
+ * diagonal-bounds.ts momentFast), so that the bits of (up | down) come in increasing distance,
+ * each once or twice (a diagonal on either side).
+ */
+function buildFast(set: usize, span: i32, parity: i32, family: i32, colour: i32): i32 {
+  const centre = span >> 1;
+  const mask: u64 = parity == 0 ? 0x5555555555555555 : 0xAAAAAAAAAAAAAAAA;
+  const x0 = load<u64>(set) & below(span) & mask;
+  const x1 = span > 64 ? load<u64>(set + 8) & below(span - 64) & mask : 0;
+  const idx = prefixAt(family, colour, 0);
+  const dist = prefixAt(family, colour, 1);
+  store<i32>(idx, 0);
+  store<i32>(dist, 0);
+  let count: i32 = 0;
+  let total: i32 = 0;
+  let x = x0;
+  while (x != 0) {
+    total += <i32>ctz<u64>(x);
+    x &= x - 1;
+    count++;
+    store<i32>(idx + (<usize>count << 2), total);
+  }
+  x = x1;
+  while (x != 0) {
+    total += 64 + <i32>ctz<u64>(x);
+    x &= x - 1;
+    count++;
+    store<i32>(idx + (<usize>count << 2), total);
+  }
+  const up = centre == 0 ? x0 : (x0 >> <u64>centre) | (x1 << <u64>(64 - centre)); // bit t: index centre + t
+  const down = reverse(x0 << <u64>(63 - centre)) & ~(<u64>1); // bit t: index centre - t, t >= 1
+  let sum: i32 = 0;
+  let i: i32 = 0;
+  x = up | down;
+  while (x != 0) {
+    const t = <i32>ctz<u64>(x);
+    const bit = <u64>1 << <u64>t;
+    x &= x - 1;
+    const q = t * t;
+    sum += q;
+    i++;
+    store<i32>(dist + (<usize>i << 2), sum);
+    if ((up & down & bit) != 0) {
+      sum += q;
+      i++;
+      store<i32>(dist + (<usize>i << 2), sum);
+    }
   }
   return count;
 }
