@@ -14,7 +14,7 @@ import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
 import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
-import { constrainedBoard } from "../src/count/constrained.js";
+import { CONSTRAINED_SPLIT_VERSION, constrainedBoard } from "../src/count/constrained.js";
 import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
 import { bruteForce, randomGivens, rng, type Givens } from "./constrained.js";
@@ -104,21 +104,21 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     const parts = splitOf(10, BOARD, 16);
     const board = constrainedBoard(checkConstraints(10, BOARD, "test"));
     const name = queueName(10, parts.length, board.digest);
-    expect(name).toBe(`nqueens-count-n10-b${board.digest}-p${parts.length}-cv1`);
+    expect(name).toBe(`nqueens-count-n10-b${board.digest}-p${parts.length}-cv${CONSTRAINED_SPLIT_VERSION}`);
     const { controller } = await enqueued(10, BOARD, 16, name);
     const record = JSON.parse((await redis.get(metaKey(name)))!);
     expect(record).toEqual({
-      format: "nqueens-count-run", n: 10, parts: parts.length, splitVersion: 1, run: expect.stringMatching(/^[0-9a-f]{32}$/),
+      format: "nqueens-count-run", n: 10, parts: parts.length, splitVersion: CONSTRAINED_SPLIT_VERSION, run: expect.stringMatching(/^[0-9a-f]{32}$/),
       board: { n: 10, fixed: [[3, 4]], blocked: [[0, 0], [5, 5], [7, 2]], digest: board.digest, depth: parts[0].depth },
     });
     const data = await withQueue(name, async (q) => (await q.getJob(jobId(3)))!.data);
-    expect(data).toEqual({ kind: "constrained", n: 10, board: board.digest, depth: parts[0].depth, parts: parts.length, index: 3, splitVersion: 1, digest: parts[3].digest, run: record.run, job: "part-3" });
+    expect(data).toEqual({ kind: "constrained", n: 10, board: board.digest, depth: parts[0].depth, parts: parts.length, index: 3, splitVersion: CONSTRAINED_SPLIT_VERSION, digest: parts[3].digest, run: record.run, job: "part-3" });
     // Another board (one more blocked square) has another default queue; on this one by name it is refused, as is the plain count.
     const other: Givens = { fixed: BOARD.fixed, blocked: [...BOARD.blocked, [9, 9]] };
     expect(queueName(10, parts.length, constrainedBoard(checkConstraints(10, other, "test")).digest)).not.toBe(name);
     const refused = await countDistributed(10, { connection: url, ...other, parts: 16, queue: name }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
-    expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version 1, board ${board.digest}\\), not n = 10, \\d+ parts, split version 1, board [0-9a-f]{16}: use another queue name`));
+    expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version ${CONSTRAINED_SPLIT_VERSION}, board ${board.digest}\\), not n = 10, \\d+ parts, split version ${CONSTRAINED_SPLIT_VERSION}, board [0-9a-f]{16}: use another queue name`));
     expect(await countDistributed(10, { connection: url, parts: parts.length, queue: name }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
     controller.abort();
   });
@@ -146,7 +146,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       const refusals = () => events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
       await until("every tampered job refused", async () => refusals().length === 4);
       expect(refusals().sort()).toEqual([
-        expect.stringMatching(new RegExp(`^refused job part-3 of queue tampered: it is a part of n = 10, board ${foreign}, depth \\d, ${parts} parts, split version 1; the run is n = 10, board [0-9a-f]{16}, depth \\d, ${parts} parts`)),
+        expect.stringMatching(new RegExp(`^refused job part-3 of queue tampered: it is a part of n = 10, board ${foreign}, depth \\d, ${parts} parts, split version ${CONSTRAINED_SPLIT_VERSION}; the run is n = 10, board [0-9a-f]{16}, depth \\d, ${parts} parts`)),
         expect.stringMatching(/^refused job part-4 of queue tampered: it is a part of n = 10, board [0-9a-f]{16}, depth 6,/),
         expect.stringMatching(/^refused job part-5 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 5 of \d+ \(n = 10, board [0-9a-f]{16}\)$/),
         expect.stringMatching(/^refused job part-7 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 8 of/),
@@ -167,7 +167,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     const foreign = splitOf(10, foreignGivens, 16);
     const foreignBoard = constrainedBoard(checkConstraints(10, foreignGivens, "test")).digest;
     await withQueue("intruders", async (q) => {
-      await q.add("part", { kind: "constrained", n: 10, board: foreignBoard, depth: foreign[0].depth, parts: foreign.length, index: 0, splitVersion: 1, digest: foreign[0].digest }, { jobId: "evil" });
+      await q.add("part", { kind: "constrained", n: 10, board: foreignBoard, depth: foreign[0].depth, parts: foreign.length, index: 0, splitVersion: CONSTRAINED_SPLIT_VERSION, digest: foreign[0].digest }, { jobId: "evil" });
       await q.add("part", { n: 10, parts: 16, index: 0, splitVersion: 2, digest: "0123456789abcdef" }, { jobId: "plain" });
     });
     const events: WorkerEvent[] = [];
@@ -183,7 +183,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     // A plain run: a constrained job in it is refused.
     const plain = await enqueuedPlain("plain-run");
     const split = splitOf(10, BOARD, 16);
-    await withQueue("plain-run", (q) => q.add("part", { kind: "constrained", n: 10, board: "0000000000000000", depth: split[0].depth, parts: 8, index: 0, splitVersion: 1, digest: split[0].digest }, { jobId: "evil" }));
+    await withQueue("plain-run", (q) => q.add("part", { kind: "constrained", n: 10, board: "0000000000000000", depth: split[0].depth, parts: 8, index: 0, splitVersion: CONSTRAINED_SPLIT_VERSION, digest: split[0].digest }, { jobId: "evil" }));
     const events2: WorkerEvent[] = [];
     const worker2 = await startWorker({ connection: url, concurrency: 1, queue: "plain-run", onEvent: (e) => events2.push(e) });
     try {
@@ -316,7 +316,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       const plain = await runCli(["count", "--board", file, "--queue", url, "--parts", "8"]);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout.split("\n")[0]).toBe(`n = 8: ${brute(8, fileGivens)} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
-      expect(plain.stdout).toMatch(/engine wasm, queue nqueens-count-n8-b[0-9a-f]{16}-p\d+-cv1, \d+ parts \(0 finished before this run\)/);
+      expect(plain.stdout).toMatch(new RegExp(`engine wasm, queue nqueens-count-n8-b[0-9a-f]{16}-p\\d+-cv${CONSTRAINED_SPLIT_VERSION}, \\d+ parts \\(0 finished before this run\\)`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -118,8 +118,12 @@ export function openConstrainedSolutions(n: number, constraints: Constraints, en
   };
 }
 
-/** Version of the constrained split (prefix rows, order, dealing): bump when it changes. */
-export const CONSTRAINED_SPLIT_VERSION = 1;
+/**
+ * Version of the constrained split (prefix rows, order, dealing) and of what a part's search
+ * reports (its nodes, which the audit and replicas compare): bump when either changes. 2: the
+ * per-colour bounds (complete search) cut the parts' trees on boards where the diagonal bounds pay.
+ */
+export const CONSTRAINED_SPLIT_VERSION = 2;
 
 /** The rows without a given queen, lowest first (the rows a split places). */
 function freeRows(constraints: Constraints): number[] {
