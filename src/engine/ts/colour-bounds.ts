@@ -91,6 +91,11 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
   let added = 0;
   outSums.fill(0);
   outDiffs.fill(0);
+  const feasible: number[] = [];
+  for (let t = nodeTLow; t <= nodeTHigh; t++) {
+    const e = 2 * t + nodeRo - nodeCe;
+    if (holdsAt(e, nodeLeft - e)) feasible.push(e);
+  }
   for (let slot = 0; slot < 4; slot++) {
     const family = slot >> 1, colour = slot & 1;
     const set = family === 0 ? sums : diffs, out = family === 0 ? outSums : outDiffs;
@@ -100,9 +105,8 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
       if (((set[k >> 5] >>> (k & 31)) & 1) === 0) continue;
       const q = (k - centre) * (k - centre);
       let fits = false;
-      for (let t = nodeTLow; t <= nodeTHigh && !fits; t++) {
-        const e = 2 * t + nodeRo - nodeCe, o = nodeLeft - e;
-        if (!holdsAt(e, o)) continue;
+      for (let i = 0; i < feasible.length && !fits; i++) {
+        const e = feasible[i], o = nodeLeft - e;
         const m = colour === 0 ? e : o, mo = colour === 0 ? o : e;
         if (m === 0) continue;
         const target = family === 0 ? nodeSum : nodeDiff;
