@@ -1,6 +1,7 @@
-// The sum, difference and moment bounds of diagonal-bounds.ts taken per colour, jointly: a
-// test of the complete search that diagonalsFeasible runs last, when the bounds over both
-// colours together have held. Twin: src/engine/ts/colour-bounds.ts.
+// The sum, difference and moment bounds of diagonal-bounds.ts taken per colour, jointly: the
+// test diagonalsFeasible runs (after the colour count) in place of those bounds over both
+// colours, which it implies; and its filtering, colourForbidden, which solve's 64-bit path runs
+// in place of diagonalsForbidden. Twin: src/engine/ts/colour-bounds.ts.
 //
 // A queen on a square with r + c even (an even square) stands on an even sum diagonal and a
 // difference diagonal of the same colour; with t queens on (even row, even column) squares,
@@ -13,8 +14,8 @@
 //   bound the queens' moment from below (above).
 // Each is the bound over both colours restricted to the splits the rows and columns allow;
 // what it adds: where the central diagonals left are mostly of one colour, the queens of the
-// other colour must go farther out. Measured (Knuth estimates, Excluded Diagonals at n = 30):
-// it refutes two d = 36 boards at the root that took the other bounds millions of nodes.
+// other colour must go farther out. Measured (Excluded Diagonals at n = 30): the test refutes two
+// d = 36 boards at the root that took the other bounds millions of nodes, the filtering a third.
 //
 // Every list is built by walking the usable bits (at most 2n - 1 of each family), so a call
 // costs O(n): the prefix sums of each colour's indices in increasing order and of its squared

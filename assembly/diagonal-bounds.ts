@@ -20,8 +20,8 @@
 //   columns left. This one cuts Excluded Diagonals boards (whole diagonals removed) by
 //   orders of magnitude: a queen must take a far diagonal when the near ones are gone.
 // These are relaxations (each family apart from the rows and columns), never wrong: a
-// node they fail has no completion (tested against brute force). When all four hold, the
-// last three are taken again per colour, jointly (colour-bounds.ts).
+// node they fail has no completion (tested against brute force). With the per-colour bounds on
+// (the default), the last three are taken per colour, jointly, instead (colour-bounds.ts).
 //
 // The usable diagonals are two bit sets of `span = 2n - 1` bits (u64 words): bit k of
 // `sums` is the sum diagonal k, bit k of `diffs` the difference diagonal with index k,
@@ -307,8 +307,8 @@ export function diagonalsForbidden(n: i32, sums: usize, diffs: usize, sumTarget:
 }
 
 /**
- * Whether the colour, sum, difference and moment bounds above all hold, and (`colour`) their
- * per-colour form (colour-bounds.ts). `evenRows`, `evenCols`:
+ * Whether the colour, sum, difference and moment bounds above all hold (`colour`: the last three
+ * in their per-colour form, colour-bounds.ts, which implies them). `evenRows`, `evenCols`:
  * rows left and free columns of even index; `sumTarget`: the rows left plus the free columns;
  * `diffTarget`: the sum of the queens' difference indices (with index c - r + n - 1: the
  * columns less the rows, plus left * (n - 1)); `momentTarget`: the sum over rows left and free

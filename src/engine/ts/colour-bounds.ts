@@ -1,6 +1,7 @@
 // Twin of assembly/colour-bounds.ts: the sum, difference and moment bounds per colour,
-// jointly, the last test of diagonalsFeasible. Bit sets are 32-bit words here; the verdicts
-// are the kernel's (exact integers). See the kernel for the reasoning.
+// jointly (diagonalsFeasible's test with them on), and their filtering in solve. Bit sets are
+// 32-bit words here; the verdicts are the kernel's (exact integers). See the kernel for the
+// reasoning.
 
 const MAX_LIST = 1024; // a colour of a family has at most n <= 1000 diagonals
 // Prefix sums by [family (sum, diff)][colour (even, odd)][indices, squared distances], MAX_LIST + 1 entries each.

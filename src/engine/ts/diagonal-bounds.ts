@@ -101,7 +101,7 @@ function moment(set: Int32Array, span: number, left: number, near: boolean): num
 let sLow = 0, sHigh = 0, sLowSum = 0, sHighSum = 0, dLow = 0, dHigh = 0, dLowSum = 0, dHighSum = 0;
 let sNear = 0, sNearCost = 0, sFar = 0, sFarCost = 0, dNear = 0, dNearCost = 0, dFar = 0, dFarCost = 0;
 
-/** As the kernel's diagonalsFeasible: whether the colour, sum, difference and moment bounds all hold, and (`colour`) their per-colour form. */
+/** As the kernel's diagonalsFeasible: whether the colour, sum, difference and moment bounds all hold (`colour`: the last three per colour). */
 export function diagonalsFeasible(
   n: number, left: number, sums: Int32Array, diffs: Int32Array, evenRows: number, evenCols: number,
   sumTarget: number, diffTarget: number, momentTarget: number, colour: boolean,
