@@ -1,6 +1,6 @@
-// Sums over the positions of a u64's bits by popcounts, for diagonal-bounds.ts's two-word
-// sets (the kernel's fast path; the TS twin walks the bits and gets the same integers, which
-// the parity tests compare). No state.
+// Sums over the positions of a u64's bits by popcounts, for diagonal-bounds.ts's and
+// colour-bounds.ts's two-word sets (the kernel's fast path; the TS twin walks the bits and gets
+// the same integers, which the parity tests compare). State: only fitWindow's two words.
 
 // An index's bits k: the masks M0..M5 hold the positions whose index has bit k, so a sum
 // over positions is a few dozen popcounts.
@@ -71,4 +71,31 @@ export function rootBelow(b: f64): f64 {
   while ((t + 1) * (t + 1) <= b) t++;
   while (t * t > b) t--;
   return t;
+}
+
+/** A two-word set folded at `centre` (0..63): bit t of foldUp is index centre + t. */
+@inline export function foldUp(x0: u64, x1: u64, centre: i32): u64 {
+  return centre == 0 ? x0 : (x0 >> <u64>centre) | (x1 << <u64>(64 - centre));
+}
+
+/** Bit t (t >= 1) of foldDown is index centre - t (every such index is in the low word). */
+@inline export function foldDown(x0: u64, centre: i32): u64 {
+  return reverse(x0 << <u64>(63 - centre)) & ~(<u64>1);
+}
+
+/** fitWindow's answer: the bits of indices 0..63 and 64..127. */
+export let window0: u64 = 0;
+export let window1: u64 = 0;
+
+/**
+ * The indices k (0..127) whose distance t from `centre` has farLimit <= t^2 <= nearLimit and that
+ * lie within indexLow..indexHigh, as window0 and window1: the diagonals a filtering test lets
+ * stay (diagonal-bounds.ts forbiddenFast, colour-bounds.ts colourForbidden).
+ */
+export function fitWindow(centre: f64, nearLimit: f64, farLimit: f64, indexLow: f64, indexHigh: f64): void {
+  const tMax = rootBelow(nearLimit);
+  const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1; // the smallest t with t^2 >= farLimit
+  const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
+  window0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
+  window1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
 }

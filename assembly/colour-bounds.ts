@@ -21,13 +21,15 @@
 // costs O(n): the prefix sums of each colour's indices in increasing order and of its squared
 // distances from the centre in increasing order.
 
-import { below, between, pc, reverse, rootBelow } from "./bit-sums";
+import { below, fitWindow, foldDown, foldUp, pc, window0, window1 } from "./bit-sums";
 
 const MAX_LIST: i32 = 1024; // a colour of a family has at most n <= 1000 diagonals
 // Prefix sums, i32 each (at most 1000 * 999^2 < 2^31), MAX_LIST + 1 entries: [family (sum, diff)][colour (even, odd)][indices, squared distances].
 const PREFIX: usize = memory.data(4 * 8 * (MAX_LIST + 1), 16);
 // Scratch for one colour's indices in increasing order (i32).
 const LIST: usize = memory.data(4 * MAX_LIST, 16);
+// colourForbidden's diagonals with room, per slot (family * 2 + colour): two u64 words each.
+const ROOM: usize = memory.data(8 * 8, 16);
 
 @inline function prefixAt(family: i32, colour: i32, kind: i32): usize {
   return PREFIX + <usize>(((family * 2 + colour) * 2 + kind) * (MAX_LIST + 1)) * 4;
@@ -109,8 +111,8 @@ function buildFast(set: usize, span: i32, parity: i32, family: i32, colour: i32)
     count++;
     store<i32>(idx + (<usize>count << 2), total);
   }
-  const up = centre == 0 ? x0 : (x0 >> <u64>centre) | (x1 << <u64>(64 - centre)); // bit t: index centre + t
-  const down = reverse(x0 << <u64>(63 - centre)) & ~(<u64>1); // bit t: index centre - t, t >= 1
+  const up = foldUp(x0, x1, centre); // bit t: index centre + t
+  const down = foldDown(x0, centre); // bit t: index centre - t, t >= 1
   let sum: i32 = 0;
   let i: i32 = 0;
   x = up | down;
@@ -203,8 +205,7 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
   const low0 = below(span);
   const half = nodeMoment / 2;
   const diffParity = (n - 1) & 1;
-  // Per family and colour, the two words of the diagonals some t leaves room for.
-  let ok00: u64 = 0, ok01: u64 = 0, ok10: u64 = 0, ok11: u64 = 0, ok20: u64 = 0, ok21: u64 = 0, ok30: u64 = 0, ok31: u64 = 0;
+  memory.fill(ROOM, 0, 64);
   for (let t = nodeTLow; t <= nodeTHigh; t++) {
     const e = 2 * t + nodeRo - nodeCe;
     const o = nodeLeft - e;
@@ -223,25 +224,20 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
       const farOther = high(f, 0, 1, countOf(f, 0), e) + high(f, 1, 1, countOf(f, 1), o);
       const nearLimit = half - nearOther - low(family, colour ^ 1, 1, mo) - low(family, colour, 1, m - 1);
       const farLimit = half - farOther - high(family, colour ^ 1, 1, countOther, mo) - high(family, colour, 1, count, m - 1);
-      const tMax = rootBelow(nearLimit);
-      const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1;
-      const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
-      const w0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
-      const w1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
-      if (slot == 0) { ok00 |= w0; ok01 |= w1; }
-      else if (slot == 1) { ok10 |= w0; ok11 |= w1; }
-      else if (slot == 2) { ok20 |= w0; ok21 |= w1; }
-      else { ok30 |= w0; ok31 |= w1; }
+      fitWindow(centre, nearLimit, farLimit, indexLow, indexHigh);
+      const room = ROOM + (<usize>slot << 4);
+      store<u64>(room, load<u64>(room) | window0);
+      store<u64>(room + 8, load<u64>(room + 8) | window1);
     }
   }
   const EVEN_BITS: u64 = 0x5555555555555555;
   const sumEven = EVEN_BITS, diffEven = diffParity == 0 ? EVEN_BITS : ~EVEN_BITS;
   const s0 = load<u64>(sums) & low0, s1 = load<u64>(sums + 8) & high0;
   const d0 = load<u64>(diffs) & low0, d1 = load<u64>(diffs + 8) & high0;
-  const fs0 = (s0 & sumEven & ~ok00) | (s0 & ~sumEven & ~ok10);
-  const fs1 = (s1 & sumEven & ~ok01) | (s1 & ~sumEven & ~ok11);
-  const fd0 = (d0 & diffEven & ~ok20) | (d0 & ~diffEven & ~ok30);
-  const fd1 = (d1 & diffEven & ~ok21) | (d1 & ~diffEven & ~ok31);
+  const fs0 = (s0 & sumEven & ~load<u64>(ROOM)) | (s0 & ~sumEven & ~load<u64>(ROOM + 16));
+  const fs1 = (s1 & sumEven & ~load<u64>(ROOM + 8)) | (s1 & ~sumEven & ~load<u64>(ROOM + 24));
+  const fd0 = (d0 & diffEven & ~load<u64>(ROOM + 32)) | (d0 & ~diffEven & ~load<u64>(ROOM + 48));
+  const fd1 = (d1 & diffEven & ~load<u64>(ROOM + 40)) | (d1 & ~diffEven & ~load<u64>(ROOM + 56));
   store<u64>(outSums, fs0);
   store<u64>(outSums + 8, fs1);
   store<u64>(outDiffs, fd0);

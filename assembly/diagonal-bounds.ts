@@ -74,7 +74,7 @@ let highSum: f64 = 0;
 
 // Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
 // popcounts (bit-sums.ts) instead of walking the bits, the same values (exact integers).
-import { below, between, indexSum, pc, reverse, rootBelow, select, squareSum } from "./bit-sums";
+import { below, fitWindow, foldDown, foldUp, indexSum, pc, select, squareSum, window0, window1 } from "./bit-sums";
 import { colourBoundsHold } from "./colour-bounds";
 
 // The two words of a set (bits at or above span cleared), and the last select's position.
@@ -132,8 +132,8 @@ function linearFast(set: usize, span: i32, left: i32, target: f64): bool {
 function momentFast(set: usize, span: i32, left: i32, near: bool): f64 {
   loadSet(set, span);
   const centre = span >> 1;
-  const up = centre == 0 ? w0 : (w0 >> <u64>centre) | (w1 << <u64>(64 - centre)); // bit t: index centre + t
-  const down = reverse(w0 << <u64>(63 - centre)) & ~(<u64>1); // bit t: index centre - t, t >= 1
+  const up = foldUp(w0, w1, centre); // bit t: index centre + t
+  const down = foldDown(w0, centre); // bit t: index centre - t, t >= 1
   const count = pc(up) + pc(down);
   if (count <= left) {
     lastFound = count;
@@ -240,13 +240,8 @@ let dNear: f64 = 0, dNearCost: f64 = 0, dFar: f64 = 0, dFarCost: f64 = 0;
  */
 function forbiddenFast(set: usize, span: i32, out: usize, nearLimit: f64, farLimit: f64, indexLow: f64, indexHigh: f64): i32 {
   loadSet(set, span);
-  const centre = <f64>(span >> 1);
-  const tMax = rootBelow(nearLimit);
-  const tMin = farLimit <= 0 ? 0 : rootBelow(farLimit - 1) + 1; // the smallest t with t^2 >= farLimit
-  const x0 = max<f64>(indexLow, -1), x1 = min<f64>(indexHigh, 128);
-  const ok0 = (between(centre - tMax, centre - tMin, 0) | between(centre + tMin, centre + tMax, 0)) & between(x0, x1, 0);
-  const ok1 = (between(centre - tMax, centre - tMin, 64) | between(centre + tMin, centre + tMax, 64)) & between(x0, x1, 64);
-  const f0 = w0 & ~ok0, f1 = w1 & ~ok1;
+  fitWindow(<f64>(span >> 1), nearLimit, farLimit, indexLow, indexHigh);
+  const f0 = w0 & ~window0, f1 = w1 & ~window1;
   store<u64>(out, f0);
   store<u64>(out + 8, f1);
   return pc(f0) + pc(f1);

@@ -84,7 +84,7 @@ export function colourBoundsHold(
 /**
  * As the kernel's colourForbidden (solve on the 64-bit path, right after colourBoundsHold held):
  * writes the diagonals no t leaves room for into outSums / outDiffs (cleared first); how many.
- * The twin tests each usable diagonal against each t's bounds; the kernel builds the same sets as masks.
+ * The twin tests each usable diagonal against each t's window; the kernel builds the same sets as masks.
  */
 export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
   const span = 2 * n - 1, centre = span >> 1, half = nodeMoment / 2;
@@ -102,21 +102,24 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
     const set = family === 0 ? sums : diffs, out = family === 0 ? outSums : outDiffs;
     const parity = family === 0 ? colour : diffParity ^ colour;
     const me = 2 * family + colour, other = 2 * family + (colour ^ 1), f = 2 * (family ^ 1);
+    const target = family === 0 ? nodeSum : nodeDiff;
+    // Per feasible split with a queen of this colour, the window a diagonal must lie in:
+    // indexLow <= k <= indexHigh and farLimit <= q <= nearLimit (the kernel's masks).
+    const windows: number[][] = [];
+    for (const e of feasible) {
+      const o = nodeLeft - e, m = colour === 0 ? e : o, mo = colour === 0 ? o : e;
+      if (m === 0) continue;
+      windows.push([
+        target - high(other, 0, mo) - high(me, 0, m - 1),
+        target - low(other, 0, mo) - low(me, 0, m - 1),
+        half - (high(f, 1, e) + high(f + 1, 1, o)) - high(other, 1, mo) - high(me, 1, m - 1),
+        half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1),
+      ]);
+    }
     for (let k = parity; k < span; k += 2) {
       if (((set[k >> 5] >>> (k & 31)) & 1) === 0) continue;
       const q = (k - centre) * (k - centre);
-      let fits = false;
-      for (let i = 0; i < feasible.length && !fits; i++) {
-        const e = feasible[i], o = nodeLeft - e;
-        const m = colour === 0 ? e : o, mo = colour === 0 ? o : e;
-        if (m === 0) continue;
-        const target = family === 0 ? nodeSum : nodeDiff;
-        if (k > target - low(other, 0, mo) - low(me, 0, m - 1)) continue;
-        if (k < target - high(other, 0, mo) - high(me, 0, m - 1)) continue;
-        if (q > half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1)) continue;
-        if (q < half - (high(f, 1, e) + high(f + 1, 1, o)) - high(other, 1, mo) - high(me, 1, m - 1)) continue;
-        fits = true;
-      }
+      const fits = windows.some(([indexLow, indexHigh, farLimit, nearLimit]) => k >= indexLow && k <= indexHigh && q >= farLimit && q <= nearLimit);
       if (!fits) {
         out[k >> 5] |= 1 << (k & 31);
         added++;
