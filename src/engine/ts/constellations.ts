@@ -32,6 +32,31 @@ export function lastTwoRows(down: number, queens: number, after: number, s: numb
   return popcount((queens === f ? f : f ^ queens) & after);
 }
 
+/**
+ * The per-row tables of constellation (i, j, k, l) (queens at (0, i), (n - 1, j), (k, 0),
+ * (l, n - 1)): for each free row by index, the border queens' diagonals on it (`border`) and
+ * the rows to the next free row (`shift`); returns the last free row's index (-1: none). The
+ * CPU counter and the GPU host (webgpu/constellations.ts) both build their tables with it.
+ */
+export function borderTables(n: number, i: number, j: number, k: number, l: number, border: Int32Array, shift: Int32Array): number {
+  const queensAt: [number, number][] = [[0, i], [n - 1, j], [k, 0], [l, n - 1]];
+  const free: number[] = [];
+  for (let r = 1; r < n - 1; r++) if (r !== k && r !== l) free.push(r);
+  const last = free.length - 1;
+  for (let d = 0; d <= last; d++) {
+    const r = free[d];
+    let m = 0;
+    for (const [qr, qc] of queensAt) {
+      const dist = Math.abs(r - qr);
+      if (qc + dist < n) m |= 1 << (qc + dist);
+      if (qc - dist >= 0) m |= 1 << (qc - dist);
+    }
+    border[d] = m;
+    shift[d] = d < last ? free[d + 1] - r : 0;
+  }
+  return last;
+}
+
 /** How a constellation maps to itself: 2 under a quarter turn, 1 under a half turn only, 0 not at all. */
 export function constellationSymmetry(n: number, i: number, j: number, k: number, l: number): 0 | 1 | 2 {
   if (i !== n - 1 - j || k !== n - 1 - l) return 0;
@@ -108,21 +133,7 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
   function start(task: ConstellationTask): void {
     const { i, j, k, l, rows } = task;
     solutions = 0; nodes = 0; solutionsTotal = 0n; nodesTotal = 0n;
-    const queensAt: [number, number][] = [[0, i], [n - 1, j], [k, 0], [l, n - 1]];
-    const free: number[] = [];
-    for (let r = 1; r < n - 1; r++) if (r !== k && r !== l) free.push(r);
-    last = free.length - 1;
-    for (let d = 0; d <= last; d++) {
-      const r = free[d];
-      let m = 0;
-      for (const [qr, qc] of queensAt) {
-        const dist = Math.abs(r - qr);
-        if (qc + dist < n) m |= 1 << (qc + dist);
-        if (qc - dist >= 0) m |= 1 << (qc - dist);
-      }
-      border[d] = m;
-      shift[d] = d < last ? free[d + 1] - r : 0;
-    }
+    last = borderTables(n, i, j, k, l, border, shift);
     symmetry = constellationSymmetry(n, i, j, k, l);
     ({ half, quarter } = symmetry ? turnSymmetric(n, i, j, k, l) : { half: 0, quarter: 0 });
     left = 0; right = 0; down = offBoard | (1 << i) | (1 << j) | 1 | (1 << (n - 1));

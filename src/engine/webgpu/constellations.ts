@@ -13,12 +13,10 @@
 // constellations (a small paired search, turnSymmetric of the TS twin, as the CPU counter
 // makes) turn those sums into classes of 8, 4 and 2 with the CPU counter's formulas.
 import type { ConstellationTask, TaskCount } from "../contract.js";
-import type { CountOptions, CountProgress } from "../../count/count.js";
-import { Pacer } from "../../core/pacer.js";
-import { constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
-import { acquireGpu } from "./device.js";
+import type { CountOptions } from "../../count/count.js";
+import { borderTables, constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
 import { stopper, type GpuCountTuning } from "./count.js";
-import { kernelErrorOf, run, throwStop, slotsFor, type KernelJob } from "./dispatch.js";
+import { kernelErrorOf, openGpuCount, run, throwStop, type KernelJob } from "./dispatch.js";
 import type { Between } from "./tasks.js";
 
 /** Words of a start in gpu/constellations.wgsl's task buffer, and of a constellation's table. */
@@ -64,22 +62,8 @@ function popcount(x: number): number {
 /** The table of constellation (i, j, k, l) as the CPU counter makes it (its start()). */
 function tableOf(n: number, t: ConstellationTask, index: number): Table {
   const { i, j, k, l } = t;
-  const queensAt: [number, number][] = [[0, i], [n - 1, j], [k, 0], [l, n - 1]];
-  const free: number[] = [];
-  for (let r = 1; r < n - 1; r++) if (r !== k && r !== l) free.push(r);
   const border = new Int32Array(32), shift = new Int32Array(32);
-  const last = free.length - 1;
-  for (let d = 0; d <= last; d++) {
-    const r = free[d];
-    let m = 0;
-    for (const [qr, qc] of queensAt) {
-      const dist = Math.abs(r - qr);
-      if (qc + dist < n) m |= 1 << (qc + dist);
-      if (qc - dist >= 0) m |= 1 << (qc - dist);
-    }
-    border[d] = m;
-    shift[d] = d < last ? free[d + 1] - r : 0;
-  }
+  const last = borderTables(n, i, j, k, l, border, shift);
   return { index, border, shift, last, cls: constellationSymmetry(n, i, j, k, l) };
 }
 
@@ -290,12 +274,7 @@ export async function countConstellationsWebGpu(
   tuning: GpuCountTuning & { minStarts?: number } = {},
   share = 1,
 ): Promise<TaskCount> {
-  const pacer = Pacer.from<CountProgress>(opts);
-  pacer.throwIfAborted();
-  const opened = await pacer.raceStop(acquireGpu());
-  if (opened.stop) throwStop(n, pacer, opened.stop);
-  const gpu = opened.value;
-  const maxSlots = slotsFor(gpu, tuning);
+  const { pacer, gpu, maxSlots } = await openGpuCount(n, opts, tuning);
   const between = stopper(n, pacer);
   const starts = await constellationStarts(n, tasks, tuning.minStarts ?? minStartsFor(maxSlots, gpu.fallback, share), between);
   const zero: TaskCount = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };

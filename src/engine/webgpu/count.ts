@@ -3,12 +3,12 @@
 // prefix tasks (./tasks.ts), in bounded, resumable dispatches (./dispatch.ts: the pipelines,
 // buffers and dispatch loop both kernels share; ./constellations.ts counts parts).
 import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
-import { PACED_OPTION_NAMES, Pacer } from "../../core/pacer.js";
+import { PACED_OPTION_NAMES, type Pacer } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
-import { acquireGpu, type GpuHandle } from "./device.js";
+import type { GpuHandle } from "./device.js";
 import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, splitsDeeper, taskRecordsAsync, type WorkLimit, type Between, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
-import { DISPATCH_TARGET_MS, MAX_BUDGET, run, slotsFor, throwStop, type GpuStack, type KernelJob } from "./dispatch.js";
+import { DISPATCH_TARGET_MS, MAX_BUDGET, openGpuCount, run, throwStop, type GpuStack, type KernelJob } from "./dispatch.js";
 
 export {
   CONSTELLATION_PARAMS, DISPATCH_TARGET_MS, PARAMS, deviceLostError, kernelErrorOf, kernelSource, run, slotsFor, stackRows, sumResults, throwStop,
@@ -109,12 +109,7 @@ export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuni
  * @internal use count(n, { engine: 'webgpu' })
  */
 export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCountTuning = {}): Promise<CountResult> {
-  const pacer = Pacer.from<CountProgress>(opts);
-  pacer.throwIfAborted();
-  const opened = await pacer.raceStop(acquireGpu());
-  if (opened.stop) throwStop(n, pacer, opened.stop);
-  const gpu = opened.value;
-  const maxSlots = slotsFor(gpu, tuning);
+  const { pacer, gpu, maxSlots } = await openGpuCount(n, opts, tuning);
   const small = smallBoard(n);
   if (small) {
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
@@ -157,12 +152,7 @@ export async function countTasksWebGpu(
   opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
   tuning: GpuCountTuning = {},
 ): Promise<TaskCount> {
-  const pacer = Pacer.from<CountProgress>(opts);
-  pacer.throwIfAborted();
-  const opened = await pacer.raceStop(acquireGpu());
-  if (opened.stop) throwStop(n, pacer, opened.stop);
-  const gpu = opened.value;
-  const maxSlots = slotsFor(gpu, tuning);
+  const { pacer, gpu, maxSlots } = await openGpuCount(n, opts, tuning);
   if (roots.length === 0) return { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
   const minTasks = minTasksFor(gpu, tuning, maxSlots);
   const rootDepth = Math.max(...roots.map((t) => t.rows.length));

@@ -12,10 +12,10 @@
 // dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
 import shader from "../../../gpu/count.wgsl";
 import constellationShader from "../../../gpu/constellations.wgsl";
-import type { CountProgress } from "../../count/count.js";
+import type { CountOptions, CountProgress } from "../../count/count.js";
 import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
-import type { Pacer, PacerStop } from "../../core/pacer.js";
-import type { GpuHandle } from "./device.js";
+import { Pacer, type PacerStop } from "../../core/pacer.js";
+import { acquireGpu, type GpuHandle } from "./device.js";
 import type { TaskCount } from "../contract.js";
 import type { GpuCountProgress, GpuCountTuning } from "./count.js";
 
@@ -131,6 +131,16 @@ export function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
   }
   const slots = tuning.slots === undefined ? (gpu.fallback ? 256 : 65536) : Math.ceil(tuning.slots / WORKGROUP) * WORKGROUP;
   return Math.min(slots, most);
+}
+
+/** The start of every GPU count: its pacer (abort and timeout honoured while the device opens), the device, and its slots. */
+export async function openGpuCount(n: number, opts: Pick<CountOptions, "signal" | "timeoutMs" | "onProgress" | "progressIntervalMs">, tuning: GpuCountTuning): Promise<{ pacer: Pacer<CountProgress>; gpu: GpuHandle; maxSlots: number }> {
+  const pacer = Pacer.from<CountProgress>(opts);
+  pacer.throwIfAborted();
+  const opened = await pacer.raceStop(acquireGpu());
+  if (opened.stop) throwStop(n, pacer, opened.stop);
+  const gpu = opened.value;
+  return { pacer, gpu, maxSlots: slotsFor(gpu, tuning) };
 }
 
 /**
