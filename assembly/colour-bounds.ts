@@ -206,11 +206,13 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
   const half = nodeMoment / 2;
   const diffParity = (n - 1) & 1;
   memory.fill(ROOM, 0, 64);
+  let full: i32 = 0; // slots whose every usable diagonal already has room
   for (let t = nodeTLow; t <= nodeTHigh; t++) {
     const e = 2 * t + nodeRo - nodeCe;
     const o = nodeLeft - e;
     if (!holdsAt(e, o)) continue;
     for (let slot = 0; slot < 4; slot++) {
+      if ((full & (1 << slot)) != 0) continue;
       const family = slot >> 1, colour = slot & 1;
       const m = colour == 0 ? e : o;
       if (m == 0) continue; // no queen of this colour: none of its diagonals is used
@@ -224,8 +226,16 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
       const farOther = high(f, 0, 1, countOf(f, 0), e) + high(f, 1, 1, countOf(f, 1), o);
       const nearLimit = half - nearOther - low(family, colour ^ 1, 1, mo) - low(family, colour, 1, m - 1);
       const farLimit = half - farOther - high(family, colour ^ 1, 1, countOther, mo) - high(family, colour, 1, count, m - 1);
-      fitWindow(centre, nearLimit, farLimit, indexLow, indexHigh);
       const room = ROOM + (<usize>slot << 4);
+      // The window holds the slot's whole usable set (most often, measured): no masks needed.
+      if (indexLow <= low(family, colour, 0, 1) && indexHigh >= high(family, colour, 0, count, 1)
+        && farLimit <= low(family, colour, 1, 1) && nearLimit >= high(family, colour, 1, count, 1)) {
+        full |= 1 << slot;
+        store<u64>(room, ~(<u64>0));
+        store<u64>(room + 8, ~(<u64>0));
+        continue;
+      }
+      fitWindow(centre, nearLimit, farLimit, indexLow, indexHigh);
       store<u64>(room, load<u64>(room) | window0);
       store<u64>(room + 8, load<u64>(room + 8) | window1);
     }

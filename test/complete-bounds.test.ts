@@ -2,11 +2,12 @@
 // never lose a solution (random boards with whole diagonals blocked, where they cut, against
 // a brute force written here, in count, enumeration and solve, on both paths and engines),
 // both engines and both paths prune the same nodes, and they do cut (nodes with and without);
-// likewise their per-colour form (assembly/colour-bounds.ts), on and off.
+// likewise their per-colour form (assembly/colour-bounds.ts), on and off, and solve's lookahead
+// near the root (assembly/complete.ts lookAhead).
 import { describe, expect, it } from "vitest";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_NO_BOUNDS, COMPLETE_NO_COLOUR_BOUNDS, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
+import { COMPLETE_LOOKAHEAD_ALWAYS, COMPLETE_NO_BOUNDS, COMPLETE_NO_COLOUR_BOUNDS, COMPLETE_NO_LOOKAHEAD, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { rng, type Givens, type Pair } from "./constrained.js";
@@ -217,6 +218,45 @@ describe("the complete search's diagonal bounds", () => {
     }
   });
 
+  it("solve's lookahead (lookAhead): the same answers as brute force on 300 diagonal-blocked boards, at every level and off, both engines node for node; counting untouched", () => {
+    // These boards are too small for the lookahead's default reach (22 rows left or more): the test bit takes it to every level.
+    const random = rng(83);
+    let changed = 0;
+    for (let i = 0; i < 300; i++) {
+      const n = 5 + (i % 7);
+      const givens = diagonalBoard(n, random);
+      if (checkConstraints(n, givens, "test").conflict !== null) continue;
+      const all = brute(n, givens);
+      const seen = ENGINES.map((engine) => run(engine, n, givens, COMPLETE_PLAIN | COMPLETE_LOOKAHEAD_ALWAYS));
+      const without = run("wasm", n, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD);
+      const usual = run("wasm", n, givens, COMPLETE_PLAIN);
+      expect(usual.nodes).toBe(without.nodes); // below 22 rows the default never looks ahead
+      for (const r of [...seen, without]) {
+        expect(r.status).toBe(all.length > 0 ? FOUND : EXHAUSTED);
+        if (all.length > 0) expect(all).toContain(r.columns.join(","));
+      }
+      expect(seen[1].nodes).toBe(seen[0].nodes);
+      expect(seen[1].columns).toEqual(seen[0].columns);
+      if (seen[0].nodes !== without.nodes) changed++;
+      if (i % 10 === 0) {
+        // Counting never looks ahead: the same tree with the bit on or off.
+        const counted = run("wasm", n, givens, 2), counted2 = run("wasm", n, givens, 2 | COMPLETE_LOOKAHEAD_ALWAYS);
+        expect(counted.total).toBe(BigInt(all.length));
+        expect(counted2.nodes).toBe(counted.nodes);
+      }
+    }
+    expect(changed).toBeGreaterThan(30); // the lookahead ran and changed the tree on these boards
+    // At its default reach: Excluded Diagonals n = 26, d = 28, seed 15 (minFree 1), found by a search of
+    // seeds 7 to 16 for a proof it shortens: 35,661 nodes with it, 82,268 without, when written.
+    const { blocked } = excludedDiagonalsBoard(26, 28, { seed: 15, minFree: 1 });
+    const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+    const proofs = ENGINES.map((engine) => run(engine, 26, givens, COMPLETE_PLAIN));
+    const plain = run("wasm", 26, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD);
+    for (const r of [...proofs, plain]) expect(r.status).toBe(EXHAUSTED);
+    expect(proofs[1].nodes).toBe(proofs[0].nodes);
+    expect(proofs[0].nodes * 2).toBeLessThan(plain.nodes);
+  });
+
   it("per colour, filter in solve (colourForbidden): the same answers as brute force on 300 diagonal-blocked boards with fewer nodes, and an n = 30 board proved at the root", () => {
     const random = rng(82);
     let cut = 0;
@@ -225,8 +265,9 @@ describe("the complete search's diagonal bounds", () => {
       const givens = diagonalBoard(n, random);
       if (checkConstraints(n, givens, "test").conflict !== null) continue;
       const solvable = brute(n, givens).length > 0;
-      const seen = ENGINES.map((engine) => run(engine, n, givens, COMPLETE_PLAIN));
-      const without = run("wasm", n, givens, COMPLETE_PLAIN | COMPLETE_NO_COLOUR_BOUNDS);
+      // Without the lookahead on either side, which changes the tree (tested on its own).
+      const seen = ENGINES.map((engine) => run(engine, n, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD));
+      const without = run("wasm", n, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD | COMPLETE_NO_COLOUR_BOUNDS);
       for (const r of [...seen, without]) {
         expect(r.status).toBe(solvable ? FOUND : EXHAUSTED);
         if (solvable) expect(valid(r.columns, n, givens)).toBe(true);

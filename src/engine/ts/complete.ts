@@ -84,9 +84,16 @@ export class CompleteSearch {
   private readonly filtering: boolean;
   /** The diagonal bounds, only where they pay (boundsPay at the root, as the kernel). */
   readonly bounds: boolean;
+  /** The deepest level with solve's lookahead (lookAhead; -1: none), where filtering is on (as the kernel). */
+  private lookaheadDepth: number;
+  private readonly lookaheadRows: number;
+  /** The lookahead's reach, for startLookahead when it was deferred (the portfolio's). */
+  private readonly lookaheadReach: number;
+  /** build's bit planes of the column takers at its last open node (b0, b1, b2 and the exact columns, lo/hi), for lookAhead. */
+  private planes: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
-  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, readonly colourBounds = true) {
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, readonly colourBounds = true, lookahead: boolean | "always" = true, deferLookahead = false) {
     this.n = n;
     const levels = n + 1;
     this.availLo = new Int32Array(levels * n);
@@ -106,6 +113,16 @@ export class CompleteSearch {
     this.freeHi[0] = this.rowsHi[0];
     this.bounds = bounds && this.rootPays();
     this.filtering = this.bounds && mode === 0;
+    let deepest = -1;
+    this.lookaheadRows = lookahead === "always" ? 0 : LOOKAHEAD_ROWS;
+    if (this.filtering && lookahead === "always") {
+      deepest = n;
+    } else if (this.filtering && lookahead) {
+      deepest = LOOKAHEAD_LEVELS; // and one level more for each given queen (a row with one square), placed first
+      for (let y = 0; y < n; y++) if (popcount32(this.availLo[y]) + popcount32(this.availHi[y]) === 1) deepest++;
+    }
+    this.lookaheadReach = deepest;
+    this.lookaheadDepth = deferLookahead ? -1 : deepest;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
   }
 
@@ -119,8 +136,118 @@ export class CompleteSearch {
     return boundsPay(n, sums, diffs);
   }
 
-  /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst. */
+  /** As the kernel's narrowWithLookahead: start again from the root with the deferred lookahead; false when the root fails. */
+  startLookahead(): boolean {
+    if (this.lookaheadReach < 0 || this.lookaheadDepth >= 0) return true; // none to start
+    this.lookaheadDepth = this.lookaheadReach;
+    this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
+    return this.depth === 0;
+  }
+
+  /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst, with solve's lookahead where it is on. */
   private expand(src: number, dst: number, r: number, c: number): number {
+    const result = this.build(src, dst, r, c);
+    return result === OPEN && dst <= this.lookaheadDepth && popcount32(this.rowsLo[dst]) + popcount32(this.rowsHi[dst]) >= this.lookaheadRows ? this.lookAhead(dst) : result;
+  }
+
+  /** The branches of (row or column `at`) among the 64-bit `values` whose level builds; each build is a node (as the kernel's survivors). */
+  private survivors(dst: number, byRow: boolean, at: number, valuesLo: number, valuesHi: number): [number, number] {
+    let aliveLo = 0, aliveHi = 0;
+    for (let half = 0; half < 2; half++) {
+      for (let x = half === 0 ? valuesLo : valuesHi; x !== 0; x &= x - 1) {
+        const v = ctz32(x) + 32 * half;
+        this.nodes++;
+        if ((byRow ? this.build(dst, dst + 1, at, v) : this.build(dst, dst + 1, v, at)) === FAIL) continue;
+        if (half === 0) aliveLo |= 1 << v;
+        else aliveHi |= 1 << (v - 32);
+      }
+    }
+    return [aliveLo, aliveHi];
+  }
+
+  /** As the kernel's lookAhead: dead squares go; branch on the row or column with the fewest branches left, among those near build's choice. */
+  private lookAhead(dst: number): number {
+    const n = this.n, to = dst * n, availLo = this.availLo, availHi = this.availHi;
+    for (;;) {
+      const rowsLo = this.rowsLo[dst], rowsHi = this.rowsHi[dst];
+      const chosenKind = this.kind[dst], chosen = this.index[dst];
+      const valuesLo = this.restLo[dst], valuesHi = this.restHi[dst];
+      const [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi] = this.planes; // before the builds below overwrite them
+      const limit = popcount32(valuesLo) + popcount32(valuesHi) + LOOKAHEAD_SLACK;
+      let bestKind = 0, bestIndex = 0, bestLo = 0, bestHi = 0, bestCount = 65, pruned = false;
+      const consider = (byRow: boolean, at: number, lo: number, hi: number): boolean => {
+        const [aliveLo, aliveHi] = this.survivors(dst, byRow, at, lo, hi);
+        if (aliveLo === 0 && aliveHi === 0) return false;
+        if (aliveLo !== lo || aliveHi !== hi) {
+          if (byRow) {
+            availLo[to + at] = aliveLo;
+            availHi[to + at] = aliveHi;
+          } else {
+            for (let half = 0; half < 2; half++) {
+              for (let x = half === 0 ? lo & ~aliveLo : hi & ~aliveHi; x !== 0; x &= x - 1) {
+                const y = ctz32(x) + 32 * half;
+                if (at < 32) availLo[to + y] &= ~(1 << at);
+                else availHi[to + y] &= ~(1 << (at - 32));
+              }
+            }
+          }
+          pruned = true;
+        }
+        const k = popcount32(aliveLo) + popcount32(aliveHi);
+        if (k < bestCount) {
+          bestCount = k;
+          bestKind = byRow ? BY_ROW : BY_COLUMN;
+          bestIndex = at;
+          bestLo = aliveLo;
+          bestHi = aliveHi;
+        }
+        return true;
+      };
+      if (!consider(chosenKind === BY_ROW, chosen, valuesLo, valuesHi)) return FAIL;
+      for (let half = 0; half < 2; half++) {
+        for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
+          const y = ctz32(x) + 32 * half;
+          if (chosenKind === BY_ROW && y === chosen) continue;
+          const lo = availLo[to + y], hi = availHi[to + y];
+          if (popcount32(lo) + popcount32(hi) <= limit && !consider(true, y, lo, hi)) return FAIL;
+        }
+      }
+      // Free columns with 1 to min(limit, 7) takers (exact in the bit planes), as build counted them.
+      let columnsLo = 0, columnsHi = 0;
+      for (let k = 1; k <= limit && k < 8; k++) {
+        columnsLo |= exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
+        columnsHi |= exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
+      }
+      for (let half = 0; half < 2; half++) {
+        for (let x = half === 0 ? columnsLo : columnsHi; x !== 0; x &= x - 1) {
+          const cc = ctz32(x) + 32 * half;
+          if (chosenKind === BY_COLUMN && cc === chosen) continue;
+          let takersLo = 0, takersHi = 0;
+          for (let h = 0; h < 2; h++) {
+            for (let z = h === 0 ? rowsLo : rowsHi; z !== 0; z &= z - 1) {
+              const y = ctz32(z) + 32 * h;
+              if ((cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1) === 0) continue;
+              if (y < 32) takersLo |= 1 << y;
+              else takersHi |= 1 << (y - 32);
+            }
+          }
+          if ((takersLo !== 0 || takersHi !== 0) && !consider(false, cc, takersLo, takersHi)) return FAIL;
+        }
+      }
+      if (!pruned) {
+        this.kind[dst] = bestKind;
+        this.index[dst] = bestIndex;
+        this.restLo[dst] = bestLo;
+        this.restHi[dst] = bestHi;
+        return OPEN;
+      }
+      const result = this.build(dst, dst, -1, -1);
+      if (result !== OPEN) return result;
+    }
+  }
+
+  /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst by the fewest squares. */
+  private build(src: number, dst: number, r: number, c: number): number {
     const n = this.n;
     let rowsLo = this.rowsLo[src], rowsHi = this.rowsHi[src];
     let freeLo = this.freeLo[src], freeHi = this.freeHi[src];
@@ -213,10 +340,11 @@ export class CompleteSearch {
             availHi[to + y] &= ~(wordFrom(cutSums, y + 32) | wordFrom(cutDiffs, n - 1 - y + 32));
           }
         }
-        return this.expand(dst, dst, -1, -1);
+        return this.build(dst, dst, -1, -1);
       }
     }
     const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
+    this.planes = [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi];
     for (let k = 1; k < bestCount && k < 8; k++) {
       const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
       const hitsHi = exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
@@ -323,6 +451,14 @@ export const COMPLETE_RESTART_OFTEN = 32;
 export const COMPLETE_NO_BOUNDS = 64;
 /** Bit of param turning the per-colour bounds (colour-bounds.ts) off, on both paths (measurements, tests). */
 export const COMPLETE_NO_COLOUR_BOUNDS = 128;
+/** Bit of param turning solve's lookahead off, on the 64-bit path (measurements, tests). */
+export const COMPLETE_NO_LOOKAHEAD = 256;
+/** Bit of param (tests): solve's lookahead at every level, whatever the rows left, so that small boards take it too. */
+export const COMPLETE_LOOKAHEAD_ALWAYS = 512;
+/** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
+const LOOKAHEAD_SLACK = 1;
+/** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
+const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536;
@@ -362,6 +498,10 @@ class Portfolio {
           continue;
         }
         if (this.nodes < this.turnEnd) continue;
+        if (this.wide === null && !this.narrow.startLookahead()) {
+          this.settled = EXHAUSTED;
+          continue;
+        }
         this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds);
         this.turn = 1;
         this.turnEnd = this.nodes + WIDE_SLICE;
@@ -391,13 +531,15 @@ export function openComplete(n: number, params: SearchParams): Search {
   const bounds = (params.param & COMPLETE_NO_BOUNDS) === 0;
   const colourBounds = (params.param & COMPLETE_NO_COLOUR_BOUNDS) === 0;
   // Solve's portfolio only where the diagonal bounds pay (boundsPay), as the kernel; elsewhere the 64-bit search alone.
-  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds);
+  const lookahead = (params.param & COMPLETE_LOOKAHEAD_ALWAYS) !== 0 ? "always" : (params.param & COMPLETE_NO_LOOKAHEAD) === 0;
+  // The portfolio's 64-bit search takes the lookahead only once its first PORTFOLIO_START nodes have not decided the board (as the kernel).
+  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds, lookahead, true);
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
     ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds)
     : portfolio
       ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds)
-      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds);
+      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,
