@@ -12,8 +12,12 @@
 // - on boards where they pay (diagonal-bounds.ts boundsPay, decided at the root: whole
 //   diagonals near the centre missing), fail where the diagonal bounds fail, and in solve
 //   mode take away the squares of diagonals no completion can use (filtering);
+// - on those boards, in solve mode near the root, look ahead (lookAhead): build every branch
+//   of the rows and columns within a square of that choice, take away the squares whose
+//   level fails at once, and branch on the one with the fewest branches left;
 // the branches of a node partition its solutions, so enumerating and counting are exact.
-// Empty board = 1 node, each queen placed = 1 node (as backtrack.ts).
+// Empty board = 1 node, each queen placed = 1 node (as backtrack.ts), and each level the
+// lookahead builds = 1 node.
 //
 // param (mode): 0 stop at the first solution (solve); 1 stop at each solution, the
 // next run goes on (enumeration); 2 count every solution without stopping.
@@ -46,11 +50,19 @@ let wide: bool = false;
 // of the 64-bit search's nodes, and the 64-bit one gives the proofs (measured: equal
 // shares against one wide node in nine took the slowest solvable d = 28 and d = 32 boards
 // from 22.8M / 19.4M nodes to 5.3M / 4.5M, and the slowest proof at d = 36 from 10.6M nodes
-// to 18.7M). Either one's solution is the answer, and either one's exhausted tree a proof;
-// nodes are the sum of both.
+// to 18.7M). Past SHARES_HALVE nodes in all the 64-bit search's slices grow with the total
+// (NARROW_SLICE * total / SHARES_HALVE), so the wide search's share halves each time the
+// total doubles: its finds came within 2.5M of its nodes on every board measured, and the
+// long runs are the 64-bit search's proofs and late finds (d = 36 seed 4, d = 32 seed 1),
+// which equal shares took twice as long. Either one's solution is the answer, and either
+// one's exhausted tree a proof; nodes are the sum of both.
 const PORTFOLIO_START: f64 = 262144;
 const NARROW_SLICE: f64 = 65536;
 const WIDE_SLICE: f64 = 65536;
+const SHARES_HALVE: f64 = 8388608;
+/** Bit of param (tests): the portfolio's four figures above 64 times smaller, so a small run takes every turn of it. */
+const PORTFOLIO_SMALL: i32 = 1024;
+let portfolioScale: f64 = 1;
 /** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
 const PLAIN: i32 = 16;
 let portfolio: bool = false;
@@ -404,7 +416,8 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   mode = param & 3;
   wideReady = false;
   turn = 0;
-  turnEnd = PORTFOLIO_START;
+  portfolioScale = (param & PORTFOLIO_SMALL) != 0 ? 1.0 / 64 : 1;
+  turnEnd = PORTFOLIO_START * portfolioScale;
   settled = -1;
   portfolioCap = nodeCap;
   nodes = 1; // the empty board
@@ -490,7 +503,7 @@ function portfolioRun(workLimit: f64): i32 {
         wideReady = true;
       }
       turn = 1;
-      turnEnd = portfolioNodes() + WIDE_SLICE;
+      turnEnd = portfolioNodes() + WIDE_SLICE * portfolioScale;
     } else {
       const status = wideRun(wideNodes() + (stop - total));
       if (status == FOUND) {
@@ -505,7 +518,9 @@ function portfolioRun(workLimit: f64): i32 {
       }
       if (portfolioNodes() < turnEnd) continue;
       turn = 0;
-      turnEnd = portfolioNodes() + NARROW_SLICE;
+      const sum = portfolioNodes();
+      const halve = SHARES_HALVE * portfolioScale, slice = NARROW_SLICE * portfolioScale;
+      turnEnd = sum + (sum > halve ? Math.floor(slice * sum / halve) : slice);
     }
   }
 }

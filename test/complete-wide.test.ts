@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { count, solutions, solve } from "../src/index.js";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
@@ -190,6 +190,28 @@ describe("the complete search past n = 64", () => {
     expect(results[0].nodes).toBeGreaterThan(2 ** 18); // the portfolio ran
     expect(results[1].nodes).toBe(results[0].nodes);
     expect(results[1].columns).toEqual(results[0].columns);
+  });
+
+  it("solve's portfolio scaled down (a test bit) takes every turn of it on both engines alike: the 64-bit search's start again with the lookahead, and the shares that move past the halving point", () => {
+    // PORTFOLIO_SMALL: the first run 4,096 nodes, slices of 1,024, shares moving past 131,072 nodes in all.
+    // The board: found by a search of a few n = 26 boards for one decided past that point (239,193 nodes when written).
+    const BOARD = { n: 26, d: 30, seed: 2, found: true };
+    const { blocked } = excludedDiagonalsBoard(BOARD.n, BOARD.d, { seed: BOARD.seed, minFree: 1 });
+    const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+    const constraints = checkConstraints(BOARD.n, givens, "test");
+    const seen = ENGINES.map((engine) => {
+      const search = pickEngine(engine).openSearch("complete", BOARD.n, { seed: 0, param: COMPLETE_PORTFOLIO_SMALL, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints });
+      try {
+        const status = search.run(Infinity);
+        return { status, nodes: search.stats().nodes, columns: Array.from(search.columns()) };
+      } finally {
+        search.close();
+      }
+    });
+    expect(seen[0].status).toBe(BOARD.found ? FOUND : EXHAUSTED);
+    if (BOARD.found) expect(verified(seen[0].columns, BOARD.n, givens)).toBe(true);
+    expect(seen[0].nodes).toBeGreaterThan(131_072); // past the point where the shares move
+    expect(seen[1]).toEqual(seen[0]);
   });
 
   it("the Excluded Diagonals generator follows its rules: listed diagonals keep minFree squares per line, the rest would not", () => {

@@ -455,22 +455,29 @@ export const COMPLETE_NO_COLOUR_BOUNDS = 128;
 export const COMPLETE_NO_LOOKAHEAD = 256;
 /** Bit of param (tests): solve's lookahead at every level, whatever the rows left, so that small boards take it too. */
 export const COMPLETE_LOOKAHEAD_ALWAYS = 512;
+/** Bit of param (tests): the portfolio's first run, slices and the point where its shares start to move, 64 times smaller. */
+export const COMPLETE_PORTFOLIO_SMALL = 1024;
 /** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
 const LOOKAHEAD_SLACK = 1;
 /** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
 const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
-const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536;
+const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 8388608;
 
 /** Solve mode's portfolio at n <= 64 (as assembly/complete.ts): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
 class Portfolio {
   private wide: WideSearch | null = null;
   private turn = 0;
-  private turnEnd = PORTFOLIO_START;
+  private turnEnd: number;
   private settled: SearchStatus | null = null;
   private wideFound = false;
-  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean, private readonly colourBounds: boolean) {}
+  /** 1, or 1/64 with COMPLETE_PORTFOLIO_SMALL (as the kernel). */
+  private readonly scale: number;
+  constructor(private readonly narrow: CompleteSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean, private readonly colourBounds: boolean, small: boolean) {
+    this.scale = small ? 1 / 64 : 1;
+    this.turnEnd = PORTFOLIO_START * this.scale;
+  }
 
   get nodes(): number {
     return this.wide !== null ? this.narrow.nodes + this.wide.nodes - 1 : this.narrow.nodes;
@@ -504,7 +511,7 @@ class Portfolio {
         }
         this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds);
         this.turn = 1;
-        this.turnEnd = this.nodes + WIDE_SLICE;
+        this.turnEnd = this.nodes + WIDE_SLICE * this.scale;
       } else {
         const wide = this.wide!;
         const status = wide.run(wide.nodes + (stop - total));
@@ -519,7 +526,9 @@ class Portfolio {
         }
         if (this.nodes < this.turnEnd) continue;
         this.turn = 0;
-        this.turnEnd = this.nodes + NARROW_SLICE;
+        const sum = this.nodes;
+        const halve = SHARES_HALVE * this.scale, slice = NARROW_SLICE * this.scale;
+        this.turnEnd = sum + (sum > halve ? Math.floor(slice * sum / halve) : slice);
       }
     }
   }
@@ -538,7 +547,7 @@ export function openComplete(n: number, params: SearchParams): Search {
   const search = wide
     ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds)
     : portfolio
-      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds)
+      ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds, (params.param & COMPLETE_PORTFOLIO_SMALL) !== 0)
       : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead);
   return {
     run: (workLimit) => search.run(workLimit),
