@@ -95,6 +95,14 @@ const LOOKAHEAD_SLACK: i32 = 1;
  */
 const LOOKAHEAD_LEVELS: i32 = 8;
 const LOOKAHEAD_ROWS: i32 = 22;
+/** build's count of the open squares of the rows left at its last node (i32.MAX_VALUE when solved), for lookAhead's order. */
+let builtOpen: i32 = 0;
+// survivors' scores (builtOpen) per branch, and those of lookAhead's best so far: i32[64] each.
+const SCORES: usize = memory.data(256, 16);
+const BEST_SCORES: usize = memory.data(256, 16);
+let order: usize = 0; // u8[(n + 1) * 64]: level d's branches in lookAhead's order, from (d << 6)
+let orderLen: usize = 0; // i32[n + 1]: how many (0: no order, lowest first)
+let orderPos: usize = 0; // i32[n + 1]: the next to try
 // build's bit planes of the column takers at its last open node, for lookAhead.
 let planes0: u64 = 0;
 let planes1: u64 = 0;
@@ -142,6 +150,7 @@ let cols: usize = 0; // i32[n]
 /** Level dst from level src with a queen at (r, c) (r < 0: none, src = dst); then the branch of dst, with solve's lookahead where it is on. */
 function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   const result = build(src, dst, r, c);
+  store<i32>(at32(orderLen, dst), 0);
   return result == OPEN && dst <= lookaheadDepth && <i32>popcnt<u64>(load<u64>(at64(rowsLeft, dst))) >= lookaheadRows ? lookAhead(dst) : result;
 }
 
@@ -155,7 +164,10 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   }
   store<u64>(at64(rowsLeft, dst), rows);
   store<u64>(at64(colsLeft, dst), free);
-  if (rows == 0) return SOLVED;
+  if (rows == 0) {
+    builtOpen = i32.MAX_VALUE;
+    return SOLVED;
+  }
   const from = avail + (<usize>(src * size) << 3);
   const to = avail + (<usize>(dst * size) << 3);
   // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
@@ -173,6 +185,7 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   let evenRows: i32 = 0;
   let lineSum: f64 = 0;
   let moments: f64 = 0;
+  let open: i32 = 0; // the open squares of the rows left
   let x = rows;
   while (x != 0) {
     const y = <i32>ctz<u64>(x);
@@ -202,6 +215,7 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
     sat |= b2 & c1;
     b2 ^= c1;
     const k = <i32>popcnt<u64>(a);
+    open += k;
     if (k < bestCount) {
       bestCount = k;
       best = y;
@@ -231,6 +245,7 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   planes1 = b1;
   planes2 = b2;
   planesExact = exact;
+  builtOpen = open;
   for (let k = 1; k < bestCount && k < 8; k++) {
     const hits = exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
     if (hits == 0) continue;
@@ -262,7 +277,10 @@ function survivors(dst: i32, byRow: bool, at: i32, values: u64): u64 {
     const v = <i32>ctz<u64>(x);
     x &= x - 1;
     nodes++;
-    if (byRow ? build(dst, dst + 1, at, v) != FAIL : build(dst, dst + 1, v, at) != FAIL) alive |= <u64>1 << <u64>v;
+    if (byRow ? build(dst, dst + 1, at, v) != FAIL : build(dst, dst + 1, v, at) != FAIL) {
+      alive |= <u64>1 << <u64>v;
+      store<i32>(SCORES + (<usize>v << 2), builtOpen);
+    }
   }
   return alive;
 }
@@ -301,8 +319,37 @@ function consider(dst: i32, byRow: bool, at: i32, values: u64): bool {
     bestKind = byRow ? BY_ROW : BY_COLUMN;
     bestIndex = at;
     bestRest = alive;
+    memory.copy(BEST_SCORES, SCORES, 256);
   }
   return true;
+}
+
+/**
+ * The order lookAhead's branches at level dst are tried in: the most open squares left first
+ * (least constraining, as the wide path's order; a level that is solved first of all), ties
+ * lowest first. The order only moves solutions earlier or later: the subtree of a branch does
+ * not depend on when it is visited, so a proof takes the same nodes.
+ */
+function orderBranches(dst: i32, values: u64): void {
+  const list = order + (<usize>(dst << 6));
+  let k: i32 = 0;
+  let x = values;
+  while (x != 0) {
+    const v = <i32>ctz<u64>(x);
+    x &= x - 1;
+    const score = load<i32>(BEST_SCORES + (<usize>v << 2));
+    let i = k;
+    while (i > 0) {
+      const u = <i32>load<u8>(list + <usize>(i - 1));
+      if (load<i32>(BEST_SCORES + (<usize>u << 2)) >= score) break;
+      store<u8>(list + <usize>i, <u8>u);
+      i--;
+    }
+    store<u8>(list + <usize>i, <u8>v);
+    k++;
+  }
+  store<i32>(at32(orderLen, dst), k);
+  store<i32>(at32(orderPos, dst), 0);
 }
 
 /**
@@ -358,6 +405,7 @@ function lookAhead(dst: i32): i32 {
       store<i32>(at32(kind, dst), bestKind);
       store<i32>(at32(index, dst), bestIndex);
       store<u64>(at64(rest, dst), bestRest);
+      orderBranches(dst, bestRest);
       return OPEN;
     }
     const result = build(dst, dst, -1, -1);
@@ -431,9 +479,12 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   index = allocate(levels << 2);
   rest = allocate(levels << 3);
   cols = allocate(<usize>n << 2);
+  order = allocate(levels << 6);
+  orderLen = allocate(levels << 2);
+  orderPos = allocate(levels << 2);
   usable = allocate(32);
   forbidden = allocate(32);
-  if (usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
+  if (order == 0 || orderLen == 0 || orderPos == 0 || usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
   const full: u64 = n == 64 ? ~(<u64>0) : ((<u64>1 << <u64>n) - 1);
   for (let r = 0; r < n; r++) {
     store<i32>(at32(cols, r), -1);
@@ -552,8 +603,16 @@ function narrowRun(workLimit: f64): i32 {
       depth--;
       continue;
     }
-    const b = <i32>ctz<u64>(left);
-    store<u64>(at64(rest, depth), left & (left - 1));
+    let b: i32;
+    const ordered = load<i32>(at32(orderLen, depth)) > 0; // lookAhead's order, else lowest first
+    if (ordered) {
+      const pos = load<i32>(at32(orderPos, depth));
+      b = <i32>load<u8>(order + (<usize>(depth << 6)) + <usize>pos);
+      store<i32>(at32(orderPos, depth), pos + 1);
+    } else {
+      b = <i32>ctz<u64>(left);
+    }
+    store<u64>(at64(rest, depth), left & ~(<u64>1 << <u64>b));
     let r: i32, c: i32;
     if (load<i32>(at32(kind, depth)) == BY_ROW) {
       r = load<i32>(at32(index, depth));

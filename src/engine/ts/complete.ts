@@ -91,6 +91,13 @@ export class CompleteSearch {
   private readonly lookaheadReach: number;
   /** build's bit planes of the column takers at its last open node (b0, b1, b2 and the exact columns, lo/hi), for lookAhead. */
   private planes: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
+  /** build's open squares of the rows left at its last node (0x7fffffff when solved), survivors' scores per branch, lookAhead's best's, and the order of each level's branches (as the kernel). */
+  private builtOpen = 0;
+  private readonly scores = new Int32Array(64);
+  private readonly bestScores = new Int32Array(64);
+  private readonly order: Int32Array;
+  private readonly orderLen: Int32Array;
+  private readonly orderPos: Int32Array;
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
   constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, readonly colourBounds = true, lookahead: boolean | "always" = true, deferLookahead = false) {
@@ -107,6 +114,9 @@ export class CompleteSearch {
     this.restLo = new Int32Array(levels);
     this.restHi = new Int32Array(levels);
     this.cols = new Int32Array(n).fill(-1);
+    this.order = new Int32Array(levels * 64);
+    this.orderLen = new Int32Array(levels);
+    this.orderPos = new Int32Array(levels);
     for (let r = 0; r < n; r++) [this.availLo[r], this.availHi[r]] = allowedHalves(n, constraints, r);
     [this.rowsLo[0], this.rowsHi[0]] = allowedHalves(n, undefined, 0);
     this.freeLo[0] = this.rowsLo[0];
@@ -147,6 +157,7 @@ export class CompleteSearch {
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst, with solve's lookahead where it is on. */
   private expand(src: number, dst: number, r: number, c: number): number {
     const result = this.build(src, dst, r, c);
+    this.orderLen[dst] = 0;
     return result === OPEN && dst <= this.lookaheadDepth && popcount32(this.rowsLo[dst]) + popcount32(this.rowsHi[dst]) >= this.lookaheadRows ? this.lookAhead(dst) : result;
   }
 
@@ -158,6 +169,7 @@ export class CompleteSearch {
         const v = ctz32(x) + 32 * half;
         this.nodes++;
         if ((byRow ? this.build(dst, dst + 1, at, v) : this.build(dst, dst + 1, v, at)) === FAIL) continue;
+        this.scores[v] = this.builtOpen;
         if (half === 0) aliveLo |= 1 << v;
         else aliveHi |= 1 << (v - 32);
       }
@@ -200,6 +212,7 @@ export class CompleteSearch {
           bestIndex = at;
           bestLo = aliveLo;
           bestHi = aliveHi;
+          this.bestScores.set(this.scores);
         }
         return true;
       };
@@ -239,11 +252,22 @@ export class CompleteSearch {
         this.index[dst] = bestIndex;
         this.restLo[dst] = bestLo;
         this.restHi[dst] = bestHi;
+        this.orderBranches(dst, bestLo, bestHi);
         return OPEN;
       }
       const result = this.build(dst, dst, -1, -1);
       if (result !== OPEN) return result;
     }
+  }
+
+  /** As the kernel's orderBranches: lookAhead's branches, the most open squares left first, ties lowest first. */
+  private orderBranches(dst: number, lo: number, hi: number): void {
+    const values: number[] = [];
+    for (let half = 0; half < 2; half++) for (let x = half === 0 ? lo : hi; x !== 0; x &= x - 1) values.push(ctz32(x) + 32 * half);
+    values.sort((a, b) => this.bestScores[b] - this.bestScores[a] || a - b);
+    this.order.set(values, dst * 64);
+    this.orderLen[dst] = values.length;
+    this.orderPos[dst] = 0;
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst by the fewest squares. */
@@ -260,12 +284,15 @@ export class CompleteSearch {
     }
     this.rowsLo[dst] = rowsLo; this.rowsHi[dst] = rowsHi;
     this.freeLo[dst] = freeLo; this.freeHi[dst] = freeHi;
-    if (rowsLo === 0 && rowsHi === 0) return SOLVED;
+    if (rowsLo === 0 && rowsHi === 0) {
+      this.builtOpen = 0x7fffffff;
+      return SOLVED;
+    }
     const availLo = this.availLo, availHi = this.availHi;
     const from = src * n, to = dst * n;
     // Per free column, how many rows can take it: bit planes b0 b1 b2 (0..7), sat: 8 or more.
     let b0Lo = 0, b0Hi = 0, b1Lo = 0, b1Hi = 0, b2Lo = 0, b2Hi = 0, satLo = 0, satHi = 0;
-    let best = -1, bestCount = 65;
+    let best = -1, bestCount = 65, open = 0;
     const bounds = this.bounds, sums = this.sums, diffs = this.diffs;
     let evenRows = 0, rowSum = 0, moments = 0;
     if (bounds) {
@@ -307,6 +334,7 @@ export class CompleteSearch {
         c0 = b0Hi & hi;
         b0Hi ^= hi; c1 = b1Hi & c0; b1Hi ^= c0; satHi |= b2Hi & c1; b2Hi ^= c1;
         const k = popcount32(lo) + popcount32(hi);
+        open += k;
         if (k < bestCount) {
           bestCount = k;
           best = y;
@@ -345,6 +373,7 @@ export class CompleteSearch {
     }
     const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
     this.planes = [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi];
+    this.builtOpen = open;
     for (let k = 1; k < bestCount && k < 8; k++) {
       const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
       const hitsHi = exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
@@ -412,13 +441,13 @@ export class CompleteSearch {
         continue;
       }
       let b: number;
-      if (lo !== 0) {
-        b = ctz32(lo);
-        this.restLo[d] = lo & (lo - 1);
+      if (this.orderLen[d] > 0) {
+        b = this.order[d * 64 + this.orderPos[d]++]; // lookAhead's order
       } else {
-        b = 32 + ctz32(hi);
-        this.restHi[d] = hi & (hi - 1);
+        b = lo !== 0 ? ctz32(lo) : 32 + ctz32(hi);
       }
+      if (b < 32) this.restLo[d] &= ~(1 << b);
+      else this.restHi[d] &= ~(1 << (b - 32));
       let r: number, c: number;
       if (this.kind[d] === BY_ROW) {
         r = this.index[d];
