@@ -95,6 +95,8 @@ const LOOKAHEAD_SLACK: i32 = 1;
  */
 const LOOKAHEAD_LEVELS: i32 = 8;
 const LOOKAHEAD_ROWS: i32 = 22;
+/** lookAhead's rounds at one node, at most (each builds at most 2n * n levels). */
+const LOOKAHEAD_ROUNDS: i32 = 8;
 /** build's count of the open squares of the rows left at its last node (i32.MAX_VALUE when solved), for lookAhead's order. */
 let builtOpen: i32 = 0;
 // survivors' scores (builtOpen) per branch, and those of lookAhead's best so far: i32[64] each.
@@ -356,13 +358,14 @@ function orderBranches(dst: i32, values: u64): void {
  * Solve's lookahead near the root (levels up to lookaheadDepth, on the boards with filtering):
  * every row and free column with at most LOOKAHEAD_SLACK more squares than the branch build
  * chose has each of its branches built; a square whose level fails at once goes, and when some
- * went the level is built again and looked at again; a row or column with no branch left fails
- * the node; else the node branches on the one with the fewest branches (build's choice first,
- * then rows, then columns, lowest first; the first of the fewest wins). Level dst + 1 is
- * scratch until the search goes down.
+ * went the level is built again and looked at again (LOOKAHEAD_ROUNDS at most); a row or column
+ * with no branch left fails the node; else the node branches on the one with the fewest branches
+ * (build's choice first, then rows, then columns, lowest first; the first of the fewest wins),
+ * tried in orderBranches' order. Level dst + 1 is scratch until the search goes down.
  */
 function lookAhead(dst: i32): i32 {
   const to = avail + (<usize>(dst * size) << 3);
+  let rounds: i32 = 0;
   while (true) {
     const rows = load<u64>(at64(rowsLeft, dst));
     const chosenKind = load<i32>(at32(kind, dst));
@@ -410,6 +413,9 @@ function lookAhead(dst: i32): i32 {
     }
     const result = build(dst, dst, -1, -1);
     if (result != OPEN) return result;
+    // Bounded work a node (abort and timeouts are checked between nodes): after LOOKAHEAD_ROUNDS
+    // rounds that took squares away, the node keeps build's choice (6 rounds at most were seen).
+    if (++rounds == LOOKAHEAD_ROUNDS) return OPEN;
   }
 }
 

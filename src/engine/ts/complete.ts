@@ -180,6 +180,7 @@ export class CompleteSearch {
   /** As the kernel's lookAhead: dead squares go; branch on the row or column with the fewest branches left, among those near build's choice. */
   private lookAhead(dst: number): number {
     const n = this.n, to = dst * n, availLo = this.availLo, availHi = this.availHi;
+    let rounds = 0;
     for (;;) {
       const rowsLo = this.rowsLo[dst], rowsHi = this.rowsHi[dst];
       const chosenKind = this.kind[dst], chosen = this.index[dst];
@@ -257,6 +258,7 @@ export class CompleteSearch {
       }
       const result = this.build(dst, dst, -1, -1);
       if (result !== OPEN) return result;
+      if (++rounds === LOOKAHEAD_ROUNDS) return OPEN; // bounded work a node: build's choice (as the kernel)
     }
   }
 
@@ -489,7 +491,7 @@ export const COMPLETE_PORTFOLIO_SMALL = 1024;
 /** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
 const LOOKAHEAD_SLACK = 1;
 /** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
-const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22;
+const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22, LOOKAHEAD_ROUNDS = 8;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 8388608;
