@@ -28,6 +28,7 @@ import { allowedMask } from "./constraints";
 import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import { diagonalsFeasible, diagonalsForbidden, boundsPay } from "./diagonal-bounds";
 import { colourForbidden } from "./colour-bounds";
+import { indexSum, squareSum } from "./bit-sums";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -184,9 +185,6 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   let s1: u64 = 0;
   let d0: u64 = 0;
   let d1: u64 = 0;
-  let evenRows: i32 = 0;
-  let lineSum: f64 = 0;
-  let moments: f64 = 0;
   let open: i32 = 0; // the open squares of the rows left
   let x = rows;
   while (x != 0) {
@@ -205,10 +203,6 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
       const shift = size - 1 - y;
       d0 |= a << <u64>shift;
       if (shift != 0) d1 |= a >> <u64>(64 - shift);
-      evenRows += (y & 1) ^ 1;
-      lineSum += <f64>y;
-      const m = <f64>(2 * y - size + 1);
-      moments += m * m;
     }
     const c0 = b0 & a;
     b0 ^= a;
@@ -224,7 +218,7 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
     }
   }
   if ((free & ~(b0 | b1 | b2 | sat)) != 0) return FAIL; // a free column no row can take
-  if (bounds && !boundsHold(rows, free, s0, s1, d0, d1, evenRows, lineSum, moments)) return FAIL;
+  if (bounds && !boundsHold(rows, free, s0, s1, d0, d1)) return FAIL;
   // The per-colour filtering takes away every diagonal the filtering over both colours would (and more).
   if (filtering && (colourBounds ? colourForbidden(size, usable, usable + 16, forbidden, forbidden + 16)
     : diagonalsForbidden(size, usable, usable + 16, nodeSum, nodeDiff, nodeMoment, forbidden, forbidden + 16)) > 0) {
@@ -419,20 +413,19 @@ function lookAhead(dst: i32): i32 {
   }
 }
 
-/** The diagonal bounds at a node: rows left `rows`, free columns `free`, the usable diagonals and the rows' sums from expand. */
-function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64, evenRows: i32, rowSum: f64, moments: f64): bool {
+/** sum over the bits y of x of (2y - (n - 1))^2, by popcounts (bit-sums.ts): 4 sum y^2 - 4 (n - 1) sum y + k (n - 1)^2. */
+@inline function centredMoment(x: u64): f64 {
+  const m = <f64>(size - 1);
+  return 4 * <f64>squareSum(x) - 4 * m * <f64>indexSum(x) + <f64>popcnt<u64>(x) * m * m;
+}
+
+/** The diagonal bounds at a node: rows left `rows`, free columns `free`, the usable diagonals from build; the lines' sums by popcounts. */
+function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64): bool {
   const left = <i32>popcnt<u64>(rows);
-  let evenCols: i32 = 0;
-  let colSum: f64 = 0;
-  let x = free;
-  while (x != 0) {
-    const c = <i32>ctz<u64>(x);
-    x &= x - 1;
-    evenCols += (c & 1) ^ 1;
-    colSum += <f64>c;
-    const m = <f64>(2 * c - size + 1);
-    moments += m * m;
-  }
+  const EVEN: u64 = 0x5555555555555555;
+  const evenRows = <i32>popcnt<u64>(rows & EVEN), evenCols = <i32>popcnt<u64>(free & EVEN);
+  const rowSum = <f64>indexSum(rows), colSum = <f64>indexSum(free);
+  const moments = centredMoment(rows) + centredMoment(free);
   store<u64>(usable, s0);
   store<u64>(usable + 8, s1);
   store<u64>(usable + 16, d0);
