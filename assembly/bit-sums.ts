@@ -10,6 +10,8 @@ export const M2: u64 = 0xF0F0F0F0F0F0F0F0;
 export const M3: u64 = 0xFF00FF00FF00FF00;
 export const M4: u64 = 0xFFFF0000FFFF0000;
 export const M5: u64 = 0xFFFFFFFF00000000;
+/** The even positions. */
+export const EVEN_BITS: u64 = 0x5555555555555555;
 
 @inline export function pc(x: u64): i32 {
   return <i32>popcnt<u64>(x);

@@ -21,7 +21,7 @@
 // costs O(n): the prefix sums of each colour's indices in increasing order and of its squared
 // distances from the centre in increasing order.
 
-import { below, fitWindow, foldDown, foldUp, pc, window0, window1 } from "./bit-sums";
+import { EVEN_BITS, below, fitWindow, foldDown, foldUp, pc, window0, window1 } from "./bit-sums";
 
 const MAX_LIST: i32 = 1024; // a colour of a family has at most n <= 1000 diagonals
 // Prefix sums, i32 each (at most 1000 * 999^2 < 2^31), MAX_LIST + 1 entries: [family (sum, diff)][colour (even, odd)][indices, squared distances].
@@ -43,7 +43,7 @@ function build(set: usize, span: i32, parity: i32, family: i32, colour: i32): i3
   if (span <= 127) return buildFast(set, span, parity, family, colour);
   const centre = span >> 1;
   const words = (span + 63) >> 6;
-  const mask: u64 = parity == 0 ? 0x5555555555555555 : 0xAAAAAAAAAAAAAAAA;
+  const mask: u64 = parity == 0 ? EVEN_BITS : ~EVEN_BITS;
   const idx = prefixAt(family, colour, 0);
   const dist = prefixAt(family, colour, 1);
   store<i32>(idx, 0);
@@ -88,7 +88,7 @@ function build(set: usize, span: i32, parity: i32, family: i32, colour: i32): i3
  */
 function buildFast(set: usize, span: i32, parity: i32, family: i32, colour: i32): i32 {
   const centre = span >> 1;
-  const mask: u64 = parity == 0 ? 0x5555555555555555 : 0xAAAAAAAAAAAAAAAA;
+  const mask: u64 = parity == 0 ? EVEN_BITS : ~EVEN_BITS;
   const x0 = load<u64>(set) & below(span) & mask;
   const x1 = span > 64 ? load<u64>(set + 8) & below(span - 64) & mask : 0;
   const idx = prefixAt(family, colour, 0);
@@ -240,7 +240,6 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
       store<u64>(room + 8, load<u64>(room + 8) | window1);
     }
   }
-  const EVEN_BITS: u64 = 0x5555555555555555;
   const sumEven = EVEN_BITS, diffEven = diffParity == 0 ? EVEN_BITS : ~EVEN_BITS;
   const s0 = load<u64>(sums) & low0, s1 = load<u64>(sums + 8) & high0;
   const d0 = load<u64>(diffs) & low0, d1 = load<u64>(diffs + 8) & high0;

@@ -28,7 +28,7 @@ import { allowedMask } from "./constraints";
 import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import { diagonalsFeasible, diagonalsForbidden, boundsPay } from "./diagonal-bounds";
 import { colourForbidden } from "./colour-bounds";
-import { indexSum, squareSum } from "./bit-sums";
+import { EVEN_BITS, indexSum, squareSum } from "./bit-sums";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
 
 const FAIL: i32 = 0;
@@ -104,8 +104,7 @@ let builtOpen: i32 = 0;
 const SCORES: usize = memory.data(256, 16);
 const BEST_SCORES: usize = memory.data(256, 16);
 let order: usize = 0; // u8[(n + 1) * 64]: level d's branches in lookAhead's order, from (d << 6)
-let orderLen: usize = 0; // i32[n + 1]: how many (0: no order, lowest first)
-let orderPos: usize = 0; // i32[n + 1]: the next to try
+let orderPos: usize = 0; // i32[n + 1]: the next of them to try (-1: no order, lowest first)
 // build's bit planes of the column takers at its last open node, for lookAhead.
 let planes0: u64 = 0;
 let planes1: u64 = 0;
@@ -150,10 +149,28 @@ let cols: usize = 0; // i32[n]
   return <u32>p < <u32>size ? <u64>1 << <u64>p : 0;
 }
 
+/** The free columns exactly k rows can take (1 <= k <= 7), from build's bit planes of the takers. */
+@inline function takenBy(k: i32, b0: u64, b1: u64, b2: u64, exact: u64): u64 {
+  return exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
+}
+
+/** The rows of `rows` that can take column cc at the level whose masks start at `to`. */
+function takersOf(to: usize, rows: u64, cc: i32): u64 {
+  const bit = <u64>1 << <u64>cc;
+  let takers: u64 = 0;
+  let x = rows;
+  while (x != 0) {
+    const y = <i32>ctz<u64>(x);
+    x &= x - 1;
+    if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) takers |= <u64>1 << <u64>y;
+  }
+  return takers;
+}
+
 /** Level dst from level src with a queen at (r, c) (r < 0: none, src = dst); then the branch of dst, with solve's lookahead where it is on. */
 function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
   const result = build(src, dst, r, c);
-  store<i32>(at32(orderLen, dst), 0);
+  store<i32>(at32(orderPos, dst), -1);
   return result == OPEN && dst <= lookaheadDepth && <i32>popcnt<u64>(load<u64>(at64(rowsLeft, dst))) >= lookaheadRows ? lookAhead(dst) : result;
 }
 
@@ -243,20 +260,12 @@ function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   planesExact = exact;
   builtOpen = open;
   for (let k = 1; k < bestCount && k < 8; k++) {
-    const hits = exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
+    const hits = takenBy(k, b0, b1, b2, exact);
     if (hits == 0) continue;
     const cc = <i32>ctz<u64>(hits);
-    const bit = <u64>1 << <u64>cc;
-    let takers: u64 = 0;
-    x = rows;
-    while (x != 0) {
-      const y = <i32>ctz<u64>(x);
-      x &= x - 1;
-      if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) takers |= <u64>1 << <u64>y;
-    }
     store<i32>(at32(kind, dst), BY_COLUMN);
     store<i32>(at32(index, dst), cc);
-    store<u64>(at64(rest, dst), takers);
+    store<u64>(at64(rest, dst), takersOf(to, rows, cc));
     return OPEN;
   }
   store<i32>(at32(kind, dst), BY_ROW);
@@ -344,7 +353,6 @@ function orderBranches(dst: i32, values: u64): void {
     store<u8>(list + <usize>i, <u8>v);
     k++;
   }
-  store<i32>(at32(orderLen, dst), k);
   store<i32>(at32(orderPos, dst), 0);
 }
 
@@ -381,21 +389,12 @@ function lookAhead(dst: i32): i32 {
     }
     // Free columns with 1 to min(limit, 7) takers (exact in the bit planes), as build counted them.
     let columns: u64 = 0;
-    for (let k = 1; k <= limit && k < 8; k++) {
-      columns |= exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
-    }
+    for (let k = 1; k <= limit && k < 8; k++) columns |= takenBy(k, b0, b1, b2, exact);
     while (columns != 0) {
       const cc = <i32>ctz<u64>(columns);
       columns &= columns - 1;
       if (chosenKind == BY_COLUMN && cc == chosen) continue;
-      const bit = <u64>1 << <u64>cc;
-      let takers: u64 = 0;
-      x = rows;
-      while (x != 0) {
-        const y = <i32>ctz<u64>(x);
-        x &= x - 1;
-        if ((load<u64>(to + (<usize>y << 3)) & bit) != 0) takers |= <u64>1 << <u64>y;
-      }
+      const takers = takersOf(to, rows, cc);
       if (takers != 0 && !consider(dst, false, cc, takers)) return FAIL;
     }
     if (!pruned) {
@@ -422,8 +421,7 @@ function lookAhead(dst: i32): i32 {
 /** The diagonal bounds at a node: rows left `rows`, free columns `free`, the usable diagonals from build; the lines' sums by popcounts. */
 function boundsHold(rows: u64, free: u64, s0: u64, s1: u64, d0: u64, d1: u64): bool {
   const left = <i32>popcnt<u64>(rows);
-  const EVEN: u64 = 0x5555555555555555;
-  const evenRows = <i32>popcnt<u64>(rows & EVEN), evenCols = <i32>popcnt<u64>(free & EVEN);
+  const evenRows = <i32>popcnt<u64>(rows & EVEN_BITS), evenCols = <i32>popcnt<u64>(free & EVEN_BITS);
   const rowSum = <f64>indexSum(rows), colSum = <f64>indexSum(free);
   const moments = centredMoment(rows) + centredMoment(free);
   store<u64>(usable, s0);
@@ -479,11 +477,10 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   rest = allocate(levels << 3);
   cols = allocate(<usize>n << 2);
   order = allocate(levels << 6);
-  orderLen = allocate(levels << 2);
   orderPos = allocate(levels << 2);
   usable = allocate(32);
   forbidden = allocate(32);
-  if (order == 0 || orderLen == 0 || orderPos == 0 || usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
+  if (order == 0 || orderPos == 0 || usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return 0;
   const full: u64 = n == 64 ? ~(<u64>0) : ((<u64>1 << <u64>n) - 1);
   for (let r = 0; r < n; r++) {
     store<i32>(at32(cols, r), -1);
@@ -603,9 +600,8 @@ function narrowRun(workLimit: f64): i32 {
       continue;
     }
     let b: i32;
-    const ordered = load<i32>(at32(orderLen, depth)) > 0; // lookAhead's order, else lowest first
-    if (ordered) {
-      const pos = load<i32>(at32(orderPos, depth));
+    const pos = load<i32>(at32(orderPos, depth));
+    if (pos >= 0) { // lookAhead's order, else lowest first
       b = <i32>load<u8>(order + (<usize>(depth << 6)) + <usize>pos);
       store<i32>(at32(orderPos, depth), pos + 1);
     } else {

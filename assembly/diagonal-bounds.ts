@@ -27,16 +27,14 @@
 // `sums` is the sum diagonal k, bit k of `diffs` the difference diagonal with index k,
 // either c - r + n - 1 or r - c + n - 1 (the bounds are symmetric under that mirror).
 
-const EVEN: u64 = 0x5555555555555555;
-
 /** Usable diagonals of `set` of each colour: [even index, odd index] packed as even | odd << 16. */
 function colours(set: usize, words: i32): i32 {
   let even: i32 = 0;
   let odd: i32 = 0;
   for (let w = 0; w < words; w++) {
     const x = load<u64>(set + (<usize>w << 3));
-    even += <i32>popcnt<u64>(x & EVEN);
-    odd += <i32>popcnt<u64>(x & ~EVEN);
+    even += <i32>popcnt<u64>(x & EVEN_BITS);
+    odd += <i32>popcnt<u64>(x & ~EVEN_BITS);
   }
   return even | (odd << 16);
 }
@@ -74,7 +72,7 @@ let highSum: f64 = 0;
 
 // Two-word sets (span <= 127, every board of the 64-bit path): linear() and moment() by
 // popcounts (bit-sums.ts) instead of walking the bits, the same values (exact integers).
-import { below, fitWindow, foldDown, foldUp, indexSum, pc, select, squareSum, window0, window1 } from "./bit-sums";
+import { EVEN_BITS, below, fitWindow, foldDown, foldUp, indexSum, pc, select, squareSum, window0, window1 } from "./bit-sums";
 import { colourBoundsHold } from "./colour-bounds";
 
 // The two words of a set (bits at or above span cleared), and the last select's position.

@@ -37,6 +37,12 @@ function brute(n: number, givens: Givens): string[] {
   return out.sort();
 }
 
+/** An Excluded Diagonals board (CSPLib 079's generator) as the givens the helpers here take. */
+function excludedGivens(n: number, d: number, options: { seed: number; minFree?: number }): Givens {
+  const { blocked } = excludedDiagonalsBoard(n, d, options);
+  return { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+}
+
 /** Independent checker of one solution. */
 function valid(columns: ArrayLike<number>, n: number, givens: Givens): boolean {
   return brute(n, givens).includes(Array.from(columns).join(","));
@@ -151,8 +157,7 @@ describe("the complete search's diagonal bounds", () => {
     // lowest first takes 149k); with it on the first two boards (6,262 and 21,017 nodes when written).
     const boards = [[33, 22, 1, 1], [36, 24, 1, 1], [40, 26, 1, 0], [64, 40, 3, 0], [64, 38, 1, 0]];
     for (const [n, d, seed, lookahead] of boards) {
-      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
-      const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+      const givens = excludedGivens(n, d, { seed });
       expect(new CompleteSearch(n, checkConstraints(n, givens, "test"), 0, Infinity).bounds).toBe(true);
       for (const param of lookahead ? [COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD, COMPLETE_PLAIN] : [COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD]) {
         const seen = ENGINES.map((engine) => run(engine, n, givens, param));
@@ -172,8 +177,7 @@ describe("the complete search's diagonal bounds", () => {
     const n = 16;
     let shown = 0;
     for (let seed = 1; seed <= 12 && shown < 2; seed++) {
-      const { blocked } = excludedDiagonalsBoard(n, 20, { seed });
-      const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+      const givens = excludedGivens(n, 20, { seed });
       const withBounds = ENGINES.map((engine) => run(engine, n, givens, 2));
       const without = run("wasm", n, givens, 2 | COMPLETE_NO_BOUNDS);
       expect(withBounds[0].total).toBe(without.total);
@@ -209,8 +213,7 @@ describe("the complete search's diagonal bounds", () => {
     // Boards (found by a search of CSPLib 079's generator at n = 14 to 20) that the per-colour bounds
     // refute at once and the bounds over both colours only after hundreds or thousands of nodes.
     for (const [n, d, seed] of [[16, 18, 1], [16, 18, 3], [14, 18, 9]]) {
-      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
-      const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+      const givens = excludedGivens(n, d, { seed });
       const refuted = ENGINES.map((engine) => run(engine, n, givens, 2));
       const without = run("wasm", n, givens, 2 | COMPLETE_NO_COLOUR_BOUNDS);
       for (const r of refuted) {
@@ -253,8 +256,7 @@ describe("the complete search's diagonal bounds", () => {
     expect(changed).toBeGreaterThan(30); // the lookahead ran and changed the tree on these boards
     // At its default reach: Excluded Diagonals n = 26, d = 28, seed 15 (minFree 1), found by a search of
     // seeds 7 to 16 for a proof it shortens: 35,661 nodes with it, 82,268 without, when written.
-    const { blocked } = excludedDiagonalsBoard(26, 28, { seed: 15, minFree: 1 });
-    const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+    const givens = excludedGivens(26, 28, { seed: 15, minFree: 1 });
     const proofs = ENGINES.map((engine) => run(engine, 26, givens, COMPLETE_PLAIN));
     const plain = run("wasm", 26, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD);
     for (const r of [...proofs, plain]) expect(r.status).toBe(EXHAUSTED);
@@ -287,8 +289,7 @@ describe("the complete search's diagonal bounds", () => {
     expect(cut).toBeGreaterThan(30); // 61 when written
     // Excluded Diagonals, n = 30, d = 36, seed 3: refuted at the root once the per-colour filtering has taken diagonals away;
     // the 64-bit solve without the per-colour bounds walks about a million nodes to the same answer.
-    const { blocked } = excludedDiagonalsBoard(30, 36, { seed: 3, minFree: 1 });
-    const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
+    const givens = excludedGivens(30, 36, { seed: 3, minFree: 1 });
     for (const engine of ENGINES) {
       const r = run(engine, 30, givens, COMPLETE_PLAIN);
       expect(r.status).toBe(EXHAUSTED);

@@ -41,6 +41,11 @@ function wordFrom(words: Int32Array, at: number): number {
   return b === 0 ? words[w] : (words[w] >>> b) | (words[w + 1] << (32 - b));
 }
 
+/** One 32-bit half of the free columns exactly k rows can take (1 <= k <= 7), from build's bit planes (as the kernel's takenBy). */
+function takenBy(k: number, b0: number, b1: number, b2: number, exact: number): number {
+  return exact & (k & 1 ? b0 : ~b0) & (k & 2 ? b1 : ~b1) & (k & 4 ? b2 : ~b2);
+}
+
 /** Row r's allowed columns as two halves [lo, hi] (as assembly/constraints.ts allowedMask). */
 export function allowedHalves(n: number, constraints: Constraints | undefined, r: number): [number, number] {
   let lo = n >= 32 ? -1 : (1 << n) - 1;
@@ -90,13 +95,13 @@ export class CompleteSearch {
   /** The lookahead's reach, for startLookahead when it was deferred (the portfolio's). */
   private readonly lookaheadReach: number;
   /** build's bit planes of the column takers at its last open node (b0, b1, b2 and the exact columns, lo/hi), for lookAhead. */
-  private planes: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
+  private readonly planes = new Int32Array(8);
   /** build's open squares of the rows left at its last node (0x7fffffff when solved), survivors' scores per branch, lookAhead's best's, and the order of each level's branches (as the kernel). */
   private builtOpen = 0;
   private readonly scores = new Int32Array(64);
   private readonly bestScores = new Int32Array(64);
   private readonly order: Int32Array;
-  private readonly orderLen: Int32Array;
+  /** The next of level d's ordered branches to try (-1: no order, lowest first). */
   private readonly orderPos: Int32Array;
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
@@ -115,8 +120,7 @@ export class CompleteSearch {
     this.restHi = new Int32Array(levels);
     this.cols = new Int32Array(n).fill(-1);
     this.order = new Int32Array(levels * 64);
-    this.orderLen = new Int32Array(levels);
-    this.orderPos = new Int32Array(levels);
+    this.orderPos = new Int32Array(levels).fill(-1);
     for (let r = 0; r < n; r++) [this.availLo[r], this.availHi[r]] = allowedHalves(n, constraints, r);
     [this.rowsLo[0], this.rowsHi[0]] = allowedHalves(n, undefined, 0);
     this.freeLo[0] = this.rowsLo[0];
@@ -157,7 +161,7 @@ export class CompleteSearch {
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst, with solve's lookahead where it is on. */
   private expand(src: number, dst: number, r: number, c: number): number {
     const result = this.build(src, dst, r, c);
-    this.orderLen[dst] = 0;
+    this.orderPos[dst] = -1;
     return result === OPEN && dst <= this.lookaheadDepth && popcount32(this.rowsLo[dst]) + popcount32(this.rowsHi[dst]) >= this.lookaheadRows ? this.lookAhead(dst) : result;
   }
 
@@ -229,22 +233,14 @@ export class CompleteSearch {
       // Free columns with 1 to min(limit, 7) takers (exact in the bit planes), as build counted them.
       let columnsLo = 0, columnsHi = 0;
       for (let k = 1; k <= limit && k < 8; k++) {
-        columnsLo |= exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
-        columnsHi |= exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
+        columnsLo |= takenBy(k, b0Lo, b1Lo, b2Lo, exactLo);
+        columnsHi |= takenBy(k, b0Hi, b1Hi, b2Hi, exactHi);
       }
       for (let half = 0; half < 2; half++) {
         for (let x = half === 0 ? columnsLo : columnsHi; x !== 0; x &= x - 1) {
           const cc = ctz32(x) + 32 * half;
           if (chosenKind === BY_COLUMN && cc === chosen) continue;
-          let takersLo = 0, takersHi = 0;
-          for (let h = 0; h < 2; h++) {
-            for (let z = h === 0 ? rowsLo : rowsHi; z !== 0; z &= z - 1) {
-              const y = ctz32(z) + 32 * h;
-              if ((cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1) === 0) continue;
-              if (y < 32) takersLo |= 1 << y;
-              else takersHi |= 1 << (y - 32);
-            }
-          }
+          const [takersLo, takersHi] = this.takersOf(to, rowsLo, rowsHi, cc);
           if ((takersLo !== 0 || takersHi !== 0) && !consider(false, cc, takersLo, takersHi)) return FAIL;
         }
       }
@@ -262,13 +258,26 @@ export class CompleteSearch {
     }
   }
 
+  /** The rows of (rowsLo, rowsHi) that can take column cc at the level whose masks start at `to`, as two halves (as the kernel's takersOf). */
+  private takersOf(to: number, rowsLo: number, rowsHi: number, cc: number): [number, number] {
+    let takersLo = 0, takersHi = 0;
+    for (let half = 0; half < 2; half++) {
+      for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
+        const y = ctz32(x) + 32 * half;
+        if ((cc < 32 ? (this.availLo[to + y] >>> cc) & 1 : (this.availHi[to + y] >>> (cc - 32)) & 1) === 0) continue;
+        if (y < 32) takersLo |= 1 << y;
+        else takersHi |= 1 << (y - 32);
+      }
+    }
+    return [takersLo, takersHi];
+  }
+
   /** As the kernel's orderBranches: lookAhead's branches, the most open squares left first, ties lowest first. */
   private orderBranches(dst: number, lo: number, hi: number): void {
     const values: number[] = [];
     for (let half = 0; half < 2; half++) for (let x = half === 0 ? lo : hi; x !== 0; x &= x - 1) values.push(ctz32(x) + 32 * half);
     values.sort((a, b) => this.bestScores[b] - this.bestScores[a] || a - b);
     this.order.set(values, dst * 64);
-    this.orderLen[dst] = values.length;
     this.orderPos[dst] = 0;
   }
 
@@ -374,26 +383,17 @@ export class CompleteSearch {
       }
     }
     const exactLo = freeLo & ~satLo, exactHi = freeHi & ~satHi;
-    this.planes = [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi];
+    const planes = this.planes;
+    planes[0] = b0Lo; planes[1] = b0Hi; planes[2] = b1Lo; planes[3] = b1Hi;
+    planes[4] = b2Lo; planes[5] = b2Hi; planes[6] = exactLo; planes[7] = exactHi;
     this.builtOpen = open;
     for (let k = 1; k < bestCount && k < 8; k++) {
-      const hitsLo = exactLo & (k & 1 ? b0Lo : ~b0Lo) & (k & 2 ? b1Lo : ~b1Lo) & (k & 4 ? b2Lo : ~b2Lo);
-      const hitsHi = exactHi & (k & 1 ? b0Hi : ~b0Hi) & (k & 2 ? b1Hi : ~b1Hi) & (k & 4 ? b2Hi : ~b2Hi);
+      const hitsLo = takenBy(k, b0Lo, b1Lo, b2Lo, exactLo), hitsHi = takenBy(k, b0Hi, b1Hi, b2Hi, exactHi);
       if (hitsLo === 0 && hitsHi === 0) continue;
       const cc = hitsLo !== 0 ? ctz32(hitsLo) : 32 + ctz32(hitsHi);
-      let takersLo = 0, takersHi = 0;
-      for (let y = 0; y < n; y++) {
-        const inRows = y < 32 ? (rowsLo >>> y) & 1 : (rowsHi >>> (y - 32)) & 1;
-        if (!inRows) continue;
-        const has = cc < 32 ? (availLo[to + y] >>> cc) & 1 : (availHi[to + y] >>> (cc - 32)) & 1;
-        if (!has) continue;
-        if (y < 32) takersLo |= 1 << y;
-        else takersHi |= 1 << (y - 32);
-      }
       this.kind[dst] = BY_COLUMN;
       this.index[dst] = cc;
-      this.restLo[dst] = takersLo;
-      this.restHi[dst] = takersHi;
+      [this.restLo[dst], this.restHi[dst]] = this.takersOf(to, rowsLo, rowsHi, cc);
       return OPEN;
     }
     this.kind[dst] = BY_ROW;
@@ -443,7 +443,7 @@ export class CompleteSearch {
         continue;
       }
       let b: number;
-      if (this.orderLen[d] > 0) {
+      if (this.orderPos[d] >= 0) {
         b = this.order[d * 64 + this.orderPos[d]++]; // lookAhead's order
       } else {
         b = lo !== 0 ? ctz32(lo) : 32 + ctz32(hi);
