@@ -42,6 +42,14 @@ const RESTART_OFTEN: i32 = 32;
 const NO_BOUNDS: i32 = 64;
 /** Bit of param turning the per-colour bounds (colour-bounds.ts) off (as complete.ts). */
 const NO_COLOUR_BOUNDS: i32 = 128;
+/**
+ * Bit of param (complete.ts's portfolio, where the 64-bit search gives the proofs): the
+ * restarts go in cycles of up to ROTATION_MAX, the k-th restart of a cycle diving first into
+ * the root's k-th best branch, and the cutoff grows once a cycle instead of once a restart.
+ */
+const ROTATE: i32 = 2048;
+/** The longest cycle of ROTATE's restarts. */
+const ROTATION_MAX: i32 = 16;
 const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
 
 let size: i32 = 0;
@@ -56,6 +64,8 @@ let found: bool = false;
 let restarts: i32 = 0; // solve mode: how many times the search went back to the root
 let runNodes: f64 = 0; // solve mode: nodes this run may take before the next restart
 let cutoff: f64 = 0;
+let rotate: bool = false; // ROTATE
+let turn: i32 = 0; // ROTATE: the restart's place in its cycle
 let avail: usize = 0; // u64[n * words]: row r's open columns from r * words
 let rowCount: usize = 0; // i32[n]: open squares of each row
 let colCount: usize = 0; // i32[n]: rows left that can take each column
@@ -256,10 +266,35 @@ function restart(): void {
     depth--;
   }
   restarts++;
-  runNodes *= 1.5;
-  cutoff = nodes + runNodes;
   branch(0);
+  if (rotate) {
+    const base = load<i32>(i32At(start, 0));
+    const count = load<i32>(i32At(start, 1)) - base;
+    if (++turn >= (count < ROTATION_MAX ? count : ROTATION_MAX)) turn = 0;
+    if (turn == 0) runNodes *= 1.5;
+    else rotateLeft(candidates + (<usize>base << 3), count, turn);
+  } else {
+    runNodes *= 1.5;
+  }
+  cutoff = nodes + runNodes;
   depth = 0;
+}
+
+/** The `count` f64s at `at` rotated left by `by` (0 < by < count): three reversals. */
+function rotateLeft(at: usize, count: i32, by: i32): void {
+  reverse(at, 0, by - 1);
+  reverse(at, by, count - 1);
+  reverse(at, 0, count - 1);
+}
+
+function reverse(at: usize, i: i32, j: i32): void {
+  while (i < j) {
+    const x = load<f64>(f64At(at, i));
+    store<f64>(f64At(at, i), load<f64>(f64At(at, j)));
+    store<f64>(f64At(at, j), x);
+    i++;
+    j--;
+  }
 }
 
 /** Level d's branch puts a queen at (r, c); FAIL, OPEN (level d + 1's branch made) or SOLVED. Undone by undo(d) in every case. */
@@ -347,6 +382,8 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   trailTop = 0;
   left = n;
   restarts = 0;
+  rotate = (param & ROTATE) != 0;
+  turn = 0;
   runNodes = <f64>((param & RESTART_OFTEN) != 0 ? n : RESTART_BASE * n);
   cutoff = mode == 0 ? nodes + runNodes : Infinity;
   const levels = <usize>(n + 1);

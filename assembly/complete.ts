@@ -63,6 +63,13 @@ const WIDE_SLICE: f64 = 65536;
 const SHARES_HALVE: f64 = 8388608;
 /** Bit of param (tests): the portfolio's four figures above 64 times smaller, so a small run takes every turn of it. */
 const PORTFOLIO_SMALL: i32 = 1024;
+/**
+ * complete-wide.ts's ROTATE, asked for by the portfolio: the restarting search's restarts cycle
+ * through the root's first branches (on n = 30, d = 32, seed 1, whose solution the restarting
+ * search had not met in 15M of its nodes, it found one in 155,151 alone and 548,393 in the
+ * portfolio).
+ */
+const WIDE_ROTATE: i32 = 2048;
 let portfolioScale: f64 = 1;
 /** Bit of param keeping solve mode on the 64-bit search alone (no portfolio). */
 const PLAIN: i32 = 16;
@@ -387,15 +394,21 @@ function lookAhead(dst: i32): i32 {
       const a = load<u64>(to + (<usize>y << 3));
       if (<i32>popcnt<u64>(a) <= limit && !consider(dst, true, y, a)) return FAIL;
     }
-    // Free columns with 1 to min(limit, 7) takers (exact in the bit planes), as build counted them.
+    // Free columns with at most `limit` takers: from build's bit planes up to 7 (exact there),
+    // else every free column's takers counted (build's planes stop at 7, and near the root a
+    // column with 8 or more takers can be the fewest branches: n = 30, d = 36, seed 4's root).
     let columns: u64 = 0;
-    for (let k = 1; k <= limit && k < 8; k++) columns |= takenBy(k, b0, b1, b2, exact);
+    if (limit < 8) {
+      for (let k = 1; k <= limit; k++) columns |= takenBy(k, b0, b1, b2, exact);
+    } else {
+      columns = load<u64>(at64(colsLeft, dst));
+    }
     while (columns != 0) {
       const cc = <i32>ctz<u64>(columns);
       columns &= columns - 1;
       if (chosenKind == BY_COLUMN && cc == chosen) continue;
       const takers = takersOf(to, rows, cc);
-      if (takers != 0 && !consider(dst, false, cc, takers)) return FAIL;
+      if (takers != 0 && <i32>popcnt<u64>(takers) <= limit && !consider(dst, false, cc, takers)) return FAIL;
     }
     if (!pruned) {
       store<i32>(at32(kind, dst), bestKind);
@@ -542,7 +555,7 @@ function portfolioRun(workLimit: f64): i32 {
         continue;
       }
       if (!wideReady) {
-        wideCols = wideInit(size, (bounds ? 0 : NO_BOUNDS) | (colourBounds ? 0 : NO_COLOUR_BOUNDS), Infinity);
+        wideCols = wideInit(size, WIDE_ROTATE | (bounds ? 0 : NO_BOUNDS) | (colourBounds ? 0 : NO_COLOUR_BOUNDS), Infinity);
         if (wideCols == 0) {
           turnEnd = Infinity; // no memory for it: the 64-bit search alone
           continue;

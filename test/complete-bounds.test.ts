@@ -264,6 +264,36 @@ describe("the complete search's diagonal bounds", () => {
     expect(proofs[0].nodes * 2).toBeLessThan(plain.nodes);
   });
 
+  it("solve's lookahead counts every free column's takers where build's bit planes stop (7): n = 30, d = 36, seed 4 branches at the root on a column with 10", () => {
+    const n = 30;
+    const givens = excludedGivens(n, 36, { seed: 4 });
+    const blocked = new Set(givens.blocked.map(([r, c]) => r * n + c));
+    const open = (r: number, c: number) => !blocked.has(r * n + c);
+    const rowSquares = Array.from({ length: n }, (_, r) => Array.from({ length: n }, (_, c) => c).filter((c) => open(r, c)));
+    const colSquares = Array.from({ length: n }, (_, c) => Array.from({ length: n }, (_, r) => r).filter((r) => open(r, c)));
+    // The board's fewest: rows with 11 squares, column 27 with 10 (more than build's planes count).
+    expect(Math.min(...rowSquares.map((s) => s.length))).toBe(11);
+    expect(colSquares[27].length).toBe(10);
+    expect(Math.min(...colSquares.map((s) => s.length))).toBe(10);
+    const root = new CompleteSearch(n, checkConstraints(n, givens, "test"), 0, Infinity).rootBranch();
+    expect(root).not.toBeNull();
+    expect(root!.byRow).toBe(false);
+    expect(root!.index).toBe(27);
+    expect([...root!.values].sort((a, b) => a - b)).toEqual(colSquares[27]); // each of its squares survives the lookahead
+    // Both engines take the same first 100,000 nodes and stand on the same partial board.
+    const constraints = checkConstraints(n, givens, "test");
+    const seen = ENGINES.map((engine) => {
+      const search = pickEngine(engine).openSearch("complete", n, { seed: 0, param: COMPLETE_PLAIN, maxNodes: 100_000, maxSteps: Infinity, maxTries: Infinity, constraints });
+      try {
+        return { status: search.run(Infinity), nodes: search.stats().nodes, columns: Array.from(search.columns()) };
+      } finally {
+        search.close();
+      }
+    });
+    expect(seen[0].nodes).toBe(100_000);
+    expect(seen[1]).toEqual(seen[0]);
+  });
+
   it("per colour, filter in solve (colourForbidden): the same answers as brute force on 300 diagonal-blocked boards with fewer nodes, and an n = 30 board proved at the root", () => {
     const random = rng(82);
     let cut = 0;

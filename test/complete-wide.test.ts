@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { count, solutions, solve } from "../src/index.js";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
@@ -152,9 +152,9 @@ describe("the complete search past n = 64", () => {
     }
   });
 
-  it("solve on the wide path, restarts and all, decides 250 random small boards as brute force does, both engines identical", () => {
+  it("solve on the wide path, restarts and all (rotating through the root's branches or not), decides 250 random small boards as brute force does, both engines identical", () => {
     const random = rng(65);
-    let restarted = 0;
+    let restarted = 0, rotated = 0;
     for (let i = 0; i < 250; i++) {
       const n = 4 + (i % 5);
       const givens = randomGivens(n, random, i % 2, [0.1, 0.2, 0.3, 0.4][i % 4]);
@@ -162,20 +162,25 @@ describe("the complete search past n = 64", () => {
       if (constraints.conflict !== null) continue;
       const expected = bruteForce(n, givens).length > 0;
       const seen = [];
-      for (const engine of ENGINES) {
-        const search = pickEngine(engine).openSearch("complete", n, {
-          seed: 0, param: COMPLETE_WIDE | COMPLETE_RESTART_OFTEN, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints,
-        });
-        const status = search.run(Infinity);
-        expect(status).toBe(expected ? FOUND : EXHAUSTED);
-        if (expected) expect(verified(search.columns(), n, givens)).toBe(true);
-        seen.push({ nodes: search.stats().nodes, columns: search.columns() });
-        search.close();
+      for (const param of [COMPLETE_WIDE | COMPLETE_RESTART_OFTEN, COMPLETE_WIDE | COMPLETE_RESTART_OFTEN | COMPLETE_ROTATE]) {
+        for (const engine of ENGINES) {
+          const search = pickEngine(engine).openSearch("complete", n, {
+            seed: 0, param, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints,
+          });
+          const status = search.run(Infinity);
+          expect(status).toBe(expected ? FOUND : EXHAUSTED);
+          if (expected) expect(verified(search.columns(), n, givens)).toBe(true);
+          seen.push({ nodes: search.stats().nodes, columns: Array.from(search.columns()) });
+          search.close();
+        }
       }
       expect(seen[1]).toEqual(seen[0]);
+      expect(seen[3]).toEqual(seen[2]);
       if (seen[0].nodes > 1 + n) restarted++; // past the first run's cutoff
+      if (seen[2].nodes !== seen[0].nodes) rotated++; // the rotation took another path
     }
     expect(restarted).toBeGreaterThan(10);
+    expect(rotated).toBeGreaterThan(10);
   });
 
   it("solve's portfolio (past 2^18 nodes at n <= 64) answers an Excluded Diagonals board on both engines alike", async () => {
@@ -194,8 +199,8 @@ describe("the complete search past n = 64", () => {
 
   it("solve's portfolio scaled down (a test bit) takes every turn of it on both engines alike: the 64-bit search's start again with the lookahead, and the shares that move past the halving point", () => {
     // PORTFOLIO_SMALL: the first run 4,096 nodes, slices of 1,024, shares moving past 131,072 nodes in all.
-    // The board: found by a search of a few n = 26 boards for one decided past that point (239,193 nodes when written).
-    const BOARD = { n: 26, d: 30, seed: 2, found: true };
+    // The board: found by a search of a few n = 26 boards for one decided past that point (197,778 nodes when written).
+    const BOARD = { n: 26, d: 29, seed: 3, found: true };
     const { blocked } = excludedDiagonalsBoard(BOARD.n, BOARD.d, { seed: BOARD.seed, minFree: 1 });
     const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
     const constraints = checkConstraints(BOARD.n, givens, "test");

@@ -10,6 +10,8 @@ import { boundsOnLines, boundsPay } from "./diagonal-bounds.js";
 const FAIL = 0, OPEN = 1, SOLVED = 2;
 const BY_ROW = 0, BY_COLUMN = 1;
 const RESTART_BASE = 16;
+/** The longest cycle of the rotating restarts (as the kernel's ROTATION_MAX). */
+const ROTATION_MAX = 16;
 const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
 
 function ctz32(x: number): number {
@@ -56,12 +58,14 @@ export class WideSearch {
   private restarts = 0;
   private runNodes: number;
   private cutoff: number;
+  private turn = 0; // rotate: the restart's place in its cycle
 
   /**
    * `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1);
-   * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts).
+   * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts);
+   * `rotate`: the restarts in cycles through the root's first branches (the kernel's ROTATE, the portfolio's).
    */
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true) {
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true, private readonly rotate = false) {
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -260,9 +264,20 @@ export class WideSearch {
       this.depth--;
     }
     this.restarts++;
-    this.runNodes *= 1.5;
-    this.cutoff = this.nodes + this.runNodes;
     this.branch(0);
+    if (this.rotate) {
+      // As the kernel: the k-th restart of a cycle dives first into the root's k-th best branch.
+      const base = this.start[0], count = this.start[1] - base;
+      if (++this.turn >= Math.min(count, ROTATION_MAX)) this.turn = 0;
+      if (this.turn === 0) this.runNodes *= 1.5;
+      else {
+        const root = this.candidates.slice(base, base + count);
+        for (let i = 0; i < count; i++) this.candidates[base + i] = root[(i + this.turn) % count];
+      }
+    } else {
+      this.runNodes *= 1.5;
+    }
+    this.cutoff = this.nodes + this.runNodes;
     this.depth = 0;
   }
 

@@ -230,18 +230,24 @@ export class CompleteSearch {
           if (popcount32(lo) + popcount32(hi) <= limit && !consider(true, y, lo, hi)) return FAIL;
         }
       }
-      // Free columns with 1 to min(limit, 7) takers (exact in the bit planes), as build counted them.
+      // Free columns with at most `limit` takers: from build's bit planes up to 7, else every free
+      // column's takers counted (as the kernel).
       let columnsLo = 0, columnsHi = 0;
-      for (let k = 1; k <= limit && k < 8; k++) {
-        columnsLo |= takenBy(k, b0Lo, b1Lo, b2Lo, exactLo);
-        columnsHi |= takenBy(k, b0Hi, b1Hi, b2Hi, exactHi);
+      if (limit < 8) {
+        for (let k = 1; k <= limit; k++) {
+          columnsLo |= takenBy(k, b0Lo, b1Lo, b2Lo, exactLo);
+          columnsHi |= takenBy(k, b0Hi, b1Hi, b2Hi, exactHi);
+        }
+      } else {
+        columnsLo = this.freeLo[dst];
+        columnsHi = this.freeHi[dst];
       }
       for (let half = 0; half < 2; half++) {
         for (let x = half === 0 ? columnsLo : columnsHi; x !== 0; x &= x - 1) {
           const cc = ctz32(x) + 32 * half;
           if (chosenKind === BY_COLUMN && cc === chosen) continue;
           const [takersLo, takersHi] = this.takersOf(to, rowsLo, rowsHi, cc);
-          if ((takersLo !== 0 || takersHi !== 0) && !consider(false, cc, takersLo, takersHi)) return FAIL;
+          if ((takersLo !== 0 || takersHi !== 0) && popcount32(takersLo) + popcount32(takersHi) <= limit && !consider(false, cc, takersLo, takersHi)) return FAIL;
         }
       }
       if (!pruned) {
@@ -404,6 +410,21 @@ export class CompleteSearch {
   }
 
   /**
+   * The root's branch before the search has gone down (after the lookahead where it runs): the
+   * row or column, and its squares' other coordinate in the order they are tried; null when the
+   * root failed or is solved.
+   */
+  rootBranch(): { byRow: boolean; index: number; values: number[] } | null {
+    if (this.depth !== 0) return null;
+    const lo = this.restLo[0], hi = this.restHi[0];
+    const count = popcount32(lo) + popcount32(hi);
+    const values: number[] = [];
+    if (this.orderPos[0] >= 0) for (let i = 0; i < count; i++) values.push(this.order[this.orderPos[0] + i]);
+    else for (let v = 0; v < 64; v++) if ((v < 32 ? (lo >>> v) & 1 : (hi >>> (v - 32)) & 1) !== 0) values.push(v);
+    return { byRow: this.kind[0] === BY_ROW, index: this.index[0], values };
+  }
+
+  /**
    * One of Knuth's random probes of this search's tree (for an estimate of its nodes, not a
    * count): from the root, one branch drawn at random (`random` in [0, 1)) at each level, by
    * the search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches
@@ -488,6 +509,8 @@ export const COMPLETE_NO_LOOKAHEAD = 256;
 export const COMPLETE_LOOKAHEAD_ALWAYS = 512;
 /** Bit of param (tests): the portfolio's first run, slices and the point where its shares start to move, 64 times smaller. */
 export const COMPLETE_PORTFOLIO_SMALL = 1024;
+/** Bit of param: the wide path's restarts rotate through the root's first branches (the portfolio's; tests ask for it on the wide path alone). */
+export const COMPLETE_ROTATE = 2048;
 /** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
 const LOOKAHEAD_SLACK = 1;
 /** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
@@ -540,7 +563,7 @@ class Portfolio {
           this.settled = EXHAUSTED;
           continue;
         }
-        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds);
+        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds, true);
         this.turn = 1;
         this.turnEnd = this.nodes + WIDE_SLICE * this.scale;
       } else {
@@ -576,7 +599,7 @@ export function openComplete(n: number, params: SearchParams): Search {
   const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds, lookahead, true);
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
-    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds)
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds, (params.param & COMPLETE_ROTATE) !== 0)
     : portfolio
       ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds, (params.param & COMPLETE_PORTFOLIO_SMALL) !== 0)
       : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead);
