@@ -20,7 +20,9 @@
 // - solve (mode 0) restarts from the root after 16n nodes, then 1.5 times more each time,
 //   breaking ties (rows, columns, candidates) by a hash of the restart: a heavy-tailed
 //   dive is cut short, and since the cutoffs grow without bound one run is eventually
-//   exhaustive, so the search stays complete (a 'no-solution' is still a proof).
+//   exhaustive, so the search stays complete (a 'no-solution' is still a proof); in
+//   complete.ts's portfolio (ROTATE) the restarts go in cycles through the root's first
+//   branches instead, the cutoff growing once a cycle.
 // Enumeration and counting (modes 1, 2) never restart; the order of branches does not
 // change the tree, so their counts and nodes equal the 64-bit path's (tested).
 
