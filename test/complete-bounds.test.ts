@@ -280,7 +280,8 @@ describe("the complete search's diagonal bounds", () => {
     expect(root!.byRow).toBe(false);
     expect(root!.index).toBe(27);
     expect([...root!.values].sort((a, b) => a - b)).toEqual(colSquares[27]); // each of its squares survives the lookahead
-    // Both engines take the same first 100,000 nodes and stand on the same partial board.
+    // Both engines take the same first 100,000 nodes (and the lookahead's builds of the node where the cap
+    // falls) and stand on the same partial board.
     const constraints = checkConstraints(n, givens, "test");
     const seen = ENGINES.map((engine) => {
       const search = pickEngine(engine).openSearch("complete", n, { seed: 0, param: COMPLETE_PLAIN, maxNodes: 100_000, maxSteps: Infinity, maxTries: Infinity, constraints });
@@ -290,7 +291,7 @@ describe("the complete search's diagonal bounds", () => {
         search.close();
       }
     });
-    expect(seen[0].nodes).toBe(100_000);
+    expect(seen[0].nodes).toBeGreaterThanOrEqual(100_000);
     expect(seen[1]).toEqual(seen[0]);
   });
 

@@ -199,8 +199,8 @@ describe("the complete search past n = 64", () => {
 
   it("solve's portfolio scaled down (a test bit) takes every turn of it on both engines alike: the 64-bit search's start again with the lookahead, and the shares that move past the halving point", () => {
     // PORTFOLIO_SMALL: the first run 4,096 nodes, slices of 1,024, shares moving past 131,072 nodes in all.
-    // The board: found by a search of a few n = 26 boards for one decided past that point (197,778 nodes when written).
-    const BOARD = { n: 26, d: 29, seed: 3, found: true };
+    // The board: found by a search of a few n = 26 boards for one decided past that point (168,139 nodes when written).
+    const BOARD = { n: 26, d: 29, seed: 11, found: true };
     const { blocked } = excludedDiagonalsBoard(BOARD.n, BOARD.d, { seed: BOARD.seed, minFree: 1 });
     const givens: Givens = { fixed: [], blocked: blocked.map(([r, c]) => [r, c] as Pair) };
     const constraints = checkConstraints(BOARD.n, givens, "test");

@@ -98,6 +98,8 @@ export class CompleteSearch {
   private readonly planes = new Int32Array(8);
   /** build's open squares of the rows left at its last node (0x7fffffff when solved), survivors' scores per branch, lookAhead's best's, and the order of each level's branches (as the kernel). */
   private builtOpen = 0;
+  /** survivors' open squares of the rows left, summed over the branches that build (as the kernel). */
+  private survivorsOpen = 0;
   private readonly scores = new Int32Array(64);
   private readonly bestScores = new Int32Array(64);
   private readonly order: Int32Array;
@@ -167,17 +169,19 @@ export class CompleteSearch {
 
   /** The branches of (row or column `at`) among the 64-bit `values` whose level builds; each build is a node (as the kernel's survivors). */
   private survivors(dst: number, byRow: boolean, at: number, valuesLo: number, valuesHi: number): [number, number] {
-    let aliveLo = 0, aliveHi = 0;
+    let aliveLo = 0, aliveHi = 0, open = 0;
     for (let half = 0; half < 2; half++) {
       for (let x = half === 0 ? valuesLo : valuesHi; x !== 0; x &= x - 1) {
         const v = ctz32(x) + 32 * half;
         this.nodes++;
         if ((byRow ? this.build(dst, dst + 1, at, v) : this.build(dst, dst + 1, v, at)) === FAIL) continue;
         this.scores[v] = this.builtOpen;
+        open += this.builtOpen; // exact: at most 64 * (2^31 - 1)
         if (half === 0) aliveLo |= 1 << v;
         else aliveHi |= 1 << (v - 32);
       }
     }
+    this.survivorsOpen = open;
     return [aliveLo, aliveHi];
   }
 
@@ -191,7 +195,7 @@ export class CompleteSearch {
       const valuesLo = this.restLo[dst], valuesHi = this.restHi[dst];
       const [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi] = this.planes; // before the builds below overwrite them
       const limit = popcount32(valuesLo) + popcount32(valuesHi) + LOOKAHEAD_SLACK;
-      let bestKind = 0, bestIndex = 0, bestLo = 0, bestHi = 0, bestCount = 65, pruned = false;
+      let bestKind = 0, bestIndex = 0, bestLo = 0, bestHi = 0, bestCount = 65, bestOpen = 0, pruned = false;
       const consider = (byRow: boolean, at: number, lo: number, hi: number): boolean => {
         const [aliveLo, aliveHi] = this.survivors(dst, byRow, at, lo, hi);
         if (aliveLo === 0 && aliveHi === 0) return false;
@@ -211,8 +215,9 @@ export class CompleteSearch {
           pruned = true;
         }
         const k = popcount32(aliveLo) + popcount32(aliveHi);
-        if (k < bestCount) {
+        if (k < bestCount || (k === bestCount && this.survivorsOpen < bestOpen)) { // as the kernel: ties to the fewest open squares left
           bestCount = k;
+          bestOpen = this.survivorsOpen;
           bestKind = byRow ? BY_ROW : BY_COLUMN;
           bestIndex = at;
           bestLo = aliveLo;
