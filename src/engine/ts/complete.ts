@@ -517,7 +517,7 @@ export const COMPLETE_PORTFOLIO_SMALL = 1024;
 /** Bit of param: the wide path's restarts rotate through the root's first branches (the portfolio's; tests ask for it on the wide path alone). */
 export const COMPLETE_ROTATE = 2048;
 /** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
-const LOOKAHEAD_SLACK = 1;
+const LOOKAHEAD_SLACK = 2;
 /** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
 const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22, LOOKAHEAD_ROUNDS = 8;
 /** Largest n of the 64-bit path; past it the wide path runs. */
