@@ -55,12 +55,14 @@ let wide: bool = false;
 // (NARROW_SLICE * total / SHARES_HALVE), so the wide search's share halves each time the
 // total doubles: its finds came within 2.5M of its nodes on every board measured, and the
 // long runs are the 64-bit search's proofs and late finds (d = 36 seed 4, d = 32 seed 1),
-// which equal shares took twice as long. Either one's solution is the answer, and either
-// one's exhausted tree a proof; nodes are the sum of both.
+// which equal shares took twice as long (the point moved from 2^23 to 2^22 with the rotating
+// restarts: d = 36 seed 4's proof 35.25M -> 31.19M nodes, the finds of 11 solvable n = 30
+// boards and of n = 32, d = 34, seed 3 the same or within 2%). Either one's solution is the
+// answer, and either one's exhausted tree a proof; nodes are the sum of both.
 const PORTFOLIO_START: f64 = 262144;
 const NARROW_SLICE: f64 = 65536;
 const WIDE_SLICE: f64 = 65536;
-const SHARES_HALVE: f64 = 8388608;
+const SHARES_HALVE: f64 = 4194304;
 /** Bit of param (tests): the portfolio's four figures above 64 times smaller, so a small run takes every turn of it. */
 const PORTFOLIO_SMALL: i32 = 1024;
 /**

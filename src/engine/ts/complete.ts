@@ -522,7 +522,7 @@ const LOOKAHEAD_SLACK = 2;
 const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22, LOOKAHEAD_ROUNDS = 8;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
-const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 8388608;
+const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 4194304;
 
 /** Solve mode's portfolio at n <= 64 (as assembly/complete.ts): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
 class Portfolio {
