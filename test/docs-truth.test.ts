@@ -27,6 +27,15 @@ describe("the docs say what is true", () => {
     expect(hits).toEqual([]);
   });
 
+  it("the README says how to start the demo, and every `npm run` it names is a script of package.json", () => {
+    const readme = text("README.md");
+    expect(readme).toMatch(/^npm run demo\b/m);
+    const scripts = Object.keys((JSON.parse(text("package.json")) as { scripts: Record<string, string> }).scripts);
+    const named = [...readme.matchAll(/npm run ([\w:-]+)/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(scripts, `npm run ${name}`).toContain(name);
+  });
+
   it("docs/distributed.md names queues as queueName makes them", () => {
     const names = [...text("docs/distributed.md").matchAll(/nqueens-count-n(\d+)-p(\d+)-v\d+/g)];
     expect(names.length).toBeGreaterThan(2);
