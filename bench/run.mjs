@@ -1,4 +1,4 @@
-// npm run bench [-- --only count,las-vegas,min-conflicts,construct,analysis,parallel,queue] [-- --big]
+// npm run bench [-- --only count,las-vegas,min-conflicts,abort,construct,analysis,parallel,queue] [-- --big]
 // [-- --queue redis://HOST:PORT]: prints tables and saves them as JSON under bench/results/.
 // The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
@@ -24,6 +24,7 @@ import { benchQueueScale } from "./queue-scale.mjs";
 import { benchQueueCost } from "./queue-cost.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained, benchFrontier } from "./constrained.mjs";
+import { benchAbort } from "./abort.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +41,8 @@ const sections = {
   count: () => benchCount(),
   "las-vegas": () => benchLasVegas(),
   "min-conflicts": () => benchMinConflicts({ big: values.big }),
+  // How soon an abort or a time limit stops each long job (bench/abort.mjs; about 2 minutes).
+  abort: () => benchAbort(),
   construct: () => benchConstruct(),
   loader: () => benchLoader(),
   analysis: () => benchAnalysis(),

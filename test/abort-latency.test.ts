@@ -1,8 +1,18 @@
-// Every long job honours abort and timeoutMs within about 100 ms, at every n it accepts
-//. Latency is measured: from the moment the abort or time limit was due
-// (not when a late timer ran) to the moment the promise settled; the bound asserted is
-// 200 ms, a generous margin over the ~10 ms chunks on a busy machine (a try over it is
-// measured again, up to 3 times: a shared machine can leave a process unscheduled).
+// Every long job honours abort and timeoutMs. These tests check the mechanism, never a
+// latency, so that a busy machine cannot fail them; the latency figures themselves (the goal:
+// about 100 ms) are measured by `npm run bench -- --only abort` (bench/abort.mjs).
+//
+// - Abort between chunks: a job aborted from its own onProgress (called between two chunks of
+//   work when progressIntervalMs is 0) rejects with an AbortError and runs no further chunk:
+//   no report comes after the abort. A driver that stopped looking at the signal between
+//   chunks would report again (or finish); one that ran the rest in one chunk would finish.
+// - Abort from outside (a timer) on work that cannot end for minutes or years: AbortError.
+// - A timeout on work that cannot end first (at least ten times the limit on the fastest
+//   machine measured; load only makes the work longer): reason 'timeout' or NQ_TIMEOUT, and
+//   not before the limit.
+// - A counting thread told { cancel } answers AbortError and is free for the next part.
+// Every wait has a hang guard (HANG_GUARD_MS): not a latency bound but a margin no load eats,
+// which turns a job ignoring its signal (minutes to years of work) into a failure.
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
@@ -12,160 +22,190 @@ import {
 } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
 
-const BOUND_MS = 200;
+const HANG_GUARD_MS = 20_000;
 
-/** Starts a job with a signal, aborts it `afterMs` later; the time from then to its rejection. */
-async function abortLatency(start: (signal: AbortSignal) => Promise<unknown>, afterMs = 250): Promise<{ ms: number; error: unknown }> {
-  const controller = new AbortController();
-  const due = performance.now() + afterMs;
-  setTimeout(() => controller.abort(), afterMs);
-  const error = await start(controller.signal).then(() => undefined, (e: unknown) => e);
-  return { ms: performance.now() - due, error };
+/** `work`, or a rejection naming `what` once HANG_GUARD_MS have passed. */
+async function guarded<T>(what: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: still running ${HANG_GUARD_MS} ms after it was told to stop`)), HANG_GUARD_MS);
+  });
+  try {
+    return await Promise.race([work, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
-/** Runs a job with timeoutMs; how long after the limit it settled, and how. */
-async function timeoutLatency(start: (timeoutMs: number) => Promise<unknown>, timeoutMs = 250): Promise<{ ms: number; value?: unknown; error?: unknown }> {
-  const due = performance.now() + timeoutMs;
-  const outcome = await start(timeoutMs).then((value) => ({ value }), (error: unknown) => ({ error }));
-  return { ms: performance.now() - due, ...outcome };
-}
+type Progressed<P> = { signal: AbortSignal; onProgress: (p: P) => void; progressIntervalMs: number };
 
 /**
- * A measurement retried (up to 3 times) while it is over the bound: on a shared machine a
- * process can go unscheduled for a while, which no code can answer for. A job that does not
- * stop in time fails every try.
+ * Starts a job that reports after every chunk, aborts it from the report for which `when`
+ * is true (by default the second), and counts the reports after that: 0 when the abort was
+ * acted on at the next check.
  */
-async function settled<T extends { ms: number }>(measure: () => Promise<T>): Promise<T> {
-  let last = await measure();
-  for (let i = 1; i < 3 && last.ms >= BOUND_MS; i++) last = await measure();
-  return last;
+async function abortFromProgress<P>(
+  start: (options: Progressed<P>) => Promise<unknown>, when: (p: P, reports: number) => boolean = (_, reports) => reports >= 2,
+): Promise<{ error: unknown; aborted: boolean; reportsAfter: number }> {
+  const controller = new AbortController();
+  let reports = 0;
+  let reportsAfter = -1;
+  const onProgress = (p: P): void => {
+    reports++;
+    if (reportsAfter >= 0) reportsAfter++;
+    else if (when(p, reports)) {
+      reportsAfter = 0;
+      controller.abort();
+    }
+  };
+  const error = await guarded("abort from onProgress", start({ signal: controller.signal, onProgress, progressIntervalMs: 0 }).then(() => undefined, (e: unknown) => e));
+  return { error, aborted: reportsAfter >= 0, reportsAfter: Math.max(0, reportsAfter) };
+}
+
+/** Starts a job with a signal and aborts it `afterMs` later from a timer; how it settled. */
+async function abortFromTimer(start: (signal: AbortSignal) => Promise<unknown>, afterMs = 100): Promise<unknown> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), afterMs);
+  try {
+    return await guarded("abort from a timer", start(controller.signal).then(() => undefined, (e: unknown) => e));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs a job with timeoutMs; how it settled, and after how long. */
+async function withTimeout(start: (timeoutMs: number) => Promise<unknown>, timeoutMs = 100): Promise<{ ms: number; value?: unknown; error?: unknown }> {
+  const t0 = performance.now();
+  const outcome = await guarded("timeoutMs", start(timeoutMs).then((value) => ({ value }), (error: unknown) => ({ error })));
+  return { ms: performance.now() - t0, ...outcome };
 }
 
 const isAbort = (e: unknown): boolean => (e as Error)?.name === "AbortError";
 const isTimeout = (e: unknown): boolean => (e as { code?: string })?.code === "NQ_TIMEOUT";
 
-describe.each(ENGINES)("abort and timeoutMs act within 200 ms (engine %s)", (engine) => {
-  it.each([17, 20, 27, 32])("count(%i): abort and timeout", async (n) => {
-    const aborted = await settled(() => abortLatency((signal) => count(n, { engine, signal })));
-    expect(isAbort(aborted.error)).toBe(true);
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
-    const timed = await settled(() => timeoutLatency((timeoutMs) => count(n, { engine, timeoutMs })));
+/** The abort was seen at the next check: an AbortError, and no chunk ran after it. */
+function expectStoppedAtNextCheck(r: { error: unknown; aborted: boolean; reportsAfter: number }): void {
+  expect(r.aborted).toBe(true);
+  expect(isAbort(r.error)).toBe(true);
+  expect(r.reportsAfter).toBe(0);
+}
+
+describe.each(ENGINES)("abort and timeoutMs stop every long job (engine %s)", (engine) => {
+  // count(17) takes seconds on one thread, count(20) and up hours to years.
+  it.each([17, 20, 27, 32])("count(%i): abort at the next check, from a timer, and the timeout", async (n) => {
+    expectStoppedAtNextCheck(await abortFromProgress((o) => count(n, { engine, ...o })));
+    expect(isAbort(await abortFromTimer((signal) => count(n, { engine, signal })))).toBe(true);
+    const timed = await withTimeout((timeoutMs) => count(n, { engine, timeoutMs }));
     expect(isTimeout(timed.error)).toBe(true);
-    expect(timed.ms).toBeGreaterThanOrEqual(-1);
-    expect(timed.ms).toBeLessThan(BOUND_MS);
+    expect(timed.ms).toBeGreaterThanOrEqual(99);
   });
 
-  it("countPart of a part of n = 32: abort and timeout", async () => {
+  it("countPart of a part of n = 32 (years of work): abort and timeout", async () => {
     const part = derivePart(32, 256, 0);
-    const aborted = await settled(() => abortLatency((signal) => countPart(part, { engine, signal })));
-    expect(isAbort(aborted.error)).toBe(true);
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
-    const timed = await settled(() => timeoutLatency((timeoutMs) => countPart(part, { engine, timeoutMs })));
+    expect(isAbort(await abortFromTimer((signal) => countPart(part, { engine, signal }), 300))).toBe(true);
+    const timed = await withTimeout((timeoutMs) => countPart(part, { engine, timeoutMs }), 300);
     expect(isTimeout(timed.error)).toBe(true);
-    expect(timed.ms).toBeLessThan(BOUND_MS);
+    expect(timed.ms).toBeGreaterThanOrEqual(299);
   });
 
+  // Sizes at which no method can end within ten times its timeout on either engine: min-conflicts
+  // at 10^7 takes about 0.25 s on Wasm (3 * 10^6 about 1 s on TS) on a quiet machine, against 20 ms.
   it.each([
-    ["las-vegas", 1_000_000], ["hybrid", 1_000_000], ["backtrack", 1_000_000], ["hill-climb", 100_000],     // min-conflicts: big enough not to finish in 400 ms on either engine
-    ["min-conflicts", engine === "wasm" ? 10_000_000 : 3_000_000],
-  ] as const)("solve(%s, n = %i): timeout answers reason 'timeout', abort rejects", async (method, n) => {
-    const timed = await settled(() => timeoutLatency((timeoutMs) => solve(n, { engine, method, timeoutMs }), 400));
+    ["las-vegas", 1_000_000, 100], ["hybrid", 1_000_000, 100], ["backtrack", 1_000_000, 100], ["hill-climb", 100_000, 100],
+    ["min-conflicts", engine === "wasm" ? 10_000_000 : 3_000_000, 20],
+  ] as const)("solve(%s, n = %i): abort at the next check, from a timer; the timeout answers reason 'timeout'", async (method, n, timeoutMs) => {
+    expectStoppedAtNextCheck(await abortFromProgress<SolveProgress>((o) => solve(n, { engine, method, ...o })));
+    const timed = await withTimeout((t) => solve(n, { engine, method, timeoutMs: t }), timeoutMs);
     expect((timed.value as { reason?: string }).reason).toBe("timeout");
-    expect(timed.ms).toBeLessThan(BOUND_MS);
-    const aborted = await settled(() => abortLatency((signal) => solve(n, { engine, method, signal }), 400));
-    expect(isAbort(aborted.error)).toBe(true);
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
+    expect(timed.ms).toBeGreaterThanOrEqual(timeoutMs - 1);
+    expect(isAbort(await abortFromTimer((signal) => solve(n, { engine, method, signal }), timeoutMs))).toBe(true);
   });
 
-  // Min-conflicts' work units cost a few ns late in construction and 100 ns or more in
-  // repair: a chunk sized on construction's units used to run long into repair, and an abort
-  // seen between chunks waited for one more chunk. Aborted from onProgress (between two
-  // chunks) at a chosen moment; measured from the abort to the rejection.
+  // Min-conflicts' work units cost a few ns late in construction and 100 ns or more in repair:
+  // a chunk sized on construction's units used to run long into repair, and an abort seen
+  // between chunks waited for one more chunk. Aborted from onProgress at each phase.
   it.each([
     ["as repair begins", (p: SolveProgress) => p.phase === "repair"],
-    ["in mid-construction", (p: SolveProgress) => p.phase === "construct" && p.elapsedMs >= 150],
-    ["early in construction", (p: SolveProgress) => p.elapsedMs >= 30],
-  ] as const)("solve(min-conflicts at n = 3 * 10^6 on ts, 10^7 on wasm) aborted %s rejects at once", async (_, when) => {
+    ["in mid-construction", (p: SolveProgress, reports: number) => p.phase === "construct" && reports >= 5],
+    ["early in construction", (_: SolveProgress, reports: number) => reports >= 1],
+  ] as const)("solve(min-conflicts at n = 3 * 10^6 on ts, 10^7 on wasm) aborted %s rejects at the next check", async (_, when) => {
     const n = engine === "wasm" ? 10_000_000 : 3_000_000;
-    const aborted = await settled(async () => {
-      const controller = new AbortController();
-      let due = NaN;
-      const onProgress = (p: SolveProgress): void => {
-        if (!Number.isNaN(due) || !when(p)) return;
-        due = performance.now();
-        controller.abort();
-      };
-      const error = await solve(n, { engine, method: "min-conflicts", seed: 1, progressIntervalMs: 0, signal: controller.signal, onProgress })
-        .then(() => undefined, (e: unknown) => e);
-      return { ms: performance.now() - due, error };
-    });
-    expect(isAbort(aborted.error)).toBe(true); // not a board found in the chunk after the abort
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
+    // not a board found in a chunk after the abort
+    expectStoppedAtNextCheck(await abortFromProgress<SolveProgress>((o) => solve(n, { engine, method: "min-conflicts", seed: 1, ...o }), when));
   });
 
-  it("estimate(32), treeSize(17), lasVegasStats and lasVegasTable at n = 10^6: timeout and abort", async () => {
-    const jobs: ((o: { signal?: AbortSignal; timeoutMs?: number }) => Promise<unknown>)[] = [
+  it("estimate(32), treeSize(17), lasVegasStats and lasVegasTable at n = 10^6: abort at the next check, from a timer, and the timeout", async () => {
+    const jobs: ((o: { signal?: AbortSignal; timeoutMs?: number; onProgress?: (p: unknown) => void; progressIntervalMs?: number }) => Promise<unknown>)[] = [
       (o) => estimate(32, { engine, samples: 1e12, ...o }),
       (o) => treeSize(17, { engine, ...o }),
       (o) => lasVegasStats(1_000_000, { engine, trials: 1e9, ...o }),
       (o) => lasVegasTable(1_000_000, { engine, trials: 1e9, ...o }),
     ];
     for (const job of jobs) {
-      const timed = await settled(() => timeoutLatency((timeoutMs) => job({ timeoutMs })));
+      expectStoppedAtNextCheck(await abortFromProgress((o) => job(o)));
+      expect(isAbort(await abortFromTimer((signal) => job({ signal })))).toBe(true);
+      const timed = await withTimeout((timeoutMs) => job({ timeoutMs }));
       expect(isTimeout(timed.error)).toBe(true);
-      expect(timed.ms).toBeLessThan(BOUND_MS);
-      const aborted = await settled(() => abortLatency((signal) => job({ signal })));
-      expect(isAbort(aborted.error)).toBe(true);
-      expect(aborted.ms).toBeLessThan(BOUND_MS);
+      expect(timed.ms).toBeGreaterThanOrEqual(99);
     }
   });
 });
 
-describe("crossCheck stops promptly, inside a long case too", () => {
-  it("crossCheck over thousands of cases that each end in a fraction of a ms: abort", async () => {
+describe("crossCheck stops, inside a long case too", () => {
+  it("crossCheck over 20,000 cases that each end in a fraction of a ms: abort", async () => {
     // solve(3) answers without a search, so no case lets the event loop run: the sweep must,
-    // or the abort's timer waits for its end (seconds). Aborted past the sweep's setup.
+    // or the abort's timer waits for its end. Aborted past the sweep's setup.
     const sweep = (signal: AbortSignal) => crossCheck({ kernels: ["solve:backtrack"], sizes: Array<number>(20_000).fill(3), budgetMs: 600_000, signal });
-    const aborted = await settled(() => abortLatency(sweep, 300));
-    expect(isAbort(aborted.error)).toBe(true);
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
+    expect(isAbort(await abortFromTimer(sweep, 100))).toBe(true);
   });
 
-  it("crossCheck over count(12) and solve(min-conflicts, 10^5 .. 10^7): abort", async () => {
-    // Each case runs for hundreds of ms: the abort lands inside one, and the signal is passed in.
+  it("crossCheck over count(12) and solve(min-conflicts, 10^5 .. 10^7): abort lands inside a case", async () => {
+    // Each case runs for a while (the TS engine's min-conflicts at 10^7 for seconds): the abort
+    // lands inside one, and the signal is passed in.
     const sweep = (signal: AbortSignal) => crossCheck({
       kernels: ["count", "solve:min-conflicts"], sizes: [12, 100_000, 1_000_000, 10_000_000], seeds: [1], budgetMs: 60_000, signal,
     });
-    for (const afterMs of [250, 900]) {
-      const aborted = await settled(() => abortLatency(sweep, afterMs));
-      expect(isAbort(aborted.error)).toBe(true);
-      expect(aborted.ms).toBeLessThan(BOUND_MS);
-    }
+    for (const afterMs of [50, 600]) expect(isAbort(await abortFromTimer(sweep, afterMs))).toBe(true);
   });
 });
 
-describe("parallel counts stop promptly at large n", () => {
-  it("countParallel(32): the split is quick and an abort rejects within 200 ms", async () => {
-    const aborted = await settled(() => abortLatency((signal) => countParallel(32, { workers: 2, signal }), 500));
-    expect(isAbort(aborted.error)).toBe(true);
-    expect(aborted.ms).toBeLessThan(BOUND_MS);
+describe("parallel counts stop at large n", () => {
+  it("countParallel(32): an abort from a part's report, and from a timer during the split", async () => {
+    expect(isAbort(await abortFromTimer((signal) => countParallel(32, { workers: 2, signal }), 100))).toBe(true);
+    // n = 20 in many parts: parts end every few ms, each reported; aborted after the second.
+    const r = await abortFromProgress((o) => countParallel(20, { workers: 2, parts: 4096, ...o }));
+    expect(r.aborted).toBe(true);
+    expect(isAbort(r.error)).toBe(true);
   });
 
-  it("a counting worker stops a part of n = 32 within 200 ms of { cancel }", async () => {
+  it("a counting thread told { cancel } answers AbortError for that part and counts the next one", async () => {
     const worker = new Worker(workerSource, { eval: true });
     try {
-      const part = derivePart(32, 256, 3);
-      const reply = new Promise<{ id: number; error?: string }>((resolve) => worker.once("message", resolve));
-      worker.postMessage({ id: 7, part, engine: "wasm" });
-      // it is counting (a part of n = 32 takes years; a thread's first part of n = 32 makes the
-      // split's 83,190 constellations first, about 0.3 s, before it counts)
-      await new Promise((r) => setTimeout(r, 1500));
-      const sent = performance.now();
+      const replies: { id: number; error?: string; result?: unknown }[] = [];
+      const reply = (id: number) => new Promise<{ id: number; error?: string; result?: unknown }>((resolve) => {
+        const seen = replies.find((r) => r.id === id);
+        if (seen) return resolve(seen);
+        const on = (m: { id: number; error?: string }) => {
+          if (m.id !== id) return;
+          worker.off("message", on);
+          resolve(m);
+        };
+        worker.on("message", on);
+      });
+      worker.on("message", (m: { id: number }) => replies.push(m));
+      const big = reply(7);
+      worker.postMessage({ id: 7, part: derivePart(32, 256, 3), engine: "wasm" }); // years of work
+      const next = reply(8);
+      worker.postMessage({ id: 8, part: derivePart(10, 4, 1), engine: "wasm" }); // waits behind part 7
+      await new Promise((r) => setTimeout(r, 500)); // the thread is counting part 7
       worker.postMessage({ cancel: 7 });
-      const answer = await reply;
-      expect(performance.now() - sent).toBeLessThan(BOUND_MS);
+      const answer = await guarded("the cancelled part", big);
       expect(answer.id).toBe(7);
       expect(answer.error).toMatch(/^AbortError/);
+      // The thread is free again: the part that waited behind is counted (a part of n = 10).
+      const counted = await guarded("the next part", next);
+      expect(counted.error).toBeUndefined();
+      expect(counted.result).toBeDefined();
     } finally {
       await worker.terminate();
     }
