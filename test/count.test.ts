@@ -82,7 +82,7 @@ describe("count", () => {
     setTimeout(() => controller.abort(), 100);
     const error = await count(18, { engine, signal: controller.signal }).then(() => undefined, (e: unknown) => e);
     expect((error as Error).name).toBe("AbortError");
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(20_000); // a hang guard: count(18) takes much longer on either engine
   });
 
   it("an already aborted signal rejects at once", async () => {

@@ -113,7 +113,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     } finally {
       const c0 = Date.now();
       await worker.close();
-      expect(Date.now() - c0).toBeLessThan(3000); // nothing pinned
+      expect(Date.now() - c0).toBeLessThan(10_000); // nothing pinned (a generous margin: a part pinned would hold it for its whole count)
     }
     // Run again, the coordinator writes the failed part afresh from its own split: the total is right.
     const again = await startWorker({ connection: url, concurrency: 1, queue: "foreign" });
@@ -225,7 +225,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     await server.start(); // empty
     const t0 = Date.now();
     await until("the coordinator to notice", async () => coordinator.stderr().includes("Redis no longer holds this run"), 10_000);
-    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(Date.now() - t0).toBeLessThan(10_000);
     expect(coordinator.stderr()).toMatch(/^nqueens: queue nqueens-count-n12-p16-v\d+: Redis no longer holds this run \(restarted empty, or the run was removed\); putting the run back \(16 parts, the lost results are counted again\)\n/);
     const worker = await startWorker({ connection: url, concurrency: 1 });
     try {
