@@ -170,7 +170,7 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       const poll = () => (document.getElementById("status")!.dataset.state === "stopped" ? done(performance.now() - t0) : setTimeout(poll, 5));
       poll();
     }));
-    expect(stopped).toBeLessThan(1000);
+    expect(stopped).toBeLessThan(10_000); // a hang guard: the count of n = 18 takes far longer; a loaded machine must not fail it
     expect(await page.textContent("#status")).toMatch(/Count stopped/);
     // Stop also ends a long solve (its worker is terminated and a fresh one starts)
     await page.selectOption("#engine", "ts");
