@@ -164,3 +164,42 @@ describe("native noise", () => {
     expect(count.stderr.split("\n").filter(Boolean)).toHaveLength(1);
   });
 });
+
+describe("flags mean one thing, and a repeated flag loses nothing", () => {
+  const fourQueens = (text: string): number[][] => text.trim().split("\n\n").map((b) => b.split("\n").map((row) => row.split(" ").findIndex((c) => c === "Q" || c === "q"))); // q: a queen the search placed beside given ones
+
+  it("a repeated --fixed or --blocked adds its squares: the board holds every given queen, and the count is the library's for both squares", async () => {
+    const solved = await runCli(["solve", "8", "--fixed", "0:1", "--fixed", "1:3", "--json"]);
+    expect(solved.code).toBe(0);
+    const columns = JSON.parse(solved.stdout).columns as number[];
+    expect(isSolution(columns)).toBe(true);
+    expect([columns[0], columns[1]]).toEqual([1, 3]); // the first --fixed was dropped before
+    const twice = await runCli(["count", "6", "--blocked", "0:1", "--blocked", "0:4", "--json"]);
+    const once = await runCli(["count", "6", "--blocked", "0:1,0:4", "--json"]);
+    expect(JSON.parse(twice.stdout).total).toBe(JSON.parse(once.stdout).total);
+    expect(JSON.parse(once.stdout).total).toBe(String((await count(6, { blocked: [[0, 1], [0, 4]] })).total));
+  });
+
+  it("--board FILE given twice is refused naming the flag, never the earlier file silently dropped", async () => {
+    const file = join(dir, "six.txt");
+    writeFileSync(file, ". Q . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n");
+    for (const command of ["all", "count", "solve"]) {
+      expect(refusedInOneLine(await runCli([command, "--board", file, "--board", file]))).toMatch(/^nqueens: --board was given more than once/);
+    }
+  });
+
+  it("--board reads a board file in every command; all and trace draw with --draw", async () => {
+    const file = join(dir, "four.txt");
+    writeFileSync(file, ". Q . .\n. . . .\n. . . .\n. . . .\n");
+    const drawn = await runCli(["all", "--board", file, "--draw"]);
+    expect(drawn.code).toBe(0);
+    const boards = fourQueens(drawn.stdout.replace(/^.*solutions?.*$/gm, "").trim());
+    expect(boards).toEqual([[1, 3, 0, 2]]); // of n = 4's two solutions, the one with a queen at (0, 1)
+    const plain = await runCli(["all", "4", "--draw"]);
+    expect(plain.code).toBe(0);
+    expect(fourQueens(plain.stdout.replace(/^.*solutions?.*$/gm, "").trim()).sort()).toEqual([[1, 3, 0, 2], [2, 0, 3, 1]]);
+    expect((await runCli(["all", "--board", "6"])).stderr).toMatch(/--board 6: cannot read the file/); // a file name, not a switch
+    const traced = await runCli(["trace", "4", "--draw"]);
+    expect(traced.stdout.trim().endsWith(". Q . .\n. . . Q\nQ . . .\n. . Q .")).toBe(true);
+  });
+});

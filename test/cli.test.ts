@@ -152,8 +152,8 @@ describe("nqueens CLI", () => {
     for (const e of swaps) if (e.kind === "evaluate") expect(e.taken && e.delta < 0).toBe(true);
     expect(swaps.at(-1)).toMatchObject({ kind: "solution", columns: Array.from(climb.columns!), steps: climb.steps, tries: climb.tries });
 
-    // --board draws the partial board after each event: n = 4 backtracking ends on 1 3 0 2.
-    const board = await runCli(["trace", "4", "--board"]);
+    // --draw draws the partial board after each event: n = 4 backtracking ends on 1 3 0 2.
+    const board = await runCli(["trace", "4", "--draw"]);
     expect(board.stdout.trim().endsWith(". Q . .\n. . . Q\nQ . . .\n. . Q .")).toBe(true);
     expect(board.stdout).toMatch(/row 2: no safe column left; back to row 1/);
 

@@ -7,15 +7,28 @@ import { parseBoard } from "../board/formats.js";
 import { readCapped, type ReadFailure } from "../core/read-file.js";
 import { UsageError } from "./errors.js";
 
-export type GivensCliOptions = { fixed?: string; blocked?: string; board?: string | boolean };
+export type GivensCliOptions = { fixed?: string; blocked?: string; board?: string };
 
-/** Adds --fixed and --blocked (and --board FILE unless the command has its own --board). */
-export function givensOptions(command: Command, board = true): Command {
+/** A repeated --fixed or --blocked adds its squares to the earlier ones' (`--fixed 0:1 --fixed 1:3` is `--fixed 0:1,1:3`). */
+function collectSquares(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : [previous, value].filter((text) => text.trim() !== "").join(",");
+}
+
+/** A flag that takes one value (a file): given twice, a usage error naming it, never the earlier value silently dropped. */
+export function onlyOnce(command: Command, flag: string): Command {
+  let seen = 0;
+  return command.on(`option:${flag.replace(/^--/, "")}`, () => {
+    if (++seen > 1) throw new UsageError(`${flag} was given more than once: give it once (one board file)`);
+  });
+}
+
+/** Adds --fixed and --blocked (each may be repeated: the squares add up) and --board FILE (once). */
+export function givensOptions(command: Command): Command {
   command
-    .option("--fixed <r:c,...>", "queens given in advance, 0-based row:col pairs (e.g. 0:3,5:1)")
-    .option("--blocked <r:c,...>", "squares no queen may use, 0-based row:col pairs");
-  if (board) command.option("--board <FILE>", "read N, given queens and blocked squares from FILE: a text board (. Q #), JSON { n, blocks } (0-based) or Essence' (letting n / letting blocks, 1-based)");
-  return command;
+    .option("--fixed <r:c,...>", "queens given in advance, 0-based row:col pairs (e.g. 0:3,5:1); repeated, the squares add up", collectSquares)
+    .option("--blocked <r:c,...>", "squares no queen may use, 0-based row:col pairs; repeated, the squares add up", collectSquares)
+    .option("--board <FILE>", "read N, given queens and blocked squares from FILE: a text board (. Q #), JSON { n, blocks } (0-based) or Essence' (letting n / letting blocks, 1-based)");
+  return onlyOnce(command, "--board");
 }
 
 /** "r:c,r:c" as squares (0-based); the API checks the range. */

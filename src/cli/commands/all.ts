@@ -14,12 +14,12 @@ export function allCommand(program: Command): void {
     .description(`list every solution in lexicographic order (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, in the complete search's order)`)
     .argument("[N]", "board size (or from --board FILE)", number("N"))
     .option("--limit <L>", "stop after L solutions", number("--limit"))
-    .option("--board [FILE]", "draw each solution as a board; with FILE, read N, given queens and blocked squares from it (text board, JSON or Essence')")
+    .option("--draw", "draw each solution as a board")
     .addOption(engineOption())
     .option("--json", "print one JSON object")
     .option("--jsonl", "print each solution as a JSON array of columns on a line of its own, as it is found");
-  givensOptions(command, false)
-    .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean; jsonl?: boolean } & GivensCliOptions) => {
+  givensOptions(command)
+    .action(async (nArgument: number | undefined, opts: { limit?: number; engine: "wasm" | "ts"; json?: boolean; jsonl?: boolean; draw?: boolean } & GivensCliOptions) => {
       const givens = await readGivens(nArgument, opts);
       const n = givens.n;
       const constrained = hasGivens(givens);
@@ -36,7 +36,7 @@ export function allCommand(program: Command): void {
       for (const columns of iterable) {
         if (opts.jsonl) full = !process.stdout.write(`[${columns.join(",")}]\n`);
         else if (opts.json) full = !process.stdout.write((listed ? "," : "") + `[${columns.join(",")}]`);
-        else if (opts.board !== undefined) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
+        else if (opts.draw) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
         else out(columns.join(" "));
         listed++;
         if (full) {

@@ -62,9 +62,9 @@ export function traceCommand(program: Command): void {
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking", number("--stop-vegas"))
     .option("--max-events <E>", "stop after E events", number("--max-events"))
     .option("--moves", "hill climbing: leave out the swaps evaluated but not taken")
-    .option("--board", "draw the board after each event")
+    .option("--draw", "draw the board after each event")
     .option("--json", "print one JSON object per event (JSON Lines)")
-    .action((n: number, opts: { method: TraceMethod; seed?: string; stopVegas?: number; maxEvents?: number; moves?: boolean; board?: boolean; json?: boolean }) => {
+    .action((n: number, opts: { method: TraceMethod; seed?: string; stopVegas?: number; maxEvents?: number; moves?: boolean; draw?: boolean; json?: boolean }) => {
       const events = trace(n, {
         method: opts.method, seed: seedOption(opts.seed), stopVegas: opts.stopVegas, maxEvents: opts.maxEvents,
       });
@@ -72,7 +72,7 @@ export function traceCommand(program: Command): void {
         if (opts.moves && e.kind === "evaluate" && !e.taken) continue;
         if (opts.json) { out(toJson(e)); continue; }
         out(describeEvent(e));
-        if (opts.board) out(partialBoard(e.columns) + "\n");
+        if (opts.draw) out(partialBoard(e.columns) + "\n");
       }
     });
 }
