@@ -27,7 +27,7 @@ import {
   RUNNING, FOUND, EXHAUSTED, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
 } from "./status";
-import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts";
+import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts-params";
 
 const STAGE_CONSTRUCT: i32 = 0;
 const STAGE_REPAIR: i32 = 1;
