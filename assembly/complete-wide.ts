@@ -398,7 +398,9 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   return cols;
 }
 
-/** As completeRun. */
+// As completeRun. The walk is narrowRun's (complete.ts) on another level (place and undo in
+// place, not a copy built from its parent); one walk for both would reach its level's step
+// through a function reference, a call_indirect at every node, so the copy stays.
 export function wideRun(workLimit: f64): i32 {
   while (true) {
     if (found) return FOUND;

@@ -383,7 +383,7 @@ function countDiagonals(workLimit: f64): i32 {
   return collisions == 0 ? FOUND : RUNNING;
 }
 
-/** Step 4: conflict-driven swaps on the candidates until no collision is left. */
+/** Step 4: conflict-driven swaps on the candidates until no collision is left (min-conflicts-constrained.ts repairC says why its copy stays). */
 function repair(workLimit: f64): i32 {
   const n = size;
   while (collisions != 0) {

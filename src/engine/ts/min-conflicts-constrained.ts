@@ -155,6 +155,7 @@ export function openMinConflictsConstrained(n: number, params: SearchParams, k: 
     return collisions === 0 ? FOUND : RUNNING;
   }
 
+  // As the kernel's repairC: a copy of the plain board's repair, kept for the plain board's speed and for both streams (see there).
   function repair(workLimit: number): SearchStatus {
     while (collisions !== 0) {
       if (candidateCount === 0) return restart();
