@@ -30,6 +30,7 @@ import { allocate } from "./memory";
 import { allowedWords } from "./constraints";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
 import { boundsOnLines, boundsPay } from "./diagonal-bounds";
+import { key, tie, sortKeys, rotateLeft } from "./complete-wide-order";
 
 const FAIL: i32 = 0;
 const OPEN: i32 = 1;
@@ -52,7 +53,6 @@ const NO_COLOUR_BOUNDS: i32 = 128;
 const ROTATE: i32 = 2048;
 /** The longest cycle of ROTATE's restarts. */
 const ROTATION_MAX: i32 = 16;
-const GAPS: usize = memory.data<i32>([701, 301, 132, 57, 23, 10, 4, 1]);
 
 let size: i32 = 0;
 let words: i32 = 0;
@@ -83,7 +83,7 @@ let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
 let index: usize = 0; // i32[n + 1]: the row or column branched on
 let next: usize = 0; // i32[n + 1]: how many of level d's candidates were tried
 let start: usize = 0; // i32[n + 2]: level d's candidates are candidates[start[d] .. start[d + 1]]
-let candidates: usize = 0; // f64[n(n + 1)/2 + n] keys (see key()): columns (BY_ROW) or rows (BY_COLUMN), best first
+let candidates: usize = 0; // f64[n(n + 1)/2 + n] keys (see key() in complete-wide-order.ts): columns (BY_ROW) or rows (BY_COLUMN), best first
 let placedRow: usize = 0; // i32[n + 1]: the queen level d's branch stands on now (-1: none)
 let placedCol: usize = 0; // i32[n + 1]
 let mark: usize = 0; // i32[n + 1]: the trail's length before that queen
@@ -169,7 +169,7 @@ function branch(d: i32): void {
       const y = (w << 6) + <i32>ctz<u64>(x);
       x &= x - 1;
       const k = load<i32>(i32At(rowCount, y));
-      if (k < bestCount || (k == bestCount && restarts != 0 && tie(y) < tie(best))) {
+      if (k < bestCount || (k == bestCount && restarts != 0 && tie(y, restarts) < tie(best, restarts))) {
         bestCount = k;
         best = y;
       }
@@ -183,7 +183,7 @@ function branch(d: i32): void {
       const p = (w << 6) + <i32>ctz<u64>(x);
       x &= x - 1;
       const k = load<i32>(i32At(colCount, p));
-      if (k < limit || (k == limit && column >= 0 && restarts != 0 && tie(p) < tie(column))) {
+      if (k < limit || (k == limit && column >= 0 && restarts != 0 && tie(p, restarts) < tie(column, restarts))) {
         limit = k;
         column = p;
       }
@@ -192,7 +192,7 @@ function branch(d: i32): void {
   store<i32>(i32At(next, d), 0);
   store<i32>(i32At(placedRow, d), -1);
   // The candidates, least constraining first: the fewest open squares of the rows left on
-  // the queen's lines (see key(): ties in increasing order, or hashed after a restart).
+  // the queen's lines (see key() in complete-wide-order.ts: ties in increasing order, or hashed after a restart).
   const base = load<i32>(i32At(start, d));
   let count: i32 = 0;
   if (column >= 0) {
@@ -206,7 +206,7 @@ function branch(d: i32): void {
         if (!hasBit(rowWords(y), column)) continue;
         const score = load<i32>(i32At(rowCount, y)) + load<i32>(i32At(sumCount, y + column)) +
           load<i32>(i32At(diffCount, y - column + size - 1));
-        store<f64>(f64At(candidates, base + count), key(score, y));
+        store<f64>(f64At(candidates, base + count), key(score, y, restarts));
         count++;
       }
     }
@@ -221,44 +221,13 @@ function branch(d: i32): void {
         x &= x - 1;
         const score = load<i32>(i32At(colCount, p)) + load<i32>(i32At(sumCount, best + p)) +
           load<i32>(i32At(diffCount, best - p + size - 1));
-        store<f64>(f64At(candidates, base + count), key(score, p));
+        store<f64>(f64At(candidates, base + count), key(score, p, restarts));
         count++;
       }
     }
   }
   sortKeys(candidates + (<usize>base << 3), count);
   store<i32>(i32At(start, d + 1), base + count);
-}
-
-/** Sort key of a candidate: its score, then (after a restart) a hash of it and the restart, then itself; exact in an f64. */
-@inline function key(score: i32, candidate: i32): f64 {
-  const t: u32 = restarts != 0 ? tie(candidate) : 0;
-  return <f64>score * 1099511627776.0 + <f64>t * 1048576.0 + <f64>candidate;
-}
-
-/** After a restart, ties go by a hash of the candidate and the restart (20 bits). */
-@inline function tie(candidate: i32): u32 {
-  let h = <u32>restarts * 0x9e3779b9 ^ <u32>(candidate + 1) * 0x85ebca6b;
-  h ^= h >> 16;
-  h *= 0x7feb352d;
-  h ^= h >> 15;
-  return h & 0xfffff;
-}
-
-/** Shell sort (Ciura's gaps) of `count` distinct f64 keys at `at`, ascending. */
-function sortKeys(at: usize, count: i32): void {
-  for (let g = 0; g < 8; g++) {
-    const gap = load<i32>(GAPS + (<usize>g << 2));
-    for (let i = gap; i < count; i++) {
-      const k = load<f64>(f64At(at, i));
-      let j = i;
-      while (j >= gap && load<f64>(f64At(at, j - gap)) > k) {
-        store<f64>(f64At(at, j), load<f64>(f64At(at, j - gap)));
-        j -= gap;
-      }
-      store<f64>(f64At(at, j), k);
-    }
-  }
 }
 
 /** Solve mode's restart: every queen taken off, the root branched again with new ties, the next cutoff 1.5 times further. */
@@ -280,23 +249,6 @@ function restart(): void {
   }
   cutoff = nodes + runNodes;
   depth = 0;
-}
-
-/** The `count` f64s at `at` rotated left by `by` (0 < by < count): three reversals. */
-function rotateLeft(at: usize, count: i32, by: i32): void {
-  reverse(at, 0, by - 1);
-  reverse(at, by, count - 1);
-  reverse(at, 0, count - 1);
-}
-
-function reverse(at: usize, i: i32, j: i32): void {
-  while (i < j) {
-    const x = load<f64>(f64At(at, i));
-    store<f64>(f64At(at, i), load<f64>(f64At(at, j)));
-    store<f64>(f64At(at, j), x);
-    i++;
-    j--;
-  }
 }
 
 /** Level d's branch puts a queen at (r, c); FAIL, OPEN (level d + 1's branch made) or SOLVED. Undone by undo(d) in every case. */
@@ -446,7 +398,9 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   return cols;
 }
 
-/** As completeRun. */
+// As completeRun. The walk is narrowRun's (complete.ts) on another level (place and undo in
+// place, not a copy built from its parent); one walk for both would reach its level's step
+// through a function reference, a call_indirect at every node, so the copy stays.
 export function wideRun(workLimit: f64): i32 {
   while (true) {
     if (found) return FOUND;

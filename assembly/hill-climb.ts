@@ -89,12 +89,42 @@ function shuffle(): void {
     store<i32>(board + (<usize>i << 2), column(j));
     store<i32>(board + (<usize>j << 2), a);
   }
+  recount();
+}
+
+/** A try's start, on both boards: the diagonal counts and h of the board as it stands; the scan starts over. */
+function recount(): void {
   memory.fill(ru, 0, <usize>(2 * size - 1) << 2);
   memory.fill(rd, 0, <usize>(2 * size - 1) << 2);
   h = 0;
   for (let r = 0; r < size; r++) h += put(r, column(r));
   scanI = 0;
   scanJ = 1;
+}
+
+/**
+ * The swap of the queens of rows i and j (columns a and b), on both boards: evaluated with
+ * the seed's O(1) update, taken when it lowers h (a step; the scan restarts from the first
+ * pair, as the seed's `goto label`), else undone. Whether it was taken. Inlined into both
+ * loops, so each compiles as when it had its own copy.
+ */
+@inline function trySwap(i: i32, j: i32, a: i32, b: i32): bool {
+  // The seed's order: a leaves row i for row j, then b leaves row j for row i.
+  const delta = lift(i, a) + put(j, a) + lift(j, b) + put(i, b);
+  if (delta < 0) {
+    store<i32>(board + (<usize>i << 2), b);
+    store<i32>(board + (<usize>j << 2), a);
+    h += delta;
+    steps++;
+    scanI = 0;
+    scanJ = 1;
+    return true;
+  }
+  lift(i, b); // undo: the counts go back as they were
+  lift(j, a);
+  put(i, a);
+  put(j, b);
+  return false;
 }
 
 /** Climb until a solution, maxSteps, maxTries, or `workLimit` swap evaluations in all; returns the status. */
@@ -113,22 +143,7 @@ export function hillClimbRun(workLimit: f64): i32 {
     if (work >= workLimit) return RUNNING;
     work++;
     const i = scanI, j = scanJ;
-    const a = column(i), b = column(j);
-    // The seed's order: a leaves row i for row j, then b leaves row j for row i.
-    const delta = lift(i, a) + put(j, a) + lift(j, b) + put(i, b);
-    if (delta < 0) {
-      store<i32>(board + (<usize>i << 2), b);
-      store<i32>(board + (<usize>j << 2), a);
-      h += delta;
-      steps++;
-      scanI = 0; // the seed's `goto label`: scan again from the first pair
-      scanJ = 1;
-      continue;
-    }
-    lift(i, b); // undo: the counts go back as they were
-    lift(j, a);
-    put(i, a);
-    put(j, b);
+    if (trySwap(i, j, column(i), column(j))) continue;
     scanJ++;
     if (scanJ == size) {
       scanI++;
@@ -240,12 +255,7 @@ function shuffleConstrained(): void {
       break;
     }
   }
-  memory.fill(ru, 0, <usize>(2 * size - 1) << 2);
-  memory.fill(rd, 0, <usize>(2 * size - 1) << 2);
-  h = 0;
-  for (let r = 0; r < size; r++) h += put(r, column(r));
-  scanI = 0;
-  scanJ = 1;
+  recount();
 }
 
 function runConstrained(workLimit: f64): i32 {
@@ -270,22 +280,7 @@ function runConstrained(workLimit: f64): i32 {
     work++;
     const i = freeRow(scanI), j = freeRow(scanJ);
     const a = column(i), b = column(j);
-    if (!isBlocked(i, b) && !isBlocked(j, a)) {
-      const delta = lift(i, a) + put(j, a) + lift(j, b) + put(i, b);
-      if (delta < 0) {
-        setColumn(i, b);
-        setColumn(j, a);
-        h += delta;
-        steps++;
-        scanI = 0;
-        scanJ = 1;
-        continue;
-      }
-      lift(i, b); // undo
-      lift(j, a);
-      put(i, a);
-      put(j, b);
-    }
+    if (!isBlocked(i, b) && !isBlocked(j, a) && trySwap(i, j, a, b)) continue;
     scanJ++;
     if (scanJ == m) {
       scanI++;

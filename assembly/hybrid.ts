@@ -95,7 +95,9 @@ export function hybridTry(limit: f64): i32 {
       row++;
       continue;
     }
-    // A backtracking row, as in backtrack.ts (rows below stopVegas are never revisited).
+    // A backtracking row, as in backtrack.ts (rows below stopVegas are never revisited). The
+    // copy of backtrack's step stays: each kernel owns its arrays (colUsed, sumUsed, diffUsed,
+    // mark), and a step shared by the two files would share those globals as well.
     let c = load<i32>(at);
     if (c >= 0) mark(row, c, 0); // lift the queen we come back to
     c++;

@@ -27,7 +27,7 @@ import {
   RUNNING, FOUND, EXHAUSTED, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
 } from "./status";
-import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts";
+import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts-params";
 
 const STAGE_CONSTRUCT: i32 = 0;
 const STAGE_REPAIR: i32 = 1;
@@ -230,6 +230,14 @@ function constructC(workLimit: f64): i32 {
   return collisions == 0 ? FOUND : RUNNING;
 }
 
+/**
+ * Repair, as the plain board's repair in min-conflicts.ts (the same conflict-driven swaps and
+ * kicks), kept a copy: that one is the path min-conflicts' speed is measured on (npm run bench,
+ * n = 10^7), with u8 counters, the batched draws of min-conflicts-bits.ts and partners among all
+ * rows; this one draws from rng.ts (its own stream), takes partners among the free rows, skips
+ * swaps onto blocked squares and keeps its list without repeats. One loop for both would put
+ * these tests into the plain board's hot loop and change one of the two streams.
+ */
 function repairC(workLimit: f64): i32 {
   const m = free;
   while (collisions != 0) {

@@ -38,21 +38,15 @@ import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
 import { bitAt, draw, drawGroup, expandWord, firstFrom, openColumns, seedBatches, setBit } from "./min-conflicts-bits";
+import { CANDIDATE_CAPACITY, GREEDY_TRIES, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
 } from "./status";
 
-/** Tries per greedy row (shared with the constrained board's search). */
-export const GREEDY_TRIES: i32 = 64;
-/** Trial swaps per attacked queen in repair, at most (shared too). */
-export const REPAIR_TRIALS: i32 = 4096;
-const CANDIDATE_CAPACITY: i32 = 16384;
 const CROWDED: i32 = 250;
 /** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
 const DIRECT_SHIFT: i32 = 6;
-/** Bytes each counter array takes beyond 2n: the top word of bits expands past counter 2n - 1. */
-const SPARE_BYTES: i32 = 32;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES: i32 = 256;
 
@@ -389,7 +383,7 @@ function countDiagonals(workLimit: f64): i32 {
   return collisions == 0 ? FOUND : RUNNING;
 }
 
-/** Step 4: conflict-driven swaps on the candidates until no collision is left. */
+/** Step 4: conflict-driven swaps on the candidates until no collision is left (min-conflicts-constrained.ts repairC says why its copy stays). */
 function repair(workLimit: f64): i32 {
   const n = size;
   while (collisions != 0) {

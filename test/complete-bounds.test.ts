@@ -3,7 +3,7 @@
 // a brute force written here, in count, enumeration and solve, on both paths and engines),
 // both engines and both paths prune the same nodes, and they do cut (nodes with and without);
 // likewise their per-colour form (assembly/colour-bounds.ts), on and off, and solve's lookahead
-// near the root (assembly/complete.ts lookAhead).
+// near the root (assembly/complete-lookahead.ts lookAhead).
 import { describe, expect, it } from "vitest";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";

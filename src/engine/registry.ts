@@ -4,7 +4,7 @@
 // it sweeps), the CLI (method choices and help) and the demo. Adding a method is
 // adding a row here, its kernel in assembly/<file>.ts and its twin in src/engine/ts/<file>.ts
 // (the TypeScript engine's table is typed by this one, so a missing twin fails the typecheck).
-import { MIN_CONFLICTS_MAX_N } from "./ts/min-conflicts.js";
+import { MIN_CONFLICTS_MAX_N } from "./ts/min-conflicts-params.js";
 import { typeError } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";
 

@@ -6,13 +6,13 @@
 import type { Constraints } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
 import { boundsOnLines, boundsPay } from "./diagonal-bounds.js";
+import { key, rotateLeft, sortKeys, tie } from "./complete-wide-order.js";
 
 const FAIL = 0, OPEN = 1, SOLVED = 2;
 const BY_ROW = 0, BY_COLUMN = 1;
 const RESTART_BASE = 16;
 /** The longest cycle of the rotating restarts (as the kernel's ROTATION_MAX). */
 const ROTATION_MAX = 16;
-const GAPS = [701, 301, 132, 57, 23, 10, 4, 1];
 
 function ctz32(x: number): number {
   return 31 - Math.clz32(x & -x);
@@ -150,36 +150,6 @@ export class WideSearch {
     return boundsOnLines(this.n, this.left, this.rowsLeft, this.colsFree, this.words, this.sumBits, this.diffBits, true, this.colourBounds);
   }
 
-  /** After a restart, ties go by a hash of the candidate and the restart (20 bits). */
-  private tie(candidate: number): number {
-    let h = Math.imul(this.restarts, 0x9e3779b9 | 0) ^ Math.imul(candidate + 1, 0x85ebca6b | 0);
-    h ^= h >>> 16;
-    h = Math.imul(h, 0x7feb352d);
-    h ^= h >>> 15;
-    return h & 0xfffff;
-  }
-
-  private key(score: number, candidate: number): number {
-    const t = this.restarts !== 0 ? this.tie(candidate) : 0;
-    return score * 1099511627776 + t * 1048576 + candidate;
-  }
-
-  /** Shell sort (Ciura's gaps) of count distinct keys from `at`, ascending (as the kernel). */
-  private sortKeys(at: number, count: number): void {
-    const a = this.candidates;
-    for (const gap of GAPS) {
-      for (let i = gap; i < count; i++) {
-        const k = a[at + i];
-        let j = i;
-        while (j >= gap && a[at + j - gap] > k) {
-          a[at + j] = a[at + j - gap];
-          j -= gap;
-        }
-        a[at + j] = k;
-      }
-    }
-  }
-
   /** Clears square (y, p) if open; false when that leaves row y, or free column p (p != c), with nothing. */
   private take(y: number, p: number, c: number): boolean {
     const at = y * this.words + (p >>> 5), bit = 1 << (p & 31);
@@ -202,7 +172,7 @@ export class WideSearch {
         const y = 32 * w + ctz32(x);
         x &= x - 1;
         const k = this.rowCount[y];
-        if (k < bestCount || (k === bestCount && restarted && this.tie(y) < this.tie(best))) {
+        if (k < bestCount || (k === bestCount && restarted && tie(y, this.restarts) < tie(best, this.restarts))) {
           bestCount = k;
           best = y;
         }
@@ -215,7 +185,7 @@ export class WideSearch {
         const p = 32 * w + ctz32(x);
         x &= x - 1;
         const k = this.colCount[p];
-        if (k < limit || (k === limit && column >= 0 && restarted && this.tie(p) < this.tie(column))) {
+        if (k < limit || (k === limit && column >= 0 && restarted && tie(p, this.restarts) < tie(column, this.restarts))) {
           limit = k;
           column = p;
         }
@@ -236,7 +206,7 @@ export class WideSearch {
           x &= x - 1;
           if ((this.avail[y * words + at] & bit) === 0) continue;
           const score = this.rowCount[y] + this.sumCount[y + column] + this.diffCount[y - column + n - 1];
-          this.candidates[base + count++] = this.key(score, y);
+          this.candidates[base + count++] = key(score, y, this.restarts);
         }
       }
     } else {
@@ -249,11 +219,11 @@ export class WideSearch {
           const p = 32 * w + ctz32(x);
           x &= x - 1;
           const score = this.colCount[p] + this.sumCount[best + p] + this.diffCount[best - p + n - 1];
-          this.candidates[base + count++] = this.key(score, p);
+          this.candidates[base + count++] = key(score, p, this.restarts);
         }
       }
     }
-    this.sortKeys(base, count);
+    sortKeys(this.candidates, base, count);
     this.start[d + 1] = base + count;
   }
 
@@ -271,8 +241,7 @@ export class WideSearch {
       if (++this.turn >= Math.min(count, ROTATION_MAX)) this.turn = 0;
       if (this.turn === 0) this.runNodes *= 1.5;
       else {
-        const root = this.candidates.slice(base, base + count);
-        for (let i = 0; i < count; i++) this.candidates[base + i] = root[(i + this.turn) % count];
+        rotateLeft(this.candidates, base, count, this.turn);
       }
     } else {
       this.runNodes *= 1.5;

@@ -112,6 +112,10 @@ export function openHillClimb(n: number, params: SearchParams): Search {
 // dropped: `stuck`); the scan over pairs of free rows skips swaps onto blocked squares.
 // Work: swap evaluations, and one for a try with nothing to scan (stuck, or fewer than
 // two free rows). EXHAUSTED at once when linesOpen is false.
+// Its lift, put, the recount that ends shuffle and the swap in run are the plain board's
+// again, as closures over this board's own arrays and h. The kernel shares them (recount and
+// trySwap, inlined into both loops); sharing them here would move the state out of the
+// closures into an object both loops read, a change to the twin's hot loop not measured.
 function openHillClimbConstrained(n: number, params: SearchParams, k: Constraints): Search {
   const size = n;
   const maxSteps = params.maxSteps;

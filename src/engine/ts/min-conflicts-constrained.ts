@@ -6,7 +6,7 @@ import { EXHAUSTED, FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type Sear
 import { Random } from "./rng.js";
 import { linesOpen } from "./lines-open.js";
 import { isBlockedSquare as isBlocked, type Constraints } from "../../board/constraints.js";
-import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts.js";
+import { GREEDY_TRIES, REPAIR_TRIALS } from "./min-conflicts-params.js";
 
 const STAGE_CONSTRUCT = 0;
 const STAGE_REPAIR = 1;
@@ -155,6 +155,7 @@ export function openMinConflictsConstrained(n: number, params: SearchParams, k: 
     return collisions === 0 ? FOUND : RUNNING;
   }
 
+  // As the kernel's repairC: a copy of the plain board's repair, kept for the plain board's speed and for both streams (see there).
   function repair(workLimit: number): SearchStatus {
     while (collisions !== 0) {
       if (candidateCount === 0) return restart();

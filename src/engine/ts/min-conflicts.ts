@@ -10,19 +10,15 @@ import { Random } from "./rng.js";
 import { bitAt, draw, drawGroup, firstFrom, openColumns, popcount, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
+import { CANDIDATE_CAPACITY, GREEDY_TRIES, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params.js";
 
 export { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "./min-conflicts-constrained.js";
+// The memory sizing lives below the registry (min-conflicts-params.ts); solve and the tests read it here too.
+export { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "./min-conflicts-params.js";
 
-/** Tries per greedy row (shared with the constrained board's search). */
-export const GREEDY_TRIES = 64;
-/** Trial swaps per attacked queen in repair, at most (shared too). */
-export const REPAIR_TRIALS = 4096;
-const CANDIDATE_CAPACITY = 16384;
 const CROWDED = 250;
 /** Rows take group draws while more than n / 2^DIRECT_SHIFT columns remain. */
 const DIRECT_SHIFT = 6;
-/** Bytes each counter array takes beyond 2n: the top word of bits expands past counter 2n - 1. */
-const SPARE_BYTES = 32;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES = 256;
 
@@ -32,29 +28,6 @@ const STAGE_GATHER = 2;
 const STAGE_GREEDY = 3;
 const STAGE_COUNT = 4;
 const STAGE_REPAIR = 5;
-
-/** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
-const STATIC_BYTES = 65536;
-/** The most bytes the Wasm kernels can allocate (assembly/memory.ts stops at 0xFFFF0000). */
-export const WASM_HEAP_BYTES = 0xffff0000 - STATIC_BYTES;
-
-const round16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
-
-/**
- * Bytes min-conflicts allocates for n queens: 4n (columns) + 2 (2n + SPARE_BYTES) (u8
- * diagonal counters, which hold the bits of construction too) + 64 KiB (candidate list),
- * each rounded up to 16: 8 bytes per queen, and 64 KiB more.
- */
-export function minConflictsBytes(n: number): number {
-  return round16(4 * n) + 2 * round16(2 * n + SPARE_BYTES) + round16(4 * CANDIDATE_CAPACITY);
-}
-
-/** The largest n whose min-conflicts state fits in the 4 GiB of Wasm memory. */
-export const MIN_CONFLICTS_MAX_N: number = (() => {
-  let n = Math.floor((WASM_HEAP_BYTES - 4 * CANDIDATE_CAPACITY - 2 * SPARE_BYTES) / 8);
-  while (minConflictsBytes(n) > WASM_HEAP_BYTES) n--;
-  return n;
-})();
 
 export function openMinConflicts(n: number, params: SearchParams): Search {
   const constraints = activeConstraints(params.constraints);

@@ -1,0 +1,92 @@
+// Twin of assembly/complete-portfolio.ts: solve mode's portfolio on the 64-bit complete
+// search's boards, that search (CompleteSearch, complete.ts) and the wide path's restarting
+// search (complete-wide.ts) taking turns in slices of nodes. The 64-bit search comes in as an
+// object of the shape NarrowSearch (as the kernel's comes in as two functions), so this file
+// never imports complete.ts. See the kernel for the algorithm and its figures.
+import type { Constraints } from "../../board/constraints.js";
+import { WideSearch } from "./complete-wide.js";
+import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
+
+/** The portfolio's first run, its slices and the point where its shares start to move, in nodes (as the kernel). */
+const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 4194304;
+
+/** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
+export type NarrowSearch = {
+  readonly n: number;
+  readonly nodes: number;
+  readonly solutions: number;
+  readonly cols: Int32Array;
+  /** Search on to `workLimit` of its nodes. */
+  run(workLimit: number): SearchStatus;
+  /** As the kernel's narrowWithLookahead: start again from the root with the deferred lookahead; false when the root fails. */
+  startLookahead(): boolean;
+};
+
+/** Solve mode's portfolio at n <= 64 (as the kernel): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
+export class Portfolio {
+  private wide: WideSearch | null = null;
+  private turn = 0;
+  private turnEnd: number;
+  private settled: SearchStatus | null = null;
+  private wideFound = false;
+  /** 1, or 1/64 with COMPLETE_PORTFOLIO_SMALL (as the kernel). */
+  private readonly scale: number;
+  constructor(private readonly narrow: NarrowSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean, private readonly colourBounds: boolean, small: boolean) {
+    this.scale = small ? 1 / 64 : 1;
+    this.turnEnd = PORTFOLIO_START * this.scale;
+  }
+
+  get nodes(): number {
+    return this.wide !== null ? this.narrow.nodes + this.wide.nodes - 1 : this.narrow.nodes;
+  }
+
+  get cols(): Int32Array {
+    return this.wideFound ? this.wide!.cols : this.narrow.cols;
+  }
+
+  get solutions(): number {
+    return this.wideFound ? 1 : this.narrow.solutions;
+  }
+
+  run(workLimit: number): SearchStatus {
+    for (;;) {
+      if (this.settled !== null) return this.settled;
+      const total = this.nodes;
+      if (total >= this.cap) return MAX_NODES;
+      if (total >= workLimit) return RUNNING;
+      const stop = Math.min(this.turnEnd, workLimit, this.cap);
+      if (this.turn === 0) {
+        const status = this.narrow.run(this.narrow.nodes + (stop - total));
+        if (status === FOUND || status === EXHAUSTED) {
+          this.settled = status;
+          continue;
+        }
+        if (this.nodes < this.turnEnd) continue;
+        if (this.wide === null && !this.narrow.startLookahead()) {
+          this.settled = EXHAUSTED;
+          continue;
+        }
+        this.wide ??= new WideSearch(this.narrow.n, this.constraints, 0, Infinity, undefined, this.bounds, this.colourBounds, true);
+        this.turn = 1;
+        this.turnEnd = this.nodes + WIDE_SLICE * this.scale;
+      } else {
+        const wide = this.wide!;
+        const status = wide.run(wide.nodes + (stop - total));
+        if (status === FOUND) {
+          this.wideFound = true;
+          this.settled = FOUND;
+          continue;
+        }
+        if (status === EXHAUSTED) {
+          this.settled = EXHAUSTED;
+          continue;
+        }
+        if (this.nodes < this.turnEnd) continue;
+        this.turn = 0;
+        const sum = this.nodes;
+        const halve = SHARES_HALVE * this.scale, slice = NARROW_SLICE * this.scale;
+        this.turnEnd = sum + (sum > halve ? Math.floor(slice * sum / halve) : slice);
+      }
+    }
+  }
+}
