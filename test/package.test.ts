@@ -185,5 +185,18 @@ describe("the packed package", () => {
       expect(e.message).not.toContain("\n");
       expect(e.message).toMatch(/\bbullmq\b.*\bioredis\b.*npm install bullmq ioredis/);
     }
+
+    // A TypeScript app of this light install type-checks against both entries, the queue's
+    // included, without skipLibCheck: the declarations import nothing from bullmq or ioredis.
+    writeFileSync(join(app, "app.ts"), [
+      'import { countDistributed, type Connection } from "nqueens-wasm/distributed";',
+      'import { count } from "nqueens-wasm";',
+      'const connection: Connection = { host: "127.0.0.1", port: 6379, password: "secret", lazyConnect: true };',
+      "export const both = async (): Promise<bigint> => (await countDistributed(8, { connection })).total + (await count(8)).total;",
+    ].join("\n"));
+    const typed = spawnSync(node, [bin("typescript", "bin/tsc"), "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext",
+      "--target", "es2022", "--typeRoots", join(root, "node_modules/@types"), "--types", "node", "app.ts"], { cwd: app, encoding: "utf8" });
+    expect(typed.stdout + typed.stderr, "tsc on an app without ioredis").toBe("");
+    expect(typed.status).toBe(0);
   }, 120_000);
 });

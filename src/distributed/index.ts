@@ -6,7 +6,7 @@
 //   coordinator.ts   countDistributed: puts the parts on a queue, waits, verifies and merges
 //   runs.ts          listRuns / removeRun: the runs Redis holds
 //   queue-worker.ts  startWorker: the long-running worker that counts parts
-export { redisOptions, type Connection } from "./redis.js";
+export { redisOptions, type Connection, type RedisConnectionOptions } from "./redis.js";
 export { ACTIVE_RUNS_KEY, RUNS_CHANNEL, queueName, defaultQueueParts } from "./keys.js";
 export { countDistributed, DEFAULT_AUDIT, type DistributedOptions, type DistributedProgress, type DistributedResult } from "./coordinator.js";
 export { threadSeconds, type RunPlan } from "./plan.js";

@@ -1,20 +1,37 @@
 // Redis connections for the queue: URL parsing, connecting with a bounded wait, reading a
 // failed command as a lost connection.
 import type { ConnectionOptions } from "bullmq";
-import type { Redis, RedisOptions } from "ioredis";
+import type { Redis } from "ioredis";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { queueLibraries } from "./deps.js";
 import { describeTarget, redact } from "./redact.js";
 
+/**
+ * ioredis connection options, as this package reads them. Declared here rather than
+ * imported from ioredis, so that a TypeScript app that uses the queue's types without
+ * ioredis installed still compiles; any other ioredis option is passed through as given.
+ */
+export interface RedisConnectionOptions {
+  host?: string;
+  port?: number;
+  username?: string;
+  password?: string;
+  db?: number;
+  /** TLS options (`{}` for the defaults), as for Node's `tls.connect`. */
+  tls?: object;
+  /** Any other ioredis option, passed through. */
+  [option: string]: unknown;
+}
+
 /** Where Redis is: a URL (`redis://[user:password@]host:port[/db]`, `rediss://` for TLS) or ioredis options. */
-export type Connection = string | RedisOptions;
+export type Connection = string | RedisConnectionOptions;
 
 /**
  * ioredis options from a URL or options object. A URL that cannot be read, a database
  * index that is not a decimal integer: RangeError NQ_INVALID_ARGUMENT, the URL redacted
  * (no password is ever echoed).
  */
-export function redisOptions(connection: Connection): RedisOptions {
+export function redisOptions(connection: Connection): RedisConnectionOptions {
   if (typeof connection !== "string") {
     if (typeof connection !== "object" || connection === null) throw rangeError(`connection must be a redis:// URL or ioredis options, got ${describeTarget(connection)}`);
     return { ...connection };
@@ -53,9 +70,9 @@ function decodeUserInfo(text: string, connection: string): string {
 }
 
 /** ioredis options as BullMQ's connection option (BullMQ's own type is looser than ioredis's). */
-export const bull = (options: RedisOptions): ConnectionOptions => options as unknown as ConnectionOptions;
+export const bull = (options: RedisConnectionOptions): ConnectionOptions => options as unknown as ConnectionOptions;
 
-export function describeConnection(options: RedisOptions): string {
+export function describeConnection(options: RedisConnectionOptions): string {
   return `${options.host ?? "127.0.0.1"}:${options.port ?? 6379}`;
 }
 
@@ -64,7 +81,7 @@ export function describeConnection(options: RedisOptions): string {
  * address is a clear error at once rather than a hang. Returns a client for small
  * commands (a few retries, then an error).
  */
-export async function connect(options: RedisOptions, timeoutMs: number): Promise<Redis> {
+export async function connect(options: RedisConnectionOptions, timeoutMs: number): Promise<Redis> {
   const { ioredis: { Redis } } = await queueLibraries();
   const { db, ...server } = options;
   const probe = new Redis({
@@ -105,7 +122,7 @@ export async function connect(options: RedisOptions, timeoutMs: number): Promise
 }
 
 /** Reads a Redis command's failure as "the connection is gone". */
-export function lost(options: RedisOptions, error: unknown): Error {
+export function lost(options: RedisConnectionOptions, error: unknown): Error {
   if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
   return withCode(
     new Error(redact(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`)),
