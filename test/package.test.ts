@@ -164,6 +164,13 @@ describe("the packed package", () => {
     const version = cli("--version");
     expect(version.stdout.trim()).toBe(pkg.version);
 
+    // Nor the GPU engine's optional peer webgpu: a GPU count says so, in one short line that
+    // names the package to install, whatever the machine's drivers (the cause is the package).
+    const gpu = cli("count", "10", "--engine", "webgpu");
+    expect(gpu.status).toBe(1);
+    expect(gpu.stdout).toBe("");
+    expect(gpu.stderr).toMatch(/^nqueens: engine 'webgpu' in Node needs the optional package webgpu \(Dawn\), which is not installed: npm install webgpu; or use engine 'wasm'\n$/);
+
     // The light install has no bullmq or ioredis (optional peers): the queue is refused in one
     // line naming both, coded NQ_MISSING_DEPENDENCY, before any connection (port 1 has no Redis).
     const queued = cli("count", "8", "--queue", "redis://127.0.0.1:1");

@@ -73,17 +73,20 @@ export function createLoader(env: () => GpuEnvironment): GpuLoader {
       );
     }
     if (!nodeGpu) {
-      const missing = await env().nativeMissing?.();
-      if (missing) throw engineUnavailable(`${NO_ADAPTER} (${missing})`);
+      // The package first: where it is not installed, that is the cause to name, whatever the machine.
       let pkg: { create(options: string[]): GPU };
       try {
         pkg = await importPackage();
       } catch (error) {
+        const notInstalled = (error as { code?: unknown })?.code === "ERR_MODULE_NOT_FOUND";
         throw engineUnavailable(
-          "engine 'webgpu' in Node needs the optional package `webgpu` (Dawn): npm install webgpu " +
-            `(it could not be loaded: ${(error as Error)?.message ?? String(error)}); use engine 'wasm'`,
+          "engine 'webgpu' in Node needs the optional package webgpu (Dawn), " +
+            (notInstalled ? "which is not installed" : `which could not be loaded (${(error as Error)?.message ?? String(error)})`) +
+            ": npm install webgpu; or use engine 'wasm'",
         );
       }
+      const missing = await env().nativeMissing?.();
+      if (missing) throw engineUnavailable(`${NO_ADAPTER} (${missing})`);
       nodeGpu = pkg.create([]);
     }
     return { gpu: nodeGpu, source: "webgpu package" };
@@ -118,11 +121,10 @@ export type GpuHandle = {
 
 let shared: Promise<GpuHandle> | undefined;
 
+// Short, as the CLI prints it on one line; docs/gpu.md ("Without a GPU") gives the whole recipe.
 const NO_ADAPTER =
-  "engine 'webgpu' is not available: WebGPU found no adapter (no GPU, or no driver for it). In Node on a machine " +
-  "without a GPU, the SwiftShader Vulkan driver that Chromium ships gives a (slow) software adapter: set " +
-  "VK_ICD_FILENAMES=/usr/lib/chromium/vk_swiftshader_icd.json and LD_LIBRARY_PATH=/usr/lib/chromium before starting node; " +
-  "use engine 'wasm'";
+  "engine 'webgpu' is not available: WebGPU found no adapter (no GPU, or no driver for it); use engine 'wasm', " +
+  "or for a slow software adapter point VK_ICD_FILENAMES at SwiftShader's (docs/gpu.md, \"Without a GPU\")";
 
 async function open(): Promise<GpuHandle> {
   const { gpu, source } = await loader();
