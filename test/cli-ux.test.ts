@@ -112,6 +112,28 @@ describe("the terminal", () => {
     expect(run.text).toContain(`n = 15: ${(await reference).total} solutions with the given queens and blocked squares`);
   });
 
+  it("a plain count with no end in sight says its forecast at once, and its bar has an ETA before any task is done", async () => {
+    // n = 24: a task takes about half an hour on one thread, so every frame of these 3 s is at 0 tasks done
+    const run = await inTerminal("count 24 --timeout 3000");
+    expect(run.code, run.text).toBe(1);
+    const notice = /nqueens: count 24 is estimated at about ([\d.,]+) years on one thread \(a model: [^)]*\); the ETA follows this count's own rate once its first tasks finish\. Ctrl-C stops it/.exec(run.text);
+    expect(notice, run.text).not.toBeNull();
+    const years = Number(notice![1]!.replace(/,/g, ""));
+    expect(years).toBeGreaterThan(0.1); // a year or so on one thread; never "0"
+    expect(years).toBeLessThan(100);
+    const frames = run.frames("count 24 |");
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    for (const frame of frames) expect(frame).toMatch(/^count 24 \|[^|]+\| 0% \| 0\/\d+ tasks \| \d+s elapsed \| ETA \d+y$/);
+    expect(run.text.indexOf("count 24 is estimated")).toBeLessThan(run.text.indexOf("count 24 |"));
+    expect(run.text).toContain("did not finish within --timeout 3000 ms");
+  });
+
+  it("a plain count that ends within a minute says no forecast", async () => {
+    const run = await runCli(["count", "12"]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
+  });
+
   it("a constrained count forecast to take longer than a minute says its estimate at once", async () => {
     const t0 = Date.now();
     const run = await runCli(["count", "33", "--blocked", "0:0", "--timeout", "1500"], { killAfterMs: 20_000 });

@@ -1,10 +1,13 @@
-// The forecast of a constrained count (given queens, blocked squares), said before it has run
-// long: Knuth's estimate of the complete search's tree (src/count/constrained-estimate.ts),
-// divided by the rate the count runs at, gives an ETA from the first progress report on; a
-// count forecast to take more than a minute says so at once, in one line on stderr.
+// The forecast of a count, said before it has run long, in one line on stderr when it is
+// over a minute. A constrained count (given queens, blocked squares): Knuth's estimate of the
+// complete search's tree (src/count/constrained-estimate.ts), divided by the rate the count
+// runs at, gives an ETA from the first progress report on. A plain count: the time model of
+// one Wasm thread (threadSeconds, measured at n = 17 and scaled by the solutions), until its
+// own first parts finish and their rate takes over.
 import { checkConstraints, type Square } from "../board/constraints.js";
 import { estimateConstrainedNodes } from "../count/constrained-estimate.js";
-import { duration } from "./progress.js";
+import { threadSeconds } from "../distributed/plan.js";
+import { duration, plural } from "./progress.js";
 
 /** Past this forecast, the count says its estimate at once. */
 export const LONG_COUNT_MS = 60_000;
@@ -49,5 +52,27 @@ export function constrainedForecast(n: number, givens: { fixed?: readonly Square
       return `this count is estimated at about ${nodes.toPrecision(2)} queens placed (Knuth's estimate of its search tree); ` +
         `at ${rate.toPrecision(2)} a second here, about ${longDuration(left)}. Ctrl-C stops it`;
     },
+  };
+}
+
+export type PlainForecast = {
+  /** The whole count's forecast length, in ms, on the threads it runs on. */
+  ms: number;
+  /** Milliseconds left by the model, for a count with `done` of `total` tasks done before this run and `elapsedMs` into it. */
+  etaMs(doneBefore: number, total: number, elapsedMs: number): number;
+  /** The one line to say at once, or undefined when the forecast is under LONG_COUNT_MS. */
+  notice: string | undefined;
+};
+
+/** The forecast of a plain count(n) on the Wasm engine, on `threads` threads. */
+export function plainForecast(n: number, threads = 1): PlainForecast {
+  const ms = (threadSeconds(n) * 1000) / Math.max(1, threads);
+  const on = threads > 1 ? `on ${plural(threads, "thread")}` : "on one thread";
+  return {
+    ms,
+    etaMs: (doneBefore, total, elapsedMs) => Math.max(0, ms * (total > 0 ? 1 - doneBefore / total : 1) - elapsedMs),
+    notice: ms < LONG_COUNT_MS ? undefined
+      : `count ${n} is estimated at about ${longDuration(ms)} ${on} (a model: n = 17 takes about 15 s on one Wasm thread, ` +
+        `and the time grows with the solutions); the ETA follows this count's own rate once its first tasks finish. Ctrl-C stops it`,
   };
 }

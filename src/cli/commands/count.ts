@@ -8,7 +8,7 @@ import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
-import { constrainedForecast } from "../forecast.js";
+import { constrainedForecast, plainForecast } from "../forecast.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
@@ -71,10 +71,16 @@ export function countCommand(program: Command): void {
       // A constrained count on this thread: Knuth's estimate gives its ETA, and a long one says so at once.
       const forecast = hasGivens(givens) && opts.queue === undefined && opts.workers === undefined ? constrainedForecast(n, { fixed: givens.fixed, blocked: givens.blocked }) : undefined;
       let forecastSaid = false;
+      // A plain count on the Wasm engine (one thread or worker threads): the time model says a long one at once,
+      // and gives the bar an ETA until the count's own tasks give one (at n = 24 a task takes about half an hour).
+      const threads = opts.workers ?? 1;
+      const plain = !hasGivens(givens) && opts.queue === undefined && opts.engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
+      if (plain?.notice) process.stderr.write(`nqueens: ${plain.notice}\n`);
       const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
         last = p;
         if (p.elapsedMs < 500) return;
-        const knuthEta = forecast && p.nodes !== undefined ? forecast.etaMs(p.nodes, p.elapsedMs) : undefined;
+        const knuthEta = forecast && p.nodes !== undefined ? forecast.etaMs(p.nodes, p.elapsedMs)
+          : plain && p.tasksDone === (p.tasksResumed ?? 0) ? plain.etaMs(p.tasksDone, p.tasksTotal, p.elapsedMs) : undefined;
         if (forecast && !forecastSaid && p.nodes !== undefined) {
           forecastSaid = true;
           const notice = forecast.notice(p.nodes, p.elapsedMs);
