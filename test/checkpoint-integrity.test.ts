@@ -304,7 +304,7 @@ describe("the CLI", () => {
     expect(first.status).toBe(0);
     expect(first.stderr.match(/created a key for checkpoints at .*nqueens\/key/g)).toHaveLength(1);
     const second = cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg });
-    expect(second.stdout).toMatch(/8 from the checkpoint/);
+    expect(second.stdout).toMatch(/8 parts, all from the checkpoint/);
     expect(second.stderr).not.toMatch(/created a key/);
     const keyFile = join(dir, "cli.key");
     writeFileSync(keyFile, "another\n");
@@ -315,7 +315,7 @@ describe("the CLI", () => {
     expect(env.status).toBe(2);
     const restarted = cli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", path, "--key-file", keyFile, "--restart"], { XDG_CONFIG_HOME: xdg });
     expect(restarted.stdout).toMatch(/^n = 10: 724 solutions/);
-    expect(cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another" }).stdout).toMatch(/8 from the checkpoint/);
+    expect(cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another" }).stdout).toMatch(/8 parts, all from the checkpoint/);
     const missing = cli(["count", "10", "--workers", "1", "--checkpoint", path, "--key-file", join(dir, "none.key")], { XDG_CONFIG_HOME: xdg });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/^nqueens: key file .*none\.key cannot be read \(ENOENT\)/);

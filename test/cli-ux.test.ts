@@ -72,9 +72,11 @@ describe("secrets in a --queue URL are never echoed", () => {
 });
 
 /** Runs the CLI in a real terminal (script(1) gives it a pty) and returns what the terminal got, its bar frames split out. */
-function inTerminal(args: string): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
+/** The CLI in a terminal (script(1)); `interruptAfterS`: Ctrl-C (SIGINT, by timeout(1)) after that many seconds. */
+function inTerminal(args: string, interruptAfterS?: number): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
   return new Promise((resolve) => {
-    const child = spawn("script", ["-qfec", `${process.execPath} dist/cli.js ${args}`, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
+    const command = `${interruptAfterS === undefined ? "" : `timeout -s INT ${interruptAfterS} `}${process.execPath} dist/cli.js ${args}`;
+    const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
     let text = "";
     child.stdout.on("data", (d) => (text += d));
     child.stderr.on("data", (d) => (text += d));
@@ -93,7 +95,8 @@ describe("the terminal", () => {
     expect(run.text).not.toMatch(/\{(n|phase|nodes|tries|steps|conflicts|etaText)\}/);
     const frames = run.frames("solve 40 |");
     expect(frames.length, run.text).toBeGreaterThan(0);
-    for (const frame of frames) expect(frame).toMatch(/^solve 40 \| search \| \d+ nodes \| 1 try \| 0 steps \| - conflicts \| \d+s \| at most \d+s left$/);
+    // backtracking: nodes only (no tries, steps or conflicts: they do not apply to it)
+    for (const frame of frames) expect(frame).toMatch(/^solve 40 \| search \| \d+ nodes \| \d+s \| at most \d+s left$/);
     expect(run.text.indexOf("--method backtrack is hopeless at n = 40")).toBeLessThan(run.text.indexOf("solve 40 |"));
     expect(run.text).toContain("use --method hybrid (or leave --method out: auto)");
   });
@@ -114,8 +117,8 @@ describe("the terminal", () => {
 
   it("a plain count with no end in sight says its forecast at once, and its bar has an ETA before any task is done", async () => {
     // n = 24: a task takes about half an hour on one thread, so every frame of these 3 s is at 0 tasks done
-    const run = await inTerminal("count 24 --timeout 3000");
-    expect(run.code, run.text).toBe(1);
+    const run = await inTerminal("count 24", 3);
+    expect(run.code, run.text).toBe(124); // timeout(1)'s own code for a command it had to stop (with Ctrl-C)
     const notice = /nqueens: count 24 is estimated at about ([\d.,]+) years on one thread \(a model: [^)]*\); the ETA follows this count's own rate once its first tasks finish\. Ctrl-C stops it/.exec(run.text);
     expect(notice, run.text).not.toBeNull();
     const years = Number(notice![1]!.replace(/,/g, ""));
@@ -125,7 +128,10 @@ describe("the terminal", () => {
     expect(frames.length, run.text).toBeGreaterThan(0);
     for (const frame of frames) expect(frame).toMatch(/^count 24 \|[^|]+\| 0% \| 0\/\d+ tasks \| \d+s elapsed \| ETA \d+y$/);
     expect(run.text.indexOf("count 24 is estimated")).toBeLessThan(run.text.indexOf("count 24 |"));
-    expect(run.text).toContain("did not finish within --timeout 3000 ms");
+    expect(run.text).toContain("nqueens: interrupted");
+    // A --timeout under the minute ends the count first: no forecast then.
+    const bounded = await runCli(["count", "24", "--timeout", "300"]);
+    expect(bounded.stderr).toBe("nqueens: count(24) did not finish within --timeout 300 ms\n");
   });
 
   it("a plain count that ends within a minute says no forecast", async () => {
@@ -223,5 +229,66 @@ describe("flags mean one thing, and a repeated flag loses nothing", () => {
     expect((await runCli(["all", "--board", "6"])).stderr).toMatch(/--board 6: cannot read the file/); // a file name, not a switch
     const traced = await runCli(["trace", "4", "--draw"]);
     expect(traced.stdout.trim().endsWith(". Q . .\n. . . Q\nQ . . .\n. . Q .")).toBe(true);
+  });
+});
+
+describe("wording and figures: each line says what applies, in the CLI's words", () => {
+  const last = (text: string): string => text.trimEnd().split("\n").at(-1)!;
+
+  it("solve names only the figures its method has, and why it found nothing in the flag's words", async () => {
+    const [three, backtrack, minConflicts, construct, lasVegas, capped, slow] = await Promise.all([
+      runCli(["solve", "3"]),
+      runCli(["solve", "8", "--method", "backtrack"]),
+      runCli(["solve", "8", "--method", "min-conflicts"]),
+      runCli(["solve", "8", "--method", "construct"]),
+      runCli(["solve", "8", "--method", "las-vegas"]),
+      runCli(["solve", "30", "--method", "backtrack", "--max-nodes", "100"]),
+      runCli(["solve", "40", "--method", "backtrack", "--timeout", "200"]),
+    ]);
+    expect(three.stdout).toMatch(/^n = 3: no solution exists \(the 3 x 3 board has none\); \d+\.\d ms\n$/);
+    expect(last(backtrack.stdout)).toMatch(/^method backtrack, engine wasm: 114 nodes, \d+\.\d ms$/);
+    expect(last(minConflicts.stdout)).toMatch(/^method min-conflicts, engine wasm, seed 1: \d+ tr(y|ies), \d+ steps?, \d+\.\d ms$/);
+    expect(last(construct.stdout)).toMatch(/^method construct, engine wasm: \d+\.\d ms$/);
+    expect(last(lasVegas.stdout)).toMatch(/^method las-vegas, engine wasm, seed 1: \d+ nodes, \d+ tr(y|ies), \d+\.\d ms$/);
+    expect(capped.stdout).toMatch(/^n = 30: no solution found within --max-nodes 100; 100 nodes, \d+\.\d ms\n$/);
+    expect(slow.stdout).toMatch(/^n = 40: no solution found within --timeout 200 ms; \d+ nodes, \d+\.\d ms\n$/);
+    for (const run of [three, backtrack, minConflicts, construct, lasVegas, capped, slow]) expect(run.stdout).not.toMatch(/\(no-solution\)|\(max-nodes\)|\(timeout\)|\b0 steps\b|\b0 nodes\b/);
+  });
+
+  it("count on workers names the checkpoint only when there is one, and a checkpoint that held every part names no engine or thread", async () => {
+    const file = join(dir, "resumed.json");
+    const plain = await runCli(["count", "10", "--workers", "2"]);
+    expect(last(plain.stdout)).toMatch(/^6620 queens placed, \d+\.\d ms, engine wasm, 2 workers, \d+ parts$/);
+    const first = await runCli(["count", "11", "--workers", "2", "--engine", "ts", "--checkpoint", file]);
+    expect(last(first.stdout), first.stderr).toMatch(/^\d+ queens placed, \d+\.\d ms, engine ts, 2 workers, \d+ parts$/);
+    const again = await runCli(["count", "11", "--workers", "2", "--checkpoint", file]);
+    expect(again.stdout).toContain("n = 11: 2680 solutions, 341 unique");
+    expect(last(again.stdout)).toMatch(new RegExp(`^\\d+ queens placed, \\d+\\.\\d ms, \\d+ parts, all from the checkpoint ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(nothing left to count\\)$`));
+    const json = JSON.parse((await runCli(["count", "11", "--workers", "2", "--checkpoint", file, "--json"])).stdout) as { workers: number; resumed: number; parts: number };
+    expect(json.workers).toBe(0); // no thread counted in this run
+    expect(json.resumed).toBe(json.parts);
+  });
+
+  it("--json: times to 0.1 ms and ratios to three figures (never 14 decimals); all --json says total as count --json does", async () => {
+    const cross = await runCli(["crosscheck", "--kernels", "count", "solutions", "--budget", "5000", "--json"]);
+    const report = JSON.parse(cross.stdout) as { kernels: Record<string, unknown>[] };
+    expect(report.kernels.length).toBeGreaterThan(0);
+    const decimals = (v: number): number => (String(v).split(".")[1] ?? "").length;
+    for (const k of report.kernels) {
+      for (const [key, v] of Object.entries(k)) {
+        if (typeof v !== "number") continue;
+        if (/Ms$/.test(key)) expect(decimals(v), `${key} ${v}`).toBeLessThanOrEqual(1);
+        if (/Over/.test(key) && v !== 0) expect(String(v).replace(/^0\.0*|\./g, "").length, `${key} ${v}`).toBeLessThanOrEqual(3);
+      }
+    }
+    const [counted, listed] = await Promise.all([runCli(["count", "6", "--json"]), runCli(["all", "6", "--json"])]);
+    expect(JSON.parse(counted.stdout).total).toBe("4");
+    expect(JSON.parse(listed.stdout)).toMatchObject({ n: 6, total: 4 });
+  });
+
+  it("a board size that is not a number is named as the API names it: n, lower case", async () => {
+    const run = await runCli(["count", "abc"]);
+    expect(run.stderr).toBe('nqueens: n must be a number, got "abc"\n');
+    expect(run.code).toBe(2);
   });
 });

@@ -31,7 +31,8 @@ describe("nqueens CLI", () => {
     expect(lines).toHaveLength(4);
     for (const line of lines) expect(isSolution(line.split(" ").map(Number))).toBe(true);
     const json = JSON.parse((await runCli(["all", "8", "--limit", "5", "--json"])).stdout);
-    expect(json.count).toBe(5);
+    expect(json.total).toBe(5); // the same name as count --json's
+    expect(json.count).toBeUndefined();
     expect(json.solutions).toHaveLength(5);
     for (const s of json.solutions) expect(isSolution(s)).toBe(true);
     const none = await runCli(["all", "3"]);
@@ -103,7 +104,7 @@ describe("nqueens CLI", () => {
     [["count", "1.5"], /n must be an integer from 1 to 32, got 1\.5/],
     [["count", "NaN"], /n must be an integer from 1 to 32, got NaN/],
     [["count", "Infinity"], /n must be an integer from 1 to 32, got Infinity/],
-    [["count", "eight"], /N must be a number, got "eight"/],
+    [["count", "eight"], /n must be a number, got "eight"/],
     [["count", "33"], /n must be an integer from 1 to 32, got 33/],
     [["count", "8", "--engine", "gpu"], /Allowed choices are wasm, ts/],
     [["all", "8", "--limit", "x"], /--limit must be a number, got "x"/],

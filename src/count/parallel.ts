@@ -73,7 +73,7 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
 }
 
 export type ParallelResult = CountResult & {
-  /** Threads that counted (the GPU among them with `gpu: true`). */
+  /** Threads that counted in this run (the GPU among them with `gpu: true`); 0 when the checkpoint held every part. */
   workers: number;
   /** Parts of the split (those from a checkpoint included). */
   parts: number;
@@ -151,7 +151,8 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     const done: Map<number, AnyCount> = saved ? verifiedEntries(checkpoint!.path, saved, parts) : new Map<number, AnyCount>();
     const resumed = done.size;
     const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
-    const poolSize = Math.max(1, Math.min(workers, queue.length));
+    // The threads that count in this run: none when the checkpoint already holds every part.
+    const poolSize = Math.min(workers, queue.length);
 
     let lastSave = 0;
     const save = async (force: boolean): Promise<void> => {

@@ -12,7 +12,7 @@ export function allCommand(program: Command): void {
   const command = program
     .command("all")
     .description(`list every solution in lexicographic order (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, in the complete search's order)`)
-    .argument("[N]", "board size (or from --board FILE)", number("N"))
+    .argument("[N]", "board size (or from --board FILE)", number("n"))
     .option("--limit <L>", "stop after L solutions", number("--limit"))
     .option("--draw", "draw each solution as a board")
     .addOption(engineOption())
@@ -49,7 +49,7 @@ export function allCommand(program: Command): void {
           signal.throwIfAborted();
         }
       }
-      if (opts.json) out(`],"count":${listed}}`);
+      if (opts.json) out(`],"total":${listed}}`); // "total" as in count --json: the solutions listed (all of them unless --limit)
       else if (listed === 0 && !opts.jsonl) out(`n = ${n}: no solution`);
     });
 }

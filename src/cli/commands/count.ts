@@ -8,7 +8,7 @@ import { out, toJson } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
-import { constrainedForecast, plainForecast } from "../forecast.js";
+import { LONG_COUNT_MS, constrainedForecast, plainForecast } from "../forecast.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
@@ -20,7 +20,7 @@ export function countCommand(program: Command): void {
   const command = program
     .command("count")
     .description(`count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, total only)`)
-    .argument("[N]", "board size (or from --board FILE)", number("N"))
+    .argument("[N]", "board size (or from --board FILE)", number("n"))
     .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md; with --workers W the GPU is one of the W, the others CPU threads)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
     .option("--workers <W>", "count on W worker threads, or 'auto' for one per core (default: one thread, no workers)", workersOption)
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
@@ -75,7 +75,8 @@ export function countCommand(program: Command): void {
       // and gives the bar an ETA until the count's own tasks give one (at n = 24 a task takes about half an hour).
       const threads = opts.workers ?? 1;
       const plain = !hasGivens(givens) && opts.queue === undefined && opts.engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
-      if (plain?.notice) process.stderr.write(`nqueens: ${plain.notice}\n`);
+      // (Not said where --timeout ends the count within the minute anyway.)
+      if (plain?.notice && !(opts.timeout !== undefined && opts.timeout < LONG_COUNT_MS)) process.stderr.write(`nqueens: ${plain.notice}\n`);
       const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
         last = p;
         if (p.elapsedMs < 500) return;
@@ -145,8 +146,13 @@ export function countCommand(program: Command): void {
       if (result.unique === null) out(`n = ${result.n}: ${plural(result.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
       else out(`n = ${result.n}: ${plural(result.total, "solution")}, ${result.unique} unique (up to rotation and reflection)`);
       const pool = parallel ? (result as ParallelResult) : undefined;
-      const onGpu = pool?.gpuParts === undefined ? "" : `, ${pool.gpuParts} counted on the GPU`;
-      const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")} (${pool.resumed} from the checkpoint${onGpu})` : "";
+      if (pool && pool.parts > 0 && pool.resumed === pool.parts) {
+        // Nothing was counted in this run: no engine or thread to name.
+        out(`${plural(result.nodes, "queen")} placed, ${result.ms.toFixed(1)} ms, ${plural(pool.parts, "part")}, all from the checkpoint ${opts.checkpoint} (nothing left to count)`);
+        return;
+      }
+      const notes = [...(pool?.resumed ? [`${pool.resumed} from the checkpoint`] : []), ...(pool?.gpuParts === undefined ? [] : [`${pool.gpuParts} counted on the GPU`])];
+      const how = pool ? `, ${plural(pool.workers, "worker")}, ${plural(pool.parts, "part")}${notes.length ? ` (${notes.join(", ")})` : ""}` : "";
       out(`${plural(result.nodes, "queen")} placed, ${result.ms.toFixed(1)} ms, engine ${result.engine}${how}`);
     });
 }

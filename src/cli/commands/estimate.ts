@@ -9,7 +9,7 @@ export function estimateCommand(program: Command): void {
   program
     .command("estimate")
     .description("Knuth's random-probe estimate of the backtracking tree's size (1 <= N <= 32)")
-    .argument("<N>", "board size", number("N"))
+    .argument("<N>", "board size", number("n"))
     .option("--samples <K>", "random probes (default 10000)", number("--samples"))
     .option("--seed <S>", "u32 seed (default 1; 'random' for a fresh one)")
     .addOption(engineOption())

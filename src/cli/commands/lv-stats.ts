@@ -38,7 +38,7 @@ export function lvStatsCommand(program: Command): void {
   program
     .command("lv-stats")
     .description("what one try of the hybrid (Las Vegas + backtracking) method costs: p, s, e, t")
-    .argument("<N>", "board size", number("N"))
+    .argument("<N>", "board size", number("n"))
     .addOption(new Option("--stop-vegas <K>", "rows placed at random (default 8, or N - 15 when N > 15)").argParser(number("--stop-vegas")))
     .addOption(new Option("--table", "every stopVegas from 0 to N").conflicts("stopVegas"))
     .option("--trials <T>", "Monte Carlo tries (default 10000)", number("--trials"))

@@ -11,6 +11,34 @@ import { out, toJson } from "../output.js";
 import { limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
+import { METHODS, type SearchMethod } from "../../engine/registry.js";
+
+/**
+ * The figures that mean something for a method: nodes for the tree searches, steps for the
+ * local searches, tries for the randomized ones; the construction has none ("0 steps" of
+ * backtracking or "0 nodes" of min-conflicts would say nothing).
+ */
+export function methodFigures(method: SearchMethod, f: { nodes: number; tries: number; steps: number }): string[] {
+  const spec = METHODS[method];
+  if (method === "construct") return [];
+  return [
+    ...(spec.local ? [] : [plural(f.nodes, "node")]),
+    ...(spec.seeded ? [plural(f.tries, "try")] : []),
+    ...(spec.local ? [plural(f.steps, "step")] : []),
+  ];
+}
+
+/** Why no solution was found, in the CLI's words: the limit that stopped the search, with its flag and value. */
+function stopText(reason: SolveResult["reason"], n: number, opts: { timeout?: number; maxNodes?: number; maxSteps?: number; maxTries?: number }): string {
+  switch (reason) {
+    case "no-solution": return n === 2 || n === 3 ? `no solution exists (the ${n} x ${n} board has none)` : "no solution exists (proved by exhaustive search)";
+    case "timeout": return `no solution found within --timeout ${opts.timeout} ms`;
+    case "max-nodes": return `no solution found within --max-nodes ${opts.maxNodes}`;
+    case "max-steps": return `no solution found within --max-steps ${opts.maxSteps}`;
+    case "max-tries": return `no solution found within --max-tries ${opts.maxTries}`;
+    default: return `no solution found (${reason})`;
+  }
+}
 
 /**
  * Writes the columns to `path`; when that fails after the work (disk full, /dev/full, the
@@ -107,7 +135,7 @@ export function solveCommand(program: Command): void {
   const command = program
     .command("solve")
     .description("find one solution (with --fixed, --blocked or --board: complete a constrained board, or prove it has none)")
-    .argument("[N]", "board size (or from --board FILE)", number("N"))
+    .argument("[N]", "board size (or from --board FILE)", number("n"))
     .addOption(choiceOption("--method <M>", "algorithm", METHOD_NAMES).default(DEFAULT_METHOD))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking (default 8, or N - 15 when N > 15)", number("--stop-vegas"))
@@ -142,12 +170,9 @@ export function solveCommand(program: Command): void {
         signal: interruptSignal(),
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
-          const conflicts = p.conflicts < 0 ? "- conflicts" : plural(p.conflicts, "conflict");
           const limits = { timeoutMs: opts.timeout, maxNodes: opts.maxNodes, maxSteps: opts.maxSteps, maxTries: opts.maxTries };
-          const payload = {
-            n, phase: p.phase, nodes: plural(p.nodes, "node"), tries: plural(p.tries, "try"), steps: plural(p.steps, "step"), conflicts,
-            etaText: limitEtaText(p, limits),
-          };
+          const shown = [...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
+          const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", etaText: limitEtaText(p, limits) };
           // The payload from the first draw on: started without it, the bar once drew its raw template ({n} | {phase} ...).
           if (!started) { bar.start(1, 0, payload); started = true; }
           bar.update(0, payload);
@@ -164,7 +189,7 @@ export function solveCommand(program: Command): void {
           out(`n = ${n}: no completion (proved by exhaustive search); ${result.nodes} nodes, ${result.ms.toFixed(1)} ms`);
           return;
         }
-        out(`n = ${n}: no solution found (${result.reason}); ${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
+        out(`n = ${n}: ${stopText(result.reason, n, opts)}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), `${result.ms.toFixed(1)} ms`].join(", ")}`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
@@ -172,7 +197,7 @@ export function solveCommand(program: Command): void {
         else if (hasGivens(givens) && n <= 64) out(`${drawBoard(n, givens, result.columns)}\n(Q given, q placed, # blocked)`);
         else out(render(result.columns));
         out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
-          `${result.nodes} nodes, ${plural(result.tries, "try")}, ${plural(result.steps, "step")}, ${result.ms.toFixed(1)} ms`);
+          [...methodFigures(result.method, result), `${result.ms.toFixed(1)} ms`].join(", "));
       }
       if (lost) {
         throw new RuntimeError(`${kept!.failure}; the solution is kept ${kept!.where === "stdout" ? "on stdout above" : `in ${kept!.where}`}`);

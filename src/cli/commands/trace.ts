@@ -56,7 +56,7 @@ export function traceCommand(program: Command): void {
   program
     .command("trace")
     .description("follow one search step by step (backtrack, las-vegas, hybrid, hill-climb): every queen placed, backtrack, failed try and swap")
-    .argument("<N>", "board size (1 to 32)", number("N"))
+    .argument("<N>", "board size (1 to 32)", number("n"))
     .addOption(choiceOption("--method <M>", "the search to follow", TRACE_METHODS).default("backtrack"))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking", number("--stop-vegas"))

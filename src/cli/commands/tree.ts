@@ -9,7 +9,7 @@ export function treeCommand(program: Command): void {
   program
     .command("tree")
     .description("the exact size of the backtracking tree, depth by depth (1 <= N <= 17)")
-    .argument("<N>", "board size", number("N"))
+    .argument("<N>", "board size", number("n"))
     .addOption(engineOption())
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
