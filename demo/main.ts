@@ -56,13 +56,13 @@ function setBusy(busy: boolean): void {
   document.body.dataset.busy = busy ? "1" : "";
 }
 /** A new action: its figures, no board or JSON from an earlier one, and the busy state. */
-function start(kind: Run["kind"], stop: () => void, figures: Figures, board: { n: number; title: string; note: string }): Run {
+function start(kind: Run["kind"], stop: () => void, figures: Figures, board: { n: number; title: string; note: string; show?: boolean }): Run {
   run = { kind, id: nextId++, started: performance.now(), stop };
   $("status").dataset.action = kind;
   delete $("status").dataset.parts;
   setFigures(figures);
   showJson(null);
-  clearBoard(board.n, board.title, board.note);
+  clearBoard(board.n, board.title, board.note, board.show ?? true);
   $("lv-table").hidden = true; // only t vs stopVegas shows its table
   setBusy(true);
   clearInterval(ticker);
@@ -76,7 +76,17 @@ function finish(state: "done" | "stopped" | "error", text: string): void {
   run = null;
   setBusy(false);
   setStatus(text, state);
+  if (state === "error") $("f-result").textContent = "error";
   flushPlot();
+}
+/** An action refused (n out of range): the error replaces the last result, as a new action would. */
+function showError(message: string): void {
+  setFigures({ result: "error" });
+  showJson(null);
+  clearBoard(8, "No board", "Correct the form above, then Solve, Count or Estimate.", false);
+  $("lv-table").hidden = true;
+  linePlot("none", "Plot", "x", "y");
+  setStatus(message, "error");
 }
 /** n from the form, or the error said in the status line. */
 function readN(max: number, what: string): number | null {
@@ -85,7 +95,7 @@ function readN(max: number, what: string): number | null {
     if (n > max) throw new RangeError(`${what} takes 1 <= n <= ${max}${what === "Count" ? " (n = 18 already takes a while)" : ""}.`);
     return n;
   } catch (e) {
-    setStatus((e as Error).message, "error");
+    showError((e as Error).message);
     return null;
   }
 }
@@ -225,7 +235,7 @@ function countOnGpu(n: number): void {
   const controller = new AbortController();
   const adapter = gpu ? [gpu.vendor, gpu.architecture].filter(Boolean).join(" ") : "GPU";
   const r = start("count", () => controller.abort(), { result: "counting", method: `count on the GPU (${adapter})`, engine: "webgpu" },
-    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.` });
+    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.`, show: false });
   linePlot("parts", "Tasks counted vs time (GPU)", "s", "tasks done");
   addPoint(0, 0);
   setStatus(`Counting n = ${n} on the GPU (${adapter})...`, "running");
@@ -259,7 +269,7 @@ $("count").addEventListener("click", () => {
   const workers = Math.max(1, Math.min(64, Number(input("workers").value) || 2));
   const controller = new AbortController();
   const r = start("count", () => controller.abort(), { result: "counting", method: `countParallel, ${workers} workers`, engine: engine() },
-    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.` });
+    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.`, show: false });
   linePlot("parts", "Parts counted vs time", "s", "parts done");
   addPoint(0, 0); // nothing counted yet
   setStatus(`Counting n = ${n} on ${workers} Web Workers...`, "running");
@@ -288,7 +298,7 @@ $("count").addEventListener("click", () => {
 function countConstrained(n: number): void {
   const marks = constraintOptions(n);
   const r = start("count", () => killWorker(), { result: "counting", method: "count (complete search)", engine: engine() },
-    { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one." });
+    { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one.", show: false });
   // This count reports no progress (one job in the worker): its plot is empty, never the last Solve's.
   linePlot("none", "No plot: a constrained count reports only its total", "x", "y");
   setStatus(`Counting the completions of n = ${n} with ${constraintsSummary(n)}...`, "running");
@@ -300,7 +310,7 @@ $("estimate").addEventListener("click", () => {
   const n = readN(32, "Estimate");
   if (n === null) return;
   const r = start("estimate", () => killWorker(), { result: "estimating", method: "estimate (Knuth)", engine: engine() },
-    { n, title: `Estimate, n = ${n}: no board`, note: "Knuth's estimate walks random paths down the backtracking tree; it finds no solution to show." });
+    { n, title: `Estimate, n = ${n}: no board`, note: "Knuth's estimate walks random paths down the backtracking tree; it finds no solution to show.", show: false });
   newPlot("estimate", "Knuth's estimate of the tree size vs probes (±1.96 se)", {
     height: 240,
     scales: { x: { time: false } },
@@ -386,13 +396,13 @@ $("lvtable").addEventListener("click", () => {
   const n = readN(LV_TABLE_MAX_N, "t vs stopVegas");
   if (n === null) return;
   if (n < 4) {
-    return setStatus(`t vs stopVegas takes 4 <= n <= ${LV_TABLE_MAX_N} here (exact up to n = ${LAS_VEGAS_EXACT_MAX_N}, Monte Carlo above).`, "error");
+    return showError(`t vs stopVegas takes 4 <= n <= ${LV_TABLE_MAX_N} here (exact up to n = ${LAS_VEGAS_EXACT_MAX_N}, Monte Carlo above).`);
   }
   const exact = n <= LAS_VEGAS_EXACT_MAX_N;
   lvN = n;
   const r = start("t vs stopVegas", () => killWorker(),
     { result: "computing", method: exact ? "lasVegasStats, exact" : `lasVegasStats, ${LV_TRIALS} tries per stopVegas`, engine: engine() },
-    { n, title: `t vs stopVegas, n = ${n}: no board`, note: "The table describes one try of the hybrid method for every stopVegas; it solves nothing to show." });
+    { n, title: `t vs stopVegas, n = ${n}: no board`, note: "The table describes one try of the hybrid method for every stopVegas; it solves nothing to show.", show: false });
   newLasVegasPlot();
   setStatus(`t vs stopVegas for n = ${n}${exact ? " (exact)" : ` (Monte Carlo, ${LV_TRIALS} tries each)`}...`, "running");
   getWorker().postMessage({ kind: "lv-table", id: r.id, n, seed: seed(), engine: engine(), trials: LV_TRIALS } satisfies Job);

@@ -1,0 +1,69 @@
+// The demo as a phone shows it (390 x 844): what the page shows after an error or an action
+// that makes no board. Each test saves a screenshot under test-artifacts/ to look at when it fails.
+import { mkdirSync } from "node:fs";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import { chromiumAvailable } from "./chromium.js";
+import { useDemoPage, type DemoPage } from "./demo-page.js";
+
+const haveChromium = chromiumAvailable("demo layout tests");
+const PHONE = { width: 390, height: 844 };
+const demo: DemoPage = useDemoPage("nqueens-demo-layout-", PHONE, haveChromium);
+let page: Page;
+beforeAll(() => {
+  ({ page } = demo);
+  mkdirSync("test-artifacts", { recursive: true });
+});
+
+/** Clicks an action and waits for it to end (a hang guard far above its few seconds). */
+async function act(button: string, n: string, method?: string, state = "done"): Promise<void> {
+  await page.fill("#n", n);
+  if (method) await page.selectOption("#method", method);
+  await page.click(`#${button}`);
+  await page.waitForSelector(`#status[data-state="${state}"]`, { timeout: 60_000 })
+    .catch(async (e: Error) => { throw new Error(`${button} n = ${n} did not end (${state}): status "${await page.textContent("#status")}"; ${e.message}`); });
+  await page.waitForTimeout(150); // the plot redraws within 100 ms
+}
+
+async function figures(): Promise<string[]> {
+  return page.$$eval("#figures td", (tds) => tds.map((td) => td.textContent ?? ""));
+}
+
+/** Where the page would scroll sideways: its width against the window's. */
+const pageWidth = (p: Page) => p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }));
+
+describe.skipIf(!haveChromium)("the demo on a phone", () => {
+  it("an error replaces the last result: no board, heading, figures, plot or JSON of an earlier action stay", async () => {
+    for (const [button, n] of [["solve", "abc"], ["count", "40"], ["estimate", "0"]] as const) {
+      await act("solve", "8", "backtrack");
+      expect(await page.getAttribute("#board-panel", "data-shows")).toBe("solution");
+      await act(button, n, undefined, "error");
+      await page.screenshot({ path: `test-artifacts/demo-layout-error-${button}.png` });
+      const what = `${button} with n = "${n}"`;
+      expect(await page.textContent("#status"), what).toMatch(/n/);
+      expect(await page.getAttribute("#board-panel", "data-shows"), what).toBe("none");
+      expect(await page.locator("#board").isVisible(), `${what}: the empty board is hidden`).toBe(false);
+      expect(await page.locator("#badge").isVisible(), what).toBe(false);
+      expect(await page.textContent("#board-title"), `${what}: the old heading goes`).not.toMatch(/n = 8/);
+      expect((await figures()).filter((f) => f !== "-"), `${what}: figures`).toEqual(["error"]);
+      expect(await page.inputValue("#json"), `${what}: JSON`).toBe("");
+      expect(await page.getAttribute("#plot", "data-points"), `${what}: plot`).toBe("0");
+    }
+  });
+
+  it("Count and Estimate, which make no board, show no empty board: their figures are on the first screen", async () => {
+    for (const button of ["count", "estimate"]) {
+      await act("solve", "8", "backtrack");
+      expect(await page.locator("#board").isVisible(), "a Solve shows its board").toBe(true);
+      await act(button, "10");
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: `test-artifacts/demo-layout-${button}.png` });
+      expect(await page.getAttribute("#board-panel", "data-shows")).toBe("none");
+      expect(await page.locator("#board").isVisible(), `${button}: the empty board is hidden`).toBe(false);
+      expect(await page.textContent("#board-title")).toMatch(/no (single )?board/);
+      const result = (await page.locator("#f-result").boundingBox())!;
+      expect(result.y + result.height, `${button}: the result's bottom against the screen's height`).toBeLessThanOrEqual(PHONE.height);
+      expect((await pageWidth(page)).scroll).toBeLessThanOrEqual(PHONE.width);
+    }
+  });
+});
