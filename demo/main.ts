@@ -8,7 +8,7 @@ import { autoMethod, count, countParallel, defaultStopVegas, gpuInfo, type GpuCo
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
-import { $, fmt, fmtLeft, fmtMs, input, select } from "./dom";
+import { $, fmt, fmtLeft, fmtMs, fmtNodes, input, roundMs, select } from "./dom";
 import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
@@ -48,7 +48,9 @@ function setFigures(f: Figures): void {
 }
 function showJson(value: unknown): void {
   lastJson = value;
-  $<HTMLTextAreaElement>("json").value = value === null ? "" : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2);
+  // bigints as strings; times (ms, elapsedMs...) to 0.1 ms
+  const replacer = (key: string, v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" && /^ms$|Ms$/.test(key) ? roundMs(v) : v);
+  $<HTMLTextAreaElement>("json").value = value === null ? "" : JSON.stringify(value, replacer, 2);
 }
 function setBusy(busy: boolean): void {
   for (const id of ["solve", "count", "estimate", "lvtable"]) $<HTMLButtonElement>(id).disabled = busy;
@@ -178,7 +180,7 @@ function showSolved(result: SolveSummary, columns: Int32Array | null, v: VerifyS
   });
   const json: Record<string, unknown> = { ...result };
   json.columns = columns === null ? null : columns.length <= 10_000 ? Array.from(columns) : `${columns.length} columns (omitted here past 10000)`;
-  if (v) json.verify = { ok: v.ok, conflictCount: v.conflictCount, ms: Number(v.ms.toFixed(2)) };
+  if (v) json.verify = { ok: v.ok, conflictCount: v.conflictCount, ms: v.ms };
   showJson(json);
   finish("done", result.found
     ? `Found a solution for n = ${fmt(result.n)} with ${result.method} in ${fmtMs(result.ms)}${v ? `; verify: ${v.ok ? "ok" : "FAILED"} (${fmtMs(v.ms)})` : ""}.`
@@ -201,13 +203,13 @@ function onWorkerMessage(m: FromWorker): void {
     setExact(m.total);
   } else if (m.type === "estimate-progress") {
     addPoint(m.samples, m.mean, m.mean - 1.96 * m.stderr, m.mean + 1.96 * m.stderr);
-    $("f-result").textContent = `${fmt(m.mean)} ± ${fmt(m.stderr)} nodes`;
+    $("f-result").textContent = `${fmtNodes(m.mean)} ± ${fmtNodes(m.stderr)} nodes`;
     $("f-steps").textContent = `${fmt(m.samples)} probes`;
   } else if (m.type === "estimated") {
     const r = m.result as { mean: number; stderr: number; samples: number; ms: number; engine: string; n: number; exact: number | null };
-    setFigures({ result: `${fmt(r.mean)} ± ${fmt(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
+    setFigures({ result: `${fmtNodes(r.mean)} ± ${fmtNodes(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
     showJson(m.result);
-    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmt(r.mean)} ± ${fmt(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)})` +
+    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmtNodes(r.mean)} ± ${fmtNodes(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)})` +
       (r.exact === null ? "." : `; the exact size is ${fmt(r.exact)} nodes (${((r.mean / r.exact - 1) * 100).toFixed(1)} % off).`));
   } else if (m.type === "lv-row") {
     addLasVegasRow(m.row);

@@ -1,8 +1,10 @@
 // The demo as a phone shows it (390 x 844): what the page shows after an error or an action
-// that makes no board. Each test saves a screenshot under test-artifacts/ to look at when it fails.
+// that makes no board, and how it writes its figures. Each test saves a screenshot under
+// test-artifacts/ to look at when it fails.
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import { treeSize } from "../src/index.js";
 import { chromiumAvailable } from "./chromium.js";
 import { useDemoPage, type DemoPage } from "./demo-page.js";
 
@@ -65,5 +67,32 @@ describe.skipIf(!haveChromium)("the demo on a phone", () => {
       expect(result.y + result.height, `${button}: the result's bottom against the screen's height`).toBeLessThanOrEqual(PHONE.height);
       expect((await pageWidth(page)).scroll).toBeLessThanOrEqual(PHONE.width);
     }
+  });
+
+  it("figures: JSON times to 0.1 ms, the plot's legend gives values, an estimate and the exact count written alike", async () => {
+    for (const [button, n, method] of [["solve", "8", "backtrack"], ["solve", "10^5", "min-conflicts"], ["count", "9", undefined], ["estimate", "10", undefined]] as const) {
+      await act(button, n, method);
+      const what = `${button} n = ${n}`;
+      const json = await page.inputValue("#json");
+      const times = [...json.matchAll(/"(ms|\w+Ms)": ([^,\n}]+)/g)].map((m) => `${m[1]}: ${m[2]}`);
+      expect(times.length, `${what}: times in the JSON`).toBeGreaterThan(0);
+      expect(times.filter((t) => !/: -?\d+(\.\d)?$/.test(t)), `${what}: times with more than one decimal`).toEqual([]);
+      // with no cursor on the plot, each series' last value (uPlot's default shows "--")
+      const legend = await page.$$eval("#plot .u-legend .u-series", (rows) => rows.map((r) => ({
+        label: r.querySelector(".u-label")?.textContent ?? "", value: r.querySelector(".u-value")?.textContent ?? "",
+      })));
+      expect(legend.length, `${what}: legend rows`).toBeGreaterThan(1);
+      expect(legend.filter((l) => !/^-?\d[\d,]*(\.\d+)?$/.test(l.value)), `${what}: legend entries without a number`).toEqual([]);
+    }
+    await page.screenshot({ path: "test-artifacts/demo-layout-figures.png", fullPage: true });
+    // the last action was Estimate, n = 10: the estimate and the exact tree size in whole nodes, with thousands separators
+    const exact = Number((await treeSize(10)).total);
+    const status = (await page.textContent("#status"))!;
+    const m = status.match(/: (\S+) ± (\S+) nodes .*the exact size is (\S+) nodes/);
+    expect(m, status).not.toBeNull();
+    expect(m![3]).toBe(exact.toLocaleString("en-US"));
+    const grouped = /^\d{1,3}(,\d{3})*$/;
+    expect([m![1], m![2], m![3]].filter((x) => !grouped.test(x!)), `${status}: numbers not written as whole nodes`).toEqual([]);
+    expect(await page.textContent("#f-result")).toMatch(/^\d{1,3}(,\d{3})* ± \d{1,3}(,\d{3})* nodes$/);
   });
 });
