@@ -1,6 +1,6 @@
 // The demo as a phone shows it (390 x 844): what the page shows after an error or an action
-// that makes no board, and how it writes its figures. Each test saves a screenshot under
-// test-artifacts/ to look at when it fails.
+// that makes no board, how it writes its figures, and the cross-check page's look and way
+// back. Each test saves a screenshot under test-artifacts/ to look at when it fails.
 import { mkdirSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -94,5 +94,42 @@ describe.skipIf(!haveChromium)("the demo on a phone", () => {
     const grouped = /^\d{1,3}(,\d{3})*$/;
     expect([m![1], m![2], m![3]].filter((x) => !grouped.test(x!)), `${status}: numbers not written as whole nodes`).toEqual([]);
     expect(await page.textContent("#f-result")).toMatch(/^\d{1,3}(,\d{3})* ± \d{1,3}(,\d{3})* nodes$/);
+  });
+
+  it("the cross-check page: the demo's style, a link back to the demo, its table fits 390 px after a run", async () => {
+    const phone = await demo.browser.newPage({ viewport: PHONE });
+    try {
+      await phone.goto(`${demo.base}/crosscheck.html`);
+      // styled by demo/style.css: the demo's page width and its accent colour on the links
+      const look = async (p: Page) => p.evaluate(() => ({
+        font: getComputedStyle(document.body).fontFamily, maxWidth: getComputedStyle(document.body).maxWidth,
+        link: getComputedStyle(document.querySelector("header nav a")!).color,
+      }));
+      const main = await look(page);
+      expect(await look(phone).catch((e: Error) => e.message), "the cross-check page looks like the demo").toEqual(main);
+      const back = phone.locator('header nav a[href="./index.html"]');
+      expect(await back.count(), "a link back to the demo").toBe(1);
+      await phone.selectOption("#sweep", "quick");
+      await phone.click("#run");
+      await phone.waitForSelector("body[data-done]", { timeout: 110_000 })
+        .catch(async (e: Error) => { throw new Error(`the quick cross-check did not end: "${await phone.textContent("#status")}"; ${e.message}`); });
+      await phone.evaluate(() => window.scrollTo(0, 0));
+      await phone.screenshot({ path: "test-artifacts/demo-layout-crosscheck.png", fullPage: true });
+      expect(await phone.locator("#table tbody tr").count()).toBeGreaterThan(3);
+      expect((await pageWidth(phone)).scroll, "the page's width").toBeLessThanOrEqual(PHONE.width);
+      const table = await phone.evaluate(() => {
+        const t = document.getElementById("table")!;
+        const box = t.parentElement!;
+        return { right: t.getBoundingClientRect().right, scroll: box.scrollWidth, client: box.clientWidth };
+      });
+      expect(table.right, "the table's right edge").toBeLessThanOrEqual(PHONE.width);
+      expect(table.scroll, "the table needs no sideways scrolling in its box").toBeLessThanOrEqual(table.client);
+      await back.click();
+      await phone.waitForURL(/\/index\.html$/, { timeout: 30_000 });
+      expect(await phone.title()).toBe("nqueens-wasm demo");
+    } finally {
+      await phone.close();
+    }
+    expect(demo.errors).toEqual([]);
   });
 });
