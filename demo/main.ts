@@ -9,7 +9,7 @@ import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
 import { $, fmt, fmtLeft, fmtMs, fmtNodes, input, roundMs, select } from "./dom";
-import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
+import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact, wholeLegendValue } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
 import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
@@ -318,9 +318,10 @@ $("estimate").addEventListener("click", () => {
     scales: { x: { time: false } },
     axes: [{ label: "probes", incrs: INTEGER_INCRS }, { label: "nodes (estimate)", size: 70 }],
     series: [
-      { label: "probes" }, { label: "nodes (estimate)", stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 } },
-      { label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4] }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4] },
-      { label: "exact (treeSize)", stroke: "#2e8b57", width: 2, dash: [8, 4] },
+      // node counts in whole nodes, as the exact one
+      { label: "probes" }, { label: "nodes (estimate)", stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 }, value: wholeLegendValue },
+      { label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4], value: wholeLegendValue }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4], value: wholeLegendValue },
+      { label: "exact (treeSize)", stroke: "#2e8b57", width: 2, dash: [8, 4], value: wholeLegendValue },
     ],
   });
   setStatus(`Estimating the backtracking tree for n = ${n}: 40 batches of 2500 probes...`, "running");

@@ -54,14 +54,18 @@ export function newPlot(next: PlotKind, title: string, options: Omit<uPlot.Optio
  * A series' value in the legend: the one under the cursor, or, with no cursor on the plot,
  * the series' last value (uPlot's default then shows "--" for every series).
  */
-function legendValue(u: uPlot, value: number | null, series: number, idx: number | null): string {
+function legendValue(u: uPlot, value: number | null, series: number, idx: number | null, whole = false): string {
   if (idx === null) {
     const column = u.data[series] ?? [];
     for (let i = column.length - 1; i >= 0 && value === null; i--) value = column[i] ?? null;
   }
   if (value === null) return "-";
+  if (whole) return fmt(Math.round(value));
   return Number.isInteger(value) || Math.abs(value) >= 1 ? fmt(value) : String(Number(value.toPrecision(3)));
 }
+
+/** The legend's value in whole units (estimated node counts), written as the exact count beside it. */
+export const wholeLegendValue = (u: uPlot, value: number | null, series: number, idx: number | null) => legendValue(u, value, series, idx, true);
 
 /** Every finite y of the series on scale y (on a log scale, the positive ones). */
 function yValues(u: uPlot, log: boolean): { lo: number; hi: number } {

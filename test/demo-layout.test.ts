@@ -94,6 +94,10 @@ describe.skipIf(!haveChromium)("the demo on a phone", () => {
     const grouped = /^\d{1,3}(,\d{3})*$/;
     expect([m![1], m![2], m![3]].filter((x) => !grouped.test(x!)), `${status}: numbers not written as whole nodes`).toEqual([]);
     expect(await page.textContent("#f-result")).toMatch(/^\d{1,3}(,\d{3})* ± \d{1,3}(,\d{3})* nodes$/);
+    // and so does the plot's legend beside the exact line (probes, the estimate, its band, the exact size)
+    const legend = await page.$$eval("#plot .u-legend .u-series .u-value", (cells) => cells.map((c) => c.textContent ?? ""));
+    expect(legend).toHaveLength(5);
+    expect(legend.filter((v) => !grouped.test(v)), "the estimate's legend in whole nodes").toEqual([]);
   });
 
   it("the cross-check page: the demo's style, a link back to the demo, its table fits 390 px after a run", async () => {
