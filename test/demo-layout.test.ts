@@ -70,7 +70,7 @@ describe.skipIf(!haveChromium)("the demo on a phone", () => {
   });
 
   it("figures: JSON times to 0.1 ms, the plot's legend gives values, an estimate and the exact count written alike", async () => {
-    for (const [button, n, method] of [["solve", "8", "backtrack"], ["solve", "10^5", "min-conflicts"], ["count", "9", undefined], ["estimate", "10", undefined]] as const) {
+    for (const [button, n, method] of [["solve", "8", "backtrack"], ["solve", "2000", "hill-climb"], ["count", "9", undefined], ["estimate", "10", undefined]] as const) {
       await act(button, n, method);
       const what = `${button} n = ${n}`;
       const json = await page.inputValue("#json");
