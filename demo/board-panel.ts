@@ -1,7 +1,8 @@
 // The page's board panel: the board of the last Solve (a chessboard up to n = 64, else a
 // picture of the permutation), its verify badge, and clicking a square to move a queen.
 // Every other action (Count, Estimate, t vs stopVegas, a Solve under way or stopped) clears
-// it, so the board never shows a result the figures beside it do not describe.
+// it, so the board never shows a result the figures beside it do not describe; those that
+// make no board at all (and an error) hide the empty canvas, unless it shows marked squares.
 import { verify } from "nqueens-wasm";
 import { CHESSBOARD_MAX_N, cellAt, drawBoard } from "./board";
 import { $, fmt, input } from "./dom";
@@ -10,10 +11,13 @@ import type { SolveSummary, VerifySummary } from "./protocol";
 
 let board: { n: number; columns: Int32Array | null } = { n: 8, columns: null };
 let attacked = new Set<number>();
+/** False while there is no board to show (see clearBoard): the canvas is hidden. */
+let shown = true;
 
 const canvas = () => $<HTMLCanvasElement>("board");
 
 function paint(): void {
+  canvas().hidden = !shown;
   drawBoard(canvas(), board.columns, board.n, { attacked, ...(board.n <= CHESSBOARD_MAX_N ? constraintHighlight(board.n) : {}) });
   // what the board shows, for tests and scripts: the columns (up to 64 queens) or nothing
   const panel = $("board-panel");
@@ -34,6 +38,7 @@ const editing = () => input("edit-givens").checked;
 /** An empty board of the form's n to mark given queens and blocked squares on. */
 function showEditBoard(n: number): void {
   board = { n, columns: null };
+  shown = true;
   showVerify(null, n);
   $("board-title").textContent = `Board, n = ${n}: given queens and blocked squares`;
   $("board-note").textContent = "Click a square: a given queen (blue), click again: blocked (dark), again: free. Solve, Count and Step through then keep the given queens and use no blocked square.";
@@ -51,18 +56,25 @@ function showVerify(v: VerifySummary | null, n: number): void {
   badge.dataset.ok = String(v.ok);
 }
 
-/** An empty board of n rows (n clamped to what a chessboard can show), with why it is empty. */
-export function clearBoard(n: number, title: string, note: string): void {
+/**
+ * An empty board of n rows (n clamped to what a chessboard can show), with why it is empty.
+ * `show` false (an action that makes no board, an error): the canvas is hidden, unless it
+ * has given queens or blocked squares to show or they are being edited.
+ */
+export function clearBoard(n: number, title: string, note: string, show = true): void {
   board = { n: Number.isInteger(n) && n >= 1 && n <= CHESSBOARD_MAX_N ? n : 8, columns: null };
   showVerify(null, board.n);
   $("board-title").textContent = title;
   $("board-note").textContent = note;
+  const { fixed, blocked } = constraintsOf(board.n);
+  shown = show || editing() || fixed.length + blocked.length > 0;
   paint();
 }
 
 /** The board of a finished Solve, with what verify says about it. */
 export function showSolution(result: SolveSummary, columns: Int32Array | null, v: VerifySummary | null): void {
   board = { n: result.n, columns };
+  shown = true;
   showVerify(v, result.n);
   paint();
   const width = canvas().width;

@@ -3,8 +3,14 @@ export const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.g
 export const input = (id: string) => $<HTMLInputElement>(id);
 export const select = (id: string) => $<HTMLSelectElement>(id);
 
+/** A figure as people read it: thousands separators, and one decimal where it is not whole. */
 export const fmt = (x: number | bigint) =>
-  typeof x === "bigint" ? x.toLocaleString("en-US") : Number.isInteger(x) ? x.toLocaleString("en-US") : x.toFixed(1);
+  typeof x === "bigint" || Number.isInteger(x) ? x.toLocaleString("en-US")
+    : x.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** An estimated count of nodes, in whole nodes: written as the exact count beside it is. */
+export const fmtNodes = (x: number) => fmt(Math.round(x));
+/** Times in the JSON shown to users: to 0.1 ms (performance.now() differences carry float noise, 104.80000000000004). */
+export const roundMs = (ms: number) => Math.round(ms * 10) / 10;
 export const fmtMs = (ms: number) => (ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`);
 /** Time left as people say it: "under a second", "32 s", "3 min 5 s", "2 h 7 min" (an estimate has no hundredths). */
 export function fmtLeft(ms: number): string {

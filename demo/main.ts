@@ -8,8 +8,8 @@ import { autoMethod, count, countParallel, defaultStopVegas, gpuInfo, type GpuCo
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
-import { $, fmt, fmtLeft, fmtMs, input, select } from "./dom";
-import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact } from "./plot";
+import { $, fmt, fmtLeft, fmtMs, fmtNodes, input, roundMs, select } from "./dom";
+import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact, wholeLegendValue } from "./plot";
 import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
 import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
@@ -48,7 +48,9 @@ function setFigures(f: Figures): void {
 }
 function showJson(value: unknown): void {
   lastJson = value;
-  $<HTMLTextAreaElement>("json").value = value === null ? "" : JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v), 2);
+  // bigints as strings; times (ms, elapsedMs...) to 0.1 ms
+  const replacer = (key: string, v: unknown) => (typeof v === "bigint" ? v.toString() : typeof v === "number" && /^ms$|Ms$/.test(key) ? roundMs(v) : v);
+  $<HTMLTextAreaElement>("json").value = value === null ? "" : JSON.stringify(value, replacer, 2);
 }
 function setBusy(busy: boolean): void {
   for (const id of ["solve", "count", "estimate", "lvtable"]) $<HTMLButtonElement>(id).disabled = busy;
@@ -56,13 +58,13 @@ function setBusy(busy: boolean): void {
   document.body.dataset.busy = busy ? "1" : "";
 }
 /** A new action: its figures, no board or JSON from an earlier one, and the busy state. */
-function start(kind: Run["kind"], stop: () => void, figures: Figures, board: { n: number; title: string; note: string }): Run {
+function start(kind: Run["kind"], stop: () => void, figures: Figures, board: { n: number; title: string; note: string; show?: boolean }): Run {
   run = { kind, id: nextId++, started: performance.now(), stop };
   $("status").dataset.action = kind;
   delete $("status").dataset.parts;
   setFigures(figures);
   showJson(null);
-  clearBoard(board.n, board.title, board.note);
+  clearBoard(board.n, board.title, board.note, board.show ?? true);
   $("lv-table").hidden = true; // only t vs stopVegas shows its table
   setBusy(true);
   clearInterval(ticker);
@@ -76,7 +78,17 @@ function finish(state: "done" | "stopped" | "error", text: string): void {
   run = null;
   setBusy(false);
   setStatus(text, state);
+  if (state === "error") $("f-result").textContent = "error";
   flushPlot();
+}
+/** An action refused (n out of range): the error replaces the last result, as a new action would. */
+function showError(message: string): void {
+  setFigures({ result: "error" });
+  showJson(null);
+  clearBoard(8, "No board", "Correct the form above, then Solve, Count or Estimate.", false);
+  $("lv-table").hidden = true;
+  linePlot("none", "Plot", "x", "y");
+  setStatus(message, "error");
 }
 /** n from the form, or the error said in the status line. */
 function readN(max: number, what: string): number | null {
@@ -85,7 +97,7 @@ function readN(max: number, what: string): number | null {
     if (n > max) throw new RangeError(`${what} takes 1 <= n <= ${max}${what === "Count" ? " (n = 18 already takes a while)" : ""}.`);
     return n;
   } catch (e) {
-    setStatus((e as Error).message, "error");
+    showError((e as Error).message);
     return null;
   }
 }
@@ -168,7 +180,7 @@ function showSolved(result: SolveSummary, columns: Int32Array | null, v: VerifyS
   });
   const json: Record<string, unknown> = { ...result };
   json.columns = columns === null ? null : columns.length <= 10_000 ? Array.from(columns) : `${columns.length} columns (omitted here past 10000)`;
-  if (v) json.verify = { ok: v.ok, conflictCount: v.conflictCount, ms: Number(v.ms.toFixed(2)) };
+  if (v) json.verify = { ok: v.ok, conflictCount: v.conflictCount, ms: v.ms };
   showJson(json);
   finish("done", result.found
     ? `Found a solution for n = ${fmt(result.n)} with ${result.method} in ${fmtMs(result.ms)}${v ? `; verify: ${v.ok ? "ok" : "FAILED"} (${fmtMs(v.ms)})` : ""}.`
@@ -191,13 +203,13 @@ function onWorkerMessage(m: FromWorker): void {
     setExact(m.total);
   } else if (m.type === "estimate-progress") {
     addPoint(m.samples, m.mean, m.mean - 1.96 * m.stderr, m.mean + 1.96 * m.stderr);
-    $("f-result").textContent = `${fmt(m.mean)} ± ${fmt(m.stderr)} nodes`;
+    $("f-result").textContent = `${fmtNodes(m.mean)} ± ${fmtNodes(m.stderr)} nodes`;
     $("f-steps").textContent = `${fmt(m.samples)} probes`;
   } else if (m.type === "estimated") {
     const r = m.result as { mean: number; stderr: number; samples: number; ms: number; engine: string; n: number; exact: number | null };
-    setFigures({ result: `${fmt(r.mean)} ± ${fmt(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
+    setFigures({ result: `${fmtNodes(r.mean)} ± ${fmtNodes(r.stderr)} nodes`, method: "estimate (Knuth)", engine: r.engine, steps: `${fmt(r.samples)} probes`, time: fmtMs(r.ms) });
     showJson(m.result);
-    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmt(r.mean)} ± ${fmt(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)})` +
+    finish("done", `Knuth's estimate of the backtracking tree for n = ${r.n}: ${fmtNodes(r.mean)} ± ${fmtNodes(r.stderr)} nodes (${fmt(r.samples)} probes, ${fmtMs(r.ms)})` +
       (r.exact === null ? "." : `; the exact size is ${fmt(r.exact)} nodes (${((r.mean / r.exact - 1) * 100).toFixed(1)} % off).`));
   } else if (m.type === "lv-row") {
     addLasVegasRow(m.row);
@@ -225,7 +237,7 @@ function countOnGpu(n: number): void {
   const controller = new AbortController();
   const adapter = gpu ? [gpu.vendor, gpu.architecture].filter(Boolean).join(" ") : "GPU";
   const r = start("count", () => controller.abort(), { result: "counting", method: `count on the GPU (${adapter})`, engine: "webgpu" },
-    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.` });
+    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.`, show: false });
   linePlot("parts", "Tasks counted vs time (GPU)", "s", "tasks done");
   addPoint(0, 0);
   setStatus(`Counting n = ${n} on the GPU (${adapter})...`, "running");
@@ -259,7 +271,7 @@ $("count").addEventListener("click", () => {
   const workers = Math.max(1, Math.min(64, Number(input("workers").value) || 2));
   const controller = new AbortController();
   const r = start("count", () => controller.abort(), { result: "counting", method: `countParallel, ${workers} workers`, engine: engine() },
-    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.` });
+    { n, title: `Count, n = ${n}: no single board`, note: `Count finds every solution of the ${n} x ${n} board and shows how many; Solve shows one.`, show: false });
   linePlot("parts", "Parts counted vs time", "s", "parts done");
   addPoint(0, 0); // nothing counted yet
   setStatus(`Counting n = ${n} on ${workers} Web Workers...`, "running");
@@ -288,7 +300,7 @@ $("count").addEventListener("click", () => {
 function countConstrained(n: number): void {
   const marks = constraintOptions(n);
   const r = start("count", () => killWorker(), { result: "counting", method: "count (complete search)", engine: engine() },
-    { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one." });
+    { n, title: `Count, n = ${n}: ${constraintsSummary(n)}`, note: "Count finds every completion of the marked board and shows how many; Solve shows one.", show: false });
   // This count reports no progress (one job in the worker): its plot is empty, never the last Solve's.
   linePlot("none", "No plot: a constrained count reports only its total", "x", "y");
   setStatus(`Counting the completions of n = ${n} with ${constraintsSummary(n)}...`, "running");
@@ -300,15 +312,16 @@ $("estimate").addEventListener("click", () => {
   const n = readN(32, "Estimate");
   if (n === null) return;
   const r = start("estimate", () => killWorker(), { result: "estimating", method: "estimate (Knuth)", engine: engine() },
-    { n, title: `Estimate, n = ${n}: no board`, note: "Knuth's estimate walks random paths down the backtracking tree; it finds no solution to show." });
+    { n, title: `Estimate, n = ${n}: no board`, note: "Knuth's estimate walks random paths down the backtracking tree; it finds no solution to show.", show: false });
   newPlot("estimate", "Knuth's estimate of the tree size vs probes (±1.96 se)", {
     height: 240,
     scales: { x: { time: false } },
     axes: [{ label: "probes", incrs: INTEGER_INCRS }, { label: "nodes (estimate)", size: 70 }],
     series: [
-      { label: "probes" }, { label: "nodes (estimate)", stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 } },
-      { label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4] }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4] },
-      { label: "exact (treeSize)", stroke: "#2e8b57", width: 2, dash: [8, 4] },
+      // node counts in whole nodes, as the exact one
+      { label: "probes" }, { label: "nodes (estimate)", stroke: "#1f5fbf", width: 2, points: { show: true, size: 4 }, value: wholeLegendValue },
+      { label: "-1.96 se", stroke: "#9bb7e0", dash: [4, 4], value: wholeLegendValue }, { label: "+1.96 se", stroke: "#9bb7e0", dash: [4, 4], value: wholeLegendValue },
+      { label: "exact (treeSize)", stroke: "#2e8b57", width: 2, dash: [8, 4], value: wholeLegendValue },
     ],
   });
   setStatus(`Estimating the backtracking tree for n = ${n}: 40 batches of 2500 probes...`, "running");
@@ -386,13 +399,13 @@ $("lvtable").addEventListener("click", () => {
   const n = readN(LV_TABLE_MAX_N, "t vs stopVegas");
   if (n === null) return;
   if (n < 4) {
-    return setStatus(`t vs stopVegas takes 4 <= n <= ${LV_TABLE_MAX_N} here (exact up to n = ${LAS_VEGAS_EXACT_MAX_N}, Monte Carlo above).`, "error");
+    return showError(`t vs stopVegas takes 4 <= n <= ${LV_TABLE_MAX_N} here (exact up to n = ${LAS_VEGAS_EXACT_MAX_N}, Monte Carlo above).`);
   }
   const exact = n <= LAS_VEGAS_EXACT_MAX_N;
   lvN = n;
   const r = start("t vs stopVegas", () => killWorker(),
     { result: "computing", method: exact ? "lasVegasStats, exact" : `lasVegasStats, ${LV_TRIALS} tries per stopVegas`, engine: engine() },
-    { n, title: `t vs stopVegas, n = ${n}: no board`, note: "The table describes one try of the hybrid method for every stopVegas; it solves nothing to show." });
+    { n, title: `t vs stopVegas, n = ${n}: no board`, note: "The table describes one try of the hybrid method for every stopVegas; it solves nothing to show.", show: false });
   newLasVegasPlot();
   setStatus(`t vs stopVegas for n = ${n}${exact ? " (exact)" : ` (Monte Carlo, ${LV_TRIALS} tries each)`}...`, "running");
   getWorker().postMessage({ kind: "lv-table", id: r.id, n, seed: seed(), engine: engine(), trials: LV_TRIALS } satisfies Job);

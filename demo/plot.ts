@@ -2,7 +2,7 @@
 // work and redrawn at most 10 times a second. It takes the width of its container, so it
 // fits a phone screen, and follows the container when the page is resized.
 import uPlot from "uplot";
-import { $ } from "./dom";
+import { $, fmt } from "./dom";
 import "uplot/dist/uPlot.min.css";
 
 /** What the plot shows: each action of the page that plots has its own kind. */
@@ -46,8 +46,26 @@ export function newPlot(next: PlotKind, title: string, options: Omit<uPlot.Optio
   // line then ran off the top. The y scale spans every point instead.
   const y = options.scales?.y;
   const scales = y?.range === undefined ? { ...options.scales, y: { ...y, range: (u: uPlot) => yRange(u, y?.distr === 3) } } : options.scales;
-  plot = new uPlot({ ...options, scales, hooks, width: width() }, columns as uPlot.AlignedData, container());
+  const series = options.series.map((one) => ({ value: legendValue, ...one }));
+  plot = new uPlot({ ...options, series, scales, hooks, width: width() }, columns as uPlot.AlignedData, container());
 }
+
+/**
+ * A series' value in the legend: the one under the cursor, or, with no cursor on the plot,
+ * the series' last value (uPlot's default then shows "--" for every series).
+ */
+function legendValue(u: uPlot, value: number | null, series: number, idx: number | null, whole = false): string {
+  if (idx === null) {
+    const column = u.data[series] ?? [];
+    for (let i = column.length - 1; i >= 0 && value === null; i--) value = column[i] ?? null;
+  }
+  if (value === null) return "-";
+  if (whole) return fmt(Math.round(value));
+  return Number.isInteger(value) || Math.abs(value) >= 1 ? fmt(value) : String(Number(value.toPrecision(3)));
+}
+
+/** The legend's value in whole units (estimated node counts), written as the exact count beside it. */
+export const wholeLegendValue = (u: uPlot, value: number | null, series: number, idx: number | null) => legendValue(u, value, series, idx, true);
 
 /** Every finite y of the series on scale y (on a log scale, the positive ones). */
 function yValues(u: uPlot, log: boolean): { lo: number; hi: number } {

@@ -1,7 +1,7 @@
 // The demo app (demo/, a Vite app importing "nqueens-wasm" as a user's app would) in a real
 // browser: built with Vite's JS API into a temporary folder, served by scripts/serve.mjs and
 // driven in Debian's Chromium through playwright-core, as test/browser.test.ts does.
-import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -443,11 +443,10 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
       await overflow("stepping");
       await act("solve", "12", "backtrack");
       mkdirSync("test-artifacts", { recursive: true });
-      // The screen as a phone or a projector shows it first (docs/browser.md), after a Solve of n = 8.
+      // The screen as a phone or a projector shows it first, after a Solve of n = 8 (docs/browser.md's are taken by scripts/demo-screenshots.mjs).
       await act("solve", "8", "backtrack");
       await small.evaluate(() => window.scrollTo(0, 0));
       await small.screenshot({ path: `test-artifacts/demo-screen-${viewport.width}.png` });
-      if (process.env.NQ_DEMO_SCREENSHOT) copyFileSync(`test-artifacts/demo-screen-${viewport.width}.png`, `docs/demo-${viewport.width}.png`);
       await small.screenshot({ path: `test-artifacts/demo-${viewport.width}.png`, fullPage: true });
       expect(pageErrors).toEqual([]);
       await small.close();
@@ -472,6 +471,5 @@ describe.skipIf(!haveChromium)("the demo in Chromium", () => {
     expect(errors).toEqual([]);
     mkdirSync("test-artifacts", { recursive: true });
     await page.screenshot({ path: "test-artifacts/demo.png", fullPage: true });
-    if (process.env.NQ_DEMO_SCREENSHOT) copyFileSync("test-artifacts/demo.png", "docs/demo.png");
   });
 });
