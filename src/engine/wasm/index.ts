@@ -1,8 +1,9 @@
-// The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle
-// as bytes (but not in the counting threads' bundle: a thread is given the module its
-// pool compiled, see adoptWasmModule), compiled once, and instantiated (through @assemblyscript/loader) for a job
-// (a count, an enumeration, a search) so jobs never share state; small instances are
-// pooled for the next job. Results are copied out of Wasm memory before they are returned.
+// The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle as
+// bytes (not in the counting threads' bundle: a thread is given the module its pool
+// compiled, see adoptWasmModule), compiled once, and instantiated (through
+// @assemblyscript/loader) for a job (a count, an enumeration, a search) so jobs never
+// share state; small instances are pooled for the next job. Results are copied out of
+// Wasm memory before they are returned.
 import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
 import embeddedBytes from "../../../build/release.wasm";
 import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, codingOutOfMemory, type SearchPhase } from "../contract.js";
