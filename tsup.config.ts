@@ -1,5 +1,7 @@
 import { readFileSync } from "node:fs";
 import { defineConfig } from "tsup";
+// @ts-expect-error: a plain .mjs script without types
+import { wgslCompact } from "./scripts/wgsl-compact.mjs";
 
 const { version } = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8")) as { version: string };
 
@@ -7,7 +9,10 @@ const { version } = JSON.parse(readFileSync(new URL("./package.json", import.met
 const outDir = process.env.NQ_OUT_DIR ?? "dist";
 
 // ESM + CJS + .d.ts for the library, and the CLI; the Wasm bytes are embedded
-// (binary loader), so the bundle needs no fs, fetch or import.meta.url.
+// (binary loader), so the bundle needs no fs, fetch or import.meta.url. The library's
+// entries are minified (test/bundle-size.test.ts holds each under its budget; the source
+// maps, for development, are not packed) and embed the WGSL kernels compacted
+// (scripts/wgsl-compact.mjs).
 export default defineConfig([
   {
     entry: { index: "src/index.ts", distributed: "src/distributed/index.ts" },
@@ -18,7 +23,9 @@ export default defineConfig([
     clean: true,
     outDir,
     target: "es2022",
-    loader: { ".wasm": "binary", ".wgsl": "text" },
+    minify: true,
+    loader: { ".wasm": "binary" },
+    esbuildPlugins: [wgslCompact],
     // The AssemblyScript loader (no dependencies, 5 KB) is bundled: dist/index.js stays one file.
     noExternal: ["@assemblyscript/loader"],
   },

@@ -16,6 +16,7 @@
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
+import { compileWasmModule } from "../src/engine/wasm/index.js";
 import {
   count, countParallel, countPart, crossCheck, derivePart, estimate, lasVegasStats, lasVegasTable, solve, treeSize,
   type SolveProgress,
@@ -179,7 +180,7 @@ describe("parallel counts stop at large n", () => {
   });
 
   it("a counting thread told { cancel } answers AbortError for that part and counts the next one", async () => {
-    const worker = new Worker(workerSource, { eval: true });
+    const worker = new Worker(workerSource, { eval: true, workerData: { wasm: await compileWasmModule() } }); // the pool's way: the thread holds no Wasm bytes
     try {
       const replies: { id: number; error?: string; result?: unknown }[] = [];
       const reply = (id: number) => new Promise<{ id: number; error?: string; result?: unknown }>((resolve) => {

@@ -43,6 +43,14 @@ describe("built package", () => {
     expect(out).toBe("352n ts NQ_ENGINE_UNAVAILABLE");
   });
 
+  it("countParallel's threads count on 'wasm' with the module the pool hands them, and on 'ts' where the pool has no WebAssembly", async () => {
+    const count = "const { countParallel } = await import('nqueens-wasm'); const c = await countParallel(10, { workers: 2 }); console.log(c.total, c.engine);";
+    expect(await node(["--input-type=module", "-e", count])).toBe("724n wasm");
+    expect(await node(["--input-type=module", "-e", `delete globalThis.WebAssembly; ${count}`])).toBe("724n ts");
+    const cjs = "const { countParallel } = require('nqueens-wasm'); countParallel(10, { workers: 2 }).then((c) => console.log(c.total, c.engine));";
+    expect(await node(["-e", cjs])).toBe("724n wasm");
+  });
+
   it("the bundles embed the Wasm bytes: no fs, fetch or import.meta.url paths", async () => {
     const { readFile } = await import("node:fs/promises");
     for (const file of ["dist/index.js", "dist/index.cjs"]) {

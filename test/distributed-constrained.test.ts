@@ -13,6 +13,7 @@ import { Queue, Worker as BullWorker } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
+import { compileWasmModule } from "../src/engine/wasm/index.js";
 import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
 import { CONSTRAINED_SPLIT_VERSION, constrainedBoard } from "../src/count/constrained.js";
 import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
@@ -396,7 +397,7 @@ describe("a constrained part stops when told", () => {
   }, 30_000);
 
   it("a counting thread stops a constrained part on { cancel }", async () => {
-    const thread = new ThreadWorker(workerSource, { eval: true });
+    const thread = new ThreadWorker(workerSource, { eval: true, workerData: { wasm: await compileWasmModule() } }); // the pool's way: the thread holds no Wasm bytes
     try {
       const measured = await settled(async () => {
         const id = Math.floor(Math.random() * 1e9);

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WorkerPool, workerHooks, type AnyCount } from "../src/workers/pool.js";
 import { countTask, derivePart, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import { checkConstraints } from "../src/board/constraints.js";
@@ -53,6 +53,21 @@ describe("WorkerPool", () => {
         .toBe(split.reduce((sum, part) => sum + BigInt(countConstrainedPart(part).total), 0n));
       expect(pool.started).toBe(2); // the same two threads for every part
     } finally {
+      await pool.close();
+    }
+  });
+
+  it("a thread holds no Wasm of its own: without WebAssembly where the pool starts, 'ts' counts and 'wasm' is refused in the thread", async () => {
+    vi.stubGlobal("WebAssembly", undefined); // on this thread only: the threads have WebAssembly, but no module to instantiate
+    const pool = new WorkerPool({ size: 1, engine: "ts" });
+    try {
+      const part = splitCount(10, { parts: 4 })[1];
+      expect(await pool.run(part)).toEqual(countTask(part, { engine: "ts" }));
+      const refused = await pool.run(part, { engine: "wasm" }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringMatching(/no compiled module/) });
+      expect(pool.started).toBe(1); // refused, not crashed
+    } finally {
+      vi.unstubAllGlobals();
       await pool.close();
     }
   });

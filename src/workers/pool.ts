@@ -16,7 +16,8 @@
 //   that crossed a thread is never returned unchecked;
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
-import { wasmModule } from "../engine/wasm/index.js";
+import { compileWasmModule } from "../engine/wasm/index.js";
+import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
@@ -75,16 +76,22 @@ const HOST_ONLY = /^--(input-type|eval|print|import|require|loader|experimental-
 /** Flags a thread refused (ERR_WORKER_INVALID_EXEC_ARGV: V8 and process-wide ones such as --expose-gc), left out from then on. */
 const refusedFlags = new Set<string>();
 
-/** This thread's compiled Wasm module, for the threads to share (undefined where there is no WebAssembly). */
-function sharedModule(): WebAssembly.Module | undefined {
+/**
+ * This thread's compiled Wasm module, for the threads to share: their bundle holds no Wasm
+ * bytes of its own (src/workers/worker.ts). Undefined where there is no WebAssembly: the
+ * threads then count on 'ts' (the engine countParallel picks there).
+ */
+async function sharedModule(): Promise<WebAssembly.Module | undefined> {
+  if (!hasWebAssembly()) return undefined;
   try {
-    return wasmModule();
+    return await compileWasmModule();
   } catch {
-    return undefined; // no WebAssembly: the threads count on 'ts'
+    return undefined;
   }
 }
 
 async function startThread(events: Events): Promise<PoolWorker> {
+  const wasm = await sharedModule(); // compiled once, by the first thread's start
   if (isNode) {
     const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
     // execArgv: not the host's own flags (under `node --input-type=module -e` the eval'd body
@@ -94,7 +101,7 @@ async function startThread(events: Events): Promise<PoolWorker> {
       const flags = process.execArgv.filter((flag) => !HOST_ONLY.test(flag) && !refusedFlags.has(flag));
       // Inheriting (no execArgv) drops refused flags quietly; only an edited list needs passing.
       return new Worker(workerSource, {
-        eval: true, workerData: { wasm: sharedModule() },
+        eval: true, workerData: { wasm },
         ...(flags.length === process.execArgv.length ? {} : { execArgv: flags }),
       });
     };
@@ -120,6 +127,7 @@ async function startThread(events: Events): Promise<PoolWorker> {
   const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
   const worker = new Worker(url);
   URL.revokeObjectURL(url);
+  if (wasm) worker.postMessage({ wasm } satisfies WorkerRequest); // first: before any part
   let ended = false;
   worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
   worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });

@@ -4,6 +4,8 @@
 // thread needs no file path or URL.
 //
 // Protocol (the pool is the other side):
+//   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
+//                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
 // Parts are counted one at a time in arrival order (the pool may send one ahead, so the
@@ -14,14 +16,16 @@
 //
 // A plain part is first checked to be exactly its split's part (identity, prefixNodes and
 // digest: countPart's checkPart, re-deriving it from the split's index, which this thread
-// makes once per n and number of preset rows). The Wasm
-// kernels are compiled as the thread starts, before its first part comes.
+// makes once per n and number of preset rows). The thread's bundle holds no Wasm bytes
+// (tsup.worker.config.ts): it instantiates the module its pool compiled, given as the
+// thread starts, before its first part comes; without one, engine 'wasm' is refused here
+// (NQ_ENGINE_UNAVAILABLE) and engine 'ts' counts as ever.
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkPart, countChunked, type CountPart, type PartCount } from "../count/parts.js";
 import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 
-export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number };
+export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
 /** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */
 export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string; code?: string };
 
@@ -46,8 +50,15 @@ function port(): Port {
     parentPort: { postMessage(m: unknown): void; on(type: "message", handler: (m: WorkerRequest) => void): void };
     workerData: { wasm?: unknown } | null;
   };
-  adoptWasmModule(workerData?.wasm); // the pool's compiled module: no compile, no tier-up here
+  adoptModule(workerData?.wasm);
   return { post: (m) => parentPort.postMessage(m), listen: (handler) => parentPort.on("message", handler) };
+}
+
+/** The pool's compiled module (no compile, no tier-up here), and a first instance of it made now, while the pool deals the first parts. */
+function adoptModule(module: unknown): void {
+  if (module === undefined) return; // no WebAssembly where the pool is: parts come on 'ts'
+  adoptWasmModule(module);
+  compileWasm().catch(() => { /* a part on 'wasm' says what went wrong */ });
 }
 
 function yieldToEventLoop(): Promise<void> {
@@ -137,6 +148,7 @@ async function drain(): Promise<void> {
 
 const channel = port();
 channel.listen((request) => {
+  if ("wasm" in request) return adoptModule(request.wasm);
   if ("cancel" in request) {
     const at = waiting.findIndex((job) => job.id === request.cancel);
     if (at >= 0) {
@@ -151,5 +163,3 @@ channel.listen((request) => {
   waiting.push(request);
   void drain();
 });
-// Compiled now, while the pool deals the first parts (the first part would pay for it otherwise).
-compileWasm().catch(() => { /* no WebAssembly here: a part on 'wasm' says so */ });

@@ -1,9 +1,11 @@
-// The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle
-// as bytes, compiled once, and instantiated (through @assemblyscript/loader) for a job
-// (a count, an enumeration, a search) so jobs never share state; small instances are
-// pooled for the next job. Results are copied out of Wasm memory before they are returned.
+// The Wasm engine: the AssemblyScript kernels of assembly/, embedded in the bundle as
+// bytes (not in the counting threads' bundle: a thread is given the module its pool
+// compiled, see adoptWasmModule), compiled once, and instantiated (through
+// @assemblyscript/loader) for a job (a count, an enumeration, a search) so jobs never
+// share state; small instances are pooled for the next job. Results are copied out of
+// Wasm memory before they are returned.
 import { instantiateSync, type ASUtil } from "@assemblyscript/loader";
-import wasmBytes from "../../../build/release.wasm";
+import embeddedBytes from "../../../build/release.wasm";
 import { EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING, codingOutOfMemory, type SearchPhase } from "../contract.js";
 import type { Constraints } from "../../board/constraints.js";
 import type {
@@ -11,7 +13,7 @@ import type {
   SearchStatus, SolutionStream, TreeCounter,
 } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
-import { ErrorCode, codeOutOfMemory, withCode } from "../../core/errors.js";
+import { ErrorCode, codeOutOfMemory, engineUnavailable, withCode } from "../../core/errors.js";
 
 /**
  * The module's exported globals (assembly/index.ts): the memory layout of the kernels' blocks,
@@ -77,13 +79,32 @@ export type KernelExports = {
 let compiled: WebAssembly.Module | undefined;
 
 /**
+ * The kernels' bytes; absent from the counting threads' bundle (tsup.worker.config.ts
+ * replaces the .wasm import with nothing), where the module comes from the pool instead.
+ */
+function wasmBytes(): Uint8Array<ArrayBuffer> {
+  const bytes = embeddedBytes as Uint8Array<ArrayBuffer> | undefined;
+  if (bytes === undefined) {
+    throw engineUnavailable("engine 'wasm' is not available in this counting thread: it was given no compiled module (WebAssembly was not available where the pool started it); use engine 'ts'");
+  }
+  return bytes;
+}
+
+/** The compiled module, compiled off the critical path (asynchronously, as browsers prefer) if it is not yet. */
+export async function compileWasmModule(): Promise<WebAssembly.Module> {
+  if (!compiled) {
+    const module = await WebAssembly.compile(wasmBytes());
+    compiled ??= module;
+  }
+  return compiled;
+}
+
+/**
  * Compile the embedded module ahead of time and pool a first instance (optional; the first
  * job does both otherwise, and pays the loader's one-off cost of about 1 ms then).
  */
 export async function compileWasm(): Promise<void> {
-  if (compiled) return;
-  const module = await WebAssembly.compile(wasmBytes); // compile off the main thread's critical path
-  compiled ??= module;
+  await compileWasmModule();
   if (pool.length === 0) {
     try {
       release(newInstance());
@@ -94,16 +115,11 @@ export async function compileWasm(): Promise<void> {
 }
 
 /**
- * The compiled module, compiled here if it is not yet: the pool hands it to its threads
- * (a WebAssembly.Module crosses threads without compiling again, and V8 shares its code,
- * optimised tiers included), so a fresh thread counts at once at full speed.
+ * A counting thread takes the module its pool compiled (compileWasmModule; a
+ * WebAssembly.Module crosses threads without compiling again, and V8 shares its code,
+ * optimised tiers included, so a fresh thread counts at once at full speed). Anything
+ * else is ignored.
  */
-export function wasmModule(): WebAssembly.Module {
-  compiled ??= new WebAssembly.Module(wasmBytes);
-  return compiled;
-}
-
-/** A thread takes the module its pool compiled (see wasmModule); anything else is ignored. */
 export function adoptWasmModule(module: unknown): void {
   if (!compiled && typeof WebAssembly === "object" && module instanceof WebAssembly.Module) compiled = module;
 }
@@ -183,7 +199,7 @@ export function kernelAbort(message: string, file: string, line: number, column:
  * the pool below keeps even that off most jobs.
  */
 export function newInstance(): KernelExports {
-  if (!compiled) compiled = new WebAssembly.Module(wasmBytes);
+  if (!compiled) compiled = new WebAssembly.Module(wasmBytes());
   let util: ASUtil | undefined;
   const imports = {
     env: {

@@ -22,10 +22,17 @@ export type GpuLoader = () => Promise<{ gpu: GPU; source: GpuInfo["source"] }>;
 
 const isNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
 
-/** `import("webgpu")`, hidden from bundlers (the name is a variable) so that they neither resolve nor bundle it. */
+/**
+ * Specifiers kept in top-level variables so that bundlers neither resolve nor bundle them: a
+ * minifier inlines a function's own constants (a literal `import("webgpu")` then fails a
+ * browser build), not these (test/bundle-size.test.ts checks the built entries).
+ */
+const WEBGPU_PACKAGE = "webgpu";
+const NODE_FS = "node:fs";
+
+/** `import("webgpu")`, hidden from bundlers (the name is a variable). */
 async function importWebGpuPackage(): Promise<{ create(options: string[]): GPU }> {
-  const name = "webgpu";
-  return (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as { create(options: string[]): GPU };
+  return (await import(/* @vite-ignore */ /* webpackIgnore: true */ WEBGPU_PACKAGE)) as { create(options: string[]): GPU };
 }
 
 /** What a loader looks at; tests pass their own (a package that will not load, a browser without WebGPU). */
@@ -48,8 +55,7 @@ export type GpuEnvironment = {
  */
 async function vulkanMissing(): Promise<string | undefined> {
   if (process.platform !== "linux" || process.env.NQUEENS_DEBUG) return undefined;
-  const name = "node:fs";
-  const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ name)) as typeof import("node:fs");
+  const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS)) as typeof import("node:fs");
   const dirs = [...(process.env.LD_LIBRARY_PATH ?? "").split(":").filter(Boolean),
     "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib", `/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`,
     `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`];

@@ -1,0 +1,81 @@
+// What each built library entry ships: the Wasm kernels' bytes once (the counting threads'
+// bundle, embedded in the entry as text, holds none: the threads instantiate the module
+// their pool compiled) and at most 350 KB in all; and the WGSL kernels, embedded compacted
+// (scripts/wgsl-compact.mjs), still counting on the GPU when run from the bundle.
+import { execFile } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { gpuInfo, releaseGpu } from "../src/index.js";
+import { A000170 } from "./fixtures/oeis.js";
+
+const ENTRIES = ["dist/index.js", "dist/index.cjs", "dist/distributed.js", "dist/distributed.cjs"];
+/** The budget of each entry, in bytes (350 KB). */
+const MAX_BYTES = 350_000;
+
+/** The kernels as tsup's binary loader embeds them: the base64 of build/release.wasm, one string. */
+const wasmBase64 = readFileSync("build/release.wasm").toString("base64");
+
+function occurrences(text: string, needle: string): number {
+  return text.split(needle).length - 1;
+}
+
+/**
+ * 64 characters of it, from the middle on, found once in the whole (the kernels' data repeats):
+ * a second copy cut, wrapped or encoded from another offset could hold it without the whole.
+ */
+const slice = ((): string => {
+  for (let at = wasmBase64.length >> 3 << 2; at + 64 <= wasmBase64.length; at += 4) {
+    const candidate = wasmBase64.slice(at, at + 64);
+    if (occurrences(wasmBase64, candidate) === 1) return candidate;
+  }
+  throw new Error("no distinctive slice in build/release.wasm's base64");
+})();
+
+describe("the built entries", () => {
+  it("the kernels' base64 is long enough to be distinctive", () => {
+    expect(wasmBase64.length).toBeGreaterThan(10_000);
+  });
+
+  it.each(ENTRIES)("%s holds the Wasm bytes exactly once, and no other slice of them", (file) => {
+    const text = readFileSync(file, "utf8");
+    expect(occurrences(text, wasmBase64)).toBe(1);
+    expect(occurrences(text, slice)).toBe(1);
+  });
+
+  it("the counting threads' bundle holds no Wasm bytes", () => {
+    expect(occurrences(readFileSync("build/worker.global.js", "utf8"), slice)).toBe(0);
+  });
+
+  it.each(ENTRIES)(`%s is at most ${MAX_BYTES} bytes`, (file) => {
+    expect(statSync(file).size).toBeLessThanOrEqual(MAX_BYTES);
+  });
+
+  it("the minified main entry still hides Node's modules and the webgpu package from bundlers (no literal import() specifiers)", () => {
+    for (const file of ["dist/index.js", "dist/index.cjs"]) {
+      const text = readFileSync(file, "utf8");
+      expect(text.match(/import\(\s*[^)\s]{0,40}/g)?.filter((call) => /import\(\s*["'`]/.test(call)) ?? []).toEqual([]);
+      expect(text).toMatch(/import\(/); // (there are such imports, by variable)
+    }
+  });
+});
+
+const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
+  console.warn(`the bundle's GPU check is skipped: WebGPU cannot start in Node here: ${error.message}`);
+  return false;
+});
+afterAll(() => releaseGpu());
+
+describe.skipIf(!haveGpu)("the bundle's compacted WGSL kernels", () => {
+  it("count on the GPU: count() on gpu/count.wgsl, countParallel's GPU thread on gpu/constellations.wgsl", async () => {
+    const script = [
+      "import { count, countParallel, releaseGpu } from 'nqueens-wasm';",
+      "const c = await count(10, { engine: 'webgpu' });",
+      "const p = await countParallel(11, { workers: 2, gpu: true });",
+      "await releaseGpu();",
+      "console.log(String(c.total), c.engine, String(p.total), p.gpuParts > 0);",
+    ].join(" ");
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { cwd: process.cwd() });
+    expect(stdout.trim()).toBe(`${A000170[10]} webgpu ${A000170[11]} true`);
+  });
+});
