@@ -3,12 +3,21 @@ import { spawn } from "node:child_process";
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-export function runCli(args: string[], options: { killAfterMs?: number; signal?: NodeJS.Signals } = {}): Promise<Run> {
+/**
+ * `killAfterMs`: send `signal` (SIGINT, Ctrl-C) that long after the start; `killOn`: send it once
+ * stderr matches, which a busy machine cannot make come too early (a line the CLI writes once its
+ * Ctrl-C handler is set).
+ */
+export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; signal?: NodeJS.Signals } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "", stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
+    let sent = false;
+    child.stderr.on("data", (d) => {
+      stderr += d;
+      if (options.killOn && !sent && options.killOn.test(stderr)) { sent = true; child.kill(options.signal ?? "SIGINT"); }
+    });
     if (options.killAfterMs !== undefined) setTimeout(() => child.kill(options.signal ?? "SIGINT"), options.killAfterMs);
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
