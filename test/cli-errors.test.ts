@@ -118,8 +118,8 @@ describe("nqueens CLI errors", () => {
 
   it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
     const file = join(dir, "interrupted.json");
-    // n = 17: seconds on one worker, so Ctrl-C at 1.5 s lands mid-count on any machine (n = 16 can end by then)
-    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 1500 });
+    // n = 17: seconds on one worker, so Ctrl-C at 3 s lands mid-count, after the CLI has surely set its handler (n = 16 can end by then)
+    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 3000 });
     expect(run.code).toBe(130);
     const line = oneLine(run);
     const saved = new RegExp(`^nqueens: interrupted; (\\d+) of (\\d+|\\?) parts are saved in the checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: run the same command again to resume$`).exec(line);

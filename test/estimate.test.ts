@@ -232,7 +232,7 @@ describe("CLI: estimate and tree", () => {
   });
 
   it("Ctrl-C stops a long tree count with exit code 130", async () => {
-    const run = await runCli(["tree", "17"], { killAfterMs: 700 });
+    const run = await runCli(["tree", "17"], { killAfterMs: 3000 });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted");
   });

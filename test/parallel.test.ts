@@ -159,7 +159,7 @@ describe("nqueens count --workers", () => {
 
   it("Ctrl-C stops the workers, saves the checkpoint and exits 130; the next run resumes", async () => {
     const file = tempFile("count-17.json");
-    const stopped = await runCli(["count", "17", "--workers", "2", "--checkpoint", file], { killAfterMs: 1500 });
+    const stopped = await runCli(["count", "17", "--workers", "2", "--checkpoint", file], { killAfterMs: 3000 });
     expect(stopped.code).toBe(130);
     const saved = JSON.parse(readFileSync(file, "utf8"));
     expect(saved).toMatchObject({ n: 17, format: "nqueens-count-checkpoint" });
