@@ -74,51 +74,8 @@ const F_BOARD: u32 = 34u;
 // The stack: stack row y holds free row y - 1 (stack row `first` is the sentinel above a
 // start's first free row, `first` being that row's index): the candidates left, the queen,
 // and the diagonals on that row (the column attacks are undone exactly: down & ~queen).
-var<private> lid: u32;
-// Rows of each stack (the host sets this line as for gpu/count.wgsl: at least n, so every
-// stack row, at most the free rows + 1 <= n - 1, fits).
-const STACK_ROWS: u32 = 32u;
-// @stack workgroup
-const WG: u32 = 32u;
-var<workgroup> remAt: array<u32, STACK_ROWS * WG>;
-var<workgroup> boardAt: array<u32, STACK_ROWS * WG>;
-var<workgroup> leftAt: array<u32, STACK_ROWS * WG>;
-var<workgroup> rightAt: array<u32, STACK_ROWS * WG>;
-fn at(k: u32) -> u32 { return k * WG + lid; }
-const ROW_STEP: u32 = WG;
-fn remI(i: u32) -> u32 { return remAt[i]; }
-fn setRemI(i: u32, v: u32) { remAt[i] = v; }
-fn boardI(i: u32) -> u32 { return boardAt[i]; }
-fn setBoardI(i: u32, v: u32) { boardAt[i] = v; }
-fn leftI(i: u32) -> u32 { return leftAt[i]; }
-fn rightI(i: u32) -> u32 { return rightAt[i]; }
-fn setDiagonalsI(i: u32, l: u32, r: u32) { leftAt[i] = l; rightAt[i] = r; }
-// @end
-// @stack private
-var<private> remP: array<u32, STACK_ROWS>;
-var<private> boardP: array<u32, STACK_ROWS>;
-var<private> leftP: array<u32, STACK_ROWS>;
-var<private> rightP: array<u32, STACK_ROWS>;
-fn at(k: u32) -> u32 { return k; }
-const ROW_STEP: u32 = 1u;
-fn remI(i: u32) -> u32 { return remP[i]; }
-fn setRemI(i: u32, v: u32) { remP[i] = v; }
-fn boardI(i: u32) -> u32 { return boardP[i]; }
-fn setBoardI(i: u32, v: u32) { boardP[i] = v; }
-fn leftI(i: u32) -> u32 { return leftP[i]; }
-fn rightI(i: u32) -> u32 { return rightP[i]; }
-fn setDiagonalsI(i: u32, l: u32, r: u32) { leftP[i] = l; rightP[i] = r; }
-// @end
-fn rem(k: u32) -> u32 { return remI(at(k)); }
-fn setRem(k: u32, v: u32) { setRemI(at(k), v); }
-fn board(k: u32) -> u32 { return boardI(at(k)); }
-fn setBoard(k: u32, v: u32) { setBoardI(at(k), v); }
-fn setDiagonals(k: u32, l: u32, r: u32) { setDiagonalsI(at(k), l, r); }
-
-// Attacks on the current row: left diagonals, columns, right diagonals.
-var<private> al: u32;
-var<private> ad: u32;
-var<private> ar: u32;
+// Its layout and the attacks on the current row: gpu/stack.wgsl, spliced in by the host.
+// @include stack.wgsl
 
 var<private> task: u32;   // the start being searched + 1 (NONE: none)
 var<private> table: u32;  // where its constellation's table starts in `tasks`

@@ -3,8 +3,9 @@
 // the engines search: the model's total, unique and nodes equal count(n)'s on the Wasm engine
 // and OEIS A000170 / A002562 (n = 8..11: well under a second each).
 import { describe, expect, it } from "vitest";
-import shader from "../gpu/count.wgsl";
-import constellationShader from "../gpu/constellations.wgsl";
+import countWgsl from "../gpu/count.wgsl";
+import constellationsWgsl from "../gpu/constellations.wgsl";
+import stackPrelude from "../gpu/stack.wgsl";
 import { count } from "../src/index.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -12,6 +13,11 @@ import { BASELINE_COSTS, CONSTELLATION_COSTS, KERNEL_COSTS, blockCosts, kernelBl
 import { defaultTasks, simulate } from "../bench/gpu-model.js";
 import { baselineKernel, tunedKernel } from "../bench/gpu-model-kernels.js";
 import { constellationKernel, constellationTasks } from "../bench/gpu-model-constellations.js";
+
+/** A kernel as the host compiles it, both stack layouts kept: gpu/stack.wgsl spliced in at its include line (the stack accessors' costs are read from there). */
+const withStack = (kernel: string): string => kernel.replace(/^\/\/ @include stack\.wgsl$/m, () => stackPrelude);
+const shader = withStack(countWgsl);
+const constellationShader = withStack(constellationsWgsl);
 
 function tableText(table: CostTable): string {
   return `{\n${Object.entries(table).map(([name, { cost, hash }]) => `  ${JSON.stringify(name)}: { cost: ${cost}, hash: "${hash}" },`).join("\n")}\n}`;

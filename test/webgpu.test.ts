@@ -4,6 +4,9 @@
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import countShader from "../gpu/count.wgsl";
+import constellationsShader from "../gpu/constellations.wgsl";
+import stackShader from "../gpu/stack.wgsl";
 import { count, ErrorCode } from "../src/index.js";
 import { splitTasks } from "../src/count/tasks.js";
 import { countByPrefixes } from "../src/count/count.js";
@@ -239,6 +242,28 @@ describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
     const got = sumResults(words, slots);
     expect([got.count8, got.count4, got.count2, got.nodes]).toEqual(want);
     expect(got.nodes > 2n ** 64n).toBe(true);
+  });
+});
+
+describe("the kernels' shared stack (gpu/stack.wgsl)", () => {
+  const files = { count: countShader, constellations: constellationsShader };
+  it("is spliced into each kernel once, at its include line, with one layout kept; no kernel keeps a copy of its own", () => {
+    for (const kernel of ["count", "constellations"] as const) {
+      const own = files[kernel];
+      expect(own.match(/^\/\/ @include stack\.wgsl$/gm), kernel).toHaveLength(1);
+      expect(own, `${kernel}: its own copy of the stack`).not.toMatch(/^var<private> lid: u32;$|^fn rem\(/m);
+      for (const stack of ["private", "workgroup"] as const) {
+        const source = kernelSource(stack, 24, kernel);
+        expect(source).not.toMatch(/^\/\/ @include/m);
+        expect(source.match(/^var<private> lid: u32;$/gm), `${kernel} ${stack}`).toHaveLength(1);
+        expect(source.match(/^fn rem\(k: u32\) -> u32/gm), `${kernel} ${stack}`).toHaveLength(1);
+        expect(source.match(/^fn at\(k: u32\) -> u32/gm), `${kernel} ${stack}: one layout`).toHaveLength(1);
+        expect(source).toMatch(/^const STACK_ROWS: u32 = 24u;$/m);
+        expect(source).not.toMatch(/^\/\/ @(stack|end)\b/m);
+      }
+    }
+    expect(stackShader).toMatch(/^\/\/ @stack workgroup$/m);
+    expect(stackShader).toMatch(/^\/\/ @stack private$/m);
   });
 });
 

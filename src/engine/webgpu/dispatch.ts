@@ -12,6 +12,7 @@
 // dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
 import shader from "../../../gpu/count.wgsl";
 import constellationShader from "../../../gpu/constellations.wgsl";
+import stackPrelude from "../../../gpu/stack.wgsl";
 import type { CountOptions, CountProgress } from "../../count/count.js";
 import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
 import { Pacer, type PacerStop } from "../../core/pacer.js";
@@ -71,12 +72,18 @@ export function stackRows(n: number): number {
   return Math.max(16, Math.min(32, Math.ceil(n / 4) * 4));
 }
 
+/** The line of each kernel where the host splices in gpu/stack.wgsl (WGSL has no include of its own). */
+const INCLUDE_STACK = /^\/\/ @include stack\.wgsl$/m;
+
 /**
- * The kernel's text with one stack layout kept (the blocks between `// @stack NAME` and
- * `// @end`) and its stacks `rows` deep (STACK_ROWS; the board's n must not exceed it).
+ * The kernel's text with gpu/stack.wgsl spliced in at its `// @include stack.wgsl` line, one
+ * stack layout kept (the blocks between `// @stack NAME` and `// @end`) and its stacks `rows`
+ * deep (STACK_ROWS; the board's n must not exceed it).
  */
 export function kernelSource(stack: GpuStack, rows = 32, kernel: GpuKernel = "count"): string {
-  const text = KERNELS[kernel].text;
+  const own = KERNELS[kernel].text;
+  if (!INCLUDE_STACK.test(own)) throw kernelErrorOf("the `// @include stack.wgsl` line is missing", kernel);
+  const text = own.replace(INCLUDE_STACK, () => stackPrelude.trimEnd());
   const sized = text.replace(/^const STACK_ROWS: u32 = 32u;$/m, `const STACK_ROWS: u32 = ${rows}u;`);
   if (rows !== 32 && sized === text) throw kernelErrorOf("the STACK_ROWS line is missing", kernel);
   return sized.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
