@@ -11,8 +11,8 @@
 #       give the machine back after)
 #
 # On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
-# counts parts on the GPU (gpu/constellations.wgsl, the path of countParallel({ gpu: true })
-# and `nqueens worker --gpu`: n = 8..13 checked against the CPU, n = 17 and 18 timed in 1 and
+# counts parts on the GPU (gpu/constellations.wgsl, the path of countParallel({ engine: 'webgpu' })
+# and `nqueens worker --engine webgpu`: n = 8..13 checked against the CPU, n = 17 and 18 timed in 1 and
 # 64 parts beside count --engine webgpu, gpu-parts.json);
 # sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
 # fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate),
@@ -71,7 +71,7 @@ await releaseGpu();
 ' || echo "step 1 failed (no adapter, or a WRONG count above): the GPU steps below will fail too; the CPU scaling still runs"
 
 # 1b. parts on the GPU (gpu/constellations.wgsl: the split's constellation tasks, as
-# countParallel({ gpu: true }) and `nqueens worker --gpu` count them): n = 8..13 in 7 parts on
+# countParallel({ engine: 'webgpu' }) and `nqueens worker --engine webgpu` count them): n = 8..13 in 7 parts on
 # the GPU alone against count(n) on the CPU (total, unique and nodes), then n = 17 and 18 (or
 # PART_TIMED) counted as parts on the GPU alone (countParallel with workers: 1, the GPU slot),
 # in 1 part (the whole split: the constellation kernel counting n) and in 64, beside
@@ -81,15 +81,15 @@ import { writeFileSync } from "node:fs";
 import { count, countGpu, countParallel, releaseGpu } from "./dist/index.js";
 const A = { 11: 2680n, 12: 14200n, 13: 73712n, 14: 365596n, 15: 2279184n, 16: 14772512n, 17: 95815104n, 18: 666090624n, 19: 4968057848n, 20: 39029188884n };
 for (let n = 8; n <= 13; n++) {
-  const gpu = await countParallel(n, { gpu: true, workers: 1, parts: 7 }), cpu = await count(n);
+  const gpu = await countParallel(n, { engine: "webgpu", workers: 1, parts: 7 }), cpu = await count(n);
   if (gpu.total !== cpu.total || gpu.unique !== cpu.unique || gpu.nodes !== cpu.nodes) { console.log("WRONG parts", n, gpu, cpu); process.exit(1); }
 }
 console.log("n = 8..13 in 7 parts on the GPU alone: total, unique and nodes of count(n) on the CPU");
 const rows = [];
 for (const n of process.env.PART_TIMED.split(",").map(Number)) {
   await countGpu(12); // (the prefix pipeline compiled before it is timed; the parts path compiles its own in its first part below)
-  await countParallel(12, { gpu: true, workers: 1, parts: 1 });
-  for (const [way, run] of [["count(n) on gpu/count.wgsl", () => countGpu(n)], ["parts: 1 (gpu/constellations.wgsl)", () => countParallel(n, { gpu: true, workers: 1, parts: 1 })], ["parts: 64", () => countParallel(n, { gpu: true, workers: 1, parts: 64 })]]) {
+  await countParallel(12, { engine: "webgpu", workers: 1, parts: 1 });
+  for (const [way, run] of [["count(n) on gpu/count.wgsl", () => countGpu(n)], ["parts: 1 (gpu/constellations.wgsl)", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 1 })], ["parts: 64", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 64 })]]) {
     const t0 = performance.now();
     const r = await run();
     const ms = Math.round((performance.now() - t0) * 10) / 10;

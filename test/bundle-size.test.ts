@@ -71,7 +71,7 @@ describe.skipIf(!haveGpu)("the bundle's compacted WGSL kernels", () => {
     const script = [
       "import { count, countParallel, releaseGpu } from 'nqueens-wasm';",
       "const c = await count(10, { engine: 'webgpu' });",
-      "const p = await countParallel(11, { workers: 2, gpu: true });",
+      "const p = await countParallel(11, { workers: 2, engine: 'webgpu' });",
       "await releaseGpu();",
       "console.log(String(c.total), c.engine, String(p.total), p.gpuParts > 0);",
     ].join(" ");

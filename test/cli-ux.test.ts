@@ -292,3 +292,27 @@ describe("wording and figures: each line says what applies, in the CLI's words",
     expect(run.code).toBe(2);
   });
 });
+
+describe("the GPU is --engine webgpu in every command", () => {
+  it("worker --gpu, the old spelling, says it is deprecated and goes on as --engine webgpu; worker --engine takes wasm or webgpu only", async () => {
+    // No adapter is reachable without the software driver's environment: both spellings are refused alike, before any connection.
+    const env = { ...process.env };
+    for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
+    const run = (args: string[]) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
+      let stderr = "";
+      child.stderr.on("data", (d) => (stderr += d));
+      child.on("close", (code) => resolve({ code, stderr }));
+    });
+    const [old, current, wrong] = await Promise.all([
+      run(["worker", "--queue", "redis://127.0.0.1:1", "--gpu"]),
+      run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "webgpu"]),
+      run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "ts"]),
+    ]);
+    expect(old.stderr.split("\n")[0]).toBe("nqueens worker: --gpu is deprecated: use --engine webgpu");
+    expect(old.stderr.split("\n").slice(1).join("\n")).toBe(current.stderr);
+    expect(old.code).toBe(current.code);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/--engine.*'ts' is invalid\. Allowed choices are wasm, webgpu/);
+  });
+});

@@ -1,5 +1,5 @@
-// Parts on the GPU: countParallel({ gpu: true }) (the GPU as one worker of the pool) and the
-// queue worker (`nqueens worker --queue URL --gpu`, startWorker({ gpu: true })). Parts are
+// Parts on the GPU: countParallel({ engine: 'webgpu' }) (the GPU as one worker of the pool) and the
+// queue worker (`nqueens worker --queue URL --engine webgpu`, startWorker({ engine: 'webgpu' })). Parts are
 // start constellations, counted on the GPU by gpu/constellations.wgsl node for node as the
 // CPU counts them (test/webgpu-parts.test.ts); a device lost while a part is counted sends
 // that part to the CPU (never a count from the lost device), and the total stays exact.
@@ -50,13 +50,46 @@ afterAll(async () => {
   await releaseGpu();
 });
 
-describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker of the pool", () => {
+describe("the GPU among the threads is engine 'webgpu' everywhere; gpu: true, the old spelling, still works, said deprecated once", () => {
+  it("gpu: true reaches the GPU as engine 'webgpu' does (here: refused alike without the package), with one DeprecationWarning per function", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => { if (w.name === "DeprecationWarning") warnings.push(w); };
+    process.on("warning", onWarning);
+    setGpuLoader(noPackage());
+    try {
+      for (let i = 0; i < 2; i++) {
+        await expect(countParallel(9, { gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+        await expect(startWorker({ connection: "redis://127.0.0.1:1", gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
+      }
+      await expect(countParallel(9, { engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    } finally {
+      setGpuLoader();
+      process.off("warning", onWarning);
+    }
+    expect(warnings.map((w) => w.message)).toEqual([
+      "countParallel's option gpu: true is deprecated; use engine: 'webgpu' (the GPU among the threads)",
+      "startWorker's option gpu: true is deprecated; use engine: 'webgpu' (the GPU among the threads)",
+    ]);
+  });
+
+  it("engine 'webgpu' with gpu: false, a startWorker engine that is not 'wasm' or 'webgpu', and a gpu that is not a boolean are refused, naming the option", async () => {
+    await expect(countParallel(9, { engine: "webgpu", gpu: false })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("leave gpu out") });
+    await expect(startWorker({ connection: "redis://127.0.0.1:1", engine: "ts" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringMatching(/^engine must be one of "wasm", "webgpu", got/) });
+    await expect(countParallel(9, { gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("gpu must be true or false") });
+    // the plain CPU engines are as before
+    expect((await countParallel(8, { engine: "ts", workers: 1 })).engine).toBe("ts");
+  });
+});
+
+describe.skipIf(!haveGpu)("countParallel({ engine: 'webgpu' }): the GPU as one worker of the pool", () => {
   it("counts exactly with the GPU beside a CPU thread: total, unique and the CPU's nodes", async () => {
     const starts: number[] = [];
     workerHooks.onStart = (_w, index) => starts.push(index);
     try {
-      const r = await countParallel(11, { gpu: true, workers: 2, parts: 32 });
+      const r = await countParallel(11, { engine: "webgpu", workers: 2, parts: 32 });
       expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11, { engine: "ts" })).nodes]);
+      expect(r.engine).toBe("webgpu");
       expect(starts.sort()).toEqual([0, 1]);
       expect(r.gpuParts).toBeGreaterThan(0);
       expect(r.gpuParts).toBeLessThanOrEqual(32);
@@ -74,7 +107,7 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
     let destroyed = false;
     try {
       const r = await countParallel(13, {
-        gpu: true, workers: 2, parts: 64, progressIntervalMs: 0,
+        engine: "webgpu", workers: 2, parts: 64, progressIntervalMs: 0,
         onProgress: (p) => {
           if (!destroyed && p.tasksDone >= 2) {
             destroyed = true;
@@ -95,7 +128,7 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
     const controller = new AbortController();
     let abortedAt = 0;
     const run = countParallel(14, {
-      gpu: true, workers: 1, parts: 1, signal: controller.signal, progressIntervalMs: 0, // the GPU alone, on one part of about 2 s
+      engine: "webgpu", workers: 1, parts: 1, signal: controller.signal, progressIntervalMs: 0, // the GPU alone, on one part of about 2 s
     });
     setTimeout(() => { abortedAt = performance.now(); controller.abort(); }, 400);
     await expect(run).rejects.toMatchObject({ name: "AbortError" });
@@ -107,7 +140,7 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
     const starts: number[] = [];
     workerHooks.onStart = (_w, index) => starts.push(index);
     try {
-      await expect(countParallel(9, { gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+      await expect(countParallel(9, { engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
     } finally {
       setGpuLoader();
       workerHooks.onStart = undefined;
@@ -115,14 +148,14 @@ describe.skipIf(!haveGpu)("countParallel({ gpu: true }): the GPU as one worker o
     expect(starts).toEqual([]);
     await expect(countParallel(9, { gpu: 1 as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
     // the GPU counts plain boards only
-    await expect(countParallel(9, { gpu: true, blocked: [[0, 0]] })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+    await expect(countParallel(9, { engine: "webgpu", blocked: [[0, 0]] })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
   });
 });
 
 describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
-  it("startWorker({ gpu: true }) counts a run exactly, nodes included", async () => {
+  it("startWorker({ engine: 'webgpu' }) counts a run exactly, nodes included", async () => {
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-11", pollMs: 50, onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-11", pollMs: 50, onEvent: (e) => events.push(e) });
     try {
       const r = await countDistributed(11, { connection: url, queue: "gpu-11", parts: 6 });
       expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11)).nodes]);
@@ -135,7 +168,7 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
 
   it("an honest GPU worker passes the audit and replicas: its parts, nodes included, are a CPU thread's", async () => {
     const events: WorkerEvent[] = [];
-    const gpuWorker = await startWorker({ connection: url, gpu: true, queue: "gpu-audit", pollMs: 50, name: "gpu", onEvent: (e) => events.push(e) });
+    const gpuWorker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-audit", pollMs: 50, name: "gpu", onEvent: (e) => events.push(e) });
     const cpuWorker = await startWorker({ connection: url, concurrency: 1, queue: "gpu-audit", pollMs: 50, name: "cpu" });
     try {
       // every part counted by both workers (replicas 2) and by the coordinator (audit 1)
@@ -151,7 +184,7 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
   it("a device lost mid-part: the part is counted again on the CPU, the total is exact", async () => {
     await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // pipeline compiled: the part below starts at once
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, gpu: true, queue: "gpu-14", pollMs: 50, onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-14", pollMs: 50, onEvent: (e) => events.push(e) });
     try {
       // n = 14 in one part: about 2 s on a software GPU, so the device is lost mid-part
       const run = countDistributed(14, { connection: url, queue: "gpu-14", parts: 1 });
@@ -169,18 +202,18 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
     }
   });
 
-  it("without an adapter, startWorker({ gpu: true }) rejects with NQ_ENGINE_UNAVAILABLE before it connects; gpu must be a boolean", async () => {
+  it("without an adapter, startWorker({ engine: 'webgpu' }) rejects with NQ_ENGINE_UNAVAILABLE before it connects; gpu must be a boolean", async () => {
     setGpuLoader(noPackage());
     try {
-      await expect(startWorker({ connection: "redis://127.0.0.1:1", gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+      await expect(startWorker({ connection: "redis://127.0.0.1:1", engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
     } finally {
       setGpuLoader();
     }
     await expect(startWorker({ connection: url, gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
   });
 
-  it("nqueens worker --gpu names the adapter and counts a run's parts on it", async () => {
-    const w = spawnCli(["worker", "--queue", url, "--gpu"]);
+  it("nqueens worker --engine webgpu names the adapter and counts a run's parts on it", async () => {
+    const w = spawnCli(["worker", "--queue", url, "--engine", "webgpu"]);
     await until("the worker to start", async () => w.stderr().includes("ready"));
     const r = await countDistributed(10, { connection: url, queue: "gpu-cli", parts: 4 });
     expect([r.total, r.unique, r.nodes]).toEqual([A000170[10], A002562[10], (await count(10)).nodes]);

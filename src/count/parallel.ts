@@ -3,9 +3,9 @@
 // rerun on a fresh worker, and an optional checkpoint file (Node) to resume from.
 // The threads are the shared counting pool (src/workers/pool.ts): it keeps each thread
 // warm across parts, deals the parts, re-runs a dead thread's part and verifies every result.
-import type { EngineName } from "../engine/contract.js";
+import type { CountEngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
-import { pickEngine } from "../engine/select.js";
+import { pickEngine, threadsEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
 import type { KeyInput } from "../core/key.js";
 import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
@@ -45,8 +45,14 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
   workers?: number;
   /** How many parts to split into (default: splitCount's). */
   parts?: number;
-  /** Engine the workers count with (default 'wasm'). */
-  engine?: EngineName;
+  /**
+   * Engine the threads count with (default 'wasm'), or 'webgpu': worker 0 is this machine's GPU
+   * (gpu/constellations.wgsl, docs/gpu.md), counting parts one at a time beside the CPU threads
+   * (on 'wasm'), with the same counts and nodes as a CPU thread; if its device is lost, its part
+   * is counted again and a CPU thread takes its place. 'webgpu' counts plain boards only and
+   * rejects with NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
+   */
+  engine?: CountEngineName;
   /** Node only: a file recording finished parts, so an interrupted count resumes (every entry is verified first). */
   checkpoint?: string;
   /** With `checkpoint`: ignore what the file holds (even a refused file) and start over, overwriting it. */
@@ -59,12 +65,7 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
   key?: KeyInput;
   /** With `checkpoint`: a file holding the key (its bytes, a trailing newline trimmed). */
   keyFile?: string;
-  /**
-   * Worker 0 is this machine's GPU (gpu/constellations.wgsl, docs/gpu.md), counting parts one
-   * at a time beside the CPU threads, with the same counts and nodes as a CPU thread; if its
-   * device is lost, its part is counted again and a CPU thread takes its place. Rejects with
-   * NQ_ENGINE_UNAVAILABLE where WebGPU has no adapter.
-   */
+  /** @deprecated The GPU among the threads: use `engine: 'webgpu'` (`gpu: true` still works, with the CPU threads on `engine`). */
   gpu?: boolean;
   /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000, `unique` null). */
   fixed?: readonly Square[];
@@ -73,13 +74,13 @@ export interface ParallelOptions extends SignalOptions, ProgressOptions<Parallel
 }
 
 export type ParallelResult = CountResult & {
-  /** Threads that counted in this run (the GPU among them with `gpu: true`); 0 when the checkpoint held every part. */
+  /** Threads that counted in this run (the GPU among them with engine 'webgpu'); 0 when the checkpoint held every part. */
   workers: number;
   /** Parts of the split (those from a checkpoint included). */
   parts: number;
   /** Parts taken from the checkpoint, not counted in this run. */
   resumed: number;
-  /** With `gpu: true`: how many of the parts counted in this run the GPU counted (the CPU threads the rest). */
+  /** With engine 'webgpu': how many of the parts counted in this run the GPU counted (the CPU threads the rest). */
   gpuParts?: number;
 };
 
@@ -94,17 +95,19 @@ const isNode = typeof process !== "undefined" && process.versions?.node !== unde
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "key", "keyFile", "gpu", "fixed", "blocked"]);
-  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
+  const threads = threadsEngine("countParallel", opts.engine, opts.gpu);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
   if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
-  if (opts.gpu && !constraints.empty) throw rangeError("gpu: the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (gpu: false)");
+  if (threads.gpu && !constraints.empty) throw rangeError("engine 'webgpu': the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (engine 'wasm')");
   // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
   const board = constraints.empty ? undefined : constrainedBoard(constraints).digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
-  const engine = pickEngine(opts.engine).name;
+  const engine = pickEngine(threads.engine).name;
+  // What the result says counted: 'webgpu' when asked for so (the GPU among 'wasm' threads).
+  const reported: CountEngineName = opts.engine === "webgpu" ? "webgpu" : engine;
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
   const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
@@ -126,16 +129,16 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     checkpoint = { path: opts.checkpoint, key };
   }
   signal?.throwIfAborted();
-  if (opts.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
+  if (threads.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
   if (n <= 3 && constraints.empty) {
     const small = await count(n, { engine });
     onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
-    return { ...small, workers: 0, parts: 0, resumed: 0 };
+    return { ...small, engine: reported, workers: 0, parts: 0, resumed: 0 };
   }
 
   // The threads start now, while the parts are made and the checkpoint read (a fresh thread takes tens of ms).
-  const pool = new WorkerPool({ size: workers, engine, gpu: opts.gpu === true });
+  const pool = new WorkerPool({ size: workers, engine, gpu: threads.gpu });
   pool.warm(Math.min(workers, opts.parts ?? (constraints.empty ? defaultParts(n) : 64)));
   try {
     return await countOnPool(pool);
@@ -230,9 +233,9 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     report(true);
     if (!constraints.empty) {
       const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
-      return { n, total, unique: null, nodes, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed };
+      return { n, total, unique: null, nodes, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed };
     }
     const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
-    return { ...merged, ms: now() - start, engine, workers: poolSize, parts: parts.length, resumed, ...(opts.gpu ? { gpuParts: pool.gpuParts } : {}) };
+    return { ...merged, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed, ...(threads.gpu ? { gpuParts: pool.gpuParts } : {}) };
   }
 }

@@ -11,7 +11,8 @@ import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
-import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
+import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
+import { threadsEngine } from "../engine/select.js";
 import { ErrorCode, typeError } from "../core/errors.js";
 import { countPartWebGpu } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
@@ -63,12 +64,14 @@ export type WorkerOptions = {
   connectTimeoutMs?: number;
   onEvent?: (event: WorkerEvent) => void;
   /**
-   * Count the parts on this machine's GPU (gpu/constellations.wgsl, docs/gpu.md), one at a
-   * time (concurrency defaults to 1): the same counts and nodes as a CPU thread's. A part whose
-   * device is lost is counted again on the CPU threads, as are the parts of a constrained
-   * board's run (the GPU counts plain boards only); without an adapter startWorker rejects
-   * with NQ_ENGINE_UNAVAILABLE before it connects.
+   * 'wasm' (default): the parts are counted on CPU threads. 'webgpu': on this machine's GPU
+   * (gpu/constellations.wgsl, docs/gpu.md), one at a time (concurrency defaults to 1), with the
+   * same counts and nodes as a CPU thread's. A part whose device is lost is counted again on the
+   * CPU threads, as are the parts of a constrained board's run (the GPU counts plain boards
+   * only); without an adapter startWorker rejects with NQ_ENGINE_UNAVAILABLE before it connects.
    */
+  engine?: "wasm" | "webgpu";
+  /** @deprecated Use `engine: 'webgpu'` (`gpu: true` still works). */
   gpu?: boolean;
   /**
    * The cluster key (default: the file `keyFile`, else NQUEENS_KEY): the worker counts only
@@ -102,9 +105,9 @@ export type DistributedWorker = {
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
-  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
-  const gpu = opts.gpu === true;
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name"]);
+  if (opts.engine !== undefined && opts.engine !== "webgpu") checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);
+  const { gpu } = threadsEngine("startWorker", opts.engine, opts.gpu);
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
   const prefetch = opts.prefetch === undefined ? 1 : checkInteger("prefetch", opts.prefetch, 0, 256);

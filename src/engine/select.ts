@@ -3,8 +3,9 @@
 import type { Engine, EngineName } from "./contract.js";
 import { tsEngine } from "./ts/index.js";
 import { compileWasm, wasmEngine } from "./wasm/index.js";
-import { engineUnavailable } from "../core/errors.js";
-import { checkChoice } from "../core/validate.js";
+import { engineUnavailable, rangeError, typeError } from "../core/errors.js";
+import { checkChoice, describe } from "../core/validate.js";
+import { deprecated } from "../core/deprecate.js";
 
 export const ENGINE_NAMES = ["wasm", "ts"] as const satisfies readonly EngineName[];
 
@@ -27,4 +28,19 @@ export function pickEngine(name: unknown): Engine {
  */
 export async function init(): Promise<void> {
   if (hasWebAssembly()) await compileWasm();
+}
+
+/**
+ * The engine of a count on threads (countParallel, startWorker): 'wasm' or 'ts' for the CPU
+ * threads, or 'webgpu', which puts this machine's GPU among them (the others count on
+ * 'wasm'). `gpu: true` is the old spelling of the GPU: it still works, said deprecated once.
+ */
+export function threadsEngine(fn: string, engine: unknown, gpu: unknown): { engine: EngineName | undefined; gpu: boolean } {
+  if (gpu !== undefined && typeof gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(gpu)}`);
+  if (engine === "webgpu") {
+    if (gpu === false) throw rangeError(`${fn}: engine 'webgpu' puts the GPU among the threads, and gpu: false says not to; leave gpu out`);
+    return { engine: "wasm", gpu: true };
+  }
+  if (gpu === true) deprecated(`${fn}.gpu`, `${fn}'s option gpu: true is deprecated; use engine: 'webgpu' (the GPU among the threads)`);
+  return { engine: engine as EngineName | undefined, gpu: gpu === true };
 }

@@ -134,7 +134,7 @@ export function countCommand(program: Command): void {
         process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine === "webgpu" ? "wasm" : opts.engine, gpu: opts.engine === "webgpu", workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;

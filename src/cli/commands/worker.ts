@@ -1,12 +1,12 @@
 // nqueens worker: counts parts of queue runs until stopped.
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../errors.js";
-import { number } from "../options.js";
+import { choiceOption, number } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; gpu?: boolean; keyFile?: string; name?: string };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string };
 
 export function workerCommand(program: Command): void {
   program
@@ -22,8 +22,13 @@ export function workerCommand(program: Command): void {
     .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): count only runs signed with it, refuse jobs whose MAC does not verify, sign the results")
     .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits)")
     .option("--quiet", "print nothing but errors")
-    .option("--gpu", "count the parts on this machine's GPU, one at a time, node for node as the CPU counts them (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares")
+    .addOption(choiceOption("--engine <name>", "wasm: count the parts on CPU threads; webgpu: on this machine's GPU, one at a time, node for node as the CPU counts them (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares", ["wasm", "webgpu"]).default("wasm"))
+    .option("--gpu", "deprecated: --engine webgpu")
     .action(async (opts: WorkerCliOptions) => {
+      if (opts.gpu) {
+        process.stderr.write("nqueens worker: --gpu is deprecated: use --engine webgpu\n");
+        opts.engine = "webgpu";
+      }
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
       // Signals are taken from the start: one that comes while the worker connects stops it as
@@ -39,7 +44,7 @@ export function workerCommand(program: Command): void {
       process.on("SIGTERM", signalled);
       const worker = await startWorker({
         connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
-        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, gpu: opts.gpu,
+        lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, engine: opts.engine,
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
@@ -47,7 +52,7 @@ export function workerCommand(program: Command): void {
           else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
         },
       });
-      if (opts.gpu) {
+      if (opts.engine === "webgpu") {
         const info = await gpuInfo();
         log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
       }

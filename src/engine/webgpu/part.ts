@@ -1,7 +1,7 @@
 // A count part (src/count/parts.ts) counted on the GPU: what countTask(part) gives on a CPU
 // engine, the same plain-JSON PartCount, node for node, from countConstellationsWebGpu over
 // the part's constellation tasks (gpu/constellations.wgsl). The queue worker
-// (`nqueens worker --gpu`) and countParallel({ gpu: true }) use it, and count the part again
+// (`nqueens worker --engine webgpu`) and countParallel({ engine: 'webgpu' }) use it, and count the part again
 // on CPU threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
 import { checkPart, checkPartCount, type CountPart, type PartCount } from "../../count/parts.js";
 import { ErrorCode } from "../../core/errors.js";
@@ -28,7 +28,7 @@ export async function countPartWebGpu(part: CountPart, options: { signal?: Abort
 }
 
 /**
- * The GPU as one worker of countParallel's pool ({ gpu: true }), speaking the counting
+ * The GPU as one worker of countParallel's pool ({ engine: 'webgpu' }), speaking the counting
  * worker's protocol (src/workers/worker.ts): counts the parts posted to it one after another;
  * { cancel: id } stops that part (answered with an AbortError). A lost device is reported as
  * the worker's death (its part goes back to the queue and a CPU thread takes its place); any
