@@ -1,14 +1,14 @@
 // npm run bench -- --gpu-model [--gpu-model-sizes 14-17] [--gpu-slots N]
-// The SIMT model of gpu/count.wgsl (bench/gpu-model.ts) for the kernel as it is ('tuned') and
+// The SIMT model of gpu/count.wgsl (gpu/model/simt.ts) for the kernel as it is ('tuned') and
 // as it was before the tuning ('baseline'), each over the task list its host makes, checked
 // against the prefix counter on the Wasm engine (countByPrefixes: total, unique and nodes must be equal, or the bench
 // fails). Prints, per n and kernel: the tasks, warp instructions per node, lane occupancy, the
 // share of the warp instructions taking tasks and in the rotation check, the tail (share of
 // the time after the last task was handed out), the makespan over the ideal, and a rough H200
 // time; then the ratio of the two kernels' warp instructions per node. A model's figures, not
-// a GPU's (what the model leaves out is in bench/gpu-model.ts's header).
+// a GPU's (what the model leaves out is in gpu/model/simt.ts's header).
 //
-// Then gpu/constellations.wgsl ('constellations', bench/gpu-model-constellations.ts), the
+// Then gpu/constellations.wgsl ('constellations', gpu/model/constellations.ts), the
 // kernel that counts the split's constellation tasks (parts), over the starts its host makes
 // from count(n)'s whole constellation split, checked against count(n) on the Wasm engine
 // (total, unique and its nodes: the constellation counter's, about 15% fewer than the prefix
@@ -18,10 +18,10 @@
 //
 // bench/run.mjs bundles this file with esbuild (it imports TypeScript from src/, the Wasm
 // engine included).
-import { simulate, type ModelResult } from "./gpu-model.js";
+import { simulate, type ModelResult } from "../gpu/model/simt.js";
 import { countByPrefixes } from "../src/count/count.js";
-import { baselineKernel, tunedKernel } from "./gpu-model-kernels.js";
-import { constellationKernel } from "./gpu-model-constellations.js";
+import { baselineKernel, tunedKernel } from "../gpu/model/kernels.js";
+import { constellationKernel } from "../gpu/model/constellations.js";
 import { count } from "../src/index.js";
 
 

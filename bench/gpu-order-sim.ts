@@ -4,8 +4,9 @@
 // (the Wasm engine's countTask) plus one. Prints, per n, the makespan over the ideal
 // (max(total / S, largest task)) for the split's order, for largestFirst's (the default) and
 // for the order by the real costs (largest first: the best a guess could do), and the host's
-// time to order the tasks. The split is the hardware default's for S slots (at least
-// min(16 S, 2^21) tasks); S = 65,536 unless SLOTS says otherwise.
+// time to order the tasks (the list scheduling: gpu/model/order.ts). The split is the
+// hardware default's for S slots (at least min(16 S, 2^21) tasks); S = 65,536 unless SLOTS
+// says otherwise.
 //
 //   npx esbuild bench/gpu-order-sim.ts --bundle --platform=node --target=node20 --format=esm \
 //     --loader:.wasm=binary --loader:.wgsl=text --outfile=/tmp/gpu-order-sim.mjs
@@ -13,28 +14,9 @@
 //   SLOTS=16384 node /tmp/gpu-order-sim.mjs 16     # another slot count
 import { compileWasm, wasmEngine } from "../src/engine/wasm/index.js";
 import { gpuTasks, largestFirst, unpackTask, type PackedTasks } from "../src/engine/webgpu/tasks.js";
+import { makespan } from "../gpu/model/order.js";
 
 const slots = Number(process.env.SLOTS ?? 65536);
-
-/** Makespan of list scheduling the tasks in `order` with costs `cost` on `slots` slots. */
-export function makespan(cost: Float64Array, order: ArrayLike<number>, slotCount = slots): number {
-  const heap = new Float64Array(slotCount); // the slots' finish times, a min-heap
-  for (let k = 0; k < order.length; k++) {
-    const t = heap[0] + cost[order[k]];
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1, r = l + 1;
-      let m = i, v = t;
-      if (l < slotCount && heap[l] < v) { m = l; v = heap[l]; }
-      if (r < slotCount && heap[r] < v) { m = r; v = heap[r]; }
-      if (m === i) break;
-      heap[i] = heap[m];
-      i = m;
-    }
-    heap[i] = t;
-  }
-  return heap.reduce((a, b) => Math.max(a, b), 0);
-}
 
 /** The order of `to`'s tasks as indices into `from` (the same tasks, reordered). */
 function indexOrder(from: PackedTasks, to: PackedTasks): Uint32Array {
@@ -64,7 +46,7 @@ if (process.argv[1]?.includes("gpu-order-sim")) {
     const ideal = Math.max(sum / slots, max);
     const split = Uint32Array.from({ length: tasks.count }, (_, i) => i);
     const byCost = Array.from(split).sort((a, b) => cost[b] - cost[a] || a - b);
-    const ratio = (order: ArrayLike<number>) => (makespan(cost, order) / ideal).toFixed(3);
+    const ratio = (order: ArrayLike<number>) => (makespan(cost, order, slots) / ideal).toFixed(3);
     console.log(JSON.stringify({
       n, slots, depth: tasks.depth, tasks: tasks.count, largestTaskOverIdeal: +(max / ideal).toFixed(3),
       splitOrder: +ratio(split), largestFirst: +ratio(indexOrder(tasks, ordered)), realCostOrder: +ratio(byCost), orderMs: Math.round(orderMs),

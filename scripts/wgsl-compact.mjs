@@ -1,7 +1,7 @@
 // The WGSL kernels (gpu/*.wgsl) as the library bundles embed them (tsup.config.ts): without
 // their comments and indentation, about 13 KB less per entry (WGSL has no strings, so `//`
 // always starts a comment). Kept: every line of code, and every `// @` marker line, which
-// src/engine/webgpu/dispatch.ts (`// @stack NAME` ... `// @end`) and bench/gpu-model.ts
+// src/engine/webgpu/dispatch.ts (`// @stack NAME` ... `// @end`) and gpu/model/simt.ts
 // (`// @cost NAME`) read. The tests import the files whole (vitest.config.ts);
 // test/bundle-size.test.ts counts on the GPU with the bundle's text.
 import { readFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The SIMT model of the GPU kernel (bench/gpu-model.ts): its cost table is the WGSL's, and
+// The SIMT model of the GPU kernel (gpu/model/simt.ts): its cost table is the WGSL's, and
 // its twins of the kernel (today's and the one before the tuning) search exactly the tree
 // the engines search: the model's total, unique and nodes equal count(n)'s on the Wasm engine
 // and OEIS A000170 / A002562 (n = 8..11: well under a second each).
@@ -9,10 +9,10 @@ import stackPrelude from "../gpu/stack.wgsl";
 import { count } from "../src/index.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
-import { BASELINE_COSTS, CONSTELLATION_COSTS, KERNEL_COSTS, blockCosts, kernelBlocks, type CostTable } from "../bench/gpu-model-costs.js";
-import { defaultTasks, simulate } from "../bench/gpu-model.js";
-import { baselineKernel, tunedKernel } from "../bench/gpu-model-kernels.js";
-import { constellationKernel, constellationTasks } from "../bench/gpu-model-constellations.js";
+import { BASELINE_COSTS, CONSTELLATION_COSTS, KERNEL_COSTS, blockCosts, kernelBlocks, type CostTable } from "../gpu/model/costs.js";
+import { defaultTasks, simulate } from "../gpu/model/simt.js";
+import { baselineKernel, tunedKernel } from "../gpu/model/kernels.js";
+import { constellationKernel, constellationTasks } from "../gpu/model/constellations.js";
 
 /** A kernel as the host compiles it, both stack layouts kept: gpu/stack.wgsl spliced in at its include line (the stack accessors' costs are read from there). */
 const withStack = (kernel: string): string => kernel.replace(/^\/\/ @include stack\.wgsl$/m, () => stackPrelude);
@@ -31,7 +31,7 @@ describe("the GPU model's cost table", () => {
       (name) => read[name]?.cost !== KERNEL_COSTS[name]?.cost || read[name]?.hash !== KERNEL_COSTS[name]?.hash,
     );
     if (differ.length) {
-      throw new Error(`gpu/count.wgsl's blocks ${differ.join(", ")} differ from KERNEL_COSTS in bench/gpu-model-costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
+      throw new Error(`gpu/count.wgsl's blocks ${differ.join(", ")} differ from KERNEL_COSTS in gpu/model/costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
     }
   });
 
@@ -42,7 +42,7 @@ describe("the GPU model's cost table", () => {
       (name) => read[name]?.cost !== CONSTELLATION_COSTS[name]?.cost || read[name]?.hash !== CONSTELLATION_COSTS[name]?.hash,
     );
     if (differ.length) {
-      throw new Error(`gpu/constellations.wgsl's blocks ${differ.join(", ")} differ from CONSTELLATION_COSTS in bench/gpu-model-costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
+      throw new Error(`gpu/constellations.wgsl's blocks ${differ.join(", ")} differ from CONSTELLATION_COSTS in gpu/model/costs.ts; the table read from the WGSL now:\n${tableText(read)}`);
     }
     // the tables' reads (border, shift) are counted as what they are: an add and a load
     expect(read.place.cost).toBeGreaterThan(read.push.cost);

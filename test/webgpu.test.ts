@@ -21,7 +21,7 @@ import { runCli } from "./cli-run.js";
 import { faultyLoader } from "./webgpu-fault.js";
 import { PARAMS } from "../src/engine/webgpu/count.js";
 import { compileWasm, wasmEngine } from "../src/engine/wasm/index.js";
-import { makespan } from "../bench/gpu-order-sim.js";
+import { makespan } from "../gpu/model/order.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
 
 async function probe(): Promise<boolean> {

@@ -224,7 +224,7 @@ export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1
  * Rows a GPU task leaves below its prefix, at least (the count's split: gpuDepthLimit). A
  * task's work grows about threefold a row (nodes a task, n = 15..18: 22 with 7 rows below, 69
  * with 8, 210 with 9, 750 with 10, 2,800 with 11), and taking a task costs its warp about as
- * much as a few dozen nodes (bench/gpu-model.ts: the lanes of a warp wait while one takes
+ * much as a few dozen nodes (gpu/model/simt.ts: the lanes of a warp wait while one takes
  * one): with 8 rows below, taking tasks costs under a tenth of the warps' time.
  */
 export const MIN_ROWS_BELOW = 8;

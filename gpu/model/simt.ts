@@ -3,7 +3,7 @@
 // lanes that run one loop iteration at a time in lockstep. In an iteration a warp issues
 // every block that any of its lanes takes (a block taken k times by some lane, in a loop,
 // issues k times): the warp's instructions are the sum of those blocks' costs, read from the
-// WGSL (bench/gpu-model-costs.ts). The lanes' own instructions over 32 times the warp's is
+// WGSL (gpu/model/costs.ts). The lanes' own instructions over 32 times the warp's is
 // the lane occupancy. The warps share the task queue; the warp whose clock (its instructions
 // so far) is lowest runs next, so tasks go out in the order a GPU whose warps all issue at
 // one rate would hand them out, and the tail is the time from the queue's running dry to the
@@ -18,8 +18,8 @@
 //
 // Checked: the model's count8/count4/count2 and nodes are the kernel's, so its total, unique
 // and nodes must equal count(n)'s (test/gpu-model.test.ts at n = 8..11, the bench at every n).
-import type { CostTable } from "./gpu-model-costs.js";
-import { gpuTasks, largestFirst, type PackedTasks } from "../src/engine/webgpu/tasks.js";
+import type { CostTable } from "./costs.js";
+import { gpuTasks, largestFirst, type PackedTasks } from "../../src/engine/webgpu/tasks.js";
 
 /** What a lane (a slot) holds: its task's rules, its stack and its counters. */
 export type Lane = {

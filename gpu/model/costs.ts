@@ -12,7 +12,7 @@
 //
 // The table below keeps, per block, its cost and a hash of its text. test/gpu-model.test.ts
 // fails when the WGSL's blocks and this table differ (a block changed, added or removed),
-// and prints the table to paste here: the model (bench/gpu-model.ts) never runs on costs
+// and prints the table to paste here: the model (gpu/model/simt.ts) never runs on costs
 // the kernel no longer has.
 
 /** Per block: the cost (warp instructions a pass) and a hash of its normalized text. */
@@ -143,7 +143,7 @@ export const KERNEL_COSTS: CostTable = {
 
 /**
  * The kernel before the tuning (gpu/count.wgsl with its first cost markers): frozen, the
- * baseline the bench compares with (bench/gpu-model.ts's baselineKernel).
+ * baseline the bench compares with (gpu/model/simt.ts's baselineKernel).
  */
 export const BASELINE_COSTS: CostTable = {
   "taskColumn": { cost: 17, hash: "d39fcab7" },

@@ -8,11 +8,11 @@
 // bench check. One dispatch, as for gpu/count.wgsl's twins: no save and resume; a flush when
 // a lane takes a start of another symmetry class is booked (flush and two add96), not done
 // (the lanes' counters are kept by class here).
-import { CONSTELLATION_COSTS } from "./gpu-model-costs.js";
-import { popcount, stacks, type KernelModel, type Phase } from "./gpu-model.js";
-import { constellationCounts, constellationStartsSync, type ConstellationStarts } from "../src/engine/webgpu/constellations.js";
-import { splitConstellations } from "../src/count/tasks.js";
-import type { PackedTasks } from "../src/engine/webgpu/tasks.js";
+import { CONSTELLATION_COSTS } from "./costs.js";
+import { popcount, stacks, type KernelModel, type Phase } from "./simt.js";
+import { constellationCounts, constellationStartsSync, type ConstellationStarts } from "../../src/engine/webgpu/constellations.js";
+import { splitConstellations } from "../../src/count/tasks.js";
+import type { PackedTasks } from "../../src/engine/webgpu/tasks.js";
 
 /** The model's task list: the starts as a PackedTasks (depth: the rows the host placed; prefixNodes: its nodes), the starts kept beside. */
 export type StartTasks = PackedTasks & { starts: ConstellationStarts };

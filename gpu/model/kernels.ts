@@ -1,10 +1,10 @@
-// The kernels the SIMT model (bench/gpu-model.ts) runs: gpu/count.wgsl as it is (tunedKernel)
+// The kernels the SIMT model (gpu/model/simt.ts) runs: gpu/count.wgsl as it is (tunedKernel)
 // and as it was before the tuning (baselineKernel, with its frozen costs), each a lane's loop
 // iteration written as the WGSL's, booking the blocks it passes (named as the WGSL's
 // `// @cost` markers). The model's totals and nodes equal count(n)'s only if these twins
 // search exactly the kernel's tree (test/gpu-model.test.ts).
-import { BASELINE_COSTS, KERNEL_COSTS, type CostTable } from "./gpu-model-costs.js";
-import { defaultTasks, popcount, stacks, type KernelModel, type Lane, type Phase, type Sim } from "./gpu-model.js";
+import { BASELINE_COSTS, KERNEL_COSTS, type CostTable } from "./costs.js";
+import { defaultTasks, popcount, stacks, type KernelModel, type Lane, type Phase, type Sim } from "./simt.js";
 
 /** The rotation check of a side leaf (the WGSL's checkSymmetry), booking its blocks under `tag` (sym90, ...). */
 function checkSymmetry(lane: Lane, sim: Sim, b: Record<string, number>): void {
