@@ -25,7 +25,7 @@
 // placed, that is node for node the CPU counter's figure for the same tasks.
 //
 // The `// @cost NAME` lines mark the blocks whose costs the SIMT model reads
-// (bench/gpu-model-costs.ts, CONSTELLATION_COSTS; test/gpu-model.test.ts checks the table).
+// (gpu/model/costs.ts, CONSTELLATION_COSTS; test/gpu-model.test.ts checks the table).
 
 struct Params {
   n: u32,

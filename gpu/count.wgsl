@@ -20,9 +20,9 @@
 // entered (all its candidates after the pruning rules), a last-row queen when it is placed.
 //
 // The `// @cost NAME` lines mark the blocks whose instruction costs the SIMT model of the
-// kernel reads (bench/gpu-model.ts, bench/gpu-model-costs.ts): test/gpu-model.test.ts fails
+// kernel reads (gpu/model/simt.ts, gpu/model/costs.ts): test/gpu-model.test.ts fails
 // when a block changes and the model's table does not. A change to the control flow needs
-// the same change in the model's twin of the kernel (bench/gpu-model-kernels.ts).
+// the same change in the model's twin of the kernel (gpu/model/kernels.ts).
 
 struct Params {
   n: u32,

@@ -25,15 +25,23 @@ import { ENGINES } from "./helpers.js";
 
 const HANG_GUARD_MS = 20_000;
 
-/** `work`, or a rejection naming `what` once HANG_GUARD_MS have passed. */
-async function guarded<T>(what: string, work: Promise<T>): Promise<T> {
+/**
+ * `work`, or a rejection naming `what` once HANG_GUARD_MS have passed since `stopSent` resolved
+ * (the abort sent; by default at once): a hang guard counted from the stop, so that a loaded
+ * machine's slow start of the job (threads, a split) cannot eat it.
+ */
+async function guarded<T>(what: string, work: Promise<T>, stopSent: Promise<void> = Promise.resolve()): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let settled = false;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: still running ${HANG_GUARD_MS} ms after it was told to stop`)), HANG_GUARD_MS);
+    void stopSent.then(() => {
+      if (!settled) timer = setTimeout(() => reject(new Error(`${what}: still running ${HANG_GUARD_MS} ms after it was told to stop`)), HANG_GUARD_MS);
+    });
   });
   try {
     return await Promise.race([work, hung]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }
@@ -49,6 +57,8 @@ async function abortFromProgress<P>(
   start: (options: Progressed<P>) => Promise<unknown>, when: (p: P, reports: number) => boolean = (_, reports) => reports >= 2,
 ): Promise<{ error: unknown; aborted: boolean; reportsAfter: number }> {
   const controller = new AbortController();
+  let sent!: () => void;
+  const stopSent = new Promise<void>((resolve) => (sent = resolve));
   let reports = 0;
   let reportsAfter = -1;
   const onProgress = (p: P): void => {
@@ -57,18 +67,22 @@ async function abortFromProgress<P>(
     else if (when(p, reports)) {
       reportsAfter = 0;
       controller.abort();
+      sent();
     }
   };
-  const error = await guarded("abort from onProgress", start({ signal: controller.signal, onProgress, progressIntervalMs: 0 }).then(() => undefined, (e: unknown) => e));
+  const job = start({ signal: controller.signal, onProgress, progressIntervalMs: 0 }).then(() => undefined, (e: unknown) => e);
+  const error = await guarded("abort from onProgress", job, stopSent);
   return { error, aborted: reportsAfter >= 0, reportsAfter: Math.max(0, reportsAfter) };
 }
 
 /** Starts a job with a signal and aborts it `afterMs` later from a timer; how it settled. */
 async function abortFromTimer(start: (signal: AbortSignal) => Promise<unknown>, afterMs = 100): Promise<unknown> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), afterMs);
+  let sent!: () => void;
+  const stopSent = new Promise<void>((resolve) => (sent = resolve));
+  const timer = setTimeout(() => { controller.abort(); sent(); }, afterMs);
   try {
-    return await guarded("abort from a timer", start(controller.signal).then(() => undefined, (e: unknown) => e));
+    return await guarded("abort from a timer", start(controller.signal).then(() => undefined, (e: unknown) => e), stopSent);
   } finally {
     clearTimeout(timer);
   }
