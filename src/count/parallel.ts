@@ -6,7 +6,7 @@
 import type { EngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine } from "../engine/select.js";
-import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
+import { ioError, rangeError, invalid } from "../core/errors.js";
 import type { KeyInput } from "../core/key.js";
 import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
@@ -94,7 +94,7 @@ const isNode = typeof process !== "undefined" && process.versions?.node !== unde
  */
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "key", "keyFile", "gpu", "fixed", "blocked"]);
-  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw invalid("gpu", ` must be true or false, got ${describe(opts.gpu)}`, TypeError);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
@@ -109,10 +109,10 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
   const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
   if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
-    throw rangeError(`checkpoint must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
+    throw invalid("checkpoint", ` must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
-  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw typeError(`restart must be true or false, got ${describe(opts.restart)}`);
+  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw invalid("restart", ` must be true or false, got ${describe(opts.restart)}`, TypeError);
   if ((opts.key !== undefined || opts.keyFile !== undefined) && opts.checkpoint === undefined) {
     throw rangeError("key and keyFile apply to a checkpoint: give checkpoint too");
   }

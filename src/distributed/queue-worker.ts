@@ -12,7 +12,7 @@ import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
-import { ErrorCode, typeError } from "../core/errors.js";
+import { ErrorCode, invalid } from "../core/errors.js";
 import { countPartWebGpu } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
@@ -103,7 +103,7 @@ export type DistributedWorker = {
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "gpu", "key", "keyFile", "name"]);
-  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(opts.gpu)}`);
+  if (opts.gpu !== undefined && typeof opts.gpu !== "boolean") throw invalid("gpu", ` must be true or false, got ${describe(opts.gpu)}`, TypeError);
   const gpu = opts.gpu === true;
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
@@ -117,7 +117,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
   const key = queueKey(opts);
   if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
-    throw typeError(`name must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`);
+    throw invalid("name", ` must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`, TypeError);
   }
   const workerName = opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
 
