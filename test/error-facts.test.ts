@@ -49,6 +49,7 @@ const BAD_CALLS: [keyof typeof ACCEPTS, () => unknown, string][] = [
   ["solve", () => solve(8, { method: "backtrack", maxSteps: 5 }), "maxSteps"],
   ["solve", () => solve(8, { method: "hybrid", stopVegas: 9 }), "stopVegas"],
   ["solve", () => solve(8, { method: "nope" as "auto" }), "method"],
+  ["solve", () => solve(8, { method: "backtrack", stopVegas: 3 }), "stopVegas"],
   ["solve", () => solve(0), "n"],
   ["countParallel", () => countParallel(10, { workers: 0 }), "workers"],
   ["countParallel", () => countParallel(10, { workers: 1.5 }), "workers"],
@@ -114,5 +115,20 @@ describe("a bad input names its parameter as a field", () => {
       expect(exitCode).toBe(2);
       expect(line).toBe(`nqueens: ${flags[error.param!] ?? error.param}${error.detail}`);
     }
+  });
+});
+
+describe("the CLI's lines for real errors, word for word", () => {
+  it("name the flag where the API names its option, and n as the API does", async () => {
+    const line = async (call: () => unknown): Promise<string> => describeFailure(await failure(call)).line;
+    expect(await line(() => count(8, { timeoutMs: -1 }))).toBe("nqueens: --timeout must be an integer >= 0, got -1");
+    expect(await line(() => countParallel(10, { workers: 0 }))).toBe("nqueens: --workers must be an integer from 1 to 256, got 0");
+    expect(await line(() => countDistributed(10, { connection: "redis://h:1/abc" })))
+      .toMatch(/^nqueens: --queue's database must be a number such as \/0 after the port/);
+    expect(await line(() => count(40))).toBe("nqueens: n must be an integer from 1 to 32, got 40");
+    // Whatever words follow the parameter in the message:
+    expect(await line(() => solve(8, { method: "backtrack", stopVegas: 3 }))).toBe('nqueens: --stop-vegas applies only to method "hybrid", not to "backtrack"');
+    expect(await line(() => countDistributed(10, { connection: "redis://h:1", queue: "a b" })))
+      .toBe("nqueens: --queue-name must be a name of letters, digits, '.', '_' and '-', got \"a b\"");
   });
 });
