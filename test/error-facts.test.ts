@@ -15,6 +15,8 @@ import { countDistributed, listRuns, startWorker } from "../src/distributed/inde
 import { ErrorCode, type CodedError } from "../src/core/errors.js";
 import { PACED_OPTION_NAMES } from "../src/core/pacer.js";
 import { describeFailure } from "../src/cli/errors.js";
+import { parseBoard } from "../src/board/formats.js";
+import { caught } from "./helpers.js";
 
 /** Each function's parameters and options, as the API spells them (its signature and its options' names). */
 const ACCEPTS: Record<string, readonly string[]> = {
@@ -130,5 +132,14 @@ describe("the CLI's lines for real errors, word for word", () => {
     expect(await line(() => solve(8, { method: "backtrack", stopVegas: 3 }))).toBe('nqueens: --stop-vegas applies only to method "hybrid", not to "backtrack"');
     expect(await line(() => countDistributed(10, { connection: "redis://h:1", queue: "a b" })))
       .toBe("nqueens: --queue-name must be a name of letters, digits, '.', '_' and '-', got \"a b\"");
+  });
+});
+
+describe("an error about a file's content names no parameter", () => {
+  it("a board file's bad square keeps the file's name in the CLI's line", () => {
+    const error = caught(() => parseBoard(JSON.stringify({ n: 6, blocks: [[9, 0]] }), "json", "bad.json")) as CodedError;
+    expect(error.code).toBe(ErrorCode.invalidArgument);
+    expect(error.param).toBeUndefined();
+    expect(describeFailure(error).line).toMatch(/^nqueens: bad\.json \(JSON\): blocked\[0\] row must be an integer from 0 to 5/);
   });
 });

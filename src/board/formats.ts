@@ -6,7 +6,7 @@
 //   (and `letting fixed = [...]` for given queens, an extension of this package).
 // Every malformed file is a coded TypeError/RangeError whose one-line message says
 // where (format and line) and what was expected.
-import { rangeError, typeError, invalid } from "../core/errors.js";
+import { rangeError, typeError, invalid, type CodedError } from "../core/errors.js";
 import { checkChoice, checkInteger, checkRecord, describe } from "../core/validate.js";
 import { CONSTRAINTS_MAX_N, checkConstraints, type Square } from "./constraints.js";
 
@@ -47,13 +47,18 @@ function checkN(n: unknown, where: string): number {
   return n;
 }
 
-/** Checks the squares against n (coded errors from checkConstraints, prefixed with where they come from). */
+/**
+ * Checks the squares against n (coded errors from checkConstraints, prefixed with where they come
+ * from). The error is then about the file's content, not a parameter of the caller: no param.
+ */
 function finish(board: BoardFile, where: string): BoardFile {
   try {
     checkConstraints(board.n, { fixed: board.fixed, blocked: board.blocked }, where);
   } catch (e) {
-    const error = e as Error;
+    const error = e as CodedError;
     error.message = `${where}: ${error.message}`;
+    delete error.param;
+    delete error.detail;
     throw error;
   }
   return board;
