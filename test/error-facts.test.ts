@@ -12,7 +12,7 @@ import { estimate } from "../src/analysis/estimate.js";
 import { lasVegasStats } from "../src/analysis/las-vegas-stats.js";
 import { crossCheck } from "../src/analysis/crosscheck.js";
 import { countDistributed, listRuns, startWorker } from "../src/distributed/index.js";
-import { ErrorCode, type CodedError } from "../src/core/errors.js";
+import { ErrorCode, invalid, rephrased, timeoutError, type CodedError } from "../src/core/errors.js";
 import { PACED_OPTION_NAMES } from "../src/core/pacer.js";
 import { describeFailure } from "../src/cli/errors.js";
 import { parseBoard } from "../src/board/formats.js";
@@ -141,5 +141,17 @@ describe("an error about a file's content names no parameter", () => {
     expect(error.code).toBe(ErrorCode.invalidArgument);
     expect(error.param).toBeUndefined();
     expect(describeFailure(error).line).toMatch(/^nqueens: bad\.json \(JSON\): blocked\[0\] row must be an integer from 0 to 5/);
+  });
+});
+
+describe("an error given another message drops the facts of the caller's parameter", () => {
+  it("rephrased: the CLI says the new message, not the flag and the old detail", () => {
+    const error = rephrased(invalid("part", " must be an object made by splitCount, got null", TypeError), "queue q: part must be an object made by splitCount, got null, again");
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.code).toBe(ErrorCode.invalidArgument);
+    expect([error.param, error.detail]).toEqual([undefined, undefined]);
+    expect(describeFailure(error).line).toBe("nqueens: queue q: part must be an object made by splitCount, got null, again");
+    const timeout = rephrased(timeoutError("count(20)", 500), "queue q: count(20) ran out of time");
+    expect(describeFailure(timeout).line).toBe("nqueens: queue q: count(20) ran out of time");
   });
 });

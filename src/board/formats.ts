@@ -6,7 +6,7 @@
 //   (and `letting fixed = [...]` for given queens, an extension of this package).
 // Every malformed file is a coded TypeError/RangeError whose one-line message says
 // where (format and line) and what was expected.
-import { rangeError, typeError, invalid, type CodedError } from "../core/errors.js";
+import { rangeError, rephrased, typeError, invalid } from "../core/errors.js";
 import { checkChoice, checkInteger, checkRecord, describe } from "../core/validate.js";
 import { CONSTRAINTS_MAX_N, checkConstraints, type Square } from "./constraints.js";
 
@@ -55,11 +55,7 @@ function finish(board: BoardFile, where: string): BoardFile {
   try {
     checkConstraints(board.n, { fixed: board.fixed, blocked: board.blocked }, where);
   } catch (e) {
-    const error = e as CodedError;
-    error.message = `${where}: ${error.message}`;
-    delete error.param;
-    delete error.detail;
-    throw error;
+    throw rephrased(e as Error, `${where}: ${(e as Error).message}`);
   }
   return board;
 }

@@ -83,6 +83,16 @@ export function invalid(param: string, detail: string, Kind: typeof RangeError |
   return Object.assign(withCode(new Kind(`${param}${detail}`), ErrorCode.invalidArgument), { param, detail });
 }
 
+/**
+ * A coded error given another message (its file's or its queue's words in front): the facts that
+ * were about the caller's parameter no longer fit it, so they go, and it is said as its message.
+ */
+export function rephrased<E extends Error>(error: E, message: string): E {
+  error.message = message;
+  for (const fact of ["param", "detail", "hint", "operation", "timeoutMs"] as const) delete (error as ErrorFacts)[fact];
+  return error;
+}
+
 /** Bad input not about one parameter (a board text, two options together): NQ_INVALID_ARGUMENT without `param`. */
 export function rangeError(message: string): CodedError<RangeError> {
   return withCode(new RangeError(message), ErrorCode.invalidArgument);
