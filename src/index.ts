@@ -47,7 +47,7 @@ export {
   type TraceMethod, type TraceOptions, type TraceEvent, type TraceFigures,
 } from "./search/trace.js";
 export { METHODS, AUTO_RULE, type MethodSpec } from "./engine/registry.js";
-export { ErrorCode, type ErrorCodeValue } from "./core/errors.js";
+export { ErrorCode, type ErrorCodeValue, type ErrorFacts, type CodedError } from "./core/errors.js";
 export type { PacedOptions, SignalOptions, TimeoutOptions, ProgressOptions } from "./core/pacer.js";
 export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
 export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack, type GpuTaskOrder } from "./engine/webgpu/index.js";

@@ -9,10 +9,11 @@ import { afterAll, describe, expect, it } from "vitest";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
 import { isSolution } from "./helpers.js";
-import { describeFailure, inFlagNames } from "../src/cli/errors.js";
+import { describeFailure } from "../src/cli/errors.js";
 import { closest } from "../src/cli/options.js";
 import { BAR_FORMATS, BAR_OWN_FIELDS, etaText, plural } from "../src/cli/progress.js";
-import { ErrorCode, withCode } from "../src/core/errors.js";
+import { ErrorCode, invalid, timeoutError, withCode } from "../src/core/errors.js";
+import { refused } from "../src/count/checkpoint.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nqueens-cli-errors-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -192,7 +193,7 @@ export async function resolve(specifier, context, next) {
 
 describe("the CLI's error table branches on codes, not classes", () => {
   it("bad input (NQ_INVALID_ARGUMENT, NQ_QUEUE_MISMATCH) exits 2, in flag names", () => {
-    const bad = withCode(new RangeError("timeoutMs must be an integer >= 0, got -1"), ErrorCode.invalidArgument);
+    const bad = invalid("timeoutMs", " must be an integer >= 0, got -1");
     expect(describeFailure(bad)).toEqual({ line: "nqueens: --timeout must be an integer >= 0, got -1", exitCode: 2 });
     expect(describeFailure(withCode(new RangeError("queue q holds another count (n = 8, 8 parts)"), ErrorCode.queueMismatch)))
       .toEqual({ line: "nqueens: queue q holds another count (n = 8, 8 parts)", exitCode: 2 });
@@ -201,8 +202,8 @@ describe("the CLI's error table branches on codes, not classes", () => {
   it("a checkpoint that fails its checks is bad input (exit 2) and says how to start over", () => {
     expect(describeFailure(withCode(new RangeError("checkpoint c.json: its checksum does not match its content"), ErrorCode.checkpointCorrupt)))
       .toEqual({ line: "nqueens: checkpoint c.json: its checksum does not match its content; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint", exitCode: 2 });
-    // The API's own words for the way out (restart: true) become the flag's.
-    expect(describeFailure(withCode(new RangeError("checkpoint c.json is for n = 9, not 10; it is not used: delete it, or pass restart: true, to start over"), ErrorCode.checkpointCorrupt)))
+    // The API's own words for the way out (restart: true, its hint) become the flag's.
+    expect(describeFailure(refused("c.json", "is for n = 9, not 10")))
       .toEqual({ line: "nqueens: checkpoint c.json is for n = 9, not 10; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint", exitCode: 2 });
   });
 
@@ -221,10 +222,35 @@ describe("the CLI's error table branches on codes, not classes", () => {
     expect(line).toBe("nqueens: cannot reach redis://bob:***@h:1; (refused)");
   });
 
-  it("API option names become the CLI's flags only where they name an option", () => {
-    expect(inFlagNames("maxSteps does not apply to method \"backtrack\"")).toBe("--max-steps does not apply to method \"backtrack\"");
-    expect(inFlagNames("count(20) did not finish within timeoutMs = 500")).toBe("count(20) did not finish within --timeout 500 ms");
-    expect(inFlagNames("results hold 3 of 16 parts")).toBe("results hold 3 of 16 parts");
+  it("the flag comes from the error's param, whatever its message says", () => {
+    // A message worded otherwise (or naming another option in its text) still gets the flag of its param.
+    const reworded = invalid("workers", " should be at least 1 (parts and timeoutMs are fine), got 0");
+    expect(describeFailure(reworded).line).toBe("nqueens: --workers should be at least 1 (parts and timeoutMs are fine), got 0");
+    const connection = invalid("connection", "'s database must be a number, got /x");
+    expect(describeFailure(connection).line).toBe("nqueens: --queue's database must be a number, got /x");
+    // A parameter the CLI has no flag for (n is an argument) keeps the API's name.
+    expect(describeFailure(invalid("n", " must be an integer from 1 to 32, got 40")).line).toBe("nqueens: n must be an integer from 1 to 32, got 40");
+    // Without a param, an option's name in the text is left alone: nothing is guessed from words.
+    expect(describeFailure(withCode(new RangeError("timeoutMs must be an integer >= 0, got -1"), ErrorCode.invalidArgument)).line)
+      .toBe("nqueens: timeoutMs must be an integer >= 0, got -1");
+    expect(describeFailure(withCode(new RangeError("results hold 3 of 16 parts"), ErrorCode.invalidArgument)).line).toBe("nqueens: results hold 3 of 16 parts");
+  });
+
+  it("a timeout is said from its fields: the operation, the flag and the milliseconds", () => {
+    expect(describeFailure(timeoutError("count(20)", 500))).toEqual({ line: "nqueens: count(20) did not finish within --timeout 500 ms", exitCode: 1 });
+    const reworded = Object.assign(timeoutError("count(20)", 500), { message: "ran out of time" });
+    expect(describeFailure(reworded).line).toBe("nqueens: count(20) did not finish within --timeout 500 ms");
+  });
+
+  it("a refused checkpoint's way out comes from its hint and detail, not from its message's tail", () => {
+    // The message reworded: the CLI's line still holds the reason and the CLI's own way out.
+    const corrupt = Object.assign(refused("c.json", "is for n = 9, not 10"), { message: "checkpoint c.json: refused (see the docs)" });
+    expect(describeFailure(corrupt)).toEqual({ line: "nqueens: checkpoint c.json is for n = 9, not 10; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint", exitCode: 2 });
+    const tampered = withCode(Object.assign(new Error("checkpoint c.json does not verify; nothing of it is used: delete it, or pass restart: true, to start over"),
+      { param: "checkpoint", detail: "checkpoint c.json does not verify", hint: "delete it, or pass restart: true, to start over" }), ErrorCode.tampered);
+    expect(describeFailure(tampered)).toEqual({ line: "nqueens: checkpoint c.json does not verify; nothing of it is used: add --restart to count from the start and overwrite it, or give the key it was made under (--key-file, NQUEENS_KEY)", exitCode: 2 });
+    // A tampered queue record (not a checkpoint) is a runtime failure, said as it is.
+    expect(describeFailure(withCode(new Error("checkpoint-like words in a queue's job do not verify"), ErrorCode.tampered)).exitCode).toBe(1);
   });
 });
 

@@ -74,7 +74,7 @@ describe("the GPU among the threads is engine 'webgpu' everywhere; gpu: true, th
   });
 
   it("engine 'webgpu' with gpu: false, a startWorker engine that is not 'wasm' or 'webgpu', and a gpu that is not a boolean are refused, naming the option", async () => {
-    await expect(countParallel(9, { engine: "webgpu", gpu: false })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("leave gpu out") });
+    await expect(countParallel(9, { engine: "webgpu", gpu: false })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("leave gpu out"), param: "gpu" });
     await expect(startWorker({ connection: "redis://127.0.0.1:1", engine: "ts" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringMatching(/^engine must be one of "wasm", "webgpu", got/) });
     await expect(countParallel(9, { gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("gpu must be true or false") });
     // the plain CPU engines are as before

@@ -15,7 +15,7 @@ import { solve } from "../search/solve.js";
 import { CROSS_CHECK_KERNELS, CROSS_CHECK_SIZES, METHODS, SEARCH_METHODS } from "../engine/registry.js";
 import { Pacer, now } from "../core/pacer.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
-import { typeError } from "../core/errors.js";
+import { typeError, invalid } from "../core/errors.js";
 
 /** One input of a kernel: the arguments of the public call, minus the engine. */
 export type CrossCheckCase = { n: number; options: Record<string, unknown> };
@@ -346,18 +346,18 @@ export async function crossCheck(options?: CrossCheckOptions): Promise<CrossChec
   signal?.throwIfAborted();
   // The GPU kernel runs by default only where WebGPU has an adapter; asked for by name, it must run.
   const kernels = opts.kernels ?? (await gpuInfo().then(() => true, () => false) ? KERNEL_NAMES : KERNEL_NAMES.filter((k) => k !== "count:webgpu"));
-  if (!Array.isArray(kernels)) throw typeError(`kernels must be an array of names (${KERNEL_NAMES.join(", ")})`);
+  if (!Array.isArray(kernels)) throw invalid("kernels", ` must be an array of names (${KERNEL_NAMES.join(", ")})`, TypeError);
   for (const k of kernels) {
     if (!KERNEL_NAMES.includes(k)) throw typeError(`kernels: unknown kernel ${JSON.stringify(k)} (known: ${KERNEL_NAMES.join(", ")})`);
   }
-  if (opts.sizes !== undefined && !Array.isArray(opts.sizes)) throw typeError(`sizes must be an array of board sizes, got ${describe(opts.sizes)}`);
-  if (opts.seeds !== undefined && !Array.isArray(opts.seeds)) throw typeError(`seeds must be an array of u32 seeds, got ${describe(opts.seeds)}`);
+  if (opts.sizes !== undefined && !Array.isArray(opts.sizes)) throw invalid("sizes", ` must be an array of board sizes, got ${describe(opts.sizes)}`, TypeError);
+  if (opts.seeds !== undefined && !Array.isArray(opts.seeds)) throw invalid("seeds", ` must be an array of u32 seeds, got ${describe(opts.seeds)}`, TypeError);
   const sizes = (opts.sizes ?? DEFAULT_SIZES).map((n, i) => checkInteger(`sizes[${i}]`, n, 1, CROSSCHECK_MAX_N));
   const seeds = (opts.seeds ?? DEFAULT_SEEDS).map((s, i) => checkInteger(`seeds[${i}]`, s, 0, 0xffffffff));
   const budgetMs = opts.budgetMs === undefined ? 10_000 : checkInteger("budgetMs", opts.budgetMs, 1, Number.MAX_SAFE_INTEGER);
   const onProgress = optionalFunction<(p: CrossCheckProgress) => void>("onProgress", opts.onProgress);
   const runner = optionalFunction<Runner>("runner", opts.runner) ?? defaultRunner;
-  if (opts.thorough !== undefined && typeof opts.thorough !== "boolean") throw typeError(`thorough must be true or false, got ${describe(opts.thorough)}`);
+  if (opts.thorough !== undefined && typeof opts.thorough !== "boolean") throw invalid("thorough", ` must be true or false, got ${describe(opts.thorough)}`, TypeError);
   signal?.throwIfAborted(); // (an abort during the look for a GPU adapter)
   const sweep: Sweep = { sizes, seeds, thorough: opts.thorough === true };
   const start = now();
@@ -419,7 +419,7 @@ function checkReport(report: CrossCheckReport): void {
   const kernelsOk = typeof report === "object" && report !== null && Array.isArray(report.kernels)
     && report.kernels.every((k) => typeof k === "object" && k !== null);
   if (!kernelsOk || typeof report.ms !== "number" || !["agree", "disagree", "incomplete"].includes(report.verdict as string)) {
-    throw typeError(`report must be what crossCheck returned ({ ok, verdict, kernels: [...], ms, ... }), got ${describe(report)}`);
+    throw invalid("report", ` must be what crossCheck returned ({ ok, verdict, kernels: [...], ms, ... }), got ${describe(report)}`, TypeError);
   }
 }
 
@@ -431,7 +431,7 @@ function checkReport(report: CrossCheckReport): void {
  */
 export function verdictLine(report: CrossCheckReport, raise = "budgetMs"): string {
   checkReport(report);
-  if (typeof raise !== "string") throw typeError(`raise must be the name of the budget option to raise, a string, got ${describe(raise)}`);
+  if (typeof raise !== "string") throw invalid("raise", ` must be the name of the budget option to raise, a string, got ${describe(raise)}`, TypeError);
   const seconds = `${(report.ms / 1000).toFixed(1)} s`;
   if (report.verdict === "agree") return `agree: all ${report.casesTotal} cases ran and agreed (${seconds})`;
   if (report.verdict === "disagree") {

@@ -12,7 +12,7 @@
 // can be stopped; the kernels walk each subtree, which is all of the work.
 import type { Engine, EngineName, ExactSums } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
-import { rangeError, timeoutError, typeError } from "../core/errors.js";
+import { timeoutError, invalid } from "../core/errors.js";
 import { standardError } from "./estimate.js";
 import { checkSeed } from "../core/validate.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
@@ -119,18 +119,18 @@ const TABLE_OPTIONS = STATS_OPTIONS.filter((name) => name !== "stopVegas");
 /** The checks both functions share (after n): exact and its limit, trials, seed, and the pacing options. */
 function prepare(n: number, opts: Partial<LasVegasStatsOptions>): Omit<Run, "rowsTotal"> {
   if (opts.exact !== undefined && typeof opts.exact !== "boolean") {
-    throw typeError(`exact must be true or false, got ${describe(opts.exact)}`);
+    throw invalid("exact", ` must be true or false, got ${describe(opts.exact)}`, TypeError);
   }
   const exact = opts.exact === true;
   let mode: Mode;
   if (exact) {
     if (n > LAS_VEGAS_EXACT_MAX_N) {
-      throw rangeError(
-        `n must be an integer from 1 to ${LAS_VEGAS_EXACT_MAX_N} when exact is true (the exact walk visits the whole tree), got ${n}`,
+      throw invalid(
+        "n", ` must be an integer from 1 to ${LAS_VEGAS_EXACT_MAX_N} when exact is true (the exact walk visits the whole tree), got ${n}`,
       );
     }
     for (const name of ["trials", "seed"] as const) {
-      if (opts[name] !== undefined) throw rangeError(`${name} does not apply when exact is true (the exact walk draws nothing)`);
+      if (opts[name] !== undefined) throw invalid(name, " does not apply when exact is true (the exact walk draws nothing)");
     }
     mode = { exact: true };
   } else {

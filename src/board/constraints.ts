@@ -4,7 +4,7 @@
 // kernel is given. Givens that rule out every completion (two given queens attacking
 // each other, or a given queen on a blocked square) are a valid instance with no
 // solution: `conflict` names the squares, and nothing is thrown.
-import { rangeError, typeError } from "../core/errors.js";
+import { typeError, invalid } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";
 
 export type Square = readonly [row: number, col: number]; // 0-based
@@ -33,18 +33,18 @@ export const CONSTRAINTS_MAX_N = 1_000_000;
 /** `name` as a list of [row, col] pairs inside an n x n board. */
 function checkSquares(n: number, name: string, value: unknown): Square[] {
   if (value === undefined) return [];
-  if (!Array.isArray(value)) throw typeError(`${name} must be an array of [row, col] pairs, got ${describe(value)}`);
+  if (!Array.isArray(value)) throw invalid(name, ` must be an array of [row, col] pairs, got ${describe(value)}`, TypeError);
   const squares: Square[] = [];
   for (let i = 0; i < value.length; i++) {
     const pair: unknown = value[i];
     if (!Array.isArray(pair) || pair.length !== 2) {
-      throw typeError(`${name}[${i}] must be a [row, col] pair, got ${Array.isArray(pair) ? `an array of length ${pair.length}` : describe(pair)}`);
+      throw invalid(name, `[${i}] must be a [row, col] pair, got ${Array.isArray(pair) ? `an array of length ${pair.length}` : describe(pair)}`, TypeError);
     }
     const [r, c] = pair as unknown[];
     for (const [what, v] of [["row", r], ["col", c]] as const) {
-      if (typeof v !== "number") throw typeError(`${name}[${i}] ${what} must be an integer from 0 to ${n - 1}, got ${typeof v} ${describe(v)}`);
+      if (typeof v !== "number") throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1}, got ${typeof v} ${describe(v)}`, TypeError);
       if (!Number.isInteger(v) || v < 0 || v >= n) {
-        throw rangeError(`${name}[${i}] ${what} must be an integer from 0 to ${n - 1} (0-based, n = ${n}), got ${describe(v)}`);
+        throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1} (0-based, n = ${n}), got ${describe(v)}`);
       }
     }
     squares.push([r as number, c as number]);
@@ -71,11 +71,11 @@ export function emptyConstraints(n: number): Constraints {
  * @example checkConstraints(8, { fixed: [[0, 0]], blocked: [[1, 2]] }, "solve").fixedColumn[0] // 0
  */
 export function checkConstraints(n: number, input: BoardConstraints | undefined, caller: string): Constraints {
-  if (typeof caller !== "string") throw typeError(`caller must be the name of the function checking, got ${describe(caller)}`);
+  if (typeof caller !== "string") throw invalid("caller", ` must be the name of the function checking, got ${describe(caller)}`, TypeError);
   checkInteger("n", n, 1, CONSTRAINTS_MAX_N);
   if (input === undefined || input === null) return emptyConstraints(n);
   if (typeof input !== "object" || Array.isArray(input)) {
-    throw typeError(`constraints of ${caller} must be an object { fixed?, blocked? }, got ${describe(input)}`);
+    throw invalid("constraints", ` of ${caller} must be an object { fixed?, blocked? }, got ${describe(input)}`, TypeError);
   }
   for (const key of Object.keys(input)) {
     if (!(KEYS as readonly string[]).includes(key)) {

@@ -7,7 +7,7 @@
 // diagonals of the list (every square of them blocked). Diagonals are named as the
 // published generator names them: a sum diagonal k holds the squares with r + c = k,
 // a difference diagonal k those with r - c = k - (n - 1), 0 <= k <= 2n - 2.
-import { rangeError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { describe } from "../core/validate.js";
 import type { Square } from "./constraints.js";
 
@@ -27,7 +27,7 @@ function mulberry32(seed: number): () => number {
 
 function check(name: string, value: unknown, lo: number, hi: number): number {
   if (typeof value !== "number" || !Number.isInteger(value) || value < lo || value > hi) {
-    throw rangeError(`${name} must be an integer from ${lo} to ${hi}, got ${describe(value)}`);
+    throw invalid(name, ` must be an integer from ${lo} to ${hi}, got ${describe(value)}`);
   }
   return value;
 }
@@ -37,7 +37,7 @@ export function diagonalSquares(n: number, diagonal: ExcludedDiagonal): Square[]
   check("n", n, 1, 1000);
   const { kind, index: given } = (typeof diagonal === "object" && diagonal !== null ? diagonal : {}) as Partial<ExcludedDiagonal>;
   if (kind !== "sum" && kind !== "difference") {
-    throw rangeError(`diagonal.kind must be "sum" or "difference", got ${describe(kind)}`);
+    throw invalid("diagonal", `.kind must be "sum" or "difference", got ${describe(kind)}`);
   }
   const index = check("diagonal.index", given, 0, 2 * n - 2);
   const squares: Square[] = [];

@@ -6,7 +6,7 @@
 //   (and `letting fixed = [...]` for given queens, an extension of this package).
 // Every malformed file is a coded TypeError/RangeError whose one-line message says
 // where (format and line) and what was expected.
-import { rangeError, typeError } from "../core/errors.js";
+import { rangeError, rephrased, typeError, invalid } from "../core/errors.js";
 import { checkChoice, checkInteger, checkRecord, describe } from "../core/validate.js";
 import { CONSTRAINTS_MAX_N, checkConstraints, type Square } from "./constraints.js";
 
@@ -47,14 +47,15 @@ function checkN(n: unknown, where: string): number {
   return n;
 }
 
-/** Checks the squares against n (coded errors from checkConstraints, prefixed with where they come from). */
+/**
+ * Checks the squares against n (coded errors from checkConstraints, prefixed with where they come
+ * from). The error is then about the file's content, not a parameter of the caller: no param.
+ */
 function finish(board: BoardFile, where: string): BoardFile {
   try {
     checkConstraints(board.n, { fixed: board.fixed, blocked: board.blocked }, where);
   } catch (e) {
-    const error = e as Error;
-    error.message = `${where}: ${error.message}`;
-    throw error;
+    throw rephrased(e as Error, `${where}: ${(e as Error).message}`);
   }
   return board;
 }
@@ -173,7 +174,7 @@ export function parseBoard(text: string, format?: BoardFormat, name = "board"): 
   if (kind === "json") return parseJson(text, name);
   if (kind === "essence") return parseEssence(text, name);
   if (kind === "text") return parseText(text, name);
-  throw rangeError(`format must be one of ${BOARD_FORMATS.join(", ")}, got ${JSON.stringify(kind)}`);
+  throw invalid("format", ` must be one of ${BOARD_FORMATS.join(", ")}, got ${JSON.stringify(kind)}`);
 }
 
 const pairs = (list: readonly Square[], base: number): string => `[${list.map(([r, c]) => `[${r + base}, ${c + base}]`).join(", ")}]`;
@@ -206,7 +207,7 @@ export function formatBoard(board: BoardFile, format: BoardFormat): string {
     }
     return grid.map((row) => row.join("")).join("\n") + "\n";
   }
-  throw rangeError(`format must be one of ${BOARD_FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
+  throw invalid("format", ` must be one of ${BOARD_FORMATS.join(", ")}, got ${JSON.stringify(format)}`);
 }
 
 /** Largest board drawBoard draws (a 1,000 x 1,000 drawing is 2 MB of text; render's compact form serves larger boards). */
@@ -226,11 +227,11 @@ export function drawBoard(n: number, givens: { fixed?: readonly Square[]; blocke
   if (columns !== null) {
     const list = columns as ArrayLike<unknown>;
     if (typeof list !== "object" || typeof list.length !== "number" || list.length !== n) {
-      throw typeError(`columns must be null or ${n} column numbers (one per row), got ${describe(columns)}${typeof list === "object" && list !== null && typeof list.length === "number" ? ` of length ${list.length}` : ""}`);
+      throw invalid("columns", ` must be null or ${n} column numbers (one per row), got ${describe(columns)}${typeof list === "object" && list !== null && typeof list.length === "number" ? ` of length ${list.length}` : ""}`, TypeError);
     }
     for (let r = 0; r < n; r++) {
       const c = list[r];
-      if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= n) throw rangeError(`columns[${r}] must be an integer from 0 to ${n - 1}, got ${describe(c)}`);
+      if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= n) throw invalid("columns", `[${r}] must be an integer from 0 to ${n - 1}, got ${describe(c)}`);
     }
   }
   const grid = Array.from({ length: n }, () => new Array<string>(n).fill("."));

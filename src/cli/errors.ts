@@ -1,7 +1,7 @@
 // The CLI's errors and exit codes: every failure is one line on stderr, `nqueens: ...`,
 // in the CLI's own words (flag names, not the API's option names), credentials redacted;
 // the exit code follows the error's code, never its class.
-import { ErrorCode } from "../core/errors.js";
+import { ErrorCode, type ErrorFacts } from "../core/errors.js";
 import { redact } from "../distributed/redact.js";
 
 export const EXIT_RUNTIME = 1;
@@ -26,10 +26,32 @@ const FLAG_NAMES: Record<string, string> = {
   engine: "--engine", queue: "--queue-name", graceMs: "--grace",
 };
 
-/** An API message in the CLI's words: option names become flag names. */
-export function inFlagNames(message: string): string {
-  return message.replace(/\btimeoutMs = (\d+(?:\.\d+)?)/g, "timeoutMs $1 ms").replace(/(?<![\w.-])(timeoutMs|maxNodes|maxSteps|maxTries|stopVegas|maxEvents|samples|trials|seed|workers|parts|limit|connection(?:'s)?|concurrency|prefetch|lockDuration|stalledInterval|budgetMs|checkpoint|graceMs)(?=\s+(?:must|does not|=|cannot|is not|database|user name|\d+ ms))/g,
-    (word) => word.endsWith("'s") ? `${FLAG_NAMES[word.slice(0, -2)]}'s` : FLAG_NAMES[word] ?? word);
+/** A coded error's facts (see ErrorFacts): read as fields, never from its message. */
+function factsOf(error: Error): ErrorFacts {
+  const { param, detail, hint, operation, timeoutMs } = error as ErrorFacts;
+  return { param, detail, hint, operation, timeoutMs };
+}
+
+/** A parameter as the CLI names it: its flag, or the API's name where the CLI has no flag for it (n). */
+function flagOf(param: string): string {
+  return Object.hasOwn(FLAG_NAMES, param) ? FLAG_NAMES[param] : param;
+}
+
+/**
+ * Bad input in the CLI's words: the flag, then the message after the parameter (`detail`), so
+ * `timeoutMs must be ...` reads `--timeout must be ...`. An error without both fields is said as it is.
+ */
+function invalidLine(error: Error): string {
+  const { param, detail } = factsOf(error);
+  return param !== undefined && detail !== undefined ? `${flagOf(param)}${detail}` : error.message;
+}
+
+/** A timeout in the CLI's words: `count(20) did not finish within --timeout 500 ms`. */
+function timeoutLine(error: Error): string {
+  const { param, operation, timeoutMs } = factsOf(error);
+  return param !== undefined && operation !== undefined && timeoutMs !== undefined
+    ? `${operation} did not finish within ${flagOf(param)} ${timeoutMs} ms`
+    : error.message;
 }
 
 /** Out-of-memory failures that come without a code (V8's and Wasm's RangeErrors). */
@@ -46,20 +68,20 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   if (!(error instanceof Error)) return { line: oneLine(String(error)), exitCode: EXIT_RUNTIME };
   if (error.name === "AbortError") return { line: oneLine("interrupted"), exitCode: EXIT_INTERRUPTED };
   const code = (error as { code?: unknown }).code;
-  if (code === ErrorCode.invalidArgument) return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_USAGE };
+  if (code === ErrorCode.invalidArgument) return { line: oneLine(invalidLine(error)), exitCode: EXIT_USAGE };
   if (code === ErrorCode.queueMismatch) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
-  // A checkpoint file that fails its checks is the user's input: refused, with the way to start
-  // over in the CLI's words (--restart) rather than the API's (restart: true).
+  // A checkpoint file that fails its checks is the user's input: refused, its reason (`detail`)
+  // followed by the way to start over in the CLI's words (--restart) instead of the API's (`hint`).
+  const facts = factsOf(error);
+  const why = facts.hint !== undefined && facts.detail !== undefined ? facts.detail : error.message;
   if (code === ErrorCode.checkpointCorrupt) {
-    const why = error.message.replace(/;\s*it is not used: delete it, or pass restart: true, to start over\.?$/, "");
     return { line: oneLine(`${why}; it is not used: add --restart to count from the start and overwrite it, or give another --checkpoint`), exitCode: EXIT_USAGE };
   }
   // A checkpoint whose MAC does not verify is refused input too (exit 2), with the same way out.
-  if (code === ErrorCode.tampered && error.message.startsWith("checkpoint ")) {
-    const why = error.message.replace(/;\s*nothing of it is used: delete it, or pass restart: true, to start over\.?$/, "");
+  if (code === ErrorCode.tampered && facts.param === "checkpoint") {
     return { line: oneLine(`${why}; nothing of it is used: add --restart to count from the start and overwrite it, or give the key it was made under (--key-file, NQUEENS_KEY)`), exitCode: EXIT_USAGE };
   }
-  if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(inFlagNames(error.message)), exitCode: EXIT_RUNTIME };
+  if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(timeoutLine(error)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
   // Anything else is a fault of this program or of the system, not of the input: said in one line.

@@ -46,18 +46,68 @@ export function withCode<E extends Error>(error: E, code: ErrorCodeValue): E & {
   return Object.assign(error, { code });
 }
 
-export function rangeError(message: string): RangeError & { code: ErrorCodeValue } {
+/**
+ * The facts a coded error carries as fields, besides `code` and `message`, so that a caller (the
+ * CLI, say) can word the failure its own way without reading the message.
+ */
+export interface ErrorFacts {
+  /**
+   * The parameter or option the error is about, as the API spells it (`"timeoutMs"`, `"workers"`,
+   * `"n"`, `"connection"`; `"checkpoint"` on a refused checkpoint, `"timeoutMs"` on a timeout).
+   */
+  param?: string;
+  /**
+   * The message after the parameter's name, exactly: `message === param + detail` (`" must be an
+   * integer >= 0, got -1"`, `"[2] must be ..."`, `"'s database must be ..."`). For a refused
+   * checkpoint, the reason without the way out (`"checkpoint c.json belongs to n = 9, not n = 10"`).
+   */
+  detail?: string;
+  /** What to do about it, in the API's words (a refused checkpoint's `"delete it, or pass restart: true, to start over"`). */
+  hint?: string;
+  /** On an NQ_TIMEOUT: the operation that ran out of time (`"count(20)"`). */
+  operation?: string;
+  /** On an NQ_TIMEOUT: the `timeoutMs` it ran under. */
+  timeoutMs?: number;
+}
+
+/** An error this package throws on purpose: a code, and the facts of the failure as fields. */
+export type CodedError<E extends Error = Error> = E & { code: ErrorCodeValue } & ErrorFacts;
+
+/**
+ * Bad input about one parameter (NQ_INVALID_ARGUMENT): the message is `param + detail`, and both
+ * are kept as fields. `Kind` is RangeError (out of range, the default) or TypeError (wrong type).
+ */
+export function invalid(param: string, detail: string, Kind?: typeof RangeError): CodedError<RangeError>;
+export function invalid(param: string, detail: string, Kind: typeof TypeError): CodedError<TypeError>;
+export function invalid(param: string, detail: string, Kind: typeof RangeError | typeof TypeError = RangeError): CodedError {
+  return Object.assign(withCode(new Kind(`${param}${detail}`), ErrorCode.invalidArgument), { param, detail });
+}
+
+/**
+ * A coded error given another message (its file's or its queue's words in front): the facts that
+ * were about the caller's parameter no longer fit it, so they go, and it is said as its message.
+ */
+export function rephrased<E extends Error>(error: E, message: string): E {
+  error.message = message;
+  for (const fact of ["param", "detail", "hint", "operation", "timeoutMs"] as const) delete (error as ErrorFacts)[fact];
+  return error;
+}
+
+/** Bad input not about one parameter (a board text, two options together): NQ_INVALID_ARGUMENT without `param`. */
+export function rangeError(message: string): CodedError<RangeError> {
   return withCode(new RangeError(message), ErrorCode.invalidArgument);
 }
 
-export function typeError(message: string): TypeError & { code: ErrorCodeValue } {
+/** A wrong type not about one parameter: NQ_INVALID_ARGUMENT without `param`. */
+export function typeError(message: string): CodedError<TypeError> {
   return withCode(new TypeError(message), ErrorCode.invalidArgument);
 }
 
-export function timeoutError(what: string, ms: number): Error & { code: ErrorCodeValue } {
-  const error = withCode(new Error(`${what} did not finish within timeoutMs = ${ms}`), ErrorCode.timeout);
+/** `timeoutMs` ran out on `operation`: NQ_TIMEOUT, named TimeoutError, with param, operation and timeoutMs as fields. */
+export function timeoutError(operation: string, ms: number): CodedError {
+  const error = withCode(new Error(`${operation} did not finish within timeoutMs = ${ms}`), ErrorCode.timeout);
   error.name = "TimeoutError";
-  return error;
+  return Object.assign(error, { param: "timeoutMs", operation, timeoutMs: ms });
 }
 
 export function engineUnavailable(message: string): Error & { code: ErrorCodeValue } {

@@ -4,7 +4,7 @@
 // have it pass. node:crypto in Node (sync), WebCrypto in browsers (macOfAsync); no dependency.
 // The Node built-ins are reached through process.getBuiltinModule, so this module stays
 // importable (and its pure parts usable) in a browser bundle.
-import { ErrorCode, rangeError, typeError, withCode } from "./errors.js";
+import { ErrorCode, rangeError, typeError, withCode, invalid } from "./errors.js";
 
 /** A secret: any string (UTF-8) or bytes. */
 export type KeyInput = string | Uint8Array;
@@ -55,7 +55,7 @@ function keyBytes(input: unknown, what: string): Uint8Array {
   let bytes: Uint8Array;
   if (typeof input === "string") bytes = encoder.encode(input);
   else if (input instanceof Uint8Array) bytes = new Uint8Array(input); // a copy: the caller's array may change later
-  else throw typeError(`${what} must be a string or a Uint8Array, got ${input === null ? "null" : typeof input}`);
+  else throw invalid(what, ` must be a string or a Uint8Array, got ${input === null ? "null" : typeof input}`, TypeError);
   if (bytes.length === 0) throw keyError(`${what} is empty; a key must hold at least one byte`);
   return bytes;
 }
@@ -92,7 +92,7 @@ export function explicitKey(options?: KeyOptions, env: Env = processEnv()): Uint
   if (options?.key !== undefined) return keyBytes(options.key, "key");
   if (options?.keyFile !== undefined) {
     if (typeof options.keyFile !== "string" || options.keyFile === "") {
-      throw rangeError(`keyFile must be a file path, got ${JSON.stringify(options.keyFile)}`);
+      throw invalid("keyFile", ` must be a file path, got ${JSON.stringify(options.keyFile)}`);
     }
     return readKeyFile(options.keyFile, "key file");
   }
@@ -225,7 +225,7 @@ export function canonicalJson(value: unknown): string {
 
 function checkDomain(domain: unknown): string {
   if (typeof domain !== "string" || domain === "" || domain.includes("\0")) {
-    throw rangeError(`domain must be a non-empty string without NUL, got ${JSON.stringify(domain)}`);
+    throw invalid("domain", ` must be a non-empty string without NUL, got ${JSON.stringify(domain)}`);
   }
   return domain;
 }
@@ -236,7 +236,7 @@ function macMessage(domain: string, value: unknown): Uint8Array {
 }
 
 function checkKey(key: unknown): Uint8Array {
-  if (!(key instanceof Uint8Array)) throw typeError(`key must be a Uint8Array, got ${key === null ? "null" : typeof key}`);
+  if (!(key instanceof Uint8Array)) throw invalid("key", ` must be a Uint8Array, got ${key === null ? "null" : typeof key}`, TypeError);
   if (key.length === 0) throw keyError("key is empty; a key must hold at least one byte");
   return key;
 }

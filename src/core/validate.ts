@@ -1,6 +1,6 @@
 // Input checks, done once in src/ before anything reaches a kernel. Every message
 // names the parameter, the value it got and what is allowed.
-import { rangeError, typeError } from "./errors.js";
+import { invalid, typeError } from "./errors.js";
 
 /** A short, readable rendering of a bad value for an error message. */
 export function describe(value: unknown): string {
@@ -14,8 +14,8 @@ export function describe(value: unknown): string {
 /** An integer in [min, max]; a TypeError for a non-number, a RangeError otherwise. */
 export function checkInteger(name: string, value: unknown, min: number, max: number): number {
   const allowed = max >= Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;
-  if (typeof value !== "number") throw typeError(`${name} must be ${allowed}, got ${typeof value} ${describe(value)}`);
-  if (!Number.isInteger(value) || value < min || value > max) throw rangeError(`${name} must be ${allowed}, got ${describe(value)}`);
+  if (typeof value !== "number") throw invalid(name, ` must be ${allowed}, got ${typeof value} ${describe(value)}`, TypeError);
+  if (!Number.isInteger(value) || value < min || value > max) throw invalid(name, ` must be ${allowed}, got ${describe(value)}`);
   return value;
 }
 
@@ -30,7 +30,7 @@ export function optionalInteger(name: string, value: unknown, min: number, max: 
  * (Object.create({ timeoutMs: 0 }), or a polluted Object.prototype) is never applied.
  */
 export function checkOptions<T extends object>(what: string, options: unknown, known: readonly string[]): Partial<T> {
-  return ownKeys(options, known, `options of ${what}`, (key) => `unknown option ${JSON.stringify(key)} for ${what}`);
+  return ownKeys(options, known, "options", ` of ${what}`, (key) => `unknown option ${JSON.stringify(key)} for ${what}`);
 }
 
 /**
@@ -39,14 +39,15 @@ export function checkOptions<T extends object>(what: string, options: unknown, k
  * Undefined gives an empty record.
  */
 export function checkRecord<T extends object>(name: string, value: unknown, known: readonly string[]): Partial<T> {
-  return ownKeys(value, known, name, (key) => `unknown key ${JSON.stringify(key)} in ${name}`);
+  return ownKeys(value, known, name, "", (key) => `unknown key ${JSON.stringify(key)} in ${name}`);
 }
 
-function ownKeys<T extends object>(value: unknown, known: readonly string[], name: string, unknownKey: (key: string) => string): Partial<T> {
+/** `name` + `of` is the record in messages ("options" + " of count"); an unknown key is that key's error (its param). */
+function ownKeys<T extends object>(value: unknown, known: readonly string[], name: string, of: string, unknownKey: (key: string) => string): Partial<T> {
   const own = Object.create(null) as Record<string, unknown>;
   if (value === undefined) return own as Partial<T>;
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw typeError(`${name} must be an object, got ${describe(value)}`);
+    throw invalid(name, `${of} must be an object, got ${describe(value)}`, TypeError);
   }
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) throw typeError(`${unknownKey(key)} (known: ${known.join(", ")})`);
@@ -56,7 +57,7 @@ function ownKeys<T extends object>(value: unknown, known: readonly string[], nam
 }
 
 export function optionalFunction<F>(name: string, value: unknown): F | undefined {
-  if (value !== undefined && typeof value !== "function") throw typeError(`${name} must be a function, got ${describe(value)}`);
+  if (value !== undefined && typeof value !== "function") throw invalid(name, ` must be a function, got ${describe(value)}`, TypeError);
   return value as F | undefined;
 }
 
@@ -67,16 +68,15 @@ export function optionalSignal(value: unknown): AbortSignal | undefined {
     ? value instanceof AbortSignal
     : typeof value === "object" && value !== null && typeof (value as AbortSignal).aborted === "boolean" &&
       typeof (value as AbortSignal).addEventListener === "function";
-  if (!real) throw typeError(`signal must be an AbortSignal (from an AbortController), got ${describe(value)}`);
+  if (!real) throw invalid("signal", ` must be an AbortSignal (from an AbortController), got ${describe(value)}`, TypeError);
   return value as AbortSignal;
 }
 
 /** One of a fixed list of strings. */
 export function checkChoice<T extends string>(name: string, value: unknown, choices: readonly T[]): T {
   if (typeof value !== "string" || !choices.includes(value as T)) {
-    throw (typeof value === "string" ? rangeError : typeError)(
-      `${name} must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${describe(value)}`,
-    );
+    throw invalid(name, ` must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}, got ${describe(value)}`,
+      typeof value === "string" ? RangeError : TypeError);
   }
   return value as T;
 }
@@ -88,15 +88,15 @@ const INTEGER_ARRAYS = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Ui
 export function checkColumns(name: string, value: unknown): Int32Array {
   if (!Array.isArray(value) && !INTEGER_ARRAYS.some((kind) => value instanceof kind)) {
     const what = ArrayBuffer.isView(value) ? `a ${value.constructor.name}` : describe(value);
-    throw typeError(`${name} must be an array of column numbers or an integer typed array (Int32Array, Uint8Array, ...), got ${what}`);
+    throw invalid(name, ` must be an array of column numbers or an integer typed array (Int32Array, Uint8Array, ...), got ${what}`, TypeError);
   }
   const list = value as ArrayLike<unknown>;
   const n = list.length;
-  if (n < 1) throw rangeError(`${name} must hold at least one queen, got an empty list`);
+  if (n < 1) throw invalid(name, " must hold at least one queen, got an empty list");
   for (let i = 0; i < n; i++) {
     const c = list[i];
     if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= n) {
-      throw rangeError(`${name}[${i}] must be an integer from 0 to ${n - 1} (a column of the ${n} x ${n} board), got ${describe(c)}`);
+      throw invalid(name, `[${i}] must be an integer from 0 to ${n - 1} (a column of the ${n} x ${n} board), got ${describe(c)}`);
     }
   }
   return value instanceof Int32Array ? value : Int32Array.from(list as ArrayLike<number>);

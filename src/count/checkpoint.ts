@@ -5,7 +5,7 @@
 // a device), written only to a regular file (a device, FIFO or directory, or a link to one, is
 // refused), atomically: a temporary file in the same directory, fsync, rename; no temporary
 // file is left behind on any failure.
-import { ErrorCode, ioError, withCode } from "../core/errors.js";
+import { ErrorCode, ioError, withCode, type CodedError } from "../core/errors.js";
 import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/key.js";
 import { checkPartResult, type AnyCount, type AnyPart } from "../workers/pool.js";
 import { SPLIT_VERSION } from "./parts.js";
@@ -44,20 +44,21 @@ async function fsp(): Promise<typeof import("node:fs/promises")> {
   return (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
 }
 
+/** The way out of a refused checkpoint, in the API's words (the CLI says it with its flags). */
+export const CHECKPOINT_HINT = "delete it, or pass restart: true, to start over";
+
 /** A refused checkpoint (unreadable, malformed, another run's): NQ_CHECKPOINT_CORRUPT, naming the file and how to start over. */
-export function refused(path: string, why: string): RangeError & { code: string } {
-  return withCode(
-    new RangeError(`checkpoint ${path} ${why}; it is not used: delete it, or pass restart: true, to start over`),
-    ErrorCode.checkpointCorrupt,
-  );
+export function refused(path: string, why: string): CodedError<RangeError> {
+  const detail = `checkpoint ${path} ${why}`;
+  return Object.assign(withCode(new RangeError(`${detail}; it is not used: ${CHECKPOINT_HINT}`), ErrorCode.checkpointCorrupt),
+    { param: "checkpoint", detail, hint: CHECKPOINT_HINT });
 }
 
 /** A checkpoint whose MAC does not verify: NQ_TAMPERED, naming the file; nothing of it is used. */
-function tampered(path: string, why: string): Error & { code: string } {
-  return withCode(
-    new Error(`checkpoint ${path} ${why}; nothing of it is used: delete it, or pass restart: true, to start over`),
-    ErrorCode.tampered,
-  );
+function tampered(path: string, why: string): CodedError {
+  const detail = `checkpoint ${path} ${why}`;
+  return Object.assign(withCode(new Error(`${detail}; nothing of it is used: ${CHECKPOINT_HINT}`), ErrorCode.tampered),
+    { param: "checkpoint", detail, hint: CHECKPOINT_HINT });
 }
 
 /**

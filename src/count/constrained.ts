@@ -9,7 +9,7 @@
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, type BoardConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
-import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
+import { ErrorCode, rangeError, timeoutError, typeError, withCode, invalid } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { constrainedCapacity } from "./bounds.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
@@ -186,7 +186,7 @@ export function prefixConstraints(constraints: Constraints, prefix: readonly Squ
 /** Refuses n outside the complete search's range for a constrained count. */
 export function checkConstrainedN(n: number, what: string): void {
   if (n > CONSTRAINED_MAX_N) {
-    throw rangeError(`n must be an integer from 1 to ${CONSTRAINED_MAX_N} for ${what} with given queens or blocked squares, got ${n}`);
+    throw invalid("n", ` must be an integer from 1 to ${CONSTRAINED_MAX_N} for ${what} with given queens or blocked squares, got ${n}`);
   }
 }
 
@@ -252,7 +252,7 @@ function dealConstrained(constraints: Constraints, depth: number, parts: number,
   const { fixed, blocked } = givenLists(constraints);
   const prefixes = prefixesAt(constraints, depth, limit);
   const available = Math.max(1, prefixes.length); // no prefix at all: one part, counting 0
-  if (parts > available) throw rangeError(`parts must be an integer from 1 to ${available} for this board at depth ${depth}, got ${parts}`);
+  if (parts > available) throw invalid("parts", ` must be an integer from 1 to ${available} for this board at depth ${depth}, got ${parts}`);
   const result: ConstrainedPart[] = [];
   for (let part = 0; part < parts; part++) {
     if (only !== undefined && part !== only) continue;
@@ -294,7 +294,7 @@ function mismatch(message: string): RangeError & { code: string } {
 
 /** Checks a constrained part against the part its identity gives (re-derived); returns the re-derived part. */
 export function checkConstrainedPart(value: unknown): ConstrainedPart {
-  if (typeof value !== "object" || value === null) throw typeError(`part must be an object made by splitConstrainedCount`);
+  if (typeof value !== "object" || value === null) throw invalid("part", " must be an object made by splitConstrainedCount", TypeError);
   const p = value as ConstrainedPart;
   const label = `constrained part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
   if (p.kind !== "constrained" || p.splitVersion !== CONSTRAINED_SPLIT_VERSION) throw mismatch(`${label} is not a part of this package's constrained split (version ${CONSTRAINED_SPLIT_VERSION})`);
@@ -406,9 +406,9 @@ export function constrainedBoard(constraints: Constraints): ConstrainedBoard {
  */
 export function deriveConstrainedPart(board: ConstrainedBoard, depth: number, parts: number, index: number, maxParts: number): ConstrainedPart {
   const { n } = board;
-  if (!Number.isInteger(n) || n < 1 || n > CONSTRAINED_MAX_N) throw rangeError(`n must be an integer from 1 to ${CONSTRAINED_MAX_N}, got ${describe(n)}`);
-  if (!Number.isInteger(depth) || depth < 0 || depth > CONSTRAINED_MAX_DEPTH) throw rangeError(`depth must be an integer from 0 to ${CONSTRAINED_MAX_DEPTH}, got ${describe(depth)}`);
-  if (!Number.isInteger(parts) || parts < 1 || parts > maxParts) throw rangeError(`parts must be an integer from 1 to ${maxParts}, got ${describe(parts)}`);
+  if (!Number.isInteger(n) || n < 1 || n > CONSTRAINED_MAX_N) throw invalid("n", ` must be an integer from 1 to ${CONSTRAINED_MAX_N}, got ${describe(n)}`);
+  if (!Number.isInteger(depth) || depth < 0 || depth > CONSTRAINED_MAX_DEPTH) throw invalid("depth", ` must be an integer from 0 to ${CONSTRAINED_MAX_DEPTH}, got ${describe(depth)}`);
+  if (!Number.isInteger(parts) || parts < 1 || parts > maxParts) throw invalid("parts", ` must be an integer from 1 to ${maxParts}, got ${describe(parts)}`);
   if (!Number.isInteger(index) || index < 0 || index >= parts) throw rangeError(`the part index must be an integer from 0 to ${parts - 1}, got ${describe(index)}`);
   const constraints = checkConstraints(n, { fixed: board.fixed, blocked: board.blocked }, "the run's board");
   const normal = constrainedBoard(constraints);
@@ -490,7 +490,7 @@ function wholeSplit(split: readonly ConstrainedPart[]): ConstrainedPart[] {
  * @example const { total } = mergeConstrainedCounts(results, splitConstrainedCount(10, constraints, 8));
  */
 export function mergeConstrainedCounts(results: readonly ConstrainedPartCount[], split: readonly ConstrainedPart[]): { total: bigint; nodes: bigint } {
-  if (!Array.isArray(results)) throw typeError(`results must be an array of constrained part counts, got ${describe(results)}`);
+  if (!Array.isArray(results)) throw invalid("results", ` must be an array of constrained part counts, got ${describe(results)}`, TypeError);
   const whole = wholeSplit(split);
   const list: unknown[] = Array.from(results); // each element read once
   const byPart = new Map<number, ConstrainedPartCount>();

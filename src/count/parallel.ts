@@ -6,7 +6,7 @@
 import type { CountEngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "./count.js";
 import { pickEngine, threadsEngine } from "../engine/select.js";
-import { ErrorCode, ioError, rangeError, typeError, withCode } from "../core/errors.js";
+import { ErrorCode, ioError, rangeError, invalid, withCode } from "../core/errors.js";
 import type { KeyInput } from "../core/key.js";
 import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
@@ -100,7 +100,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
   if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
-  if (threads.gpu && !constraints.empty) throw rangeError("engine 'webgpu': the GPU counts plain boards only; count given queens or blocked squares on the CPU threads (engine 'wasm')");
+  if (threads.gpu && !constraints.empty) throw invalid("engine", " 'webgpu' counts plain boards only: count given queens or blocked squares on the CPU threads (engine 'wasm')");
   // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
   const board = constraints.empty ? undefined : constrainedBoard(constraints).digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
@@ -112,10 +112,10 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
   const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
   if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
-    throw rangeError(`checkpoint must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
+    throw invalid("checkpoint", ` must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
-  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw typeError(`restart must be true or false, got ${describe(opts.restart)}`);
+  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw invalid("restart", ` must be true or false, got ${describe(opts.restart)}`, TypeError);
   if ((opts.key !== undefined || opts.keyFile !== undefined) && opts.checkpoint === undefined) {
     throw rangeError("key and keyFile apply to a checkpoint: give checkpoint too");
   }

@@ -16,7 +16,7 @@ import {
   walkConstellationTasks, type ConstellationIndex,
 } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
-import { ErrorCode, rangeError, timeoutError, typeError, withCode } from "../core/errors.js";
+import { ErrorCode, timeoutError, typeError, withCode, invalid } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
@@ -106,10 +106,10 @@ function digestText(part: Omit<CountPart, "digest">): string {
 
 /** The digest of a part's identity and content (FNV-1a 64, 16 hex digits), whatever its `digest` field says. */
 export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }): string {
-  if (typeof part !== "object" || part === null || Array.isArray(part)) throw typeError(`part must be an object made by splitCount, got ${describe(part)}`);
+  if (typeof part !== "object" || part === null || Array.isArray(part)) throw invalid("part", ` must be an object made by splitCount, got ${describe(part)}`, TypeError);
   const prefixes: unknown = part.prefixes;
   if (!Array.isArray(prefixes) || !prefixes.every((t) => typeof t === "object" && t !== null && Array.isArray((t as ConstellationTask).rows))) {
-    throw typeError(`part.prefixes must be an array of { i, j, k, l, rows } constellation tasks (as splitCount makes them), got ${describe(prefixes)}`);
+    throw invalid("part", `.prefixes must be an array of { i, j, k, l, rows } constellation tasks (as splitCount makes them), got ${describe(prefixes)}`, TypeError);
   }
   return fnv1a64(digestText(part));
 }
@@ -118,7 +118,7 @@ export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }
 function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
   const split = splitFor(n, parts);
   if (split.tasks < parts) {
-    throw rangeError(`parts must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
+    throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
   }
   const { prefixNodes } = split;
   const dealt = new Map<number, ConstellationTask[]>();
@@ -191,7 +191,7 @@ function prefixProblem(prefixes: unknown, n: number): string | undefined {
  */
 export function checkPart(value: unknown): CountPart {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw typeError(`part must be an object made by splitCount, got ${describe(value)}`);
+    throw invalid("part", ` must be an object made by splitCount, got ${describe(value)}`, TypeError);
   }
   const part = value as CountPart;
   if (part.splitVersion !== SPLIT_VERSION) {
@@ -264,7 +264,7 @@ function snapshotCount(value: object): Record<(typeof COUNT_FIELDS)[number], unk
  * the result's own fields, plain values); throws RangeError NQ_PART_MISMATCH naming the part.
  */
 export function checkPartCount(part: CountPart, result: unknown): PartCount {
-  if (typeof part !== "object" || part === null || Array.isArray(part)) throw typeError(`part must be an object made by splitCount, got ${describe(part)}`);
+  if (typeof part !== "object" || part === null || Array.isArray(part)) throw invalid("part", ` must be an object made by splitCount, got ${describe(part)}`, TypeError);
   const label = name(part);
   if (typeof result !== "object" || result === null || Array.isArray(result)) {
     throw mismatch(`the result for ${label} is ${describe(result)}, not a countTask result`);
@@ -390,7 +390,7 @@ export async function countPart(part: CountPart, options?: CountPartOptions): Pr
  * @example const { total } = mergeCounts(results, { n: 12, parts: 64 });
  */
 export function mergeCounts(results: readonly PartCount[], expected: { n: number; parts: number }): MergedCount {
-  if (!Array.isArray(results)) throw typeError(`results must be an array of countTask results, got ${describe(results)}`);
+  if (!Array.isArray(results)) throw invalid("results", ` must be an array of countTask results, got ${describe(results)}`, TypeError);
   if (typeof expected !== "object" || expected === null) {
     throw typeError(`mergeCounts needs the split it adds up, { n, parts }, got ${describe(expected)}`);
   }

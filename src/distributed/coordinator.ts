@@ -9,7 +9,7 @@ import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../count/parallel.js";
 import type { KeyInput } from "../core/key.js";
-import { ErrorCode, rangeError, withCode } from "../core/errors.js";
+import { ErrorCode, rangeError, withCode, invalid } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
 import { MAX_PARTS, SPLIT_VERSION, derivePart, partsFor, type CountPart } from "../count/parts.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
@@ -129,7 +129,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
   const audit = opts.audit === undefined ? DEFAULT_AUDIT : opts.audit;
-  if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw rangeError(`audit must be a fraction from 0 to 1, got ${describe(audit)}`);
+  if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw invalid("audit", ` must be a fraction from 0 to 1, got ${describe(audit)}`);
   const replicas = opts.replicas === undefined ? 1 : checkInteger("replicas", opts.replicas, 1, 2);
   const key = queueKey(opts);
   signal?.throwIfAborted();
@@ -144,7 +144,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     // is only counted here, and each part re-derived from its identity when it is needed.
     const made: PartSource = constrained ? keptSplit(splitConstrainedCount(n, constraints, asked)) : derivedSplit(n, partsFor(n, checkInteger("parts", asked, 1, MAX_PARTS)));
     if (opts.parts !== undefined && made.count < opts.parts) {
-      throw rangeError(`parts must be an integer from 1 to ${made.count} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
+      throw invalid("parts", ` must be an integer from 1 to ${made.count} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
     }
     return made;
   };
@@ -152,7 +152,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   let source: PartSource = byDefault ? keptSplit([]) : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
   const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
   if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
-    throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
+    throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
   }
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();

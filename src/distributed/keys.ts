@@ -2,7 +2,7 @@
 import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, type ConstrainedBoard } from "../count/constrained.js";
 import { COUNT_MAX_N } from "../count/count.js";
-import { typeError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
@@ -23,7 +23,7 @@ export function queueName(n: number, parts: number, board?: string): string {
   checkInteger("n", n, 1, CONSTRAINED_MAX_N);
   checkInteger("parts", parts, 1, Number.MAX_SAFE_INTEGER);
   if (board !== undefined && (typeof board !== "string" || !/^[0-9a-f]{16}$/.test(board))) {
-    throw typeError(`board must be a board's digest (16 hex digits, constrainedBoard's), got ${describe(board)}`);
+    throw invalid("board", ` must be a board's digest (16 hex digits, constrainedBoard's), got ${describe(board)}`, TypeError);
   }
   if (board !== undefined) return `nqueens-count-n${n}-b${board}-p${parts}-cv${CONSTRAINED_SPLIT_VERSION}`;
   return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;

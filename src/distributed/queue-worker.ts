@@ -13,7 +13,7 @@ import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../co
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { threadsEngine } from "../engine/select.js";
-import { ErrorCode, typeError } from "../core/errors.js";
+import { ErrorCode, invalid } from "../core/errors.js";
 import { countPartWebGpu } from "../engine/webgpu/part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
@@ -120,7 +120,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
   const key = queueKey(opts);
   if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
-    throw typeError(`name must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`);
+    throw invalid("name", ` must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`, TypeError);
   }
   const workerName = opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
 

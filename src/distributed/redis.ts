@@ -2,7 +2,7 @@
 // failed command as a lost connection.
 import type { ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { ErrorCode, rangeError, withCode } from "../core/errors.js";
+import { ErrorCode, withCode, invalid } from "../core/errors.js";
 import { queueLibraries } from "./deps.js";
 import { describeTarget, redact } from "./redact.js";
 
@@ -33,23 +33,23 @@ export type Connection = string | RedisConnectionOptions;
  */
 export function redisOptions(connection: Connection): RedisConnectionOptions {
   if (typeof connection !== "string") {
-    if (typeof connection !== "object" || connection === null) throw rangeError(`connection must be a redis:// URL or ioredis options, got ${describeTarget(connection)}`);
+    if (typeof connection !== "object" || connection === null) throw invalid("connection", ` must be a redis:// URL or ioredis options, got ${describeTarget(connection)}`);
     return { ...connection };
   }
   let url: URL;
   try {
     url = new URL(connection);
   } catch {
-    throw rangeError(`connection must be a redis:// URL such as redis://127.0.0.1:6379, got ${describeTarget(connection)}`);
+    throw invalid("connection", ` must be a redis:// URL such as redis://127.0.0.1:6379, got ${describeTarget(connection)}`);
   }
   if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
-    throw rangeError(`connection must be a redis:// or rediss:// URL, got ${describeTarget(connection)}`);
+    throw invalid("connection", ` must be a redis:// or rediss:// URL, got ${describeTarget(connection)}`);
   }
   const db = url.pathname.replace(/^\//, "");
   if (db !== "" && !/^\d{1,9}$/.test(db)) {
-    throw rangeError(`connection's database must be a number such as /0 after the port, got another path (not shown, as it may be a password) in ${describeTarget(connection)}`);
+    throw invalid("connection", `'s database must be a number such as /0 after the port, got another path (not shown, as it may be a password) in ${describeTarget(connection)}`);
   }
-  if (url.search || url.hash) throw rangeError(`connection must be a redis:// URL without ?query or #fragment, got ${describeTarget(connection)}`);
+  if (url.search || url.hash) throw invalid("connection", ` must be a redis:// URL without ?query or #fragment, got ${describeTarget(connection)}`);
   return {
     host: url.hostname.replace(/^\[|\]$/g, "") || "127.0.0.1",
     port: url.port ? Number(url.port) : 6379,
@@ -65,7 +65,7 @@ function decodeUserInfo(text: string, connection: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
-    throw rangeError(`connection's user name or password has a '%' that is not %XX (write a '%' as %25), in ${describeTarget(connection)}`);
+    throw invalid("connection", `'s user name or password has a '%' that is not %XX (write a '%' as %25), in ${describeTarget(connection)}`);
   }
 }
 
@@ -109,7 +109,7 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     if (/DB index is out of range|invalid DB index/i.test(why)) {
-      throw rangeError(`connection's database ${db} does not exist on Redis at ${describeConnection(options)} (${redact(why)}); use one from /0 to the server's 'databases' - 1`);
+      throw invalid("connection", `'s database ${db} does not exist on Redis at ${describeConnection(options)} (${redact(why)}); use one from /0 to the server's 'databases' - 1`);
     }
     throw withCode(new Error(redact(`cannot use database ${db} of Redis at ${describeConnection(options)}: ${why}`)), ErrorCode.queueUnreachable);
   } finally {

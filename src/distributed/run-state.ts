@@ -8,7 +8,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
 import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained.js";
-import { ErrorCode, withCode } from "../core/errors.js";
+import { ErrorCode, rephrased, withCode } from "../core/errors.js";
 import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
@@ -327,8 +327,7 @@ export class RunState {
       const e = error as Error & { code?: string };
       if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) return; // nothing of it is needed
       if (this.recounted.has(p)) {
-        e.message = `queue ${name}: ${e.message}, again after counting it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`;
-        throw e;
+        throw rephrased(e, `queue ${name}: ${e.message}, again after counting it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`);
       }
       this.recounted.add(p);
       this.s.notice(`queue ${name}: ${e.message}; not added: counting part ${p} again`);

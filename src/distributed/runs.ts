@@ -1,5 +1,5 @@
 // Run administration: listRuns (every run Redis holds) and removeRun.
-import { rangeError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
@@ -104,7 +104,7 @@ export async function listRuns(options: { connection: Connection; connectTimeout
 /** Removes a run from Redis: its queue, its jobs and results, its meta keys. */
 export async function removeRun(queue: string, options: { connection: Connection; connectTimeoutMs?: number }): Promise<void> {
   const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("removeRun", options, ["connection", "connectTimeoutMs"]);
-  if (typeof queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(queue)) throw rangeError(`queue must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
+  if (typeof queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(queue)) throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
   const redis = redisOptions(opts.connection as Connection);
   const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const { bullmq: { Queue } } = await queueLibraries();

@@ -5,7 +5,7 @@
 // adding a row here, its kernel in assembly/<file>.ts and its twin in src/engine/ts/<file>.ts
 // (the TypeScript engine's table is typed by this one, so a missing twin fails the typecheck).
 import { MIN_CONFLICTS_MAX_N } from "./ts/min-conflicts-params.js";
-import { typeError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";
 
 /** The caps a method can take (exact on both engines). */
@@ -153,7 +153,7 @@ export const AUTO_RULE = { backtrackMaxN: 12, hybridBelowN: 50 } as const;
 /** What 'auto' runs for n (see AUTO_RULE); on a constrained board (given queens, blocked squares), the complete search. */
 export function autoMethod(n: number, constrained = false): SearchMethod {
   checkInteger("n", n, 1, Number.MAX_SAFE_INTEGER);
-  if (typeof constrained !== "boolean") throw typeError(`constrained must be true or false, got ${describe(constrained)}`);
+  if (typeof constrained !== "boolean") throw invalid("constrained", ` must be true or false, got ${describe(constrained)}`, TypeError);
   if (constrained) return "complete";
   return n <= AUTO_RULE.backtrackMaxN ? "backtrack" : n < AUTO_RULE.hybridBelowN ? "hybrid" : "min-conflicts";
 }

@@ -3,7 +3,7 @@
 import type { Engine, EngineName } from "./contract.js";
 import { tsEngine } from "./ts/index.js";
 import { compileWasm, wasmEngine } from "./wasm/index.js";
-import { engineUnavailable, rangeError, typeError } from "../core/errors.js";
+import { engineUnavailable, invalid } from "../core/errors.js";
 import { checkChoice, describe } from "../core/validate.js";
 import { deprecated } from "../core/deprecate.js";
 
@@ -36,9 +36,9 @@ export async function init(): Promise<void> {
  * 'wasm'). `gpu: true` is the old spelling of the GPU: it still works, said deprecated once.
  */
 export function threadsEngine(fn: string, engine: unknown, gpu: unknown): { engine: EngineName | undefined; gpu: boolean } {
-  if (gpu !== undefined && typeof gpu !== "boolean") throw typeError(`gpu must be true or false, got ${describe(gpu)}`);
+  if (gpu !== undefined && typeof gpu !== "boolean") throw invalid("gpu", ` must be true or false, got ${describe(gpu)}`, TypeError);
   if (engine === "webgpu") {
-    if (gpu === false) throw rangeError(`${fn}: engine 'webgpu' puts the GPU among the threads, and gpu: false says not to; leave gpu out`);
+    if (gpu === false) throw invalid("gpu", ` false contradicts engine 'webgpu' in ${fn} (the GPU among the threads): leave gpu out`);
     return { engine: "wasm", gpu: true };
   }
   if (gpu === true) deprecated(`${fn}.gpu`, `${fn}'s option gpu: true is deprecated; use engine: 'webgpu' (the GPU among the threads)`);

@@ -11,7 +11,7 @@ import {
 } from "../engine/registry.js";
 import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../engine/ts/min-conflicts.js";
 import { pickEngine } from "../engine/select.js";
-import { rangeError } from "../core/errors.js";
+import { rangeError, invalid } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
@@ -20,8 +20,8 @@ import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optio
 function checkMinConflictsMemory(n: number): void {
   const bytes = minConflictsBytes(n);
   if (bytes <= WASM_HEAP_BYTES) return;
-  throw rangeError(
-    `n = ${n} is too large for method "min-conflicts": it needs ${bytes} bytes (8 per queen + 64 KiB), ` +
+  throw invalid(
+    "n", ` = ${n} is too large for method "min-conflicts": it needs ${bytes} bytes (8 per queen + 64 KiB), ` +
       `more than the ${WASM_HEAP_BYTES} bytes Wasm memory can hold; n must be an integer from 1 to ${MIN_CONFLICTS_MAX_N}`,
   );
 }
@@ -142,8 +142,8 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : AUTO_MAX_N) : METHODS[requested].maxN);
   if (requested === "min-conflicts" && givens && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
-    throw rangeError(
-      `n = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
+    throw invalid(
+      "n", ` = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
         `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
     );
   }
@@ -156,8 +156,8 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
   if (method === "min-conflicts" && !constraints.empty && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
-    throw rangeError(
-      `n = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
+    throw invalid(
+      "n", ` = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
         `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
     );
   }
@@ -170,17 +170,17 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     if (!spec.limits.includes(limit)) {
       if (auto) continue; // 'auto' applies the limits that fit the method it picked
       const allowed = spec.limits.length ? `it takes ${spec.limits.join(", ")}` : "it takes no work limit";
-      throw rangeError(`${limit} does not apply to method ${JSON.stringify(method)} (${allowed})`);
+      throw invalid(limit, ` does not apply to method ${JSON.stringify(method)} (${allowed})`);
     }
     caps[limit] = checkInteger(limit, opts[limit], 1, Number.MAX_SAFE_INTEGER);
   }
   let param = 0;
   if (auto && opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}; with method "auto" the default is used`);
+    throw invalid("stopVegas", ` applies only to ${stopVegasMethodsText}; with method "auto" the default is used`);
   } else if (spec.stopVegas) {
     param = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   } else if (opts.stopVegas !== undefined) {
-    throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
+    throw invalid("stopVegas", ` applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   }
   const pacer = Pacer.from<SolveProgress>(opts);
   pacer.throwIfAborted();

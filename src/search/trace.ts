@@ -8,7 +8,7 @@
 // figures are exactly what solve() returns for the same (n, method, seed, stopVegas).
 import { EXHAUSTED, FOUND, RUNNING, type Search, type SearchStats } from "../engine/contract.js";
 import { tsEngine } from "../engine/ts/index.js";
-import { rangeError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, stopVegasMethodsText, type TraceMethod } from "../engine/registry.js";
 import { checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 import { checkConstraints, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
@@ -109,7 +109,7 @@ export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, 
   const seed = checkSeed(opts.seed);
   let stopVegas = 0;
   if (spec.stopVegas) stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
-  else if (opts.stopVegas !== undefined) throw rangeError(`stopVegas applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
+  else if (opts.stopVegas !== undefined) throw invalid("stopVegas", ` applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   const maxEvents = optionalInteger("maxEvents", opts.maxEvents, 1, Number.MAX_SAFE_INTEGER, DEFAULT_TRACE_MAX_EVENTS);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "trace");

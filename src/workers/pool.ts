@@ -20,7 +20,7 @@ import { compileWasmModule } from "../engine/wasm/index.js";
 import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
-import { ErrorCode, withCode } from "../core/errors.js";
+import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { startGpuPoolWorker } from "../engine/webgpu/part.js";
@@ -209,7 +209,7 @@ export class WorkerPool {
 
   constructor(options: PoolOptions) {
     const { size, engine = "wasm", gpu = false, maxAttempts = 3, cancelGraceMs = 1000 } = options;
-    if (!Number.isInteger(size) || size < 1 || size > 256) throw withCode(new RangeError(`size must be an integer from 1 to 256, got ${String(size)}`), ErrorCode.invalidArgument);
+    if (!Number.isInteger(size) || size < 1 || size > 256) throw invalid("size", ` must be an integer from 1 to 256, got ${String(size)}`);
     this.size = size;
     this.engine = engine;
     this.gpuLost = !gpu;

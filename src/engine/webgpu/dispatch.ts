@@ -14,7 +14,7 @@ import shader from "../../../gpu/count.wgsl";
 import constellationShader from "../../../gpu/constellations.wgsl";
 import stackPrelude from "../../../gpu/stack.wgsl";
 import type { CountOptions, CountProgress } from "../../count/count.js";
-import { ErrorCode, rangeError, timeoutError, withCode } from "../../core/errors.js";
+import { ErrorCode, invalid, timeoutError, withCode } from "../../core/errors.js";
 import { Pacer, type PacerStop } from "../../core/pacer.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
 import type { TaskCount } from "../contract.js";
@@ -131,8 +131,8 @@ async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number, ker
 export function slotsFor(gpu: GpuHandle, tuning: GpuCountTuning): number {
   const most = gpu.device.limits.maxComputeWorkgroupsPerDimension * WORKGROUP;
   if (tuning.slots !== undefined && tuning.slots > most) {
-    throw rangeError(
-      `tuning.slots must be an integer from 1 to ${most} (this adapter's maxComputeWorkgroupsPerDimension, ` +
+    throw invalid(
+      "tuning", `.slots must be an integer from 1 to ${most} (this adapter's maxComputeWorkgroupsPerDimension, ` +
         `${gpu.device.limits.maxComputeWorkgroupsPerDimension}, times the workgroup size, ${WORKGROUP}), got ${tuning.slots}`,
     );
   }
