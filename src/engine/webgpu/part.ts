@@ -6,7 +6,7 @@
 import { checkPart, checkPartCount, type CountPart, type PartCount } from "../../count/parts.js";
 import { ErrorCode } from "../../core/errors.js";
 import { countConstellationsWebGpu } from "./constellations.js";
-import type { GpuCountTuning } from "./count.js";
+import type { GpuCountTuning } from "./tuning.js";
 
 /**
  * countTask(part) on the GPU: the part is checked (NQ_INVALID_ARGUMENT, NQ_PART_MISMATCH),
