@@ -5,7 +5,7 @@
 // adapter fails this file; elsewhere it is skipped with a message saying why.
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { count, ErrorCode } from "../src/index.js";
-import { splitTasks } from "../src/count/tasks.js";
+import { splitTasks } from "../src/engine/prefix-split.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {

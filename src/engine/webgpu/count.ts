@@ -89,7 +89,7 @@ function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): num
 }
 
 /**
- * Counts the given prefix tasks of src/count/tasks.ts (a count part's, say) on the GPU, each
+ * Counts the given prefix tasks of src/engine/prefix-split.ts (a count part's, say) on the GPU, each
  * cut deeper as the GPU needs: the sums of what countTask of a CPU engine gives for each
  * (count8, count4, count2, and the nodes below the given prefixes). Rejects as count() does
  * (NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST: then count them on a CPU engine instead).
