@@ -11,7 +11,8 @@ import { countDistributed, startWorker, type WorkerEvent } from "../src/distribu
 import { splitCount } from "../src/count/parts.js";
 import { countParallel, workerHooks } from "../src/count/parallel.js";
 import { count } from "../src/index.js";
-import { acquireGpu, countPartWebGpu, gpuInfo, releaseGpu, setGpuLoader, createLoader } from "../src/engine/webgpu/index.js";
+import { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, createLoader } from "../src/engine/webgpu/index.js";
+import { countPartWebGpu } from "../src/count/gpu-part.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { haveRedisServer, killChildren, quietClient, RedisServer, requireRedis, sleep, spawnCli, until } from "./redis-harness.js";
 

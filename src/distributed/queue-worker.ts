@@ -13,7 +13,7 @@ import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../co
 import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
 import { checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { ErrorCode, typeError } from "../core/errors.js";
-import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { countPartWebGpu } from "../count/gpu-part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {

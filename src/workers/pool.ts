@@ -22,7 +22,7 @@ import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { checkPartCount, type CountPart, type PartCount } from "../count/parts.js";
 import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
-import { startGpuPoolWorker } from "../engine/webgpu/part.js";
+import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 
 /** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained.ts). */
