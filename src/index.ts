@@ -16,7 +16,7 @@ export {
   type CountPart, type PartCount, type MergedCount, type CountPartOptions,
 } from "./count/parts.js";
 export { maxParts, MAX_PARTS } from "./count/parts.js";
-export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./count/parallel.js";
+export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./workers/parallel.js";
 export {
   crossCheck, describeReport, KERNEL_NAMES,
   type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,

@@ -18,7 +18,7 @@ const TAKERS = {
   EstimateOptions: { file: "src/analysis/estimate.ts", fields: PACED },
   TreeSizeOptions: { file: "src/analysis/estimate.ts", fields: PACED },
   LasVegasStatsOptions: { file: "src/analysis/las-vegas-stats.ts", fields: PACED },
-  ParallelOptions: { file: "src/count/parallel.ts", fields: ["signal", "onProgress", "progressIntervalMs"] },
+  ParallelOptions: { file: "src/workers/parallel.ts", fields: ["signal", "onProgress", "progressIntervalMs"] },
   CountPartOptions: { file: "src/count/parts.ts", fields: ["signal", "timeoutMs"] },
   ConstrainedCountOptions: { file: "src/count/constrained.ts", fields: ["signal", "timeoutMs"] },
 } as const;

@@ -7,7 +7,7 @@
 // given queens or blocked squares it does the same with the parts of splitConstrainedCount.
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
-import type { ParallelProgress } from "../count/parallel.js";
+import type { ParallelProgress } from "../workers/parallel.js";
 import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
@@ -21,7 +21,7 @@ import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
 import { RunState, type PartSource } from "./run-state.js";
-import type { AnyPart } from "../workers/pool.js";
+import type { AnyPart } from "../count/any-part.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import type { Redis } from "ioredis";
 

@@ -13,7 +13,7 @@ import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
 import { AuditSampler } from "./audit.js";
-import type { AnyPart } from "../workers/pool.js";
+import type { AnyPart } from "../count/any-part.js";
 
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
 const SETTLING = 3;
