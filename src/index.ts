@@ -23,7 +23,7 @@ export {
 } from "./analysis/crosscheck.js";
 export { verdictLine, type CrossCheckVerdict } from "./analysis/crosscheck.js";
 export type { KeyInput } from "./core/key.js";
-export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
+export { verify, type VerifyOptions, type VerifyResult } from "./search/verify.js";
 export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
 export { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares, type ExcludedDiagonal } from "./board/excluded-diagonals.js";
@@ -32,7 +32,7 @@ export {
   type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
 } from "./count/constrained.js";
 export { render, type RenderOptions } from "./board/render.js";
-export { randomSequence, type RandomSequenceOptions } from "./core/random.js";
+export { randomSequence, type RandomSequenceOptions } from "./search/random.js";
 export {
   estimate, treeSize, ESTIMATE_MAX_N, TREE_SIZE_MAX_N,
   type EstimateOptions, type EstimateProgress, type EstimateResult,
