@@ -28,9 +28,11 @@ export { checkConstraints, type Square, type BoardConstraints, type Constraints 
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
 export { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares, type ExcludedDiagonal } from "./board/excluded-diagonals.js";
 export {
-  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
-  type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
+  CONSTRAINED_MAX_N,
 } from "./count/constrained.js";
+export {
+  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
+} from "./count/constrained-parts.js";
 export { render, type RenderOptions } from "./board/render.js";
 export { randomSequence, type RandomSequenceOptions } from "./search/random.js";
 export {

@@ -10,7 +10,7 @@ import { WorkerPool, workerHooks } from "../src/workers/pool.js";
 import type { AnyCount } from "../src/count/any-part.js";
 import { countTask, derivePart, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import { checkConstraints } from "../src/board/constraints.js";
-import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount } from "../src/count/constrained.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount } from "../src/count/constrained-parts.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";
 

@@ -1,10 +1,10 @@
-// A part of either kind, plain (./parts.ts) or constrained (./constrained.ts), and its
+// A part of either kind, plain (./parts.ts) or constrained (./constrained-parts.ts), and its
 // result checked against it: what the pool (src/workers/pool.ts) checks a thread's answer
 // with, and the checkpoint (./checkpoint.ts) a saved entry.
 import { checkPartCount, type CountPart, type PartCount } from "./parts.js";
-import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "./constrained.js";
+import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "./constrained-parts.js";
 
-/** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained.ts). */
+/** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained-parts.ts). */
 export type AnyPart = CountPart | ConstrainedPart;
 /** What counting such a part gives. */
 export type AnyCount = PartCount | ConstrainedPartCount;

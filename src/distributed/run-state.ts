@@ -7,7 +7,7 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
-import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained.js";
+import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained-parts.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";

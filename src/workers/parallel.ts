@@ -17,9 +17,11 @@ import { checkPartResult, type AnyCount, type AnyPart } from "../count/any-part.
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import {
-  CONSTRAINED_MAX_N, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
-  type ConstrainedPart, type ConstrainedPartCount,
+  CONSTRAINED_MAX_N,
 } from "../count/constrained.js";
+import {
+  constrainedBoard, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPart, type ConstrainedPartCount,
+} from "../count/constrained-parts.js";
 
 
 export type ParallelProgress = {
