@@ -1,5 +1,5 @@
 // The GPU count's tuning (countGpu's third argument) and its progress reports: the types
-// count.ts, dispatch.ts, constellations.ts and part.ts share.
+// count.ts, dispatch.ts, constellations.ts and src/count/gpu-part.ts share.
 import type { CountProgress } from "../count-types.js";
 
 // Where each GPU invocation keeps its stack (GpuCountTuning.stack).
