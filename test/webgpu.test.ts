@@ -49,7 +49,7 @@ function codeOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
-  it("are src/count/tasks.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
+  it("are src/engine/prefix-split.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
     let compared = 0;
     for (let n = 4; n <= 13; n++) {
       for (let depth = 2; depth <= Math.min(n - 1, n <= 10 ? 9 : 5); depth++) {
