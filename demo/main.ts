@@ -3,15 +3,17 @@
 // runs in a module Web Worker (worker.ts), every count in countParallel's own Web Workers,
 // so Stop (terminating the worker or aborting the count) always acts at once.
 // The other rooms: board-panel.ts (the board of the last Solve), plot.ts (the live plot),
-// stepper.ts (the step-through), controls.ts (reading the form), board.ts (drawing).
+// stepper.ts (the step-through), controls.ts (reading the form), board.ts (drawing),
+// las-vegas-table.ts (the plot and table of t vs stopVegas).
 import { autoMethod, count, countParallel, defaultStopVegas, gpuInfo, type GpuCountProgress, type GpuInfo, METHOD_NAMES, METHODS, LAS_VEGAS_EXACT_MAX_N, type Method } from "nqueens-wasm";
 import { CHESSBOARD_MAX_N } from "./board";
 import { clearBoard, enableClicks, showSolution } from "./board-panel";
 import { engine, parseN, seed, stopVegasText } from "./controls";
 import { $, fmt, fmtLeft, fmtMs, fmtNodes, input, roundMs, select } from "./dom";
-import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setColumns, setExact, wholeLegendValue } from "./plot";
-import type { FromWorker, Job, LasVegasRow, SolveSummary, VerifySummary } from "./protocol";
+import { addPoint, endAt, flushPlot, INTEGER_INCRS, linePlot, newPlot, plotKind, setExact, wholeLegendValue } from "./plot";
+import type { FromWorker, Job, SolveSummary, VerifySummary } from "./protocol";
 import { initStepper } from "./stepper";
+import { addLasVegasRow, markBest, newLasVegasPlot } from "./las-vegas-table";
 import { constraintOptions, constraintsSummary, hasConstraints, noCompletionText } from "./constraints";
 import "./style.css";
 
@@ -334,56 +336,10 @@ const LV_TABLE_MAX_N = 20;
 /** Monte Carlo tries per stopVegas above LAS_VEGAS_EXACT_MAX_N. */
 const LV_TRIALS = 1000;
 let lvN = 8;
-let lvRows: LasVegasRow[] = [];
-const finite = (x: number) => (Number.isFinite(x) ? x : null);
-
-function newLasVegasPlot(): void {
-  lvRows = [];
-  newPlot("lv", `Expected nodes t until a success vs stopVegas, n = ${lvN}`, {
-    height: 260,
-    scales: { x: { time: false }, t: { distr: 3 }, p: { range: [0, 1] } },
-    axes: [
-      { label: "stopVegas (rows placed at random)", incrs: INTEGER_INCRS },
-      { scale: "t", label: "t (nodes, log scale)", size: 70 },
-      { scale: "p", side: 1, label: "p (one try succeeds)", size: 60, grid: { show: false } },
-    ],
-    series: [
-      { label: "stopVegas" },
-      { label: "t", scale: "t", stroke: "#1f5fbf", width: 2, points: { show: true, size: 5 } },
-      { label: "p", scale: "p", stroke: "#b07b00", width: 1.5, dash: [5, 4] },
-      { label: "best", scale: "t", paths: () => null, points: { show: true, size: 14, width: 2, stroke: "#c5221f", fill: "rgba(197,34,31,0.25)" } },
-    ],
-  });
-  const table = $("lv-table");
-  table.hidden = false;
-  delete table.dataset.best;
-  table.querySelector("tbody")!.replaceChildren();
-}
-
-function drawLasVegas(best: number | null): void {
-  setColumns([
-    lvRows.map((r) => r.stopVegas), lvRows.map((r) => finite(r.t)), lvRows.map((r) => r.p),
-    lvRows.map((r) => (r.stopVegas === best ? finite(r.t) : null)),
-  ]);
-}
-
-function addLasVegasRow(row: LasVegasRow): void {
-  lvRows.push(row);
-  drawLasVegas(null);
-  const tr = document.createElement("tr");
-  tr.dataset.stopVegas = String(row.stopVegas);
-  const se = Number.isFinite(row.stderrT) && row.stderrT > 0 ? ` ± ${row.stderrT.toFixed(1)}` : "";
-  for (const text of [String(row.stopVegas), row.p.toFixed(4), Number.isFinite(row.t) ? `${row.t.toFixed(2)}${se}` : "never"]) {
-    tr.append(Object.assign(document.createElement("td"), { textContent: text }));
-  }
-  $("lv-table").querySelector("tbody")!.append(tr);
-}
 
 function showLasVegasTable(result: Extract<FromWorker, { type: "lv-done" }>["result"]): void {
   const { n, exact, rows, best } = result;
-  drawLasVegas(best);
-  $("lv-table").dataset.best = String(best);
-  $("lv-table").querySelector(`tr[data-stop-vegas="${best}"]`)?.classList.add("best");
+  markBest(best);
   const b = rows[best];
   setFigures({
     result: `best stopVegas = ${best}: t = ${b.t.toFixed(2)} nodes, p = ${b.p.toFixed(4)}`,
@@ -406,7 +362,7 @@ $("lvtable").addEventListener("click", () => {
   const r = start("t vs stopVegas", () => killWorker(),
     { result: "computing", method: exact ? "lasVegasStats, exact" : `lasVegasStats, ${LV_TRIALS} tries per stopVegas`, engine: engine() },
     { n, title: `t vs stopVegas, n = ${n}: no board`, note: "The table describes one try of the hybrid method for every stopVegas; it solves nothing to show.", show: false });
-  newLasVegasPlot();
+  newLasVegasPlot(n);
   setStatus(`t vs stopVegas for n = ${n}${exact ? " (exact)" : ` (Monte Carlo, ${LV_TRIALS} tries each)`}...`, "running");
   getWorker().postMessage({ kind: "lv-table", id: r.id, n, seed: seed(), engine: engine(), trials: LV_TRIALS } satisfies Job);
 });

@@ -1,5 +1,5 @@
 // Turns the worker bundle (build/worker.global.js) into a module exporting its source
-// text (build/worker-source.ts), which src/count/parallel.ts imports.
+// text (build/worker-source.ts), which src/workers/pool.ts imports.
 import { readFileSync, writeFileSync } from "node:fs";
 
 const source = readFileSync(new URL("../build/worker.global.js", import.meta.url), "utf8");

@@ -16,23 +16,25 @@ export {
   type CountPart, type PartCount, type MergedCount, type CountPartOptions,
 } from "./count/parts.js";
 export { maxParts, MAX_PARTS } from "./count/parts.js";
-export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./count/parallel.js";
+export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./workers/parallel.js";
 export {
   crossCheck, describeReport, KERNEL_NAMES,
   type CrossCheckOptions, type CrossCheckReport, type CrossCheckProgress, type KernelReport, type Divergence, type Runner,
 } from "./analysis/crosscheck.js";
 export { verdictLine, type CrossCheckVerdict } from "./analysis/crosscheck.js";
 export type { KeyInput } from "./core/key.js";
-export { verify, type VerifyOptions, type VerifyResult } from "./board/verify.js";
+export { verify, type VerifyOptions, type VerifyResult } from "./search/verify.js";
 export { checkConstraints, type Square, type BoardConstraints, type Constraints } from "./board/constraints.js";
 export { parseBoard, formatBoard, detectFormat, drawBoard, BOARD_FORMATS, type BoardFormat, type BoardFile } from "./board/formats.js";
 export { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares, type ExcludedDiagonal } from "./board/excluded-diagonals.js";
 export {
-  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, CONSTRAINED_MAX_N,
-  type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
+  CONSTRAINED_MAX_N,
 } from "./count/constrained.js";
+export {
+  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
+} from "./count/constrained-parts.js";
 export { render, type RenderOptions } from "./board/render.js";
-export { randomSequence, type RandomSequenceOptions } from "./core/random.js";
+export { randomSequence, type RandomSequenceOptions } from "./search/random.js";
 export {
   estimate, treeSize, ESTIMATE_MAX_N, TREE_SIZE_MAX_N,
   type EstimateOptions, type EstimateProgress, type EstimateResult,

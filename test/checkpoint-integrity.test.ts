@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { macOf } from "../src/core/key.js";
 import { fnv1a64 } from "../src/core/digest.js";
-import { countParallel } from "../src/count/parallel.js";
+import { countParallel } from "../src/workers/parallel.js";
 import { CHECKPOINT_DOMAIN, checkpointHooks } from "../src/count/checkpoint.js";
 import { A000170 } from "./fixtures/oeis.js";
 

@@ -2,7 +2,8 @@
 // against a plain enumeration written here, the split's presets, both engines, the prefix
 // counter it replaced, and the published counts.
 import { describe, expect, it } from "vitest";
-import { constellationIndex, constellations, splitConstellations, splitTasks } from "../src/count/tasks.js";
+import { constellationIndex, constellations, splitConstellations } from "../src/count/tasks.js";
+import { splitTasks } from "../src/engine/prefix-split.js";
 import type { ConstellationTask, Engine } from "../src/engine/contract.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";

@@ -6,9 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { count, countParallel, solutions, solve } from "../src/index.js";
 import { checkConstraints, emptyConstraints } from "../src/board/constraints.js";
-import {
-  constrainedPrefixes, countConstrainedNow, countConstrainedPart, mergeConstrainedCounts, prefixConstraints, splitConstrainedCount,
-} from "../src/count/constrained.js";
+import { constrainedPrefixes, countConstrainedNow, prefixConstraints } from "../src/count/constrained.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/constrained-parts.js";
 import { pickEngine } from "../src/engine/select.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng } from "./constrained.js";

@@ -1,6 +1,6 @@
 // Counting: the task split, progress, abort and timeout.
 import { describe, expect, it } from "vitest";
-import { splitTasks } from "../src/count/tasks.js";
+import { splitTasks } from "../src/engine/prefix-split.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { count, type CountProgress } from "../src/index.js";

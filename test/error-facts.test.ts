@@ -4,7 +4,7 @@
 // throw site, a name from another function) would leave the CLI without a flag: caught here.
 import { describe, expect, it } from "vitest";
 import { count } from "../src/count/count.js";
-import { countParallel } from "../src/count/parallel.js";
+import { countParallel } from "../src/workers/parallel.js";
 import { splitCount } from "../src/count/parts.js";
 import { solve } from "../src/search/solve.js";
 import { trace } from "../src/search/trace.js";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode, codeOutOfMemory, isOutOfMemory } from "../src/core/errors.js";
-import { countParallel } from "../src/count/parallel.js";
+import { countParallel } from "../src/workers/parallel.js";
 import { splitCount } from "../src/count/parts.js";
 import * as distributed from "../src/distributed/index.js";
 import { tsEngine } from "../src/engine/ts/index.js";

@@ -7,9 +7,8 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { checkPartCount, countTask, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import {
-  checkConstrainedPartCount, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount,
-  type ConstrainedPartCount,
-} from "../src/count/constrained.js";
+  checkConstrainedPartCount, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount,
+} from "../src/count/constrained-parts.js";
 import { checkConstraints, type Square } from "../src/board/constraints.js";
 import { constrainedCapacity } from "../src/count/bounds.js";
 import { caught, isSolution } from "./helpers.js";

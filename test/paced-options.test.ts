@@ -13,14 +13,14 @@ const PACED = ["signal", "timeoutMs", "onProgress", "progressIntervalMs"] as con
 
 /** Which paced fields each options type takes, and the file that declares it. */
 const TAKERS = {
-  CountOptions: { file: "src/count/count.ts", fields: PACED },
+  CountOptions: { file: "src/engine/count-types.ts", fields: PACED },
   SolveOptions: { file: "src/search/solve.ts", fields: PACED },
   EstimateOptions: { file: "src/analysis/estimate.ts", fields: PACED },
   TreeSizeOptions: { file: "src/analysis/estimate.ts", fields: PACED },
   LasVegasStatsOptions: { file: "src/analysis/las-vegas-stats.ts", fields: PACED },
-  ParallelOptions: { file: "src/count/parallel.ts", fields: ["signal", "onProgress", "progressIntervalMs"] },
+  ParallelOptions: { file: "src/workers/parallel.ts", fields: ["signal", "onProgress", "progressIntervalMs"] },
   CountPartOptions: { file: "src/count/parts.ts", fields: ["signal", "timeoutMs"] },
-  ConstrainedCountOptions: { file: "src/count/constrained.ts", fields: ["signal", "timeoutMs"] },
+  ConstrainedCountOptions: { file: "src/count/constrained-parts.ts", fields: ["signal", "timeoutMs"] },
 } as const;
 
 describe("paced options", () => {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SPLIT_VERSION, count, countParallel, countTask, mergeCounts, splitCount, type ParallelProgress } from "../src/index.js";
-import { workerHooks } from "../src/count/parallel.js";
+import { workerHooks } from "../src/workers/parallel.js";
 import { CHECKPOINT_DOMAIN } from "../src/count/checkpoint.js";
 import { localKey, macOf } from "../src/core/key.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";

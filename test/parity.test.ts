@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
-import { splitTasks } from "../src/count/tasks.js";
+import { splitTasks } from "../src/engine/prefix-split.js";
 import { count, randomSequence, solutions, solve } from "../src/index.js";
 import { isSolution } from "./helpers.js";
 

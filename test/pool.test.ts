@@ -6,10 +6,11 @@ import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { WorkerPool, workerHooks, type AnyCount } from "../src/workers/pool.js";
+import { WorkerPool, workerHooks } from "../src/workers/pool.js";
+import type { AnyCount } from "../src/count/any-part.js";
 import { countTask, derivePart, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
 import { checkConstraints } from "../src/board/constraints.js";
-import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount } from "../src/count/constrained.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount } from "../src/count/constrained-parts.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";
 

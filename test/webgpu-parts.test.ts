@@ -9,9 +9,10 @@ import { countTask, derivePart, mergeCounts, splitCount } from "../src/count/par
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import {
-  CONSTELLATION_PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, countPartWebGpu, gpuInfo, kernelSource, minStartsFor, releaseGpu,
+  CONSTELLATION_PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, gpuInfo, kernelSource, minStartsFor, releaseGpu,
   type ConstellationStarts,
 } from "../src/engine/webgpu/index.js";
+import { countPartWebGpu } from "../src/count/gpu-part.js";
 import type { ConstellationTask } from "../src/engine/contract.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 

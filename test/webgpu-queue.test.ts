@@ -9,9 +9,10 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { splitCount } from "../src/count/parts.js";
-import { countParallel, workerHooks } from "../src/count/parallel.js";
+import { countParallel, workerHooks } from "../src/workers/parallel.js";
 import { count } from "../src/index.js";
-import { acquireGpu, countPartWebGpu, gpuInfo, releaseGpu, setGpuLoader, createLoader } from "../src/engine/webgpu/index.js";
+import { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, createLoader } from "../src/engine/webgpu/index.js";
+import { countPartWebGpu } from "../src/count/gpu-part.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { haveRedisServer, killChildren, quietClient, RedisServer, requireRedis, sleep, spawnCli, until } from "./redis-harness.js";
 

@@ -8,7 +8,7 @@ import countShader from "../gpu/count.wgsl";
 import constellationsShader from "../gpu/constellations.wgsl";
 import stackShader from "../gpu/stack.wgsl";
 import { count, ErrorCode } from "../src/index.js";
-import { splitTasks } from "../src/count/tasks.js";
+import { splitTasks } from "../src/engine/prefix-split.js";
 import { countByPrefixes } from "../src/count/count.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import {
@@ -52,7 +52,7 @@ function codeOf(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe("GPU tasks (src/engine/webgpu/tasks.ts)", () => {
-  it("are src/count/tasks.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
+  it("are src/engine/prefix-split.ts's prefixes, in the same order, with the same prefix nodes, at every depth", () => {
     let compared = 0;
     for (let n = 4; n <= 13; n++) {
       for (let depth = 2; depth <= Math.min(n - 1, n <= 10 ? 9 : 5); depth++) {

@@ -12,7 +12,9 @@
 // applies it, with the product of free squares and a bound on the nodes, to a constrained part.
 
 import type { Square } from "../board/constraints.js";
-import type { ConstrainedPart } from "./constrained.js";
+
+/** What constrainedCapacity reads of a constrained part (src/count/constrained-parts.ts's ConstrainedPart). */
+export type PartBoard = { n: number; fixed: readonly Square[]; blocked: readonly Square[]; prefixes: readonly (readonly Square[])[] };
 
 /** ln((r!)^(1/r)) for r = 0 .. 1000, the widest board (0 for r = 0: such a row makes the bound 0 anyway). */
 const LOG_FACTOR: number[] = (() => {
@@ -67,14 +69,14 @@ export function roundUpBound(sum: number): bigint {
  * (1 + the squares the row allows). Summed over the part's prefixes; exact BigInts; cached per part.
  */
 type ConstrainedCapacity = { total: bigint; nodes: bigint };
-const constrainedCapacities = new WeakMap<ConstrainedPart, ConstrainedCapacity>();
+const constrainedCapacities = new WeakMap<PartBoard, ConstrainedCapacity>();
 
 /** The rows of a board before any prefix: free squares (after blocks and the given queens' attacks), their counts, what each row allows. */
 type BoardRows = { given: Uint8Array; free: Uint8Array[]; freeCount: Int32Array; allowed: Int32Array };
 /** Keyed by the part's `fixed` list: the parts of one split share it (dealConstrained), so a split's board is read once. */
 const boardRows = new WeakMap<readonly Square[], { blocked: readonly Square[]; rows: BoardRows }>();
 
-function rowsOf(part: ConstrainedPart): BoardRows {
+function rowsOf(part: PartBoard): BoardRows {
   const known = boardRows.get(part.fixed);
   if (known && known.blocked === part.blocked) return known.rows;
   const { n } = part;
@@ -115,7 +117,7 @@ class Product {
   }
 }
 
-export function constrainedCapacity(part: ConstrainedPart): ConstrainedCapacity {
+export function constrainedCapacity(part: PartBoard): ConstrainedCapacity {
   const known = constrainedCapacities.get(part);
   if (known) return known;
   const { n } = part;

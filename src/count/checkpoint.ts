@@ -7,7 +7,7 @@
 // file is left behind on any failure.
 import { ErrorCode, ioError, withCode, type CodedError } from "../core/errors.js";
 import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/key.js";
-import { checkPartResult, type AnyCount, type AnyPart } from "../workers/pool.js";
+import { checkPartResult, type AnyCount, type AnyPart } from "./any-part.js";
 import { SPLIT_VERSION } from "./parts.js";
 
 /** The domain of a checkpoint's MAC: a MAC made for anything else never passes as one. */

@@ -1,50 +1,23 @@
 // count(n): every solution and every solution up to symmetry, by the start-constellation
 // counter, one task per constellation class (src/count/tasks.ts), in chunks of about 10 ms
 // (the counter is resumable, so a task may be long) that honour signal/timeout/progress at
-// every n. The prefix counter (openCounter, src/count/tasks.ts's splitTasks) stays as the
+// every n. The prefix counter (openCounter, src/engine/prefix-split.ts) stays as the
 // reference the tests check it against, and as the GPU engine's tasks.
 import type { CountEngineName } from "../engine/contract.js";
+import type { CountOptions, CountProgress, CountResult } from "../engine/count-types.js";
 import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
-import { splitConstellations, splitTasks } from "./tasks.js";
+import { splitConstellations } from "./tasks.js";
+import { splitTasks } from "../engine/prefix-split.js";
 import { rangeError, timeoutError } from "../core/errors.js";
-import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, type PacedOptions } from "../core/pacer.js";
+import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
-import { checkConstraints, type Square } from "../board/constraints.js";
+import { checkConstraints } from "../board/constraints.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
 
 export const COUNT_MAX_N = 32;
 
-export type CountProgress = {
-  phase: "count";
-  n: number;
-  tasksDone: number;
-  tasksTotal: number;
-  nodes: bigint;
-  elapsedMs: number;
-};
-
-/** count's options: signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions), and its own. */
-export interface CountOptions extends PacedOptions<CountProgress> {
-  /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
-  engine?: CountEngineName;
-  /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000 and `unique` is null). */
-  fixed?: readonly Square[];
-  /** Squares no queen may use, [row, col] pairs, 0-based. */
-  blocked?: readonly Square[];
-}
-
-export type CountResult = {
-  n: number;
-  /** All solutions (OEIS A000170). */
-  total: bigint;
-  /** Solutions distinct under the 8 rotations and reflections (OEIS A002562); null with given queens or blocked squares (they break the symmetry). */
-  unique: bigint | null;
-  /** Queens placed on the free rows of the constellations (their border queens and the symmetry classing are not counted; docs/counting.md). */
-  nodes: bigint;
-  ms: number;
-  engine: CountEngineName;
-};
+export type { CountOptions, CountProgress, CountResult } from "../engine/count-types.js";
 
 const OPTION_NAMES = ["engine", "fixed", "blocked", ...PACED_OPTION_NAMES] as const;
 
@@ -133,7 +106,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
 
 /**
  * The prefix counter's count of n (4 <= n <= 32), in one synchronous pass: takaken's
- * full-symmetry search over src/count/tasks.ts's prefix tasks, the tree the GPU engine
+ * full-symmetry search over src/engine/prefix-split.ts's tasks, the tree the GPU engine
  * searches (its nodes are that tree's, not the constellation counter's). Internal: the
  * reference for the tests and for crossCheck's count:webgpu; long beyond n = 15.
  */

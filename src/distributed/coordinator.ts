@@ -7,21 +7,22 @@
 // given queens or blocked squares it does the same with the parts of splitConstrainedCount.
 import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
-import type { ParallelProgress } from "../count/parallel.js";
+import type { ParallelProgress } from "../workers/parallel.js";
 import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode, invalid } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
 import { MAX_PARTS, SPLIT_VERSION, derivePart, partsFor, type CountPart } from "../count/parts.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
-import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, constrainedBoard, splitConstrainedCount, type ConstrainedPart } from "../count/constrained.js";
+import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
+import { constrainedBoard, splitConstrainedCount, type ConstrainedPart } from "../count/constrained-parts.js";
 import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
 import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
 import { RunState, type PartSource } from "./run-state.js";
-import type { AnyPart } from "../workers/pool.js";
+import type { AnyPart } from "../count/any-part.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import type { Redis } from "ioredis";
 

@@ -1,6 +1,7 @@
 // Redis key names and queue names of the queue's runs (internal: countedKey is a test hook).
 import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
-import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, type ConstrainedBoard } from "../count/constrained.js";
+import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
+import { type ConstrainedBoard } from "../count/constrained-parts.js";
 import { COUNT_MAX_N } from "../count/count.js";
 import { invalid } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";

@@ -10,11 +10,12 @@ import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
-import { CONSTRAINED_SPLIT_VERSION, deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
+import { CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
+import { deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained-parts.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { threadsEngine } from "../engine/select.js";
 import { ErrorCode, invalid } from "../core/errors.js";
-import { countPartWebGpu } from "../engine/webgpu/part.js";
+import { countPartWebGpu } from "../count/gpu-part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {

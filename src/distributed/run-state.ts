@@ -7,13 +7,13 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
-import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained.js";
+import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained-parts.js";
 import { ErrorCode, rephrased, withCode } from "../core/errors.js";
 import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
 import { AuditSampler } from "./audit.js";
-import type { AnyPart } from "../workers/pool.js";
+import type { AnyPart } from "../count/any-part.js";
 
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
 const SETTLING = 3;

@@ -26,7 +26,7 @@ export type SearchStatus = 0 | 1 | 2 | 3 | 4 | 5;
 /**
  * One unit of counting work: the queens of rows 0..depth-1 are fixed (`rows`,
  * 0-based columns), the rest is searched. `kind` 1: the row-0 queen is in the
- * corner; 2: it is not. See src/count/tasks.ts.
+ * corner; 2: it is not. See src/engine/prefix-split.ts.
  */
 export type CountTask = { kind: 1 | 2; bound1: number; rows: number[] };
 

@@ -1,4 +1,4 @@
-// One pool of counting threads for countParallel (src/count/parallel.ts) and the queue
+// One pool of counting threads for countParallel (src/workers/parallel.ts) and the queue
 // worker (src/distributed/queue-worker.ts): worker_threads in Node, Web Workers in browsers,
 // all running src/workers/worker.ts (its protocol is written there), started from embedded
 // source text (no file path or URL to resolve). The pool:
@@ -21,15 +21,9 @@ import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
-import { checkPartCount, type CountPart, type PartCount } from "../count/parts.js";
-import { checkConstrainedPartCount, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
-import { startGpuPoolWorker } from "../engine/webgpu/part.js";
+import { checkPartResult, type AnyCount, type AnyPart } from "../count/any-part.js";
+import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
-
-/** A part of a plain count (src/count/parts.ts) or of a constrained one (src/count/constrained.ts). */
-export type AnyPart = CountPart | ConstrainedPart;
-/** What counting such a part gives. */
-export type AnyCount = PartCount | ConstrainedPartCount;
 
 /** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
 export type PoolWorker = {
@@ -56,17 +50,6 @@ export async function availableCores(): Promise<number> {
     return os.availableParallelism?.() ?? os.cpus().length;
   }
   return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-}
-
-/**
- * A result checked against its part (plain: checkPartCount; constrained:
- * checkConstrainedPartCount), holding only its own fields; NQ_PART_MISMATCH otherwise.
- */
-export function checkPartResult(part: AnyPart, result: unknown): AnyCount {
-  if ("kind" in part && part.kind === "constrained") return checkConstrainedPartCount(part, result);
-  const r = checkPartCount(part as CountPart, result);
-  const { splitVersion, n, part: index, parts, digest, count8, count4, count2, nodes } = r;
-  return { splitVersion, n, part: index, parts, digest, count8, count4, count2, nodes };
 }
 
 type Events = { message(m: WorkerResponse): void; died(reason: string): void };

@@ -23,7 +23,7 @@
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkPart, countChunked, type CountPart, type PartCount } from "../count/parts.js";
-import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained.js";
+import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained-parts.js";
 
 export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
 /** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */

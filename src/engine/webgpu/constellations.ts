@@ -13,9 +13,10 @@
 // constellations (a small paired search, turnSymmetric of the TS twin, as the CPU counter
 // makes) turn those sums into classes of 8, 4 and 2 with the CPU counter's formulas.
 import type { ConstellationTask, TaskCount } from "../contract.js";
-import type { CountOptions } from "../../count/count.js";
+import type { CountOptions } from "../count-types.js";
 import { borderTables, constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
-import { stopper, type GpuCountTuning } from "./count.js";
+import { stopper } from "./count.js";
+import type { GpuCountTuning } from "./tuning.js";
 import { kernelErrorOf, openGpuCount, run, throwStop, type KernelJob } from "./dispatch.js";
 import type { Between } from "./tasks.js";
 

@@ -2,73 +2,22 @@
 // count(n, { engine: 'webgpu' }): the full-symmetry counter (gpu/count.wgsl) over many
 // prefix tasks (./tasks.ts), in bounded, resumable dispatches (./dispatch.ts: the pipelines,
 // buffers and dispatch loop both kernels share; ./constellations.ts counts parts).
-import type { CountOptions, CountProgress, CountResult } from "../../count/count.js";
+import type { CountOptions, CountProgress, CountResult } from "../count-types.js";
 import { PACED_OPTION_NAMES, type Pacer } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import type { GpuHandle } from "./device.js";
 import { extendTasksAsync, gpuTasksAsync, largestFirstAsync, splitsDeeper, taskRecordsAsync, type WorkLimit, type Between, type PackedTasks } from "./tasks.js";
 import type { CountTask, TaskCount } from "../contract.js";
-import { DISPATCH_TARGET_MS, MAX_BUDGET, openGpuCount, run, throwStop, type GpuStack, type KernelJob } from "./dispatch.js";
+import { DISPATCH_TARGET_MS, MAX_BUDGET, openGpuCount, run, throwStop, type KernelJob } from "./dispatch.js";
+import type { GpuCountTuning } from "./tuning.js";
 
 export {
   CONSTELLATION_PARAMS, DISPATCH_TARGET_MS, PARAMS, deviceLostError, kernelErrorOf, kernelSource, run, slotsFor, stackRows, sumResults, throwStop,
-  type GpuKernel, type GpuStack, type KernelJob,
+  type GpuKernel, type KernelJob,
 } from "./dispatch.js";
+export type { GpuCountProgress, GpuCountTuning, GpuStack, GpuTaskOrder } from "./tuning.js";
 
 const MAX_DEFAULT_TASKS = 1 << 21;
-
-/** What `onProgress` receives from a GPU count: CountProgress plus the rate and an estimate of the time left. */
-export type GpuCountProgress = CountProgress & {
-  /** Tasks finished per second so far. */
-  tasksPerSecond: number;
-  /** Estimated milliseconds left (from the task rate; Infinity before any task is done). */
-  etaMs: number;
-  /** Steps per GPU invocation in the last dispatch, and how long that dispatch took. */
-  budget: number;
-  dispatchMs: number;
-};
-
-/** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
-export type GpuCountTuning = {
-  /**
-   * GPU invocations that each hold one task's search (rounded up to a multiple of 32; default
-   * 65536, 256 on a software adapter). At most the adapter's maxComputeWorkgroupsPerDimension
-   * x 32 (2,097,120 where that limit is 65,535): more is a RangeError.
-   */
-  slots?: number;
-  /**
-   * The prefix split goes one row deeper at a time until there are at least this many tasks
-   * (default min(16 x slots, 2^21); 4 x slots on a software adapter). The depth that reaches it
-   * may give several times as many (n = 17: 2,272,676 for the default 2^20).
-   */
-  minTasks?: number;
-  /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
-  initialBudget?: number;
-  /** How long one dispatch should take, ms (default DISPATCH_TARGET_MS = 20). */
-  targetMs?: number;
-  /**
-   * Where each invocation keeps its stack: on-chip workgroup memory (default on hardware) or
-   * private arrays (default on a software adapter, where the workgroup kernel compiles for seconds).
-   */
-  stack?: GpuStack;
-  /** Rows of each invocation's stack, n to 32 (default stackRows(n): n rounded up to a multiple of 4, at least 16). */
-  stackRows?: number;
-  /**
-   * The order the slots take the tasks in: `'largest-first'` (default: by a cheap guess of each
-   * task's size, so that no large task starts last while the other slots idle; see docs/gpu.md)
-   * or `'split'` (the prefix split's order). Only the schedule changes, never a count or `nodes`.
-   */
-  order?: GpuTaskOrder;
-  /**
-   * Tests only: the lo and mid words of every slot counter and of the running node total start
-   * at this value instead of 0 (subtracted again on the host), so that the kernel's carries run.
-   */
-  seedLo?: number;
-};
-
-
-/** The order in which a GPU count's slots take its tasks (GpuCountTuning.order). */
-export type GpuTaskOrder = "largest-first" | "split";
 
 /** n <= 3, answered directly (as count() does for every engine). */
 function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint } | undefined {
@@ -140,7 +89,7 @@ function minTasksFor(gpu: GpuHandle, tuning: GpuCountTuning, slots: number): num
 }
 
 /**
- * Counts the given prefix tasks of src/count/tasks.ts (a count part's, say) on the GPU, each
+ * Counts the given prefix tasks of src/engine/prefix-split.ts (a count part's, say) on the GPU, each
  * cut deeper as the GPU needs: the sums of what countTask of a CPU engine gives for each
  * (count8, count4, count2, and the nodes below the given prefixes). Rejects as count() does
  * (NQ_ENGINE_UNAVAILABLE, NQ_DEVICE_LOST: then count them on a CPU engine instead).

@@ -13,12 +13,12 @@
 import shader from "../../../gpu/count.wgsl";
 import constellationShader from "../../../gpu/constellations.wgsl";
 import stackPrelude from "../../../gpu/stack.wgsl";
-import type { CountOptions, CountProgress } from "../../count/count.js";
+import type { CountOptions, CountProgress } from "../count-types.js";
 import { ErrorCode, invalid, timeoutError, withCode } from "../../core/errors.js";
 import { Pacer, type PacerStop } from "../../core/pacer.js";
 import { acquireGpu, type GpuHandle } from "./device.js";
 import type { TaskCount } from "../contract.js";
-import type { GpuCountProgress, GpuCountTuning } from "./count.js";
+import type { GpuCountProgress, GpuCountTuning, GpuStack } from "./tuning.js";
 
 /** How long one dispatch should take. */
 export const DISPATCH_TARGET_MS = 20;
@@ -59,8 +59,6 @@ export function deviceLostError(message: string): Error & { code: string } {
 export function kernelErrorOf(message: string, kernel: GpuKernel = "count"): Error & { code: string } {
   return withCode(new Error(`${KERNELS[kernel].file}: ${message}`), ErrorCode.kernelAbort);
 }
-
-export type GpuStack = "workgroup" | "private";
 
 /**
  * The rows of each invocation's stack for an n x n board: n rounded up to 16, 20, 24, 28 or 32.

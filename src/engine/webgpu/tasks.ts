@@ -1,4 +1,4 @@
-// The GPU's tasks: the prefixes of src/count/tasks.ts (same rules, same order, same
+// The GPU's tasks: the prefixes of src/engine/prefix-split.ts (same rules, same order, same
 // prefix node count; test/webgpu.test.ts checks them against splitTasks), cut deeper so
 // that there are many more tasks than GPU threads, and packed two u32 words a task:
 // [side | bound1 << 1 | columns 0..3 << 8], [columns 4..9], 5 bits a column. The kernel
@@ -6,7 +6,7 @@
 // attacks on the row below it, so that taking a task walks no prefix.
 
 import type { CountTask } from "../contract.js";
-import { splitTasks } from "../../count/tasks.js";
+import { splitTasks } from "../prefix-split.js";
 
 export type PackedTasks = { n: number; depth: number; count: number; words: Uint32Array<ArrayBuffer>; prefixNodes: bigint };
 
@@ -49,7 +49,7 @@ function packer(n: number, depth: number): Packer {
     count++;
   }
 
-  // As extend() in src/count/tasks.ts.
+  // As extend() in src/engine/prefix-split.ts.
   function extend(side: boolean, bound1: number, y: number, left: number, down: number, right: number): void {
     if (y === depth) {
       emit();
@@ -111,7 +111,7 @@ export function packTasks(n: number, depth: number): PackedTasks {
 }
 
 /**
- * The given prefix tasks (of src/count/tasks.ts, e.g. a count part's), each cut into its
+ * The given prefix tasks (of src/engine/prefix-split.ts, e.g. a count part's), each cut into its
  * sub-prefixes of max(depth, deepest given) rows. `prefixNodes`: the
  * queens placed below the given prefixes to make the deeper ones, so that the nodes of the
  * given tasks are prefixNodes + the nodes of the packed ones.
@@ -212,7 +212,7 @@ export function taskRecordsAsync(tasks: PackedTasks, between: Between): Promise<
   return finishAsync(recordSteps(tasks), between);
 }
 
-/** Unpacks task i (for tests and debugging): the CountTask of src/count/tasks.ts. */
+/** Unpacks task i (for tests and debugging): the CountTask of src/engine/prefix-split.ts. */
 export function unpackTask(tasks: PackedTasks, i: number): { kind: 1 | 2; bound1: number; rows: number[] } {
   const head = tasks.words[2 * i], tail = tasks.words[2 * i + 1];
   const rows: number[] = [];
@@ -256,7 +256,7 @@ export function gpuTasks(n: number, minTasks: number, work?: WorkLimit): PackedT
 
 /**
  * gpuTasks made in slices, calling `between` after each: the same tasks in the same order,
- * each depth past 3 grown from the 3-row prefixes (src/count/tasks.ts, at most 10,748 of them)
+ * each depth past 3 grown from the 3-row prefixes (src/engine/prefix-split.ts, at most 10,748 of them)
  * rather than walked from row 0, so that an abort or a time limit stops a long split.
  */
 export async function gpuTasksAsync(n: number, minTasks: number, between: Between, work?: WorkLimit): Promise<PackedTasks> {

@@ -3,10 +3,10 @@
 // the part's constellation tasks (gpu/constellations.wgsl). The queue worker
 // (`nqueens worker --engine webgpu`) and countParallel({ engine: 'webgpu' }) use it, and count the part again
 // on CPU threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
-import { checkPart, checkPartCount, type CountPart, type PartCount } from "../../count/parts.js";
-import { ErrorCode } from "../../core/errors.js";
-import { countConstellationsWebGpu } from "./constellations.js";
-import type { GpuCountTuning } from "./count.js";
+import { checkPart, checkPartCount, type CountPart, type PartCount } from "./parts.js";
+import { ErrorCode } from "../core/errors.js";
+import { countConstellationsWebGpu } from "../engine/webgpu/constellations.js";
+import type { GpuCountTuning } from "../engine/webgpu/tuning.js";
 
 /**
  * countTask(part) on the GPU: the part is checked (NQ_INVALID_ARGUMENT, NQ_PART_MISMATCH),

@@ -2,7 +2,7 @@
 // (or a test) can see that both engines produce the same numbers everywhere.
 import type { EngineName } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
-import { checkInteger, checkOptions, optionalInteger } from "./validate.js";
+import { checkInteger, checkOptions, optionalInteger } from "../core/validate.js";
 
 export type RandomSequenceOptions = {
   /** Draw integers in [0, bound) (default 0: raw 32-bit outputs). */

@@ -4,25 +4,25 @@
 // The threads are the shared counting pool (src/workers/pool.ts): it keeps each thread
 // warm across parts, deals the parts, re-runs a dead thread's part and verifies every result.
 import type { CountEngineName } from "../engine/contract.js";
-import { COUNT_MAX_N, count, type CountResult } from "./count.js";
+import { COUNT_MAX_N, count, type CountResult } from "../count/count.js";
 import { pickEngine, threadsEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, invalid, withCode } from "../core/errors.js";
 import type { KeyInput } from "../core/key.js";
-import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "./checkpoint.js";
+import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "../count/checkpoint.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
-import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type CountPart, type PartCount } from "./parts.js";
-import { WorkerPool, availableCores, checkPartResult } from "../workers/pool.js";
+import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type PartCount } from "../count/parts.js";
+import { WorkerPool, availableCores } from "./pool.js";
+import { checkPartResult, type AnyCount, type AnyPart } from "../count/any-part.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
 import { checkConstraints, type Square } from "../board/constraints.js";
 import {
-  CONSTRAINED_MAX_N, constrainedBoard, mergeConstrainedCounts, splitConstrainedCount,
-  type ConstrainedPart, type ConstrainedPartCount,
-} from "./constrained.js";
+  CONSTRAINED_MAX_N,
+} from "../count/constrained.js";
+import {
+  constrainedBoard, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPart, type ConstrainedPartCount,
+} from "../count/constrained-parts.js";
 
-/** A part of a plain or of a constrained count (src/count/constrained.ts), and its result. */
-type AnyPart = CountPart | ConstrainedPart;
-type AnyCount = PartCount | ConstrainedPartCount;
 
 export type ParallelProgress = {
   phase: "count";
@@ -85,7 +85,7 @@ export type ParallelResult = CountResult & {
 };
 
 /** Test hook (the pool's): called with each worker as it starts, with its place in the pool. */
-export { workerHooks, type PoolWorker } from "../workers/pool.js";
+export { workerHooks, type PoolWorker } from "./pool.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
 

@@ -1,0 +1,36 @@
+// What count() takes and gives (src/count/count.ts): its options, progress reports and
+// result, here below count/ because the GPU engine (webgpu/) takes and gives them too.
+import type { CountEngineName } from "./contract.js";
+import type { Square } from "../board/constraints.js";
+import type { PacedOptions } from "../core/pacer.js";
+
+export type CountProgress = {
+  phase: "count";
+  n: number;
+  tasksDone: number;
+  tasksTotal: number;
+  nodes: bigint;
+  elapsedMs: number;
+};
+
+/** count's options: signal, timeoutMs, onProgress and progressIntervalMs (PacedOptions), and its own. */
+export interface CountOptions extends PacedOptions<CountProgress> {
+  /** 'wasm' (default), 'ts', or 'webgpu' (the GPU: docs/gpu.md). */
+  engine?: CountEngineName;
+  /** Queens given in advance, [row, col] pairs, 0-based (then n <= 1000 and `unique` is null). */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based. */
+  blocked?: readonly Square[];
+}
+
+export type CountResult = {
+  n: number;
+  /** All solutions (OEIS A000170). */
+  total: bigint;
+  /** Solutions distinct under the 8 rotations and reflections (OEIS A002562); null with given queens or blocked squares (they break the symmetry). */
+  unique: bigint | null;
+  /** Queens placed on the free rows of the constellations (their border queens and the symmetry classing are not counted; docs/counting.md). */
+  nodes: bigint;
+  ms: number;
+  engine: CountEngineName;
+};
