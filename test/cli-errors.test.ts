@@ -2,7 +2,7 @@
 // `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
 // the work, an answer never lost to a failed write, and the rough edges a first user met.
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -119,8 +119,8 @@ describe("nqueens CLI errors", () => {
 
   it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
     const file = join(dir, "interrupted.json");
-    // n = 17: seconds on one worker, so Ctrl-C at 3 s lands mid-count, after the CLI has surely set its handler (n = 16 can end by then)
-    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killAfterMs: 3000 });
+    // n = 17: seconds on one worker; Ctrl-C once the checkpoint holds a part, so mid-count with the CLI's handler surely set
+    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
     expect(run.code).toBe(130);
     const line = oneLine(run);
     const saved = new RegExp(`^nqueens: interrupted; (\\d+) of (\\d+|\\?) parts are saved in the checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: run the same command again to resume$`).exec(line);

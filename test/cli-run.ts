@@ -6,9 +6,10 @@ type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string;
 /**
  * `killAfterMs`: send `signal` (SIGINT, Ctrl-C) that long after the start; `killOn`: send it once
  * stderr matches, which a busy machine cannot make come too early (a line the CLI writes once its
- * Ctrl-C handler is set).
+ * Ctrl-C handler is set); `killWhen`: send it once this returns true (asked every 50 ms), such as
+ * once a checkpoint file the command writes exists.
  */
-export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; signal?: NodeJS.Signals } = {}): Promise<Run> {
+export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; signal?: NodeJS.Signals } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "", stderr = "";
@@ -19,7 +20,10 @@ export function runCli(args: string[], options: { killAfterMs?: number; killOn?:
       if (options.killOn && !sent && options.killOn.test(stderr)) { sent = true; child.kill(options.signal ?? "SIGINT"); }
     });
     if (options.killAfterMs !== undefined) setTimeout(() => child.kill(options.signal ?? "SIGINT"), options.killAfterMs);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    const poll = options.killWhen && setInterval(() => {
+      if (!sent && options.killWhen!()) { sent = true; child.kill(options.signal ?? "SIGINT"); }
+    }, 50);
+    child.on("close", (code, signal) => { if (poll) clearInterval(poll); resolve({ code, signal, stdout, stderr }); });
   });
 }
 

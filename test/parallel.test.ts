@@ -1,6 +1,6 @@
 // Work splitting and parallel counting: exact sums, JSON round trips, abort, a killed
 // worker, and checkpoints that resume without recounting.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -159,7 +159,8 @@ describe("nqueens count --workers", () => {
 
   it("Ctrl-C stops the workers, saves the checkpoint and exits 130; the next run resumes", async () => {
     const file = tempFile("count-17.json");
-    const stopped = await runCli(["count", "17", "--workers", "2", "--checkpoint", file], { killAfterMs: 3000 });
+    // Ctrl-C once the checkpoint holds a part: the CLI is surely running and its handler set, however loaded the machine.
+    const stopped = await runCli(["count", "17", "--workers", "2", "--checkpoint", file], { killWhen: () => existsSync(file) });
     expect(stopped.code).toBe(130);
     const saved = JSON.parse(readFileSync(file, "utf8"));
     expect(saved).toMatchObject({ n: 17, format: "nqueens-count-checkpoint" });

@@ -87,7 +87,9 @@ describe("WorkerPool", () => {
   });
 
   it("an abort rejects with the signal's reason, and the thread is free for the next part, not replaced", async () => {
-    const pool = new WorkerPool({ size: 1 });
+    // A grace of a minute: the thread's own answer to the cancel frees it (on a loaded machine it
+    // can take past the default second, and a replaced thread would prove nothing here).
+    const pool = new WorkerPool({ size: 1, cancelGraceMs: 60_000 });
     try {
       const long = derivePart(32, 256, 0); // hours of counting
       const small = splitCount(10, { parts: 1 })[0];

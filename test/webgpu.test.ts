@@ -445,14 +445,19 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
 
   it("abort and timeoutMs take effect while the host makes and orders the tasks (n = 24, 2^23 tasks: seconds of splitting)", async () => {
     await acquireGpu(); // the device is open: what is timed is the host's split
+    // The whole split and order, done here in one go, is the yardstick (2.4 s on a quiet machine):
+    // an abort or a timeout acted on inside the split ends well before it, whatever the load.
+    const s0 = performance.now();
+    largestFirst(gpuTasks(24, 2 ** 23));
+    const splitMs = performance.now() - s0;
     const controller = new AbortController();
     const t0 = performance.now();
     setTimeout(() => controller.abort(), 50);
     await expect(countGpu(24, { signal: controller.signal }, { minTasks: 2 ** 23 })).rejects.toMatchObject({ name: "AbortError" });
-    expect(performance.now() - t0).toBeLessThan(600); // before: after the whole split and order, 2.4 s here
+    expect(performance.now() - t0, `the split alone took ${splitMs.toFixed(0)} ms`).toBeLessThan(splitMs / 2); // before: after the whole split and order
     const t1 = performance.now();
     await expect(countGpu(24, { timeoutMs: 100 }, { minTasks: 2 ** 23 })).rejects.toMatchObject({ code: ErrorCode.timeout });
-    expect(performance.now() - t1).toBeLessThan(700);
+    expect(performance.now() - t1, `the split alone took ${splitMs.toFixed(0)} ms`).toBeLessThan(splitMs / 2);
     const r = await countGpu(9, {});
     expect([r.total, r.unique]).toEqual([A000170[9], A002562[9]]);
   });
@@ -603,7 +608,7 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
       // the second count's bind group lacks binding 0: a validation error in that count's scope
       createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
     }));
-    const settled = await Promise.allSettled([countWebGpu(9, { timeoutMs: 10_000 }), countWebGpu(10, { timeoutMs: 10_000 })]);
+    const settled = await Promise.allSettled([countWebGpu(9, { timeoutMs: 60_000 }), countWebGpu(10, { timeoutMs: 60_000 })]); // (a loaded machine's setup is slow)
     expect(bindGroups).toBe(2);
     // whichever count set up second (the two make their tasks concurrently) fails; the other is right
     const failed = settled.filter((r) => r.status === "rejected");
@@ -623,11 +628,10 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
         real(x, 65536);
       },
     }));
-    const t0 = performance.now();
-    const error = await countWebGpu(10, { timeoutMs: 10_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    // The mechanism: one dispatch, then the refusal itself (before: NQ_TIMEOUT after the whole time limit).
+    const error = await countWebGpu(10, { timeoutMs: 60_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused.*65536/s) });
     expect(dispatches).toBe(1);
-    expect(performance.now() - t0).toBeLessThan(5000); // before: NQ_TIMEOUT after the full 10 s
   });
 
   it("counts dispatching side by side each get their own dispatch's errors: a refused dispatch fails that count only", async () => {
@@ -652,11 +656,10 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
         if (++submits <= 2) real(buffers); // two dispatches run, then nothing reaches the GPU
       },
     }));
-    const t0 = performance.now();
-    const error = await countWebGpu(11, { timeoutMs: 10_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
+    // The guard, not the time limit, ends it: NQ_KERNEL_ABORT "no progress", not NQ_TIMEOUT.
+    const error = await countWebGpu(11, { timeoutMs: 60_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringContaining("no progress") });
     expect(submits).toBeGreaterThanOrEqual(5); // the guard waits for a few dispatches with budget enough to show progress
-    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
 
