@@ -139,6 +139,14 @@ describe("nqueens CLI errors", () => {
     expect(oneLine(run)).toMatch(new RegExp(`^nqueens: count 17 did not finish within --timeout 800 ms; \\d+ of (64|\\?) parts are saved in the checkpoint ${escaped}: run the same command again to resume$`));
   });
 
+  it("--timeout fires however much the count allocates: 20,000 parts (a timeout signal that garbage collection could take never fired, and the count ran to its end)", async () => {
+    const file = join(dir, "timed-out-many.json");
+    const run = await runCli(["count", "16", "--workers", "1", "--parts", "20000", "--checkpoint", file, "--timeout", "800"]);
+    expect(run.stdout).toBe("");
+    expect(run.code).toBe(1);
+    expect(oneLine(run)).toMatch(/^nqueens: count 16 did not finish within --timeout 800 ms; \d+ of (20000|\?) parts are saved in the checkpoint /);
+  });
+
   it("a refused checkpoint names --restart as the way to start over; --restart counts afresh, exactly, and overwrites the file", async () => {
     const file = join(dir, "corrupt.json");
     writeFileSync(file, '{"format": "nqueens-checkpoint", "this is": "not a checkpoint"}');

@@ -88,13 +88,25 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * `interrupt`, and a --timeout checked as the API checks timeoutMs (an integer >= 0) and
- * named as the flag, rather than Node's own message about a "delay".
+ * named as the flag, rather than Node's own message about a "delay". The timeout is a plain
+ * timer that aborts a controller (held here, unref'd so that it never keeps the process up):
+ * a signal joined with AbortSignal.any and AbortSignal.timeout can be garbage-collected on
+ * Node 20 before it fires, and the count then ran to its end, or for ever, past --timeout.
  */
 export function withTimeout(interrupt: AbortSignal, timeout: number | undefined): AbortSignal {
   if (timeout === undefined) return interrupt;
   if (!Number.isInteger(timeout) || timeout < 0) throw new UsageError(`--timeout must be an integer >= 0 (milliseconds), got ${timeout}`);
-  return timeout > LONGEST_TIMER_MS ? interrupt : AbortSignal.any([interrupt, AbortSignal.timeout(timeout)]);
+  if (timeout > LONGEST_TIMER_MS) return interrupt;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`--timeout ${timeout} ms`, "TimeoutError")), timeout);
+  timer.unref();
+  if (interrupt.aborted) controller.abort(interrupt.reason);
+  else interrupt.addEventListener("abort", () => { clearTimeout(timer); controller.abort(interrupt.reason); }, { once: true });
+  TIMERS.add(timer); // held while the process lives: nothing collects it early
+  return controller.signal;
 }
+
+const TIMERS = new Set<ReturnType<typeof setTimeout>>();
 
 /**
  * Checks, before any work, that `path` can be written as a file: its directory exists and
