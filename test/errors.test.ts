@@ -143,3 +143,16 @@ describe("NQ_IO", () => {
     expect((error.cause as { code?: string }).code).toBe("ENOENT");
   });
 });
+
+describe("junk that once escaped as uncoded errors (BigInt in a message, a part's prefixes not a list)", () => {
+  it("countParallel's checkpoint as a bigint, countTask with bigint prefixes, a constrained part whose prefixes are a number: coded, naming what is wrong", async () => {
+    await expect(countParallel(24, { checkpoint: -11n as never })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, name: "TypeError", param: "checkpoint", message: "checkpoint must be a file path, got -11n" });
+    const { countTask, countConstrainedPart, splitConstrainedCount } = await import("../src/index.js");
+    const [part] = splitCount(10, { parts: 4 });
+    expect(() => countTask({ ...part, prefixes: [[1n, 2n]] } as never)).toThrow(expect.objectContaining({ code: ErrorCode.partMismatch, message: expect.stringContaining('prefixes[0] is malformed: ["1n","2n"]') }));
+    const [constrained] = splitConstrainedCount(8, { blocked: [[0, 0]] }, 2);
+    for (const prefixes of [9, [9], [[[0n, 1]]]]) {
+      expect(() => countConstrainedPart({ ...constrained, prefixes } as never)).toThrow(expect.objectContaining({ code: ErrorCode.partMismatch, message: expect.stringContaining("its prefixes must be a list of lists of [row, col] pairs") }));
+    }
+  });
+});

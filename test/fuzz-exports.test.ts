@@ -32,7 +32,8 @@ const junk = fc.constantFrom<unknown>(
   { n: 30000, fixed: [[0, 0]], blocked: [] }, { fixed: [[0, 0]] }, { blocked: [[0, 0]] }, { blocked: [[0, 0n]] },
   { fixed: "x" }, { fixed: [[0, 0]], blocked: [[0, 0]] },
   part8, { ...part8, n: 8n }, { ...part8, parts: 4n }, { ...part8, prefixes: null }, { ...part8, digest: 1n }, [part8],
-  cpart, { ...cpart, n: 6n }, { ...cpart, prefixes: [[[0n, 1]]] }, [cpart], { n: 8, parts: 4 },
+  { ...part8, prefixes: [[1n, 2n]] }, { ...part8, prefixes: [{ i: 1n, j: 2, k: 3, l: 4, rows: [] }] },
+  cpart, { ...cpart, n: 6n }, { ...cpart, prefixes: [[[0n, 1]]] }, { ...cpart, prefixes: 9 }, { ...cpart, prefixes: [9] }, [cpart], { n: 8, parts: 4 },
   Symbol("s"), () => 1, Object.create(null), new Proxy({}, { get: () => 1 }),
 );
 const args = fc.array(junk, { maxLength: 4 });

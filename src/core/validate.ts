@@ -11,6 +11,16 @@ export function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+/** A value as JSON for a message, at most `max` characters: bigints as 12n, never a throw (cycles, BigInt). */
+export function shown(value: unknown, max = 200): string {
+  try {
+    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? `${v}n` : v));
+    return text === undefined ? describe(value) : text.slice(0, max);
+  } catch {
+    return describe(value);
+  }
+}
+
 /** An integer in [min, max]; a TypeError for a non-number, a RangeError otherwise. */
 export function checkInteger(name: string, value: unknown, min: number, max: number): number {
   const allowed = max >= Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`;

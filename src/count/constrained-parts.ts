@@ -7,7 +7,7 @@ import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
 import { ErrorCode, rangeError, timeoutError, typeError, withCode, invalid } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { constrainedCapacity } from "./bounds.js";
-import { checkInteger, checkOptions, describe } from "../core/validate.js";
+import { checkInteger, checkOptions, describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import {
   CONSTRAINED_MAX_DEPTH, CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, countConstrainedNow, depthFor, openConstrainedCount, prefixConstraints, prefixesAt,
@@ -126,6 +126,11 @@ export function checkConstrainedPart(value: unknown): ConstrainedPart {
     if (!Number.isInteger(p.depth) || p.depth < 0 || p.depth > CONSTRAINED_MAX_DEPTH) throw new Error(`depth must be from 0 to ${CONSTRAINED_MAX_DEPTH}`);
     if (!Number.isInteger(p.parts) || !Number.isInteger(p.part) || p.part < 0 || p.part >= p.parts) throw new Error("0 <= part < parts");
     const constraints = checkConstraints(p.n, { fixed: p.fixed, blocked: p.blocked }, "a constrained part");
+    // Its prefixes as the digest reads them: a list of lists of [row, col] integer pairs.
+    const isSquare = (q: unknown): boolean => Array.isArray(q) && q.length === 2 && q.every(Number.isInteger);
+    if (!Array.isArray(p.prefixes) || !p.prefixes.every((prefix) => Array.isArray(prefix) && prefix.every(isSquare))) {
+      throw new Error(`its prefixes must be a list of lists of [row, col] pairs, got ${shown(p.prefixes)}`);
+    }
     derived = dealConstrained(constraints, p.depth, p.parts, p.part)[0];
   } catch (error) {
     throw mismatch(`${label} is not a valid part: ${(error as Error).message}`);

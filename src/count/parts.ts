@@ -20,7 +20,7 @@ import { ErrorCode, timeoutError, typeError, withCode, invalid } from "../core/e
 import { fnv1a64 } from "../core/digest.js";
 import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
-import { checkInteger, checkOptions, describe } from "../core/validate.js";
+import { checkInteger, checkOptions, describe, shown } from "../core/validate.js";
 
 /**
  * Version of the task split: bump it whenever the prefixes, their order or how they are
@@ -175,7 +175,7 @@ function prefixProblem(prefixes: unknown, n: number): string | undefined {
   const seen = new Set<string>();
   for (const [i, task] of (prefixes as unknown[]).entries()) {
     const problem = constellationTaskProblem(task, n);
-    if (problem === "malformed") return `prefixes[${i}] is malformed: ${JSON.stringify(task)?.slice(0, 200)}`;
+    if (problem === "malformed") return `prefixes[${i}] is malformed: ${shown(task)}`;
     if (problem) return `prefixes[${i}] is not a task of the split: ${problem}`;
     const key = taskLine(task as ConstellationTask);
     if (seen.has(key)) return `prefixes[${i}] repeats an earlier prefix (${key})`;

@@ -112,7 +112,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
   const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
   if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
-    throw invalid("checkpoint", ` must be a file path, got ${JSON.stringify(opts.checkpoint)}`);
+    throw typeof opts.checkpoint === "string" ? invalid("checkpoint", ` must be a file path, got ""`) : invalid("checkpoint", ` must be a file path, got ${describe(opts.checkpoint)}`, TypeError);
   }
   if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
   if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw invalid("restart", ` must be true or false, got ${describe(opts.restart)}`, TypeError);
