@@ -14,6 +14,7 @@ import { lvStatsCommand } from "./commands/lv-stats.js";
 import { crossCheckCommand } from "./commands/crosscheck.js";
 import { workerCommand } from "./commands/worker.js";
 import { runsCommand } from "./commands/runs.js";
+import { err } from "./output.js";
 
 /** The package's version, put in by tsup at build time (tsup.config.ts). */
 declare const __NQ_VERSION__: string;
@@ -24,7 +25,7 @@ const program = new Command("nqueens")
   .exitOverride()
   // Commander's own errors in the CLI's one style: one line, `nqueens: ...`, a pointer to --help.
   .configureOutput({
-    writeErr: (s) => process.stderr.write(s),
+    writeErr: (s) => err(s),
     outputError: (s, write) => write(`nqueens: ${s.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim()} (see --help)\n`),
   });
 
@@ -33,7 +34,7 @@ for (const add of [countCommand, allCommand, solveCommand, traceCommand, estimat
 async function main(): Promise<number> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {
     if (error.code === "EPIPE") process.exit(0); // the reader (e.g. head) has gone
-    process.stderr.write(`nqueens: cannot write to stdout (${error.code ?? error.message})\n`);
+    err(`nqueens: cannot write to stdout (${error.code ?? error.message})\n`);
     process.exit(EXIT_RUNTIME);
   });
   try {
@@ -44,8 +45,8 @@ async function main(): Promise<number> {
       return error.exitCode === 0 || error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : EXIT_USAGE;
     }
     const { line, exitCode } = describeFailure(error);
-    process.stderr.write(`${line}\n`);
-    if (process.env.NQUEENS_DEBUG && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    err(`${line}\n`);
+    if (process.env.NQUEENS_DEBUG && error instanceof Error && error.stack) err(`${error.stack}\n`);
     return exitCode;
   }
 }

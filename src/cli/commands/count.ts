@@ -4,7 +4,7 @@ import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.
 import { ENGINE_NAMES } from "../../engine/select.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption } from "../options.js";
-import { out, toJson } from "../output.js";
+import { out, toJson, err } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
@@ -60,7 +60,7 @@ export function countCommand(program: Command): void {
         // A device, FIFO or directory (or a link to one) is bad input: refused before a key is made or a thread starts.
         await checkpointTarget(opts.checkpoint).catch((error: unknown) => { throw new UsageError((error as Error).message); });
         const resolved = checkpointKey({ keyFile: opts.keyFile });
-        if (resolved.created) process.stderr.write(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
+        if (resolved.created) err(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
         key = resolved.key;
       }
       const interrupt = interruptSignal();
@@ -76,7 +76,7 @@ export function countCommand(program: Command): void {
       const threads = opts.workers ?? 1;
       const plain = !hasGivens(givens) && opts.queue === undefined && opts.engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
       // (Not said where --timeout ends the count within the minute anyway.)
-      if (plain?.notice && !(opts.timeout !== undefined && opts.timeout < LONG_COUNT_MS)) process.stderr.write(`nqueens: ${plain.notice}\n`);
+      if (plain?.notice && !(opts.timeout !== undefined && opts.timeout < LONG_COUNT_MS)) err(`nqueens: ${plain.notice}\n`);
       const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
         last = p;
         if (p.elapsedMs < 500) return;
@@ -85,7 +85,7 @@ export function countCommand(program: Command): void {
         if (forecast && !forecastSaid && p.nodes !== undefined) {
           forecastSaid = true;
           const notice = forecast.notice(p.nodes, p.elapsedMs);
-          if (notice) process.stderr.write(`nqueens: ${notice}\n`);
+          if (notice) err(`nqueens: ${notice}\n`);
         }
         if (!bar) return;
         const payload = {
@@ -110,16 +110,16 @@ export function countCommand(program: Command): void {
             // From n = 18 a run is long: say how it is cut and about how long it should take.
             if (n < 18) return;
             const on = plan.threads > 0 ? `on the ${plural(plan.threads, "worker thread")} seen now` : "on one thread (no worker seen yet)";
-            process.stderr.write(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
+            err(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
           },
-          onNotice: (message) => { bar?.stop(); started = false; process.stderr.write(`nqueens: ${message}\n`); },
+          onNotice: (message) => { bar?.stop(); started = false; err(`nqueens: ${message}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
           if (interrupt.aborted) throw new InterruptedError(`interrupted; ${kept}`);
           if (signal.aborted) throw new RuntimeError(`count ${n} did not finish within --timeout ${opts.timeout} ms; ${kept}`);
           throw error;
         }).finally(() => bar?.stop());
-        if (!r.authenticated) process.stderr.write(`nqueens: ${NO_KEY_HINT}\n`);
+        if (!r.authenticated) err(`nqueens: ${NO_KEY_HINT}\n`);
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
@@ -131,7 +131,7 @@ export function countCommand(program: Command): void {
       if (opts.engine === "webgpu") {
         if (parallel && hasGivens(givens)) throw new UsageError("--engine webgpu counts plain boards only: count given queens or blocked squares with --engine wasm");
         const gpu = await gpuInfo();
-        process.stderr.write(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
+        err(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       const result = await (parallel
         ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })

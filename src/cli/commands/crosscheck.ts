@@ -3,7 +3,7 @@ import { Option, type Command } from "commander";
 import { KERNEL_NAMES, crossCheck, describeReport, verdictLine } from "../../analysis/crosscheck.js";
 import { UsageError } from "../errors.js";
 import { interruptSignal, notAChoice, number } from "../options.js";
-import { out, toJson } from "../output.js";
+import { out, toJson, err } from "../output.js";
 import { progressBar } from "../progress.js";
 
 /** The exit code of a sweep that did not run every case (none diverged): not agreement, not disagreement. */
@@ -43,8 +43,8 @@ export function crossCheckCommand(program: Command): void {
       }).finally(() => bar?.stop());
       const { table, problems } = describeReport(report, "--budget");
       out(opts.json ? toJson(report) : table);
-      for (const line of problems) process.stderr.write(`nqueens: ${line}\n`);
-      if (opts.json && report.verdict !== "agree") process.stderr.write(`nqueens: ${verdictLine(report, "--budget")}\n`);
+      for (const line of problems) err(`nqueens: ${line}\n`);
+      if (opts.json && report.verdict !== "agree") err(`nqueens: ${verdictLine(report, "--budget")}\n`);
       // 0 only when every case ran and agreed; 1 when the engines disagree; 3 when incomplete.
       process.exitCode = report.verdict === "agree" ? 0 : report.verdict === "disagree" ? 1 : EXIT_INCOMPLETE;
     });

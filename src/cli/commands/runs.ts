@@ -1,7 +1,7 @@
 // nqueens runs: the queue runs Redis holds; --remove deletes one.
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { out, toJson } from "../output.js";
+import { out, toJson, err } from "../output.js";
 
 export function runsCommand(program: Command): void {
   program
@@ -34,6 +34,6 @@ export function runsCommand(program: Command): void {
       const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
       out(line(head));
       for (const row of rows) out(line(row));
-      for (const r of runs) if (r.unreadable !== undefined) process.stderr.write(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
+      for (const r of runs) if (r.unreadable !== undefined) err(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
     });
 }

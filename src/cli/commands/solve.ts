@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { checkWritableFile, choiceOption, engineOption, interruptSignal, number } from "../options.js";
-import { out, toJson } from "../output.js";
+import { out, toJson, err } from "../output.js";
 import { limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
@@ -153,7 +153,7 @@ export function solveCommand(program: Command): void {
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
       const hopeless = hopelessHint(opts.method, n, hasGivens(givens));
-      if (hopeless) process.stderr.write(`nqueens: ${hopeless}\n`);
+      if (hopeless) err(`nqueens: ${hopeless}\n`);
       const bar = progressBar("solve");
       let started = false;
       const result: SolveResult = await solve(n, {

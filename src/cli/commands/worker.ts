@@ -5,6 +5,7 @@ import { choiceOption, number } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
+import { err } from "../output.js";
 
 type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string };
 
@@ -26,11 +27,11 @@ export function workerCommand(program: Command): void {
     .option("--gpu", "deprecated: --engine webgpu")
     .action(async (opts: WorkerCliOptions) => {
       if (opts.gpu) {
-        process.stderr.write("nqueens worker: --gpu is deprecated: use --engine webgpu\n");
+        err("nqueens worker: --gpu is deprecated: use --engine webgpu\n");
         opts.engine = "webgpu";
       }
       const { startWorker } = await import("../../distributed/index.js");
-      const log = (line: string): void => { if (!opts.quiet) process.stderr.write(`nqueens worker: ${line}\n`); };
+      const log = (line: string): void => { if (!opts.quiet) err(`nqueens worker: ${line}\n`); };
       // Signals are taken from the start: one that comes while the worker connects stops it as
       // soon as it is up, handing back any part it took meanwhile; a second one exits at once.
       let signals = 0;
@@ -49,14 +50,14 @@ export function workerCommand(program: Command): void {
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
-          else if (e.type === "error") process.stderr.write(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
+          else if (e.type === "error") err(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
         },
       });
       if (opts.engine === "webgpu") {
         const info = await gpuInfo();
         log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
       }
-      if (!worker.authenticated) process.stderr.write(`nqueens worker: ${NO_KEY_HINT}\n`);
+      if (!worker.authenticated) err(`nqueens worker: ${NO_KEY_HINT}\n`);
       log(`ready (pid ${process.pid}, name ${worker.name})`);
       await new Promise<void>((resolve) => {
         let stopping = false;
