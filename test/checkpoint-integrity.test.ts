@@ -334,3 +334,25 @@ describe("the CLI", () => {
     expect(statSync(fifo).isFIFO()).toBe(true);
   });
 });
+
+describe("the same call run again resumes its checkpoint", () => {
+  it("parts asked past what the split can make (1000 at n = 8: 84), and a constrained board's default split: the second run takes every part from the file", async () => {
+    const { count } = await import("../src/count/count.js");
+    const cases: [string, number, Parameters<typeof countParallel>[1]][] = [
+      ["resume-capped.json", 8, { parts: 1000 }],
+      ["resume-constrained.json", 6, { blocked: [[0, 0]] }],
+      ["resume-constrained-parts.json", 7, { blocked: [[0, 0], [3, 3]], parts: 500 }],
+    ];
+    for (const [name, n, options] of cases) {
+      const { parts: _, ...board } = options as { parts?: number };
+      const known = name === "resume-capped.json" ? A000170[8]! : (await count(n, { ...board, engine: "ts" })).total; // the reference engine, on one thread
+      const checkpoint = join(dir, name);
+      const first = await countParallel(n, { ...options, workers: 2, checkpoint, key: KEY });
+      const again = await countParallel(n, { ...options, workers: 2, checkpoint, key: KEY });
+      expect(again.resumed, name).toBe(first.parts);
+      expect(again.parts, name).toBe(first.parts);
+      expect(again.total, name).toBe(first.total);
+      expect(first.total, name).toBe(known);
+    }
+  });
+});

@@ -147,10 +147,14 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
 
   async function countOnPool(pool: WorkerPool): Promise<ParallelResult> {
-    const saved = checkpoint && !opts.restart ? await readCheckpoint(checkpoint.path, checkpoint.key, n, opts.parts, board) : undefined;
-    const parts: AnyPart[] = constraints.empty
-      ? splitCount(n, { parts: saved?.parts ?? opts.parts })
-      : splitConstrainedCount(n, constraints, saved?.parts ?? opts.parts ?? 64);
+    const split = (asked: number | undefined): AnyPart[] =>
+      constraints.empty ? splitCount(n, { parts: asked }) : splitConstrainedCount(n, constraints, asked ?? 64);
+    // The split this call asks for. It may hold fewer parts than `parts` asks (a board with fewer
+    // prefixes), and a constrained split's depth follows the number asked: so the same call run
+    // again is matched against this split, never re-split from the number the checkpoint holds.
+    const fresh = split(opts.parts);
+    const saved = checkpoint && !opts.restart ? await readCheckpoint(checkpoint.path, checkpoint.key, n, opts.parts === undefined ? undefined : fresh.length, board) : undefined;
+    const parts: AnyPart[] = !saved || saved.parts === fresh.length ? fresh : split(saved.parts);
     const done: Map<number, AnyCount> = saved ? verifiedEntries(checkpoint!.path, saved, parts) : new Map<number, AnyCount>();
     const resumed = done.size;
     const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
