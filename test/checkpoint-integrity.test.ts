@@ -203,7 +203,7 @@ describe("where the key comes from", () => {
 
   it("keyFile: read from the file; a missing one is NQ_KEY naming it, before any count", async () => {
     const keyFile = join(dir, "cluster.key");
-    writeFileSync(keyFile, `${KEY}\n`);
+    writeFileSync(keyFile, `${KEY}\n`, { mode: 0o600 });
     const path = join(dir, "keyfile.json");
     await countParallel(10, { workers: 1, parts: 8, checkpoint: path, keyFile });
     expect((await countParallel(10, { workers: 1, checkpoint: path, key: KEY })).resumed).toBe(8);
@@ -307,15 +307,15 @@ describe("the CLI", () => {
     expect(second.stdout).toMatch(/8 parts, all from the checkpoint/);
     expect(second.stderr).not.toMatch(/created a key/);
     const keyFile = join(dir, "cli.key");
-    writeFileSync(keyFile, "another\n");
+    writeFileSync(keyFile, "another key, of 16 bytes or more\n", { mode: 0o600 });
     const refused = cli(["count", "10", "--workers", "1", "--checkpoint", path, "--key-file", keyFile], { XDG_CONFIG_HOME: xdg });
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(new RegExp(`^nqueens: checkpoint ${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} does not verify under the key.*add --restart`));
-    const env = cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another" });
+    const env = cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another key, of 16 bytes or more" });
     expect(env.status).toBe(2);
     const restarted = cli(["count", "10", "--workers", "1", "--parts", "8", "--checkpoint", path, "--key-file", keyFile, "--restart"], { XDG_CONFIG_HOME: xdg });
     expect(restarted.stdout).toMatch(/^n = 10: 724 solutions/);
-    expect(cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another" }).stdout).toMatch(/8 parts, all from the checkpoint/);
+    expect(cli(["count", "10", "--workers", "1", "--checkpoint", path], { XDG_CONFIG_HOME: xdg, NQUEENS_KEY: "another key, of 16 bytes or more" }).stdout).toMatch(/8 parts, all from the checkpoint/);
     const missing = cli(["count", "10", "--workers", "1", "--checkpoint", path, "--key-file", join(dir, "none.key")], { XDG_CONFIG_HOME: xdg });
     expect(missing.status).toBe(1);
     expect(missing.stderr).toMatch(/^nqueens: key file .*none\.key cannot be read \(ENOENT\)/);

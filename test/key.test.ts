@@ -115,14 +115,14 @@ describe("canonicalJson", () => {
 describe("where the key comes from", () => {
   it("key (string as UTF-8, or bytes copied), then keyFile, then NQUEENS_KEY, else undefined", () => {
     const file = join(dir, "given.key");
-    writeFileSync(file, "from-file\n");
+    writeFileSync(file, "from-file, 16 bytes or more\n", { mode: 0o600 });
     const env = { NQUEENS_KEY: "from-env" };
     expect(Buffer.from(explicitKey({ key: "é" }, env)!)).toEqual(Buffer.from("é", "utf8"));
     const raw = new Uint8Array([1, 2, 3]);
     const copy = explicitKey({ key: raw, keyFile: file }, env)!;
     raw[0] = 9;
     expect([...copy]).toEqual([1, 2, 3]);
-    expect(Buffer.from(explicitKey({ keyFile: file }, env)!).toString()).toBe("from-file");
+    expect(Buffer.from(explicitKey({ keyFile: file }, env)!).toString()).toBe("from-file, 16 bytes or more");
     expect(Buffer.from(explicitKey({}, env)!).toString()).toBe("from-env");
     expect(Buffer.from(explicitKey(undefined, env)!).toString()).toBe("from-env");
     expect(explicitKey({}, { NQUEENS_KEY: "" })).toBeUndefined();
@@ -131,8 +131,8 @@ describe("where the key comes from", () => {
 
   it("a key file's trailing newline (\\n or \\r\\n) is trimmed, nothing else", () => {
     const file = join(dir, "crlf.key");
-    writeFileSync(file, " secret \r\n");
-    expect(Buffer.from(explicitKey({ keyFile: file }, {})!).toString()).toBe(" secret ");
+    writeFileSync(file, " a secret of 16+ bytes \r\n", { mode: 0o600 });
+    expect(Buffer.from(explicitKey({ keyFile: file }, {})!).toString()).toBe(" a secret of 16+ bytes ");
   });
 
   it("a key that cannot be had is NQ_KEY naming the file, never showing the key", () => {
@@ -152,6 +152,36 @@ describe("where the key comes from", () => {
     expect(caught(() => explicitKey({ key: new Uint8Array(0) }, {})).code).toBe(ErrorCode.key);
     expect(caught(() => explicitKey({ key: 5 as unknown as string }, {})).code).toBe(ErrorCode.invalidArgument);
     expect(caught(() => explicitKey({ keyFile: "" }, {})).code).toBe(ErrorCode.invalidArgument);
+  });
+});
+
+describe("a key file is checked as ssh checks its keys", () => {
+  it("mode with group or other bits, fewer than 16 bytes, a directory others may write: NQ_KEY naming the file and the mend; 0600 and 0400 of 16 bytes pass", () => {
+    const good = "sixteen bytes ok";
+    const at = (name: string, text: string, mode: number, folder = dir): string => {
+      const path = join(folder, name);
+      writeFileSync(path, text, { mode });
+      chmodSync(path, mode);
+      return path;
+    };
+    expect(Buffer.from(explicitKey({ keyFile: at("ok.key", `${good}\n`, 0o600) }, {})!).toString()).toBe(good);
+    expect(Buffer.from(explicitKey({ keyFile: at("ro.key", good, 0o400) }, {})!).toString()).toBe(good);
+    const refusals: [string, RegExp][] = [
+      [at("open.key", good, 0o644), /has mode 0644: others may read or change it; run chmod 600 /],
+      [at("group.key", good, 0o640), /has mode 0640/],
+      [at("short.key", "x\n", 0o600), /holds 1 bytes; a key file holds at least 16 \(make one: openssl rand -hex 32 > /],
+    ];
+    const shared = join(dir, "shared");
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777); // others may write here, and it is not sticky
+    refusals.push([at("in-shared.key", good, 0o600, shared), /which others may write \(mode 0777\): they could replace the key; run chmod go-w /]);
+    for (const [path, why] of refusals) {
+      const error = caught(() => explicitKey({ keyFile: path }, {}));
+      expect(error.code, path).toBe(ErrorCode.key);
+      expect(error.message).toContain(path);
+      expect(error.message).toMatch(why);
+      expect(error.message).not.toContain(good);
+    }
   });
 });
 

@@ -67,7 +67,8 @@ function readKeyFile(path: string, what: string): Uint8Array {
   try {
     const stat = fs.statSync(path);
     if (!stat.isFile()) throw keyError(`${what} ${path} is not a regular file`);
-    if (stat.size > KEY_FILE_MAX_BYTES) throw keyError(`${what} ${path} holds ${stat.size} bytes; a key file holds 1 to ${KEY_FILE_MAX_BYTES}`);
+    if (stat.size > KEY_FILE_MAX_BYTES) throw keyError(`${what} ${path} holds ${stat.size} bytes; a key file holds ${KEY_FILE_MIN_BYTES} to ${KEY_FILE_MAX_BYTES}`);
+    checkKeyFileAccess(fs, path, what, stat);
     raw = fs.readFileSync(path);
   } catch (error) {
     if ((error as { code?: unknown }).code === ErrorCode.key) throw error;
@@ -79,7 +80,36 @@ function readKeyFile(path: string, what: string): Uint8Array {
   if (end > 0 && raw[end - 1] === 0x0a) end -= 1;
   if (end > 0 && raw[end - 1] === 0x0d) end -= 1;
   if (end === 0) throw keyError(`${what} ${path} is empty; a key must hold at least one byte`);
+  if (end < KEY_FILE_MIN_BYTES) {
+    throw keyError(`${what} ${path} holds ${end} bytes; a key file holds at least ${KEY_FILE_MIN_BYTES} (make one: openssl rand -hex 32 > ${path})`);
+  }
   return new Uint8Array(raw.subarray(0, end));
+}
+
+/** The fewest bytes a key file may hold: 128 bits (the local key holds 64 hex digits, 256 bits). */
+export const KEY_FILE_MIN_BYTES = 16;
+
+/**
+ * A key file is checked as ssh checks a private key (POSIX only): owned by this user (or root),
+ * no group or other permission bits, in a directory others cannot write (else they could swap
+ * the file). NQ_KEY naming the path and the way to mend it.
+ */
+function checkKeyFileAccess(fs: typeof import("node:fs"), path: string, what: string, stat: import("node:fs").Stats): void {
+  if (process.platform === "win32" || typeof process.getuid !== "function") return;
+  const uid = process.getuid();
+  if (stat.uid !== uid && stat.uid !== 0) throw keyError(`${what} ${path} is owned by uid ${stat.uid}, not by this user (uid ${uid}) or root; a key file is its owner's`);
+  if ((stat.mode & 0o077) !== 0) {
+    throw keyError(`${what} ${path} has mode ${(stat.mode & 0o777).toString(8).padStart(4, "0")}: others may read or change it; run chmod 600 ${path}`);
+  }
+  const dir = builtin<typeof import("node:path")>("node:path", what).dirname(fs.realpathSync(path));
+  const dirStat = fs.statSync(dir);
+  // A directory others may write (and not sticky, as /tmp is) lets them replace the file.
+  if ((dirStat.mode & 0o022) !== 0 && (dirStat.mode & 0o1000) === 0) {
+    throw keyError(`${what} ${path} is in ${dir}, which others may write (mode ${(dirStat.mode & 0o777).toString(8).padStart(4, "0")}): they could replace the key; run chmod go-w ${dir}`);
+  }
+  if (dirStat.uid !== uid && dirStat.uid !== 0 && (dirStat.mode & 0o1000) === 0) {
+    throw keyError(`${what} ${path} is in ${dir}, owned by uid ${dirStat.uid}, not by this user or root: its owner could replace the key`);
+  }
 }
 
 /**
@@ -137,7 +167,7 @@ export function localKey(env: Env = processEnv()): { key: Uint8Array; path: stri
       }
       if ((mode & 0o077) !== 0) {
         throw keyError(`local key ${path} has mode ${(mode & 0o777).toString(8).padStart(4, "0")}: others may read or change it; run chmod 600 ${path}, or make a new key`);
-      }
+      } // (its owner, length and directory: readKeyFile, as for any key file)
     }
     return readKeyFile(path, "local key");
   };
