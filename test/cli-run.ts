@@ -9,9 +9,9 @@ type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string;
  * Ctrl-C handler is set); `killWhen`: send it once this returns true (asked every 50 ms), such as
  * once a checkpoint file the command writes exists.
  */
-export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; signal?: NodeJS.Signals } = {}): Promise<Run> {
+export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; signal?: NodeJS.Signals; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env: options.env ?? process.env });
     let stdout = "", stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     let sent = false;

@@ -85,6 +85,28 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
     }
   });
 
+  it("the password from NQUEENS_REDIS_PASSWORD, kept out of the URL (and so out of `ps`): runs, count and worker reach Redis with it; a password given twice is refused", async () => {
+    const port = await redisServer(["--port", "{port}", "--requirepass", PASSWORD], (p) => new Redis({ port: p, password: PASSWORD, lazyConnect: false, maxRetriesPerRequest: 1 }));
+    const url = `redis://127.0.0.1:${port}`;
+    const env = { ...process.env, NQUEENS_REDIS_PASSWORD: PASSWORD };
+    const listed = await runCli(["runs", "--queue", url], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe("no runs\n");
+    const without = await runCli(["runs", "--queue", url]);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toMatch(/NOAUTH|Authentication required|WRONGPASS/i);
+    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"], env);
+    await until("the worker to start", async () => w.stderr().includes("ready"));
+    const counted = await runCli(["count", "10", "--queue", url, "--parts", "8", "--json"], { env });
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(JSON.parse(counted.stdout)).toMatchObject({ total: String(A000170[10]) });
+    expect(w.stderr() + counted.stderr + listed.stderr).not.toContain(PASSWORD);
+    const twice = await runCli(["runs", "--queue", `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`], { env });
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain("give the password once");
+    expect(twice.stderr).not.toContain(PASSWORD);
+  });
+
   it("an ACL user (the default user off): the queue counts through redis://nq:PASSWORD@host, the CLI's workers too; another user's password is refused", async () => {
     const port = await redisServer(
       ["--port", "{port}", "--user", "default", "off", "--user", "nq", "on", `>${ACL_PASSWORD}`, "~*", "&*", "+@all"],

@@ -120,8 +120,8 @@ export type Proc = { child: ChildProcess; stderr: () => string; stdout: () => st
 const children: Proc[] = [];
 
 /** Starts `nqueens ...args` (dist/cli.js) in the background; `killChildren` ends it after the test. */
-export function spawnCli(args: string[]): Proc {
-  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+export function spawnCli(args: string[], env: NodeJS.ProcessEnv = process.env): Proc {
+  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   let err = "", out = "";
   child.stderr!.on("data", (d) => (err += d));
   child.stdout!.on("data", (d) => (out += d));

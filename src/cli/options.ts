@@ -137,3 +137,17 @@ export function checkWritableFile(flag: string, path: string): void {
   if (!parent.isDirectory()) throw new UsageError(`${flag} ${path}: ${dir} is not a directory`);
   try { accessSync(dir, constants.W_OK); } catch { throw new UsageError(`${flag} ${path}: the directory ${dir} cannot be written (no permission)`); }
 }
+
+/**
+ * The Redis connection of --queue URL: the URL, or with the password from the environment
+ * variable NQUEENS_REDIS_PASSWORD when the URL has none (a password in the URL shows in `ps`
+ * and in shell history; the environment of a process is its owner's to read).
+ */
+export async function queueConnection(url: string, env: NodeJS.ProcessEnv = process.env): Promise<string | import("../distributed/redis.js").RedisConnectionOptions> {
+  const password = env.NQUEENS_REDIS_PASSWORD;
+  if (password === undefined || password === "") return url;
+  const { redisOptions } = await import("../distributed/redis.js");
+  const options = redisOptions(url);
+  if (options.password !== undefined) throw new UsageError("--queue's URL holds a password and NQUEENS_REDIS_PASSWORD is set too: give the password once (the variable keeps it out of `ps`)");
+  return { ...options, password };
+}

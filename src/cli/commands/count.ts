@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.js";
 import { ENGINE_NAMES } from "../../engine/select.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
-import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption } from "../options.js";
+import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption, queueConnection } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -103,7 +103,7 @@ export function countCommand(program: Command): void {
         }
         const { countDistributed } = await import("../../distributed/index.js");
         const r = await countDistributed(n, {
-          connection: opts.queue, parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
+          connection: await queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
           audit: queueOpts.audit, replicas: queueOpts.replicas,
           onPlan: (plan) => {

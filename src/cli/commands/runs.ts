@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { out, toJson, err } from "../output.js";
+import { queueConnection } from "../options.js";
 
 export function runsCommand(program: Command): void {
   program
@@ -12,13 +13,14 @@ export function runsCommand(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { queue: string; remove?: string; json?: boolean }) => {
       const { listRuns, removeRun } = await import("../../distributed/index.js");
-      const runs = await listRuns({ connection: opts.queue });
+      const connection = await queueConnection(opts.queue);
+      const runs = await listRuns({ connection });
       if (opts.remove !== undefined) {
         const run = runs.find((r) => r.queue === opts.remove);
         if (!run) {
           throw new UsageError(`no run named ${JSON.stringify(opts.remove)} in Redis at ${opts.queue}${runs.length ? ` (runs: ${runs.map((r) => r.queue).join(", ")})` : " (it holds no runs)"}`);
         }
-        await removeRun(run.queue, { connection: opts.queue });
+        await removeRun(run.queue, { connection });
         if (opts.json) return out(toJson({ removed: run.queue }));
         return out(`removed ${run.queue} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
       }

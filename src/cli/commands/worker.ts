@@ -1,7 +1,7 @@
 // nqueens worker: counts parts of queue runs until stopped.
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED } from "../errors.js";
-import { choiceOption, number } from "../options.js";
+import { choiceOption, number, queueConnection } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
@@ -44,7 +44,7 @@ export function workerCommand(program: Command): void {
       process.on("SIGINT", signalled);
       process.on("SIGTERM", signalled);
       const worker = await startWorker({
-        connection: opts.queue, queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
+        connection: await queueConnection(opts.queue), queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
         lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, engine: opts.engine,
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
         onEvent: (e) => {
