@@ -140,14 +140,20 @@ export function checkWritableFile(flag: string, path: string): void {
 
 /**
  * The Redis connection of --queue URL: the URL, or with the password from the environment
- * variable NQUEENS_REDIS_PASSWORD when the URL has none (a password in the URL shows in `ps`
- * and in shell history; the environment of a process is its owner's to read).
+ * variable NQUEENS_REDIS_PASSWORD when the URL has none, put into the URL in this process only
+ * (a password in the URL typed on the command line shows in `ps` and in shell history; the
+ * environment of a process is its owner's to read). Messages never show it (redacted).
  */
-export async function queueConnection(url: string, env: NodeJS.ProcessEnv = process.env): Promise<string | import("../distributed/redis.js").RedisConnectionOptions> {
+export function queueConnection(url: string, env: NodeJS.ProcessEnv = process.env): string {
   const password = env.NQUEENS_REDIS_PASSWORD;
   if (password === undefined || password === "") return url;
-  const { redisOptions } = await import("../distributed/redis.js");
-  const options = redisOptions(url);
-  if (options.password !== undefined) throw new UsageError("--queue's URL holds a password and NQUEENS_REDIS_PASSWORD is set too: give the password once (the variable keeps it out of `ps`)");
-  return { ...options, password };
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url; // the library refuses it, naming it
+  }
+  if (parsed.password !== "") throw new UsageError("--queue's URL holds a password and NQUEENS_REDIS_PASSWORD is set too: give the password once (the variable keeps it out of `ps`)");
+  parsed.password = encodeURIComponent(password);
+  return parsed.href;
 }

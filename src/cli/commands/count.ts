@@ -103,7 +103,7 @@ export function countCommand(program: Command): void {
         }
         const { countDistributed } = await import("../../distributed/index.js");
         const r = await countDistributed(n, {
-          connection: await queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
+          connection: queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
           audit: queueOpts.audit, replicas: queueOpts.replicas,
           onPlan: (plan) => {

@@ -13,7 +13,7 @@ export function runsCommand(program: Command): void {
     .option("--json", "print one JSON object")
     .action(async (opts: { queue: string; remove?: string; json?: boolean }) => {
       const { listRuns, removeRun } = await import("../../distributed/index.js");
-      const connection = await queueConnection(opts.queue);
+      const connection = queueConnection(opts.queue);
       const runs = await listRuns({ connection });
       if (opts.remove !== undefined) {
         const run = runs.find((r) => r.queue === opts.remove);

@@ -44,7 +44,7 @@ export function workerCommand(program: Command): void {
       process.on("SIGINT", signalled);
       process.on("SIGTERM", signalled);
       const worker = await startWorker({
-        connection: await queueConnection(opts.queue), queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
+        connection: queueConnection(opts.queue), queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
         lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, engine: opts.engine,
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
         onEvent: (e) => {
