@@ -156,3 +156,35 @@ describe("crossCheck on constrained boards", () => {
     }
   });
 });
+
+describe("contradictory givens give one outcome on every path", () => {
+  it("boards with two or more conflicts (queens sharing a row, a queen on a blocked square): 0 on this thread, on workers, part by part, and through the queue's board record", async () => {
+    const { constrainedBoard, deriveConstrainedPart } = await import("../src/count/constrained-parts.js");
+    const { default: fc } = await import("fast-check");
+    const square = (n: number) => fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }));
+    const boards = fc.integer({ min: 4, max: 9 }).chain((n) => fc.record({
+      n: fc.constant(n),
+      row: fc.integer({ min: 0, max: n - 1 }),
+      cols: fc.uniqueArray(fc.integer({ min: 0, max: n - 1 }), { minLength: 2, maxLength: 3 }),
+      more: fc.array(square(n), { maxLength: 3 }),
+      blocked: fc.array(square(n), { maxLength: 3 }),
+      blockGiven: fc.boolean(),
+    }));
+    const seen: string[] = [];
+    await fc.assert(fc.asyncProperty(boards, async ({ n, row, cols, more, blocked, blockGiven }) => {
+      const fixed: [number, number][] = [...cols.map((c): [number, number] => [row, c]), ...more];
+      const blocks: [number, number][] = blockGiven ? [...blocked, [row, cols[1]!]] : blocked;
+      const board = { fixed, blocked: blocks };
+      const one = await count(n, board);
+      expect(one.total).toBe(0n); // two queens on one row: no solution
+      const parts = splitConstrainedCount(n, board, 4);
+      for (const part of parts) expect(countConstrainedPart(part).total).toBe("0");
+      const record = constrainedBoard(checkConstraints(n, board, "a test"));
+      for (const part of parts) expect(deriveConstrainedPart(record, part.depth, part.parts, part.part, 4096).digest).toBe(part.digest);
+      seen.push(JSON.stringify(board));
+    }), { numRuns: 60, seed: 7 });
+    expect(seen.length).toBe(60);
+    // and on worker threads, the board that once failed there (NQ_PART_MISMATCH)
+    expect((await countParallel(8, { fixed: [[2, 2], [2, 1]], blocked: [[2, 1]], workers: 1 })).total).toBe(0n);
+  });
+});

@@ -61,13 +61,32 @@ function partText(part: Omit<ConstrainedPart, "digest">): string {
  * constraintLists, plus the squares of a conflict (two queens given on one row keep one in
  * fixedColumn; the other must stay, or the board read back would have solutions).
  */
-function givenLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
+function rawLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
   const { fixed, blocked } = constraintLists(constraints);
   if (constraints.conflict === null) return { fixed, blocked };
   const key = ([r, c]: Square): number => r * constraints.n + c;
   const all = new Map(fixed.map((s) => [key(s), s] as const));
   for (const s of constraints.conflict.squares) all.set(key(s), [s[0], s[1]]); // given queens, each
   return { fixed: [...all.values()].sort((a, b) => key(a) - key(b)), blocked };
+}
+
+const listsText = (l: { fixed: Square[]; blocked: Square[] }): string => JSON.stringify(l);
+
+/**
+ * The board's lists in normal form: rawLists read back until they give themselves again. A
+ * board with more than one conflict (two queens on a row, one of them on a blocked square)
+ * reports one of them, and its lists read back may report another: the fixed point is the
+ * same on every path (this thread, a worker re-deriving a part, a queue worker reading the
+ * run's record), so the same givens give the same parts and digests everywhere.
+ */
+function givenLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
+  let lists = rawLists(constraints);
+  for (let round = 0; constraints.conflict !== null && round < 8; round++) {
+    const again = rawLists(checkConstraints(constraints.n, lists, "a constrained part"));
+    if (listsText(again) === listsText(lists)) break;
+    lists = again;
+  }
+  return lists;
 }
 
 function dealConstrained(constraints: Constraints, depth: number, parts: number, only?: number, limit = Infinity): ConstrainedPart[] {
