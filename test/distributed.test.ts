@@ -262,15 +262,16 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const json = await runCli(["runs", "--queue", url, "--json"]);
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stdout).runs).toEqual([
-      { queue: "done", n: 10, parts: 8, splitVersion: SPLIT_VERSION, done: 8, active: 0, waiting: 0, failed: 0, workers: 0, open: false, total: String(A000170[10]), unique: String(A002562[10]) },
-      { queue: "pending", n: 12, parts: 16, splitVersion: SPLIT_VERSION, done: 0, active: 0, waiting: 16, failed: 0, workers: 0, open: true },
+      { queue: "done", n: 10, parts: 8, splitVersion: SPLIT_VERSION, done: 8, active: 0, waiting: 0, failed: 0, workers: 0, open: false, total: String(A000170[10]), unique: String(A002562[10]), verified: null },
+      { queue: "pending", n: 12, parts: 16, splitVersion: SPLIT_VERSION, done: 0, active: 0, waiting: 16, failed: 0, workers: 0, open: true, verified: null },
     ]);
     const text = await runCli(["runs", "--queue", url]);
     expect(text.code).toBe(0);
     const lines = text.stdout.trim().split("\n");
-    expect(lines[0]).toMatch(/^queue\s+n\s+done\s+active\s+waiting\s+failed\s+workers\s+state\s+total$/);
-    expect(lines[1]).toMatch(new RegExp(`^done\\s+10\\s+8/8\\s+0\\s+0\\s+0\\s+0\\s+finished\\s+${A000170[10]} \\(${A002562[10]} unique\\)$`));
-    expect(lines[2]).toMatch(/^pending\s+12\s+0\/16\s+0\s+16\s+0\s+0\s+counting\s+-$/);
+    expect(lines[0]).toMatch(/^queue\s+n\s+done\s+active\s+waiting\s+failed\s+workers\s+state\s+verified\s+total$/);
+    expect(lines[1]).toMatch(new RegExp(`^done\\s+10\\s+8/8\\s+0\\s+0\\s+0\\s+0\\s+finished\\s+no key\\s+${A000170[10]} \\(${A002562[10]} unique\\)$`));
+    expect(lines[2]).toMatch(/^pending\s+12\s+0\/16\s+0\s+16\s+0\s+0\s+counting\s+no key\s+-$/);
+    expect(text.stderr).toContain("the records are not verified");
 
     const removed = await runCli(["runs", "--queue", url, "--remove", "pending"]);
     expect(removed).toMatchObject({ code: 0, stdout: "removed pending (n = 12, 0/16 parts done)\n" });
@@ -289,8 +290,8 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(run.total).toBeUndefined();
     const cli = await runCli(["runs", "--queue", url]);
     expect(cli.code).toBe(0);
-    expect(cli.stdout.trim().split("\n")[1]).toMatch(/^bad\s+9\s+0\/8\s+0\s+0\s+0\s+0\s+unreadable\s+-$/);
-    expect(cli.stderr).toBe('nqueens: run bad is unreadable: nqueens:meta:bad: the stored total "3.5e2" is not a count\n');
+    expect(cli.stdout.trim().split("\n")[1]).toMatch(/^bad\s+9\s+0\/8\s+0\s+0\s+0\s+0\s+unreadable\s+no key\s+-$/);
+    expect(cli.stderr.split("\n")[0]).toBe('nqueens: run bad is unreadable: nqueens:meta:bad: the stored total "3.5e2" is not a count');
   });
 
   it("nqueens runs ends with the unreachable error when Redis goes away after the first answers (no hang)", async () => {

@@ -199,6 +199,33 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(open.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(/^nqueens: the queue is not authenticated: .*set NQUEENS_KEY or --key-file FILE/)]);
   }, 40_000);
 
+  it("nqueens runs verifies each record under the key: a finished run's total edited in Redis (14200 to 14201) shows as unverified, with no total; without the key, as not checked", async () => {
+    const name = "runs-verified";
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: name, key: KEY });
+    try {
+      expect((await countDistributed(12, { connection: url, parts: 8, queue: name, key: KEY, pollMs: 50 })).total).toBe(BigInt(A000170[12]));
+    } finally {
+      await worker.close();
+    }
+    const env = { ...process.env, NQUEENS_KEY: KEY };
+    const row = (stdout: string): string => stdout.split("\n").find((l) => l.startsWith(`${name} `)) ?? "";
+    const honest = await runCli(["runs", "--queue", url], { env });
+    expect(row(honest.stdout)).toMatch(new RegExp(`\\sfinished\\s+yes\\s+${A000170[12]} \\(${A002562[12]} unique\\)$`));
+    const record = JSON.parse((await redis.get(metaKey(name)))!) as { total: string };
+    await redis.set(metaKey(name), JSON.stringify({ ...record, total: String(A000170[12]! + 1n) }));
+    const edited = await runCli(["runs", "--queue", url], { env });
+    expect(row(edited.stdout)).toMatch(/\sunverified\s+NO\s+-$/);
+    expect(edited.stdout).not.toContain(String(A000170[12]! + 1n));
+    expect(edited.stderr).toContain(`nqueens: run ${name}: its record does not verify under this key`);
+    const json = JSON.parse((await runCli(["runs", "--queue", url, "--json"], { env })).stdout) as { runs: { queue: string; verified: boolean | null; total?: string }[] };
+    expect(json.runs.find((r) => r.queue === name)).toMatchObject({ verified: false });
+    expect(json.runs.find((r) => r.queue === name)!.total).toBeUndefined();
+    const { NQUEENS_KEY: _, ...keyless } = env;
+    const unchecked = await runCli(["runs", "--queue", url], { env: keyless });
+    expect(row(unchecked.stdout)).toMatch(/\sfinished\s+no key\s+/);
+    expect(unchecked.stderr).toContain("the records are not verified");
+  });
+
   it("honest faults under a key: the coordinator killed with SIGKILL mid-run and a worker killed mid-part; the run resumes, exact and authenticated", async () => {
     const keyFile = join(dir, "faults.key");
     writeFileSync(keyFile, KEY, { mode: 0o600 });

@@ -4,6 +4,8 @@ import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
 import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
+import { RUN_DOMAIN, queueKey, verifies } from "./auth.js";
+import type { KeyInput } from "../core/key.js";
 
 /** One run as Redis holds it (listRuns). */
 export type RunInfo = {
@@ -28,6 +30,13 @@ export type RunInfo = {
   unique?: bigint | null;
   /** Set when the run's record (`nqueens:meta:QUEUE`) cannot be read as it should: what is wrong. */
   unreadable?: string;
+  /**
+   * Whether the run's record verifies under the key listRuns was given (`key`, `keyFile`, else
+   * NQUEENS_KEY): true; false when it does not (changed in Redis, made under another key, or
+   * made without one): then its total is not reported; null without a key (nothing checked:
+   * anyone who can write to Redis can have written it).
+   */
+  verified: boolean | null;
 };
 
 /** A stored count (a decimal integer string) as a bigint, or undefined when it is not one. */
@@ -37,13 +46,16 @@ function storedCount(value: unknown): bigint | undefined {
 
 /**
  * Every run recorded in Redis (finished or not), by queue name: its parts done, in hand
- * and waiting, the workers on it and, once merged, its total. A run whose record holds
+ * and waiting, the workers on it and, once merged, its total. With a key (`key`, `keyFile`,
+ * else NQUEENS_KEY) each record is verified: one that does not is listed with `verified:
+ * false` and no total; without a key nothing is verified (`verified: null`). A run whose record holds
  * a total that is not a count is listed with `unreadable` saying so (and no total);
  * Redis that stops answering is an NQ_QUEUE_UNREACHABLE error within connectTimeoutMs.
  * @example for (const run of await listRuns({ connection: "redis://127.0.0.1:6379" })) console.log(run.queue, run.done, run.parts);
  */
-export async function listRuns(options: { connection: Connection; connectTimeoutMs?: number }): Promise<RunInfo[]> {
-  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("listRuns", options, ["connection", "connectTimeoutMs"]);
+export async function listRuns(options: { connection: Connection; connectTimeoutMs?: number; key?: KeyInput; keyFile?: string }): Promise<RunInfo[]> {
+  const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number; key: KeyInput; keyFile: string }>("listRuns", options, ["connection", "connectTimeoutMs", "key", "keyFile"]);
+  const key = queueKey(opts);
   const redis = redisOptions(opts.connection as Connection);
   const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const { bullmq: { Queue } } = await queueLibraries();
@@ -61,9 +73,9 @@ export async function listRuns(options: { connection: Connection; connectTimeout
     } while (cursor !== "0");
     const open = new Set(await ask(client.smembers(ACTIVE_RUNS_KEY), "smembers"));
     const runs: RunInfo[] = [];
-    for (const key of [...new Set(keys)].sort()) {
-      const name = key.slice(metaKey("").length);
-      const stored = await ask(client.get(key), "get");
+    for (const recordKey of [...new Set(keys)].sort()) {
+      const name = recordKey.slice(metaKey("").length);
+      const stored = await ask(client.get(recordKey), "get");
       let meta: RunMeta | undefined;
       try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* not ours */ }
       if (!meta || meta.format !== "nqueens-count-run") continue;
@@ -80,6 +92,8 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       if (meta.total !== undefined && unique === undefined) {
         problems.push(constrained ? `a constrained board's run has no unique count, but it holds ${JSON.stringify(meta.unique)}` : `the stored unique ${JSON.stringify(meta.unique) ?? "(missing)"} is not a count`);
       }
+      const verified = key ? verifies(key, RUN_DOMAIN, name, meta) : null;
+      const shown = verified !== false; // a record that does not verify reports no total
       const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: timeoutMs }) });
       queue.on("error", () => {});
       try {
@@ -88,8 +102,9 @@ export async function listRuns(options: { connection: Connection; connectTimeout
           queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion, ...(board !== undefined ? { board } : {}),
           done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
           workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
-          ...(total !== undefined && unique !== undefined ? { total, unique } : {}),
-          ...(problems.length ? { unreadable: `${key}: ${problems.join("; ")}` } : {}),
+          ...(shown && total !== undefined && unique !== undefined ? { total, unique } : {}),
+          ...(problems.length ? { unreadable: `${metaKey(name)}: ${problems.join("; ")}` } : {}),
+          verified,
         });
       } finally {
         await within(queue.close(), 1000, "close").catch(() => within(queue.disconnect(), 1000, "disconnect")).catch(() => {});

@@ -10,11 +10,12 @@ export function runsCommand(program: Command): void {
     .description("list the `nqueens count N --queue URL` runs held in Redis, or remove one (--remove NAME)")
     .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
     .option("--remove <NAME>", "delete this run's queue, jobs and results (stop its coordinator first)")
+    .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): each run's record is verified under it, and a record that does not verify shows no total")
     .option("--json", "print one JSON object")
-    .action(async (opts: { queue: string; remove?: string; json?: boolean }) => {
+    .action(async (opts: { queue: string; remove?: string; json?: boolean; keyFile?: string }) => {
       const { listRuns, removeRun } = await import("../../distributed/index.js");
       const connection = queueConnection(opts.queue);
-      const runs = await listRuns({ connection });
+      const runs = await listRuns({ connection, ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}) });
       if (opts.remove !== undefined) {
         const run = runs.find((r) => r.queue === opts.remove);
         if (!run) {
@@ -28,14 +29,17 @@ export function runsCommand(program: Command): void {
       if (runs.length === 0) return out("no runs");
       const rows = runs.map((r) => [
         r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
-        r.unreadable !== undefined ? "unreadable" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
+        r.unreadable !== undefined ? "unreadable" : r.verified === false ? "unverified" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
+        r.verified === null ? "no key" : r.verified ? "yes" : "NO",
         r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-",
       ]);
-      const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "total"];
+      const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "verified", "total"];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
       const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
       out(line(head));
       for (const row of rows) out(line(row));
       for (const r of runs) if (r.unreadable !== undefined) err(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
+      for (const r of runs) if (r.verified === false) err(`nqueens: run ${r.queue}: its record does not verify under this key (changed in Redis, or made under another key or none): its total is not shown\n`);
+      if (runs.some((r) => r.verified === null)) err("nqueens: no key (--key-file, NQUEENS_KEY): the records are not verified; anyone who can write to this Redis can have written them\n");
     });
 }
