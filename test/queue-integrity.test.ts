@@ -226,6 +226,23 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(unchecked.stderr).toContain("the records are not verified");
   });
 
+  it("records planted without the key do not steer a keyed run's default split (n = 18, no parts given): neither 99999999999 parts nor an unsigned 300", async () => {
+    await redis.set(metaKey("nqueens-count-n18-p99999999999-v3"), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 99999999999, splitVersion: 3 }));
+    await redis.set(metaKey("nqueens-count-n18-p300-v3"), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 300, splitVersion: 3 }));
+    const controller = new AbortController();
+    let plan: { parts: number; from: string } | undefined;
+    const run = countDistributed(18, {
+      connection: url, key: KEY, signal: controller.signal, pollMs: 50,
+      onPlan: (p) => { plan = p; controller.abort(); },
+    });
+    await run.catch(() => {}); // stopped from onPlan: only the plan matters here
+    expect(plan).toBeDefined();
+    expect(plan!.from).toBe("default");
+    expect(plan!.parts).not.toBe(300);
+    expect(plan!.parts).toBeLessThanOrEqual(1_000_000);
+    await redis.del(metaKey("nqueens-count-n18-p99999999999-v3"), metaKey("nqueens-count-n18-p300-v3"));
+  });
+
   it("honest faults under a key: the coordinator killed with SIGKILL mid-run and a worker killed mid-part; the run resumes, exact and authenticated", async () => {
     const keyFile = join(dir, "faults.key");
     writeFileSync(keyFile, KEY, { mode: 0o600 });

@@ -162,7 +162,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   try {
     threads = await workerThreads(client);
     if (byDefault) {
-      const resumable = opts.queue === undefined ? await runToResume(client, n) : undefined;
+      const resumable = opts.queue === undefined ? await runToResume(client, n, key) : undefined;
       if (resumable !== undefined) from = "resumed";
       source = split(resumable ?? askedParts(n, threads));
     }
@@ -383,8 +383,13 @@ function derivedSplit(n: number, count: number): PartSource {
   return { count, at: (p) => derivePart(n, count, p) };
 }
 
-/** The parts of the run of n (plain, this split version) already in Redis under its default name: an unfinished one first, else a finished one. */
-async function runToResume(client: Redis, n: number): Promise<number | undefined> {
+/**
+ * The parts of the run of n (plain, this split version) already in Redis under its default name:
+ * an unfinished one first, else a finished one. Under a key only a record that verifies counts
+ * (an unsigned or forged one, say of 99999999999 parts, must not steer the split), and only a
+ * number of parts a queue run takes.
+ */
+async function runToResume(client: Redis, n: number, runKey: Uint8Array | undefined): Promise<number | undefined> {
   const prefix = metaKey(`nqueens-count-n${n}-p`);
   const keys: string[] = [];
   let cursor = "0";
@@ -399,6 +404,9 @@ async function runToResume(client: Redis, n: number): Promise<number | undefined
     let meta: RunMeta | undefined;
     try { meta = JSON.parse((await client.get(key)) ?? "null") as RunMeta; } catch { continue; }
     if (!meta || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
+    const name = key.slice(metaKey("").length);
+    if (!Number.isSafeInteger(parts) || parts < 1 || parts > 1_000_000) continue; // the most a queue run takes (parts' own check)
+    if (runKey && !verifies(runKey, RUN_DOMAIN, name, meta)) continue;
     if (meta.total === undefined) return parts;
     finished ??= parts;
   }
