@@ -25,6 +25,8 @@ const ENQUEUE_BATCH = 250;
 const MAX_REWRITES = 2;
 /** Least time between two scans of a whole set (completed, or the pending parts' jobs). */
 const SCAN_EVERY_MS = 2000;
+/** Extra jobs a part may get when its two replicas came from one worker (then the coordinator counts it). */
+const MAX_EXTRA_JOBS = 2;
 /** No part accepted for this long: look whether the pending parts' jobs still exist. */
 const STALL_MS = 30_000;
 
@@ -350,8 +352,16 @@ export class RunState {
       }
       // ONE_IN: the second count.
       if (worker === t.workerOf[p]) {
-        // The same worker counted both: one more count, by another worker.
+        // The same worker counted both: one more count, by another worker, at most
+        // MAX_EXTRA_JOBS times a part; past that (a worker that ignores the exclusion, or only
+        // one worker there) the coordinator counts the part itself, so the jobs stay bounded.
         const k = (this.extras.get(p) ?? 0) + 1;
+        if (k > MAX_EXTRA_JOBS) {
+          t.state[p] = SETTLING;
+          this.s.notice(`queue ${this.s.name}: part ${p} was counted again by the same worker ${t.names[worker] ?? "?"} ${k} times (no other worker took it): the coordinator counts it itself`);
+          this.queueRecount({ part: p, other: { counts, worker } });
+          return;
+        }
         this.extras.set(p, k);
         this.ownJobs++;
         void this.add([{ part: this.s.parts.at(p), id: `${jobId(p)}-x${k}`, not: [t.names[worker]] }]).catch(() => {});
