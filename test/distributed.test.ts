@@ -334,6 +334,31 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(run.stderr).toMatch(/^nqueens: count 12 did not finish within --timeout 1500 ms; the run stays in Redis \(0 of (\d+|\?) parts done\): run the same command again to resume\n$/m);
   });
 
+  it("a run that waits says why, and what would end the wait: no worker on it; replicas 2 with one worker", async () => {
+    const lonely = `${url.replace(/\/\d+$/, "")}/10`; // a database no other test's worker looks at
+    const waitFor = async (options: Omit<Parameters<typeof countDistributed>[1], "connection">, match: RegExp): Promise<string[]> => {
+      const controller = new AbortController();
+      const notices: string[] = [];
+      const run = countDistributed(9, { ...options, connection: lonely, parts: 4, pollMs: 50, stallNoticeMs: 500, signal: controller.signal, onNotice: (m) => {
+        notices.push(m);
+        if (match.test(m)) controller.abort();
+      } }).catch((e: unknown) => e);
+      const settled = await run;
+      expect((settled as Error).name, notices.join("\n")).toBe("AbortError");
+      return notices;
+    };
+    const none = await waitFor({ queue: "stall-no-worker" }, /no part finished/);
+    expect(none.at(-1)).toMatch(/^queue stall-no-worker: no part finished for \d+ s \(0 of 4 done, 0 in hand, 4 waiting, 0 workers on it\): no worker is on it: start one \(nqueens worker --queue URL\); Ctrl-C stops waiting, and the same command resumes$/);
+    const worker = await startWorker({ connection: lonely, concurrency: 1, queue: "stall-replicas", pollMs: 50 });
+    try {
+      const one = await waitFor({ queue: "stall-replicas", replicas: 2 }, /two different workers/);
+      expect(one.at(-1)).toMatch(/1 worker on it\): with replicas 2 each part is counted by two different workers, and one worker is on it: start another/);
+    } finally {
+      await worker.close();
+    }
+    await expect(countDistributed(9, { connection: lonely, stallNoticeMs: 5 })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "stallNoticeMs" });
+  });
+
   it("an unreachable Redis is a clear error within a few seconds, exit code 1", async () => {
     const closed = await freePort();
     const run = await runCli(["count", "12", "--queue", `redis://127.0.0.1:${closed}`]);

@@ -28,7 +28,7 @@ const ACCEPTS: Record<string, readonly string[]> = {
   estimate: ["n", "options", "samples", "seed", "engine", ...PACED_OPTION_NAMES],
   lasVegasStats: ["n", "options", "stopVegas", "trials", "seed", "exact", "engine", ...PACED_OPTION_NAMES],
   crossCheck: ["options", "kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner", "signal"],
-  countDistributed: ["n", "options", "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan"],
+  countDistributed: ["n", "options", "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs"],
   startWorker: ["options", "connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "gpu", "name", "graceMs"],
   listRuns: ["options", "connection", "connectTimeoutMs"],
 };

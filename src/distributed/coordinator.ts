@@ -62,8 +62,10 @@ export type DistributedOptions = {
   pollMs?: number;
   /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
   lostAfterMs?: number;
-  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back, a result refused). */
+  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back, a result refused), and why it waits when no part has finished for `stallNoticeMs`. */
   onNotice?: (message: string) => void;
+  /** After this long with no part finished, onNotice says why the run may be waiting and what would end the wait, again after each such stretch (default 60000 ms). */
+  stallNoticeMs?: number;
   /** Queens given in advance, [row, col] pairs, 0-based: the count of that board, n <= 1000, `unique` null. */
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
@@ -112,7 +114,7 @@ export type DistributedResult = CountResult & {
  */
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs",
   ]);
   const givens = opts.fixed !== undefined || opts.blocked !== undefined;
   checkInteger("n", n, givens ? 1 : 4, givens ? CONSTRAINED_MAX_N : 32);
@@ -129,6 +131,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
   const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
+  const stallNoticeMs = opts.stallNoticeMs === undefined ? 60_000 : checkInteger("stallNoticeMs", opts.stallNoticeMs, 100, 86_400_000);
   const audit = opts.audit === undefined ? DEFAULT_AUDIT : opts.audit;
   if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw invalid("audit", ` must be a fraction from 0 to 1, got ${describe(audit)}`);
   const replicas = opts.replicas === undefined ? 1 : checkInteger("replicas", opts.replicas, 1, 2);
@@ -286,6 +289,8 @@ export async function countDistributed(n: number, options: DistributedOptions): 
 
     let workers = 0;
     let workersAsked = -Infinity;
+    // No part finished for stallNoticeMs: say why the run may be waiting (again after each stretch).
+    let lastAccepted = -1, stalledSince = performance.now(), progressCount = -1, progressAt = performance.now();
     let answered = performance.now();
     run.watching();
     let stepping: Promise<void> | undefined;
@@ -333,6 +338,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
       }
       report(run.tally.accepted, workers, false);
+      if (run.tally.accepted !== lastAccepted) { lastAccepted = run.tally.accepted; stalledSince = performance.now(); }
+      else if (run.tally.accepted < parts.length && performance.now() - stalledSince >= stallNoticeMs) {
+        stalledSince = performance.now();
+        notice(stallText(name, performance.now() - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.tally.accepted, parts: parts.length, replicas, keyed: key !== undefined }));
+      }
+      if (run.tally.accepted !== progressCount) { progressCount = run.tally.accepted; progressAt = performance.now(); }
       if (run.tally.accepted >= parts.length && await run.finishAudit()) break;
       await nap(pollMs);
     }
@@ -376,6 +387,16 @@ async function workerThreads(client: Redis): Promise<number> {
 /** A split held whole (a constrained one: a few thousand parts at most). */
 function keptSplit(parts: AnyPart[]): PartSource {
   return { count: parts.length, at: (p) => parts[p] };
+}
+
+/** Why a run with no part finished for a while may be waiting, and what would end the wait. */
+function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean }): string {
+  const why: string[] = [];
+  if (q.workers === 0) why.push(`no worker is on it: start one (nqueens worker --queue URL${q.keyed ? " with this run's key" : ""})`);
+  else if (q.replicas > 1 && q.workers < 2) why.push("with replicas 2 each part is counted by two different workers, and one worker is on it: start another");
+  if (q.keyed) why.push("a worker without this run's key does not join it (it says so on its own stderr)");
+  if (q.active > 0) why.push(`${q.active} part${q.active === 1 ? " is" : "s are"} being counted (a long part takes a while)`);
+  return `queue ${name}: no part finished for ${Math.round(forMs / 1000)} s (${q.done} of ${q.parts} done, ${q.active} in hand, ${q.waiting} waiting, ${q.workers} worker${q.workers === 1 ? "" : "s"} on it): ${why.join("; ") || "the workers may be slow or stopped"}; Ctrl-C stops waiting, and the same command resumes`;
 }
 
 /** A plain split of n into `count` parts, none held: part p is re-derived (and its digest made) each time it is asked for. */
