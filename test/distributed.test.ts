@@ -334,6 +334,45 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(run.stderr).toMatch(/^nqueens: count 12 did not finish within --timeout 1500 ms; the run stays in Redis \(0 of (\d+|\?) parts done\): run the same command again to resume\n$/m);
   });
 
+  it("a job taken out of its list by one Redis command (LREM from wait, ZREM from completed) is put back, and the count is exact", async () => {
+    const lonely = `${url.replace(/\/\d+$/, "")}/11`; // a database no other test's worker looks at
+    const client = quietClient(lonely);
+    await client.flushdb(); // this test's own database
+    try {
+      for (const [queue, harm] of [
+        ["stuck-wait", (q: string) => client.lrem(`bull:${q}:wait`, 0, "part-3")],
+        ["stuck-completed", (q: string) => client.zrem(`bull:${q}:completed`, "part-5")],
+      ] as const) {
+        const notices: string[] = [];
+        const controller = new AbortController();
+        const run = countDistributed(10, { connection: lonely, queue, parts: 8, pollMs: 50, signal: controller.signal, onNotice: (m) => notices.push(m) });
+        run.catch(() => {});
+        await until("the parts to be queued", async () => (await client.llen(`bull:${queue}:wait`)) === 8);
+        if (queue === "stuck-wait") await harm(queue);
+        const worker = await startWorker({ connection: lonely, concurrency: 1, queue, pollMs: 50 });
+        try {
+          if (queue === "stuck-completed") {
+            // its result read, then the coordinator stopped; the job taken out of completed before it resumes
+            await until("part 5 counted", async () => (await client.zscore(`bull:${queue}:completed`, "part-5")) !== null);
+            controller.abort();
+            await run.catch(() => {});
+            await harm(queue);
+            const again = await countDistributed(10, { connection: lonely, queue, parts: 8, pollMs: 50, onNotice: (m) => notices.push(m) });
+            expect([again.total, again.unique]).toEqual([A000170[10], A002562[10]]);
+          } else {
+            const r = await run;
+            expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+          }
+        } finally {
+          await worker.close();
+        }
+        if (queue === "stuck-wait") expect(notices.join("\n")).toMatch(/putting the run back/);
+      }
+    } finally {
+      client.disconnect();
+    }
+  });
+
   it("a run that waits says why, and what would end the wait: no worker on it; replicas 2 with one worker", async () => {
     const lonely = `${url.replace(/\/\d+$/, "")}/10`; // a database no other test's worker looks at
     const waitFor = async (options: Omit<Parameters<typeof countDistributed>[1], "connection">, match: RegExp): Promise<string[]> => {

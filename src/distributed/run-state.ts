@@ -27,6 +27,8 @@ const MAX_REWRITES = 2;
 const SCAN_EVERY_MS = 2000;
 /** Extra jobs a part may get when its two replicas came from one worker (then the coordinator counts it). */
 const MAX_EXTRA_JOBS = 2;
+/** Most pending jobs the look for stuck jobs reads the lists for (it reads them whole). */
+const STUCK_CHECK_MAX = 10_000;
 /** No part accepted for this long: look whether the pending parts' jobs still exist. */
 const STALL_MS = 30_000;
 
@@ -237,14 +239,46 @@ export class RunState {
       const extra = this.extras.get(p);
       if (extra) ids.push(`${jobId(p)}-x${extra}`);
     }
+    const present: string[] = [];
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
       const pipeline = this.s.client.pipeline();
       for (const id of batch) pipeline.exists(this.s.queue.toKey(id));
       const answers = (await pipeline.exec()) ?? [];
-      batch.forEach((id, j) => { if (answers[j]?.[1] === 0) this.vanished.push(id); });
+      batch.forEach((id, j) => { if (answers[j]?.[1] === 0) this.vanished.push(id); else present.push(id); });
     }
+    if (present.length > 0 && present.length <= STUCK_CHECK_MAX) await this.lookForStuck(present);
   }
+
+  /**
+   * Jobs whose hash is there but that no worker will take or answer: held in no list (LREM'd
+   * from wait, ZREM'd from completed) or completed with the result deleted (HDEL returnvalue).
+   * Read in one transaction (a snapshot: a job moving from wait to active is in one of them);
+   * a job found so twice running is deleted and goes to `vanished`, so the run puts it back.
+   * Only for runs with few parts pending (STUCK_CHECK_MAX): the lists are read whole.
+   */
+  private async lookForStuck(ids: string[]): Promise<void> {
+    const key = (name: string): string => this.s.queue.toKey(name);
+    const multi = this.s.client.multi().lrange(key("wait"), 0, -1).lrange(key("active"), 0, -1).lrange(key("paused"), 0, -1);
+    for (const id of ids) multi.hexists(key(id), "returnvalue").zscore(key("completed"), id).zscore(key("failed"), id).zscore(key("delayed"), id).zscore(key("prioritized"), id);
+    const answers = ((await multi.exec()) ?? []).map(([error, value]) => (error ? undefined : value));
+    const inLists = new Set([...(answers[0] as string[] | undefined ?? []), ...(answers[1] as string[] | undefined ?? []), ...(answers[2] as string[] | undefined ?? [])]);
+    const stuck = new Set<string>();
+    ids.forEach((id, j) => {
+      const [hasResult, completed, failed, delayed, prioritized] = answers.slice(3 + 5 * j, 8 + 5 * j);
+      const listed = inLists.has(id) || [completed, failed, delayed, prioritized].some((v) => v !== null && v !== undefined);
+      if (!listed || (completed !== null && completed !== undefined && hasResult === 0)) stuck.add(id);
+    });
+    for (const id of stuck) {
+      if (!this.stuckBefore.has(id)) continue;
+      await this.s.client.del(key(id), `${key(id)}:lock`);
+      this.vanished.push(id);
+    }
+    this.stuckBefore = stuck;
+  }
+
+  /** Jobs the last look found held in no list, or completed without a result. */
+  private stuckBefore = new Set<string>();
 
   private async readCompleted(): Promise<void> {
     while (this.completedIds.size > 0) {
