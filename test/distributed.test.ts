@@ -375,6 +375,9 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("a run that waits says why, and what would end the wait: no worker on it; replicas 2 with one worker", async () => {
     const lonely = `${url.replace(/\/\d+$/, "")}/10`; // a database no other test's worker looks at
+    const own = quietClient(lonely);
+    await own.flushdb(); // this test's own database
+    own.disconnect();
     const waitFor = async (options: Omit<Parameters<typeof countDistributed>[1], "connection">, match: RegExp): Promise<string[]> => {
       const controller = new AbortController();
       const notices: string[] = [];

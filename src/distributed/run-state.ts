@@ -13,6 +13,7 @@ import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
 import { AuditSampler } from "./audit.js";
+import { STUCK_CHECK_MAX, jobIdsIn, missingJobs, stuckJobs } from "./job-checks.js";
 import type { AnyPart } from "../count/any-part.js";
 
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
@@ -27,8 +28,6 @@ const MAX_REWRITES = 2;
 const SCAN_EVERY_MS = 2000;
 /** Extra jobs a part may get when its two replicas came from one worker (then the coordinator counts it). */
 const MAX_EXTRA_JOBS = 2;
-/** Most pending jobs the look for stuck jobs reads the lists for (it reads them whole). */
-const STUCK_CHECK_MAX = 10_000;
 /** No part accepted for this long: look whether the pending parts' jobs still exist. */
 const STALL_MS = 30_000;
 
@@ -147,18 +146,7 @@ export class RunState {
 
   /** Own jobs that failed for good in an earlier run: removed, to be enqueued afresh. */
   async removeFailed(): Promise<void> {
-    for (const id of await this.ids("failed")) if (partOfJobId(id, this.P)) await this.s.queue.remove(id).catch(() => 0);
-  }
-
-  /** The ids of a BullMQ set, read in batches. */
-  private async ids(set: "completed" | "failed"): Promise<string[]> {
-    const key = this.s.queue.toKey(set);
-    const out: string[] = [];
-    for (let at = 0; ; at += 10 * BATCH) {
-      const some = await this.s.client.zrange(key, String(at), String(at + 10 * BATCH - 1));
-      out.push(...some);
-      if (some.length < 10 * BATCH) return out;
-    }
+    for (const id of await jobIdsIn(this.s.client, this.s.queue, "failed")) if (partOfJobId(id, this.P)) await this.s.queue.remove(id).catch(() => 0);
   }
 
   // ---- learning what finished ----------------------------------------------------------
@@ -169,7 +157,7 @@ export class RunState {
   /** Reads the whole completed set (at the start, and when events may have been missed). */
   async scanCompleted(): Promise<void> {
     const t0 = performance.now();
-    for (const id of await this.ids("completed")) this.completedIds.add(id);
+    for (const id of await jobIdsIn(this.s.client, this.s.queue, "completed")) this.completedIds.add(id);
     await this.readCompleted();
     this.lastScan = performance.now();
     this.scanMs = this.lastScan - t0;
@@ -193,7 +181,7 @@ export class RunState {
     if (this.auditError) throw this.auditError;
     await this.readCompleted();
     if ((counts.failed ?? 0) !== this.lastFailed || this.failedIds.size > 0) {
-      for (const id of (counts.failed ?? 0) > 0 ? await this.ids("failed") : []) this.failedIds.add(id);
+      for (const id of (counts.failed ?? 0) > 0 ? await jobIdsIn(this.s.client, this.s.queue, "failed") : []) this.failedIds.add(id);
       this.lastFailed = counts.failed ?? 0;
       await this.readFailed();
     }
@@ -239,41 +227,14 @@ export class RunState {
       const extra = this.extras.get(p);
       if (extra) ids.push(`${jobId(p)}-x${extra}`);
     }
-    const present: string[] = [];
-    for (let i = 0; i < ids.length; i += BATCH) {
-      const batch = ids.slice(i, i + BATCH);
-      const pipeline = this.s.client.pipeline();
-      for (const id of batch) pipeline.exists(this.s.queue.toKey(id));
-      const answers = (await pipeline.exec()) ?? [];
-      batch.forEach((id, j) => { if (answers[j]?.[1] === 0) this.vanished.push(id); else present.push(id); });
-    }
-    if (present.length > 0 && present.length <= STUCK_CHECK_MAX) await this.lookForStuck(present);
-  }
-
-  /**
-   * Jobs whose hash is there but that no worker will take or answer: held in no list (LREM'd
-   * from wait, ZREM'd from completed) or completed with the result deleted (HDEL returnvalue).
-   * Read in one transaction (a snapshot: a job moving from wait to active is in one of them);
-   * a job found so twice running is deleted and goes to `vanished`, so the run puts it back.
-   * Only for runs with few parts pending (STUCK_CHECK_MAX): the lists are read whole.
-   */
-  private async lookForStuck(ids: string[]): Promise<void> {
-    const key = (name: string): string => this.s.queue.toKey(name);
-    const multi = this.s.client.multi().lrange(key("wait"), 0, -1).lrange(key("active"), 0, -1).lrange(key("paused"), 0, -1);
-    for (const id of ids) multi.hexists(key(id), "returnvalue").zscore(key("completed"), id).zscore(key("failed"), id).zscore(key("delayed"), id).zscore(key("prioritized"), id);
-    const answers = ((await multi.exec()) ?? []).map(([error, value]) => (error ? undefined : value));
-    const inLists = new Set([...(answers[0] as string[] | undefined ?? []), ...(answers[1] as string[] | undefined ?? []), ...(answers[2] as string[] | undefined ?? [])]);
-    const stuck = new Set<string>();
-    ids.forEach((id, j) => {
-      const [hasResult, completed, failed, delayed, prioritized] = answers.slice(3 + 5 * j, 8 + 5 * j);
-      const listed = inLists.has(id) || [completed, failed, delayed, prioritized].some((v) => v !== null && v !== undefined);
-      if (!listed || (completed !== null && completed !== undefined && hasResult === 0)) stuck.add(id);
-    });
-    for (const id of stuck) {
-      if (!this.stuckBefore.has(id)) continue;
-      await this.s.client.del(key(id), `${key(id)}:lock`);
-      this.vanished.push(id);
-    }
+    const { gone, present } = await missingJobs(this.s.client, this.s.queue, ids);
+    this.vanished.push(...gone);
+    if (present.length === 0 || present.length > STUCK_CHECK_MAX) return;
+    // Put back once seen twice running (a look is a snapshot; twice rules out a passing state).
+    const stuck = await stuckJobs(this.s.client, this.s.queue, present);
+    const again = [...stuck].filter((id) => this.stuckBefore.has(id));
+    for (const id of again) await this.s.client.del(this.s.queue.toKey(id), `${this.s.queue.toKey(id)}:lock`);
+    this.vanished.push(...again);
     this.stuckBefore = stuck;
   }
 

@@ -1,0 +1,48 @@
+// What a coordinator says and decides about a run that waits or is already there: why no part
+// has finished for a while (and what would end the wait), and which run of n in Redis a
+// default split resumes.
+import type { Redis } from "ioredis";
+import { SPLIT_VERSION } from "../count/parts.js";
+import { RUN_DOMAIN, verifies } from "./auth.js";
+import { metaKey, type RunMeta } from "./keys.js";
+
+/** Why a run with no part finished for a while may be waiting, and what would end the wait. */
+export function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean }): string {
+  const why: string[] = [];
+  if (q.workers === 0) why.push(`no worker is on it: start one (nqueens worker --queue URL${q.keyed ? " with this run's key" : ""})`);
+  else if (q.replicas > 1 && q.workers < 2) why.push("with replicas 2 each part is counted by two different workers, and one worker is on it: start another");
+  if (q.keyed) why.push("a worker without this run's key does not join it (it says so on its own stderr)");
+  if (q.active > 0) why.push(`${q.active} part${q.active === 1 ? " is" : "s are"} being counted (a long part takes a while)`);
+  return `queue ${name}: no part finished for ${Math.round(forMs / 1000)} s (${q.done} of ${q.parts} done, ${q.active} in hand, ${q.waiting} waiting, ${q.workers} worker${q.workers === 1 ? "" : "s"} on it): ${why.join("; ") || "the workers may be slow or stopped"}; Ctrl-C stops waiting, and the same command resumes`;
+}
+
+/**
+ * The parts of the run of n (plain, this split version) already in Redis under its default name:
+ * an unfinished one first, else a finished one. Under a key only a record that verifies counts
+ * (an unsigned or forged one, say of 99999999999 parts, must not steer the split), and only a
+ * number of parts a queue run takes.
+ */
+export async function runToResume(client: Redis, n: number, runKey: Uint8Array | undefined): Promise<number | undefined> {
+  const prefix = metaKey(`nqueens-count-n${n}-p`);
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, found] = await client.scan(cursor, "MATCH", `${prefix}*-v${SPLIT_VERSION}`, "COUNT", 1000);
+    cursor = next;
+    keys.push(...found);
+  } while (cursor !== "0");
+  let finished: number | undefined;
+  for (const key of keys.sort()) {
+    const parts = Number(/-p(\d+)-v\d+$/.exec(key)?.[1]);
+    let meta: RunMeta | undefined;
+    try { meta = JSON.parse((await client.get(key)) ?? "null") as RunMeta; } catch { continue; }
+    if (!meta || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
+    const name = key.slice(metaKey("").length);
+    if (!Number.isSafeInteger(parts) || parts < 1 || parts > 1_000_000) continue; // the most a queue run takes (parts' own check)
+    if (runKey && !verifies(runKey, RUN_DOMAIN, name, meta)) continue;
+    if (meta.total === undefined) return parts;
+    finished ??= parts;
+  }
+  return finished;
+}
+
