@@ -173,17 +173,16 @@ describe("the terminal", () => {
   });
 });
 
+/** This machine's environment without the software Vulkan driver the test run points Dawn at. */
+function withoutGpuDriver(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
+  return env;
+}
+
 describe("native noise", () => {
   it("count --engine webgpu and crosscheck keep stderr to the package's one-line messages where Dawn has no Vulkan (no C++ paths)", async () => {
-    // This machine as it is, without the software Vulkan driver the test run points Dawn at.
-    const env = { ...process.env };
-    for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
-    const run = (args: string[]) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
-      let stderr = "";
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("close", (code) => resolve({ code, stderr }));
-    });
+    const run = (args: string[]) => runCli(args, { env: withoutGpuDriver() });
     const [count, cross] = await Promise.all([run(["count", "8", "--engine", "webgpu"]), run(["crosscheck", "--budget", "300"])]);
     for (const { stderr } of [count, cross]) {
       expect(stderr).not.toMatch(/\.cpp|Warning: |third_party/);
@@ -297,14 +296,7 @@ describe("wording and figures: each line says what applies, in the CLI's words",
 describe("the GPU is --engine webgpu in every command", () => {
   it("worker --gpu, the old spelling, says it is deprecated and goes on as --engine webgpu; worker --engine takes wasm or webgpu only", async () => {
     // No adapter is reachable without the software driver's environment: both spellings are refused alike, before any connection.
-    const env = { ...process.env };
-    for (const key of ["LD_LIBRARY_PATH", "VK_ICD_FILENAMES", "VK_DRIVER_FILES", "NQUEENS_DEBUG"]) delete env[key];
-    const run = (args: string[]) => new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "ignore", "pipe"], env });
-      let stderr = "";
-      child.stderr.on("data", (d) => (stderr += d));
-      child.on("close", (code) => resolve({ code, stderr }));
-    });
+    const run = (args: string[]) => runCli(args, { env: withoutGpuDriver() });
     const [old, current, wrong] = await Promise.all([
       run(["worker", "--queue", "redis://127.0.0.1:1", "--gpu"]),
       run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "webgpu"]),

@@ -89,7 +89,7 @@ const LONGEST_TIMER_MS = 2 ** 31 - 1;
 /**
  * `interrupt`, and a --timeout checked as the API checks timeoutMs (an integer >= 0) and
  * named as the flag, rather than Node's own message about a "delay". The timeout is a plain
- * timer that aborts a controller (held here, unref'd so that it never keeps the process up):
+ * timer that aborts a controller (held by Node's timer list, unref'd so that it never keeps the process up):
  * a signal joined with AbortSignal.any and AbortSignal.timeout can be garbage-collected on
  * Node 20 before it fires, and the count then ran to its end, or for ever, past --timeout.
  */
@@ -102,11 +102,9 @@ export function withTimeout(interrupt: AbortSignal, timeout: number | undefined)
   timer.unref();
   if (interrupt.aborted) controller.abort(interrupt.reason);
   else interrupt.addEventListener("abort", () => { clearTimeout(timer); controller.abort(interrupt.reason); }, { once: true });
-  TIMERS.add(timer); // held while the process lives: nothing collects it early
   return controller.signal;
 }
 
-const TIMERS = new Set<ReturnType<typeof setTimeout>>();
 
 /**
  * Checks, before any work, that `path` can be written as a file: its directory exists and

@@ -291,7 +291,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     let workers = 0;
     let workersAsked = -Infinity;
     // No part finished for stallNoticeMs: say why the run may be waiting (again after each stretch).
-    let lastAccepted = -1, stalledSince = performance.now(), progressCount = -1, progressAt = performance.now();
+    let lastAccepted = -1, progressAt = performance.now(), noticedAt = -Infinity;
     let answered = performance.now();
     run.watching();
     let stepping: Promise<void> | undefined;
@@ -339,12 +339,12 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
       }
       report(run.tally.accepted, workers, false);
-      if (run.tally.accepted !== lastAccepted) { lastAccepted = run.tally.accepted; stalledSince = performance.now(); }
-      else if (run.tally.accepted < parts.length && performance.now() - stalledSince >= stallNoticeMs) {
-        stalledSince = performance.now();
-        notice(stallText(name, performance.now() - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.tally.accepted, parts: parts.length, replicas, keyed: key !== undefined }));
+      const at = performance.now();
+      if (run.tally.accepted !== lastAccepted) { lastAccepted = run.tally.accepted; progressAt = at; }
+      else if (run.tally.accepted < parts.length && at - Math.max(progressAt, noticedAt) >= stallNoticeMs) {
+        noticedAt = at;
+        notice(stallText(name, at - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.tally.accepted, parts: parts.length, replicas, keyed: key !== undefined }));
       }
-      if (run.tally.accepted !== progressCount) { progressCount = run.tally.accepted; progressAt = performance.now(); }
       if (run.tally.accepted >= parts.length && await run.finishAudit()) break;
       await nap(pollMs);
     }

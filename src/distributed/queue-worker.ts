@@ -107,7 +107,7 @@ export type DistributedWorker = {
  */
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name"]);
-  if (opts.engine !== undefined && opts.engine !== "webgpu") checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);
+  if (opts.engine !== undefined) checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);
   const { gpu } = threadsEngine("startWorker", opts.engine, opts.gpu);
   const redis = redisOptions(opts.connection as Connection);
   const concurrency = opts.concurrency === undefined ? (gpu ? 1 : availableParallelism()) : checkInteger("concurrency", opts.concurrency, 1, 256);
