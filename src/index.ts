@@ -12,10 +12,11 @@ export {
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type SolveFound, type SolveNotFound, type SolveResultBase, type StopReason,
 } from "./search/solve.js";
 export {
-  splitCount, countTask, countPart, mergeCounts, derivePart, partDigest, checkPartCount, SPLIT_VERSION,
-  type CountPart, type PartCount, type MergedCount, type CountPartOptions,
-} from "./count/parts.js";
-export { maxParts, MAX_PARTS } from "./count/parts.js";
+  splitCount, countTask, countPart, checkPartCount, mergeCounts,
+  type Part, type PartResult, type MergedParts, type SplitOptions, type CountPartOptions,
+} from "./count/split.js";
+export { derivePart, partDigest, maxParts, MAX_PARTS, SPLIT_VERSION, type CountPart, type PartCount, type MergedCount } from "./count/parts.js";
+export type { ConstrainedPart, ConstrainedPartCount } from "./count/constrained-parts.js";
 export { countParallel, type ParallelOptions, type ParallelProgress, type ParallelResult } from "./workers/parallel.js";
 export {
   crossCheck, describeReport, KERNEL_NAMES,
@@ -31,8 +32,8 @@ export {
   CONSTRAINED_MAX_N,
 } from "./count/constrained.js";
 export {
-  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, type ConstrainedPart, type ConstrainedPartCount, type ConstrainedCountOptions,
-} from "./count/constrained-parts.js";
+  splitConstrainedCount, countConstrainedPart, countConstrainedPartAsync, checkConstrainedPart, mergeConstrainedCounts, type ConstrainedCountOptions,
+} from "./count/deprecated.js";
 export { render, type RenderOptions } from "./board/render.js";
 export { randomSequence, type RandomSequenceOptions } from "./search/random.js";
 export {

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { count, countParallel, solutions, solve } from "../src/index.js";
 import { checkConstraints, emptyConstraints } from "../src/board/constraints.js";
 import { constrainedPrefixes, countConstrainedNow, prefixConstraints } from "../src/count/constrained.js";
-import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/constrained-parts.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/deprecated.js";
+import { boardOfConstraints } from "../src/board/board.js";
 import { pickEngine } from "../src/engine/select.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng } from "./constrained.js";
@@ -159,7 +160,7 @@ describe("crossCheck on constrained boards", () => {
 
 describe("contradictory givens give one outcome on every path", () => {
   it("boards with two or more conflicts (queens sharing a row, a queen on a blocked square): 0 on this thread, on workers, part by part, and through the queue's board record", async () => {
-    const { constrainedBoard, deriveConstrainedPart } = await import("../src/count/constrained-parts.js");
+    const { deriveConstrainedPart } = await import("../src/count/constrained-parts.js");
     const { default: fc } = await import("fast-check");
     const square = (n: number) => fc.tuple(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 0, max: n - 1 }));
     const boards = fc.integer({ min: 4, max: 9 }).chain((n) => fc.record({
@@ -179,7 +180,7 @@ describe("contradictory givens give one outcome on every path", () => {
       expect(one.total).toBe(0n); // two queens on one row: no solution
       const parts = splitConstrainedCount(n, board, 4);
       for (const part of parts) expect(countConstrainedPart(part).total).toBe("0");
-      const record = constrainedBoard(checkConstraints(n, board, "a test"));
+      const record = boardOfConstraints(checkConstraints(n, board, "a test"));
       for (const part of parts) expect(deriveConstrainedPart(record, part.depth, part.parts, part.part, 4096).digest).toBe(part.digest);
       seen.push(JSON.stringify(board));
     }), { numRuns: 60, seed: 7 });

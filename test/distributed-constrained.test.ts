@@ -16,7 +16,7 @@ import workerSource from "../build/worker-source.js";
 import { compileWasmModule } from "../src/engine/wasm/index.js";
 import { checkConstraints, count, countConstrainedPartAsync, countParallel, splitConstrainedCount } from "../src/index.js";
 import { CONSTRAINED_SPLIT_VERSION } from "../src/count/constrained.js";
-import { constrainedBoard } from "../src/count/constrained-parts.js";
+import { boardOfConstraints as constrainedBoard } from "../src/board/board.js";
 import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
 import { bruteForce, randomGivens, rng, type Givens } from "./constrained.js";

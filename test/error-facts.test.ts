@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { count } from "../src/count/count.js";
 import { countParallel } from "../src/workers/parallel.js";
-import { splitCount } from "../src/count/parts.js";
+import { splitCount } from "../src/count/split.js";
 import { solve } from "../src/search/solve.js";
 import { trace } from "../src/search/trace.js";
 import { estimate } from "../src/analysis/estimate.js";

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode, codeOutOfMemory, isOutOfMemory } from "../src/core/errors.js";
 import { countParallel } from "../src/workers/parallel.js";
-import { splitCount } from "../src/count/parts.js";
+import { splitCount } from "../src/count/split.js";
 import * as distributed from "../src/distributed/index.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";

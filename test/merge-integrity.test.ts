@@ -5,10 +5,10 @@
 // a constrained merge wants exactly one result per part of the whole split, as the plain one.
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
-import { checkPartCount, countTask, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
-import {
-  checkConstrainedPartCount, countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount,
-} from "../src/count/constrained-parts.js";
+import type { PartCount } from "../src/count/parts.js";
+import { checkPartCount, countTask, mergeCounts, splitCount } from "../src/count/split.js";
+import { checkConstrainedPartCount, type ConstrainedPartCount } from "../src/count/constrained-parts.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/deprecated.js";
 import { checkConstraints, type Square } from "../src/board/constraints.js";
 import { constrainedCapacity } from "../src/count/bounds.js";
 import { caught, isSolution } from "./helpers.js";

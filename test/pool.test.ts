@@ -7,10 +7,12 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { WorkerPool, workerHooks } from "../src/workers/pool.js";
-import type { AnyCount } from "../src/count/any-part.js";
-import { countTask, derivePart, mergeCounts, splitCount, type PartCount } from "../src/count/parts.js";
+import type { PartResult as AnyCount } from "../src/count/split.js";
+import { derivePart, type PartCount } from "../src/count/parts.js";
+import { countTask, mergeCounts, splitCount } from "../src/count/split.js";
 import { checkConstraints } from "../src/board/constraints.js";
-import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPartCount } from "../src/count/constrained-parts.js";
+import type { ConstrainedPartCount } from "../src/count/constrained-parts.js";
+import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/deprecated.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { ENGINES } from "./helpers.js";
 

@@ -89,7 +89,7 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     }
     // The same edit in a run without a key passes every range check: only the MAC can tell.
     const part = derivePart(12, 16, 3);
-    const { checkPartCount } = await import("../src/count/parts.js");
+    const { checkPartCount } = await import("../src/count/split.js");
     expect(() => checkPartCount(part, raised)).not.toThrow();
   });
 

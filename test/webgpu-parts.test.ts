@@ -5,7 +5,8 @@
 // the board's edge (n = 32 masks), and abort stops it at once. Needs a WebGPU adapter
 // (SwiftShader in Node, see test/webgpu-env.ts); in CI a missing one fails the file.
 import { afterAll, describe, expect, it } from "vitest";
-import { countTask, derivePart, mergeCounts, splitCount } from "../src/count/parts.js";
+import { derivePart } from "../src/count/parts.js";
+import { countTask, mergeCounts, splitCount } from "../src/count/split.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import {

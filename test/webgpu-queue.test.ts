@@ -8,7 +8,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countDistributed, startWorker, type WorkerEvent } from "../src/distributed/index.js";
-import { splitCount } from "../src/count/parts.js";
+import { splitCount } from "../src/count/split.js";
 import { countParallel, workerHooks } from "../src/workers/parallel.js";
 import { count } from "../src/index.js";
 import { acquireGpu, gpuInfo, releaseGpu, setGpuLoader, createLoader } from "../src/engine/webgpu/index.js";

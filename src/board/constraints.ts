@@ -73,6 +73,11 @@ export function emptyConstraints(n: number): Constraints {
 export function checkConstraints(n: number, input: BoardConstraints | undefined, caller: string): Constraints {
   if (typeof caller !== "string") throw invalid("caller", ` must be the name of the function checking, got ${describe(caller)}`, TypeError);
   checkInteger("n", n, 1, CONSTRAINTS_MAX_N);
+  return normaliseConstraints(n, input, caller);
+}
+
+/** checkConstraints for an n already checked (src/board/board.ts checks it once, against the caller's range). */
+export function normaliseConstraints(n: number, input: BoardConstraints | undefined, caller: string): Constraints {
   if (input === undefined || input === null) return emptyConstraints(n);
   if (typeof input !== "object" || Array.isArray(input)) {
     throw invalid("constraints", ` of ${caller} must be an object { fixed?, blocked? }, got ${describe(input)}`, TypeError);

@@ -7,7 +7,7 @@
 // file is left behind on any failure.
 import { ErrorCode, ioError, withCode, type CodedError } from "../core/errors.js";
 import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/key.js";
-import { checkPartResult, type AnyCount, type AnyPart } from "./any-part.js";
+import { checkPartCount, type Part, type PartResult } from "./split.js";
 import { SPLIT_VERSION } from "./parts.js";
 
 /** The domain of a checkpoint's MAC: a MAC made for anything else never passes as one. */
@@ -28,7 +28,7 @@ export type Checkpoint = {
   parts: number;
   /** A constrained count's board (digest of its givens and split version); absent for the plain count. */
   board?: string;
-  done: AnyCount[];
+  done: PartResult[];
   mac: string;
 };
 
@@ -180,16 +180,16 @@ export async function readCheckpoint(path: string, key: Uint8Array, n: number, p
 }
 
 /** The checkpoint's entries, each checked against its part as a thread's answer is (bounds included); a bad or repeated one refuses the file. */
-export function verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, parts: readonly AnyPart[]): Map<number, AnyCount> {
+export function verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, parts: readonly Part[]): Map<number, PartResult> {
   if (data.parts !== parts.length) throw refused(path, `has ${data.parts} parts; the split of n = ${data.n} it names has ${parts.length}`);
-  const done = new Map<number, AnyCount>();
+  const done = new Map<number, PartResult>();
   for (const [i, entry] of data.done.entries()) {
     const index = entry.part;
     const part = Number.isInteger(index) ? parts[index] : undefined;
     if (!part) throw refused(path, `entry ${i} names part ${JSON.stringify(index)}, not one of 0 .. ${parts.length - 1}`);
     if (done.has(index)) throw refused(path, `holds part ${index} twice`);
     try {
-      done.set(index, checkPartResult(part, entry)); // a checkpoint entry is verified like a thread's answer
+      done.set(index, checkPartCount(part, entry)); // a checkpoint entry is verified like a thread's answer
     } catch (error) {
       throw refused(path, `entry ${i}: ${(error as Error).message}`);
     }

@@ -1,13 +1,15 @@
-// Parts of a constrained count (countParallel, its checkpoints, the queue), made from the
-// prefix split of ./constrained.ts: splitConstrainedCount, the part and result checks, the
-// counting of a part (at once or in paced chunks), the queue's board record, and the merge.
+// The constrained kind of part (src/count/split.ts is the protocol over both kinds): a board
+// with given queens or blocked squares cut by the prefix split of ./constrained.ts; the part and
+// result checks, the counting of a part (at once or in chunks), a part re-derived from a run's
+// recorded board, and the merge.
 import { RUNNING, EXHAUSTED, type EngineName } from "../engine/contract.js";
-import { checkConstraints, constraintLists, type BoardConstraints, type Constraints, type Square } from "../board/constraints.js";
-import { ChunkSizer, Pacer, now, type TimeoutOptions } from "../core/pacer.js";
-import { ErrorCode, rangeError, timeoutError, typeError, withCode, invalid } from "../core/errors.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
+import { boardOfConstraints, boardText, type Board } from "../board/board.js";
+import { ChunkSizer, now } from "../core/pacer.js";
+import { ErrorCode, rangeError, typeError, withCode, invalid } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
 import { constrainedCapacity } from "./bounds.js";
-import { checkInteger, checkOptions, describe, shown } from "../core/validate.js";
+import { describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import {
   CONSTRAINED_MAX_DEPTH, CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, countConstrainedNow, depthFor, openConstrainedCount, prefixConstraints, prefixesAt,
@@ -56,41 +58,9 @@ function partText(part: Omit<ConstrainedPart, "digest">): string {
   return text;
 }
 
-/**
- * The board's givens as sorted lists that give the same board back through checkConstraints:
- * constraintLists, plus the squares of a conflict (two queens given on one row keep one in
- * fixedColumn; the other must stay, or the board read back would have solutions).
- */
-function rawLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
-  const { fixed, blocked } = constraintLists(constraints);
-  if (constraints.conflict === null) return { fixed, blocked };
-  const key = ([r, c]: Square): number => r * constraints.n + c;
-  const all = new Map(fixed.map((s) => [key(s), s] as const));
-  for (const s of constraints.conflict.squares) all.set(key(s), [s[0], s[1]]); // given queens, each
-  return { fixed: [...all.values()].sort((a, b) => key(a) - key(b)), blocked };
-}
-
-const listsText = (l: { fixed: Square[]; blocked: Square[] }): string => JSON.stringify(l);
-
-/**
- * The board's lists in normal form: rawLists read back until they give themselves again. A
- * board with more than one conflict (two queens on a row, one of them on a blocked square)
- * reports one of them, and its lists read back may report another: the fixed point is the
- * same on every path (this thread, a worker re-deriving a part, a queue worker reading the
- * run's record), so the same givens give the same parts and digests everywhere.
- */
-function givenLists(constraints: Constraints): { fixed: Square[]; blocked: Square[] } {
-  let lists = rawLists(constraints);
-  for (let round = 0; constraints.conflict !== null && round < 8; round++) {
-    const again = rawLists(checkConstraints(constraints.n, lists, "a constrained part"));
-    if (listsText(again) === listsText(lists)) break;
-    lists = again;
-  }
-  return lists;
-}
-
-function dealConstrained(constraints: Constraints, depth: number, parts: number, only?: number, limit = Infinity): ConstrainedPart[] {
-  const { fixed, blocked } = givenLists(constraints);
+function dealConstrained(board: Board, depth: number, parts: number, only?: number, limit = Infinity): ConstrainedPart[] {
+  const { constraints } = board;
+  const fixed = board.fixed as Square[], blocked = board.blocked as Square[];
   const prefixes = prefixesAt(constraints, depth, limit);
   const available = Math.max(1, prefixes.length); // no prefix at all: one part, counting 0
   if (parts > available) throw invalid("parts", ` must be an integer from 1 to ${available} for this board at depth ${depth}, got ${parts}`);
@@ -107,26 +77,10 @@ function dealConstrained(constraints: Constraints, depth: number, parts: number,
 /** Most parts splitConstrainedCount makes (a split holds at most a few hundred thousand prefixes at its depth). */
 export const CONSTRAINED_SPLIT_MAX_PARTS = 1 << 20;
 
-/** Whether `value` is checkConstraints's output for n (a split of the package's own), rather than givens as lists. */
-function isNormalised(value: unknown, n: number): value is Constraints {
-  const c = value as Constraints;
-  return typeof c === "object" && c !== null && c.n === n && c.fixedColumn instanceof Int32Array && c.fixedColumn.length === n &&
-    c.blockedStart instanceof Int32Array && c.blockedStart.length === n + 1 && c.blockedCols instanceof Int32Array &&
-    c.blockedStart[n] === c.blockedCols.length && typeof c.empty === "boolean" && "conflict" in c;
-}
-
-/**
- * Splits count(n, { fixed, blocked }) into parts (about `parts`; fewer when the board has
- * fewer prefixes). Deterministic: the same board and parts give the same JSON. The givens are
- * checked as count checks them (1 <= n <= 64, 1 <= parts <= 2^20, NQ_INVALID_ARGUMENT otherwise).
- * @example const split = splitConstrainedCount(10, { blocked: [[0, 0]] }, 8); // 8 plain-JSON parts
- */
-export function splitConstrainedCount(n: number, givens: Constraints | BoardConstraints, parts: number): ConstrainedPart[] {
-  checkInteger("n", n, 1, CONSTRAINED_MAX_N);
-  checkInteger("parts", parts, 1, CONSTRAINED_SPLIT_MAX_PARTS);
-  const constraints = isNormalised(givens, n) ? givens : checkConstraints(n, givens as BoardConstraints, "splitConstrainedCount");
-  const depth = depthFor(constraints, parts);
-  return dealConstrained(constraints, depth, Math.min(parts, Math.max(1, prefixesAt(constraints, depth).length)));
+/** The split of a board with givens into about `parts` parts (fewer when it has fewer prefixes): the shallowest depth with that many. */
+export function splitConstrainedBoard(board: Board, parts: number): ConstrainedPart[] {
+  const depth = depthFor(board.constraints, parts);
+  return dealConstrained(board, depth, Math.min(parts, Math.max(1, prefixesAt(board.constraints, depth).length)));
 }
 
 function mismatch(message: string): RangeError & { code: string } {
@@ -144,13 +98,13 @@ export function checkConstrainedPart(value: unknown): ConstrainedPart {
     if (!Number.isInteger(p.n) || p.n < 1 || p.n > CONSTRAINED_MAX_N) throw new Error(`n must be from 1 to ${CONSTRAINED_MAX_N}`);
     if (!Number.isInteger(p.depth) || p.depth < 0 || p.depth > CONSTRAINED_MAX_DEPTH) throw new Error(`depth must be from 0 to ${CONSTRAINED_MAX_DEPTH}`);
     if (!Number.isInteger(p.parts) || !Number.isInteger(p.part) || p.part < 0 || p.part >= p.parts) throw new Error("0 <= part < parts");
-    const constraints = checkConstraints(p.n, { fixed: p.fixed, blocked: p.blocked }, "a constrained part");
+    const board = boardOfConstraints(checkConstraints(p.n, { fixed: p.fixed, blocked: p.blocked }, "a constrained part"));
     // Its prefixes as the digest reads them: a list of lists of [row, col] integer pairs.
     const isSquare = (q: unknown): boolean => Array.isArray(q) && q.length === 2 && q.every(Number.isInteger);
     if (!Array.isArray(p.prefixes) || !p.prefixes.every((prefix) => Array.isArray(prefix) && prefix.every(isSquare))) {
       throw new Error(`its prefixes must be a list of lists of [row, col] pairs, got ${shown(p.prefixes)}`);
     }
-    derived = dealConstrained(constraints, p.depth, p.parts, p.part)[0];
+    derived = dealConstrained(board, p.depth, p.parts, p.part)[0];
   } catch (error) {
     throw mismatch(`${label} is not a valid part: ${(error as Error).message}`);
   }
@@ -161,58 +115,41 @@ export function checkConstrainedPart(value: unknown): ConstrainedPart {
   return derived;
 }
 
-/** Counts one constrained part (synchronously; the part is checked first, NQ_PART_MISMATCH otherwise). */
-export function countConstrainedPart(part: ConstrainedPart, options?: { engine?: EngineName }): ConstrainedPartCount {
-  const checked = checkConstrainedPart(part);
-  const engine = pickEngine(options?.engine);
-  const constraints = checkConstraints(checked.n, { fixed: checked.fixed, blocked: checked.blocked }, "a constrained part");
+/** Counts a checked constrained part at once, synchronously (countTask for a constrained part). */
+export function countConstrainedNowPart(part: ConstrainedPart, engineName: EngineName | undefined): ConstrainedPartCount {
+  const engine = pickEngine(engineName);
+  const constraints = checkConstraints(part.n, { fixed: part.fixed, blocked: part.blocked }, "a constrained part");
   let total = 0n, nodes = 0n;
-  for (const prefix of checked.prefixes) {
-    const r = countConstrainedNow(checked.n, prefixConstraints(constraints, prefix), engine);
+  for (const prefix of part.prefixes) {
+    const r = countConstrainedNow(part.n, prefixConstraints(constraints, prefix), engine);
     total += r.total;
     nodes += r.nodes;
   }
-  const { splitVersion, n, part: index, parts, digest } = checked;
+  const { splitVersion, n, part: index, parts, digest } = part;
   return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
 }
 
-/** countConstrainedPartAsync's options: the engine, and signal and timeoutMs (TimeoutOptions). */
-export interface ConstrainedCountOptions extends TimeoutOptions {
-  /** 'wasm' (default) or 'ts'. */
-  engine?: EngineName;
-}
-
 /**
- * countConstrainedPart in chunks of about 10 ms (the complete search is resumable) that honour
- * `signal` and `timeoutMs` within ~100 ms, yielding to the event loop between them: for
- * workers that must stop or hand a part back. The part is checked first (NQ_PART_MISMATCH).
- * @example const result = await countConstrainedPartAsync(part, { signal: controller.signal });
+ * Counts a checked constrained part in chunks of about 10 ms (the complete search is
+ * resumable), calling `between` after each (which may throw to stop): countPart's constrained kind.
  */
-export async function countConstrainedPartAsync(part: ConstrainedPart, options?: ConstrainedCountOptions): Promise<ConstrainedPartCount> {
-  const opts = checkOptions<ConstrainedCountOptions>("countConstrainedPartAsync", options, ["engine", "signal", "timeoutMs"]);
-  const pacer = Pacer.from<never>({ signal: opts.signal, timeoutMs: opts.timeoutMs });
-  pacer.throwIfAborted();
-  const checked = checkConstrainedPart(part);
-  const engine = pickEngine(opts.engine);
-  const constraints = checkConstraints(checked.n, { fixed: checked.fixed, blocked: checked.blocked }, "a constrained part");
-  const what = `countConstrainedPartAsync(part ${checked.part} of ${checked.parts}, n = ${checked.n})`;
+export async function countConstrainedChunked(part: ConstrainedPart, engineName: EngineName | undefined, between: () => Promise<void>): Promise<ConstrainedPartCount> {
+  const engine = pickEngine(engineName);
+  const constraints = checkConstraints(part.n, { fixed: part.fixed, blocked: part.blocked }, "a constrained part");
   const sizer = new ChunkSizer(); // shared by the prefixes: they are alike
   let total = 0n, nodes = 0n;
-  for (const prefix of checked.prefixes) {
+  for (const prefix of part.prefixes) {
     const board = prefixConstraints(constraints, prefix);
     if (board.conflict !== null) continue;
-    const search = openConstrainedCount(engine, checked.n, board);
+    const search = openConstrainedCount(engine, part.n, board);
     try {
       for (;;) {
-        const stop = pacer.stopReason();
-        if (stop === "aborted") pacer.throwIfAborted();
-        if (stop === "timeout") throw timeoutError(what, pacer.timeoutMs);
         const t0 = now();
         const status = search.run(search.work() + sizer.get());
         if (status === EXHAUSTED) break; // (a search that ended early says nothing of how long a full chunk takes)
         sizer.observe(now() - t0);
         if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while counting (a bug)`);
-        await pacer.between(() => undefined as never);
+        await between();
       }
       total += search.solutions!();
       nodes += BigInt(search.stats().nodes);
@@ -220,26 +157,8 @@ export async function countConstrainedPartAsync(part: ConstrainedPart, options?:
       search.close();
     }
   }
-  const { splitVersion, n, part: index, parts, digest } = checked;
+  const { splitVersion, n, part: index, parts, digest } = part;
   return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
-}
-
-/**
- * A constrained board as a queue run records it: n, the givens as sorted lists (a same-row
- * conflict kept, so they give the same board back) and `digest`, the FNV-1a 64 of all of it
- * with the split version: two boards never share a digest's queue by accident.
- */
-export type ConstrainedBoard = { n: number; fixed: Square[]; blocked: Square[]; digest: string };
-
-function boardText(n: number, fixed: readonly Square[], blocked: readonly Square[]): string {
-  const list = (squares: readonly Square[]): string => squares.map(([r, c]) => `${r}:${c}`).join(",");
-  return `nqueens-constrained-board v${CONSTRAINED_SPLIT_VERSION} n=${n}\nfixed=${list(fixed)}\nblocked=${list(blocked)}\n`;
-}
-
-/** The board's record (normalised givens and digest) for a queue run. */
-export function constrainedBoard(constraints: Constraints): ConstrainedBoard {
-  const { fixed, blocked } = givenLists(constraints);
-  return { n: constraints.n, fixed, blocked, digest: fnv1a64(boardText(constraints.n, fixed, blocked)) };
 }
 
 /**
@@ -250,18 +169,17 @@ export function constrainedBoard(constraints: Constraints): ConstrainedBoard {
  * places more than parts * n prefixes in some row (no split made by splitConstrainedCount
  * does; a forged one could take hours or all memory).
  */
-export function deriveConstrainedPart(board: ConstrainedBoard, depth: number, parts: number, index: number, maxParts: number): ConstrainedPart {
+export function deriveConstrainedPart(board: { n: number; fixed: readonly Square[]; blocked: readonly Square[]; digest: string }, depth: number, parts: number, index: number, maxParts: number): ConstrainedPart {
   const { n } = board;
   if (!Number.isInteger(n) || n < 1 || n > CONSTRAINED_MAX_N) throw invalid("n", ` must be an integer from 1 to ${CONSTRAINED_MAX_N}, got ${describe(n)}`);
   if (!Number.isInteger(depth) || depth < 0 || depth > CONSTRAINED_MAX_DEPTH) throw invalid("depth", ` must be an integer from 0 to ${CONSTRAINED_MAX_DEPTH}, got ${describe(depth)}`);
   if (!Number.isInteger(parts) || parts < 1 || parts > maxParts) throw invalid("parts", ` must be an integer from 1 to ${maxParts}, got ${describe(parts)}`);
   if (!Number.isInteger(index) || index < 0 || index >= parts) throw rangeError(`the part index must be an integer from 0 to ${parts - 1}, got ${describe(index)}`);
-  const constraints = checkConstraints(n, { fixed: board.fixed, blocked: board.blocked }, "the run's board");
-  const normal = constrainedBoard(constraints);
+  const normal = boardOfConstraints(checkConstraints(n, { fixed: board.fixed, blocked: board.blocked }, "the run's board"));
   if (normal.digest !== board.digest || boardText(n, board.fixed, board.blocked) !== boardText(n, normal.fixed, normal.blocked)) {
     throw rangeError(`the board's givens (digest ${normal.digest}) do not match its digest ${describe(board.digest)}`);
   }
-  return dealConstrained(constraints, depth, parts, index, parts * n)[0];
+  return dealConstrained(normal, depth, parts, index, parts * n)[0];
 }
 
 const DECIMAL = /^(0|[1-9][0-9]{0,39})$/;
@@ -314,8 +232,8 @@ function wholeSplit(split: readonly ConstrainedPart[]): ConstrainedPart[] {
     throw typeError(`mergeConstrainedCounts needs the split it adds up (a non-empty list of parts from splitConstrainedCount), got ${describe(split)}`);
   }
   const first = checkConstrainedPart(split[0]);
-  const constraints = checkConstraints(first.n, { fixed: first.fixed, blocked: first.blocked }, "a constrained part");
-  const whole = dealConstrained(constraints, first.depth, first.parts);
+  const board = boardOfConstraints(checkConstraints(first.n, { fixed: first.fixed, blocked: first.blocked }, "a constrained part"));
+  const whole = dealConstrained(board, first.depth, first.parts);
   for (const [i, p] of split.entries()) {
     const digest = (p as { digest?: unknown } | null)?.digest;
     const index = (p as { part?: unknown } | null)?.part as number;

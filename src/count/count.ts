@@ -11,8 +11,8 @@ import { splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
 import { rangeError, timeoutError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
-import { checkInteger, checkOptions } from "../core/validate.js";
-import { checkConstraints } from "../board/constraints.js";
+import { checkOptions } from "../core/validate.js";
+import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
 
 export const COUNT_MAX_N = 32;
@@ -34,22 +34,19 @@ function smallBoard(n: number): { total: bigint; unique: bigint; nodes: bigint }
  */
 export async function count(n: number, options?: CountOptions): Promise<CountResult> {
   const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
-  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "count");
-  if (n > COUNT_MAX_N && constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N); // empty lists: the plain count
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "count", plain: [1, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   if (opts.engine === "webgpu") {
-    if (!constraints.empty) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
+    if (!board.plain) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
     const { fixed: _fixed, blocked: _blocked, ...plain } = opts; // empty lists: the plain count
     return countWebGpu(n, plain);
   }
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<CountProgress>(opts);
   pacer.throwIfAborted();
-  if (!constraints.empty) {
+  if (!board.plain) {
     // Constrained board (src/count/constrained.ts): complete searches over its split's prefixes, total only.
     const report = (nodes: bigint, tasksDone = 0, tasksTotal = 1): CountProgress => ({ phase: "count", n, tasksDone, tasksTotal, nodes, elapsedMs: pacer.elapsed() });
-    const { total, nodes, tasks } = await countConstrained(n, constraints, engine, pacer, report);
+    const { total, nodes, tasks } = await countConstrained(n, board.constraints, engine, pacer, report);
     pacer.finish(report(nodes, tasks, tasks));
     return { n, total, unique: null, nodes, ms: pacer.elapsed(), engine: engine.name };
   }

@@ -3,14 +3,14 @@
 // the part's constellation tasks (gpu/constellations.wgsl). The queue worker
 // (`nqueens worker --engine webgpu`) and countParallel({ engine: 'webgpu' }) use it, and count the part again
 // on CPU threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
-import { checkPart, checkPartCount, type CountPart, type PartCount } from "./parts.js";
+import { checkPart, checkPlainCount, type CountPart, type PartCount } from "./parts.js";
 import { ErrorCode } from "../core/errors.js";
 import { countConstellationsWebGpu } from "../engine/webgpu/constellations.js";
 import type { GpuCountTuning } from "../engine/webgpu/tuning.js";
 
 /**
  * countTask(part) on the GPU: the part is checked (NQ_INVALID_ARGUMENT, NQ_PART_MISMATCH),
- * then counted, and the result checked (checkPartCount). Rejects with NQ_ENGINE_UNAVAILABLE,
+ * then counted, and the result checked (checkPlainCount). Rejects with NQ_ENGINE_UNAVAILABLE,
  * NQ_DEVICE_LOST, NQ_KERNEL_ABORT, NQ_PART_MISMATCH, or the signal's reason; never with a
  * count from a lost device.
  */
@@ -21,7 +21,7 @@ export async function countPartWebGpu(part: CountPart, options: { signal?: Abort
   // Checked as any worker's result is (the part's identity, its capacity bounds, nodes at
   // least its prefix nodes and solutions): a count the GPU got wrong past the kernel's own
   // checks is refused here (NQ_PART_MISMATCH), never handed on.
-  return checkPartCount(checked, {
+  return checkPlainCount(checked, {
     splitVersion, n, part: index, parts, digest,
     count8: String(s.count8), count4: String(s.count4), count2: String(s.count2), nodes: String(BigInt(checked.prefixNodes) + s.nodes),
   });

@@ -1,26 +1,26 @@
-// Work splitting for counts: splitCount(n) cuts a count into plain-JSON parts that
-// any process can count (countTask, countPart) and anyone can add up exactly (mergeCounts).
-// A part is a list of constellation tasks of src/count/tasks.ts (start constellations, those of
-// no symmetry cut further by the queens of their first free rows), dealt out round-robin so
-// neighbouring (similar) tasks land in different parts and the parts balance.
+// The plain kind of part (src/count/split.ts is the protocol over both kinds): the count of
+// the plain board cut into parts, each a list of constellation tasks of src/count/tasks.ts
+// (start constellations, those of no symmetry cut further by the queens of their first free
+// rows), dealt out round-robin so neighbouring (similar) tasks land in different parts and the
+// parts balance.
 //
 // Integrity: a part is fully determined by (n, splitVersion, parts, part); derivePart
 // re-derives it in bounded time and memory, and `digest` (FNV-1a 64, src/core/digest.ts)
-// covers its identity and prefixes. countTask counts only the part re-derived from the
-// identity, after checking the given part matches it; a result carries the part's identity
-// and digest, and checkPartCount range-checks its counts against the part before anyone
-// adds them up. Nothing that fails a check is ever summed.
+// covers its identity and prefixes. Only the part re-derived from the identity is counted,
+// after checking the given part matches it (checkPart); a result carries the part's identity
+// and digest, and checkPlainCount range-checks its counts against the part before anyone adds
+// them up. Nothing that fails a check is ever summed.
 import type { ConstellationTask, EngineName } from "../engine/contract.js";
 import {
   MAX_CONSTELLATION_TASKS, constellationIndex, constellationTaskBounds, constellationTaskProblem, constellationTasksOf, taskLine,
   walkConstellationTasks, type ConstellationIndex,
 } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
-import { ErrorCode, timeoutError, typeError, withCode, invalid } from "../core/errors.js";
+import { ErrorCode, typeError, withCode, invalid } from "../core/errors.js";
 import { fnv1a64 } from "../core/digest.js";
-import { ChunkSizer, now, Pacer, type TimeoutOptions } from "../core/pacer.js";
+import { ChunkSizer, now } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
-import { checkInteger, checkOptions, describe, shown } from "../core/validate.js";
+import { checkInteger, describe, shown } from "../core/validate.js";
 
 /**
  * Version of the task split: bump it whenever the prefixes, their order or how they are
@@ -115,7 +115,7 @@ export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }
 }
 
 /** Parts `indices` (all when undefined) of the split of n into exactly `parts` parts, in one walk. */
-function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
+export function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
   const split = splitFor(n, parts);
   if (split.tasks < parts) {
     throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
@@ -132,19 +132,6 @@ function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): Cou
     const body = { splitVersion: SPLIT_VERSION, n, part, parts, prefixNodes: part === 0 ? String(prefixNodes) : "0", prefixes };
     return { splitVersion: SPLIT_VERSION, n, part, parts, digest: partDigest(body), prefixNodes: body.prefixNodes, prefixes };
   });
-}
-
-/**
- * Splits count(n) into parts (4 <= n <= 32). Deterministic: the same n and parts give the
- * same JSON. There may be fewer parts than asked when the board has fewer tasks (maxParts(n):
- * 835,600 at n = 16, over 10^6 from n = 17).
- * @example const parts = splitCount(16, { parts: 64 }); // 64 plain-JSON parts
- */
-export function splitCount(n: number, options?: { parts?: number }): CountPart[] {
-  checkInteger("n", n, 4, COUNT_MAX_N);
-  const opts = checkOptions<{ parts: number }>("splitCount", options, ["parts"]);
-  const asked = opts.parts === undefined ? defaultParts(n) : checkInteger("parts", opts.parts, 1, MAX_PARTS);
-  return dealParts(n, partsFor(n, asked));
 }
 
 /**
@@ -256,14 +243,14 @@ function snapshotCount(value: object): Record<(typeof COUNT_FIELDS)[number], unk
 }
 
 /**
- * Checks that `result` is a count of `part` (a part from splitCount, derivePart or checkPart):
+ * Checks that `result` is a count of plain `part` (a part from splitCount, derivePart or checkPart):
  * same identity and digest; counts non-negative decimal integers within what the part can
  * hold; count4 and count2 zero where they cannot occur (tasks of constellations no turn maps to themselves yield only count8;
  * boards with n mod 4 = 2 or 3 have no solution symmetric under a quarter turn); nodes at
  * least prefixNodes + solutions. Each field of `result` is read once: returns that copy (only
  * the result's own fields, plain values); throws RangeError NQ_PART_MISMATCH naming the part.
  */
-export function checkPartCount(part: CountPart, result: unknown): PartCount {
+export function checkPlainCount(part: CountPart, result: unknown): PartCount {
   if (typeof part !== "object" || part === null || Array.isArray(part)) throw invalid("part", ` must be an object made by splitCount, got ${describe(part)}`, TypeError);
   const label = name(part);
   if (typeof result !== "object" || result === null || Array.isArray(result)) {
@@ -299,12 +286,6 @@ export function checkPartCount(part: CountPart, result: unknown): PartCount {
   return r as PartCount;
 }
 
-/** countPart's options: the engine, and signal and timeoutMs (TimeoutOptions). */
-export interface CountPartOptions extends TimeoutOptions {
-  /** 'wasm' (default) or 'ts'. */
-  engine?: EngineName;
-}
-
 /**
  * Counts a checked part's prefixes in chunks of about 10 ms, calling `between` after each chunk (which may throw to stop).
  * Internal (not in the package's API): the counting thread (src/workers/worker.ts) checks its parts against a split it keeps.
@@ -336,18 +317,12 @@ export async function countChunked(part: CountPart, engine: EngineName | undefin
   return { splitVersion, n, part: index, parts, digest, count8: String(count8), count4: String(count4), count2: String(count2), nodes: String(nodes) };
 }
 
-/**
- * Counts one part on the chosen engine, synchronously. The part must be exactly a part of
- * the split (checkPart: its identity re-derived, prefixes and digest compared); anything
- * else is refused with NQ_PART_MISMATCH. Long at large n: countPart is the abortable form.
- */
-export function countTask(part: CountPart, options?: { engine?: EngineName }): PartCount {
-  const checked = checkPart(part);
-  const opts = checkOptions<{ engine: EngineName }>("countTask", options, ["engine"]);
-  const counter = pickEngine(opts.engine).openConstellationCounter(checked.n);
-  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(checked.prefixNodes);
+/** Counts a checked part's tasks at once, synchronously (countTask for a plain part). */
+export function countPlainTask(part: CountPart, engine: EngineName | undefined): PartCount {
+  const counter = pickEngine(engine).openConstellationCounter(part.n);
+  let count8 = 0n, count4 = 0n, count2 = 0n, nodes = BigInt(part.prefixNodes);
   try {
-    for (const task of checked.prefixes) {
+    for (const task of part.prefixes) {
       const r = counter.countTask(task);
       count8 += r.count8;
       count4 += r.count4;
@@ -357,28 +332,8 @@ export function countTask(part: CountPart, options?: { engine?: EngineName }): P
   } finally {
     counter.close();
   }
-  const { splitVersion, n, part: index, parts, digest } = checked;
+  const { splitVersion, n, part: index, parts, digest } = part;
   return { splitVersion, n, part: index, parts, digest, count8: String(count8), count4: String(count4), count2: String(count2), nodes: String(nodes) };
-}
-
-/**
- * countTask in chunks of about 10 ms that honour `signal` and `timeoutMs` (within ~100 ms),
- * yielding to the event loop between chunks: for workers that must stop or hand a part back.
- * @example const result = await countPart(part, { signal: controller.signal });
- */
-export async function countPart(part: CountPart, options?: CountPartOptions): Promise<PartCount> {
-  const checked = checkPart(part);
-  const opts = checkOptions<CountPartOptions>("countPart", options, ["engine", "signal", "timeoutMs"]);
-  pickEngine(opts.engine);
-  const pacer = Pacer.from<never>({ signal: opts.signal, timeoutMs: opts.timeoutMs });
-  pacer.throwIfAborted();
-  const what = `countPart(part ${checked.part} of ${checked.parts}, n = ${checked.n})`;
-  return countChunked(checked, opts.engine, async () => {
-    const stop = pacer.stopReason();
-    if (stop === "aborted") pacer.throwIfAborted();
-    if (stop === "timeout") throw timeoutError(what, pacer.timeoutMs);
-    await pacer.between(() => undefined as never);
-  });
 }
 
 /**
@@ -389,7 +344,7 @@ export async function countPart(part: CountPart, options?: CountPartOptions): Pr
  * missing or repeated part. `parts` is the split's real number of parts (CountPart.parts).
  * @example const { total } = mergeCounts(results, { n: 12, parts: 64 });
  */
-export function mergeCounts(results: readonly PartCount[], expected: { n: number; parts: number }): MergedCount {
+export function mergePlainCounts(results: readonly PartCount[], expected: { n: number; parts: number }): MergedCount {
   if (!Array.isArray(results)) throw invalid("results", ` must be an array of countTask results, got ${describe(results)}`, TypeError);
   if (typeof expected !== "object" || expected === null) {
     throw typeError(`mergeCounts needs the split it adds up, { n, parts }, got ${describe(expected)}`);
@@ -412,7 +367,7 @@ export function mergeCounts(results: readonly PartCount[], expected: { n: number
       throw mismatch(`results[${i}] (${name(r)}, split version ${describe(r.splitVersion)}) is not a part of the split of n = ${n} into ${parts} parts, version ${SPLIT_VERSION}`);
     }
     if (byPart.has(index)) throw withCode(new RangeError(`results hold part ${index} of ${parts} (n = ${n}) twice`), ErrorCode.partsIncomplete);
-    byPart.set(index, checkPartCount(split[index], r));
+    byPart.set(index, checkPlainCount(split[index], r));
   }
   if (byPart.size !== parts) {
     const missing = split.filter((p) => !byPart.has(p.part)).map((p) => p.part);

@@ -3,7 +3,8 @@
 import type { EngineName, SolutionStream } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { checkInteger, checkOptions, optionalInteger } from "../core/validate.js";
-import { checkConstraints, type Square } from "../board/constraints.js";
+import type { Square } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N, openConstrainedSolutions } from "./constrained.js";
 
 export const SOLUTIONS_MAX_N = 32;
@@ -33,13 +34,11 @@ export function openSolutionStreams(): number {
  */
 export function solutions(n: number, options?: SolutionsOptions): Iterable<Int32Array> {
   const opts = checkOptions<SolutionsOptions>("solutions", options, ["limit", "engine", "fixed", "blocked"]);
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : SOLUTIONS_MAX_N);
-  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "solutions");
-  if (n > SOLUTIONS_MAX_N && constraints.empty) checkInteger("n", n, 1, SOLUTIONS_MAX_N); // empty lists: the plain problem
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "solutions", plain: [1, SOLUTIONS_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   const limit = optionalInteger("limit", opts.limit, 0, Number.MAX_SAFE_INTEGER, Infinity);
   const engine = pickEngine(opts.engine);
-  if (!constraints.empty) {
+  if (!board.plain) {
+    const { constraints } = board;
     // A constrained board: the complete search's enumeration (src/count/constrained.ts).
     const stream = (): SolutionStream => {
       const source = openConstrainedSolutions(n, constraints, engine);

@@ -11,18 +11,19 @@ import type { ParallelProgress } from "../workers/parallel.js";
 import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode, invalid } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
-import { MAX_PARTS, SPLIT_VERSION, derivePart, partsFor, type CountPart } from "../count/parts.js";
+import { MAX_PARTS, type CountPart } from "../count/parts.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
-import { checkConstraints, type Square } from "../board/constraints.js";
-import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
-import { constrainedBoard, splitConstrainedCount, type ConstrainedPart } from "../count/constrained-parts.js";
+import type { Square } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
+import { COUNT_MAX_N } from "../count/count.js";
+import { CONSTRAINED_MAX_N } from "../count/constrained.js";
+import { splitBoard, type Split } from "../count/split.js";
 import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
 import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
-import { RunState, type PartSource } from "./run-state.js";
-import type { AnyPart } from "../count/any-part.js";
+import { RunState } from "./run-state.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import { runToResume, stallText } from "./waiting.js";
 import type { Redis } from "ioredis";
@@ -117,11 +118,8 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
     "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs",
   ]);
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  checkInteger("n", n, givens ? 1 : 4, givens ? CONSTRAINED_MAX_N : 32);
-  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countDistributed");
-  if (constraints.empty) checkInteger("n", n, 4, 32); // empty lists: the plain count
-  const constrained = !constraints.empty;
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countDistributed", plain: [4, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
+  const constrained = !board.plain;
   const redis = redisOptions(opts.connection as Connection);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, constrained ? CONSTRAINED_QUEUE_MAX_PARTS : 1_000_000);
   const signal = optionalSignal(opts.signal);
@@ -143,19 +141,17 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   // The run: its parts and its record. Given parts are split before Redis is asked anything
   // (a number the split cannot make is refused at once); the default from n = 18 follows the
   // worker threads seen, unless a run of n is already there to resume.
-  const board = constrained ? constrainedBoard(constraints) : undefined;
-  const split = (asked: number): PartSource => {
+  const split = (asked: number): Split => {
     // A constrained split (at most CONSTRAINED_QUEUE_MAX_PARTS parts) is kept whole; a plain one
     // is only counted here, and each part re-derived from its identity when it is needed.
-    const made: PartSource = constrained ? keptSplit(splitConstrainedCount(n, constraints, asked)) : derivedSplit(n, partsFor(n, checkInteger("parts", asked, 1, MAX_PARTS)));
+    const made = splitBoard(board, asked, { maxParts: constrained ? CONSTRAINED_QUEUE_MAX_PARTS : MAX_PARTS });
     if (opts.parts !== undefined && made.count < opts.parts) {
       throw invalid("parts", ` must be an integer from 1 to ${made.count} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
     }
     return made;
   };
   const byDefault = opts.parts === undefined && !constrained && n >= 18;
-  let source: PartSource = byDefault ? keptSplit([]) : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
-  const splitVersion = constrained ? CONSTRAINED_SPLIT_VERSION : SPLIT_VERSION;
+  let source: Split | undefined = byDefault ? undefined : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
   if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
     throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
   }
@@ -170,14 +166,17 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       if (resumable !== undefined) from = "resumed";
       source = split(resumable ?? askedParts(n, threads));
     }
+    source = source!;
   } catch (error) {
     client.disconnect();
     throw lost(redis, error);
   }
   const parts = { length: source.count };
-  const depth = constrained ? (source.at(0) as ConstrainedPart).depth : undefined;
-  const name = opts.queue ?? queueName(n, parts.length, board?.digest);
-  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, board ? { ...board, depth: depth! } : undefined);
+  const { splitVersion, depth } = { splitVersion: source.version, depth: source.depth };
+  // The run's board as its record holds it (a constrained board's: lists, digest, split depth).
+  const recorded = depth === undefined ? undefined : { n, fixed: [...board.fixed], blocked: [...board.blocked], digest: board.digest, depth };
+  const name = opts.queue ?? queueName(n, parts.length, recorded?.digest);
+  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, recorded);
   const plan = planRun(n, parts.length, threads, from);
   onPlan?.(plan);
 
@@ -192,7 +191,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     if (stored !== null) {
       let meta: RunMeta | undefined;
       try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-      const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(board ? { board: { ...board, depth: depth! } } : {}) };
+      const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}) };
       if (!meta || !same(meta)) {
         throw withCode(rangeError(
           `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
@@ -217,7 +216,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       }
     }
     const record: RunMeta = signed(key, RUN_DOMAIN, name, {
-      format: "nqueens-count-run", n, parts: parts.length, splitVersion, run: runId, ...(board ? { board: { ...board, depth: depth! } } : {}),
+      format: "nqueens-count-run", n, parts: parts.length, splitVersion, run: runId, ...(recorded ? { board: recorded } : {}),
     } as RunMeta);
     const recordText = JSON.stringify(record);
     if (stored === null || (JSON.parse(stored) as RunMeta).run !== runId) await client.set(metaKey(name), recordText);
@@ -229,7 +228,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       return same(meta) && meta.run === runId && (key ? verifies(key, RUN_DOMAIN, name, meta) : meta.mac === undefined);
     };
 
-    const run = new RunState({ name, n, parts: source, board, depth, runId, key, client, queue, audit, replicas, notice, signal });
+    const run = new RunState({ name, n, parts: source, runId, key, client, queue, audit, replicas, notice, signal });
     events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
     events.on("error", () => {}); // polling reports failures
     let wake: (() => void) | undefined;
@@ -383,16 +382,6 @@ async function workerThreads(client: Redis): Promise<number> {
     }
   }
   return threads;
-}
-
-/** A split held whole (a constrained one: a few thousand parts at most). */
-function keptSplit(parts: AnyPart[]): PartSource {
-  return { count: parts.length, at: (p) => parts[p] };
-}
-
-/** A plain split of n into `count` parts, none held: part p is re-derived (and its digest made) each time it is asked for. */
-function derivedSplit(n: number, count: number): PartSource {
-  return { count, at: (p) => derivePart(n, count, p) };
 }
 
 /** 16 random bytes, hex: a run's identity in its MACs. */

@@ -1,7 +1,7 @@
 // Redis key names and queue names of the queue's runs (internal: countedKey is a test hook).
 import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
-import { type ConstrainedBoard } from "../count/constrained-parts.js";
+import type { RecordedBoard } from "../count/split.js";
 import { COUNT_MAX_N } from "../count/count.js";
 import { invalid } from "../core/errors.js";
 import { checkInteger, describe } from "../core/validate.js";
@@ -66,7 +66,7 @@ export type RunMeta = {
 };
 
 /** A constrained run's board as its record holds it. */
-export type RunBoard = ConstrainedBoard & { depth: number };
+export type RunBoard = RecordedBoard;
 
 /**
  * What a job carries besides its part's identity: the run's id, the job's own id, the workers

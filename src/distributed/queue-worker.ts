@@ -9,9 +9,8 @@ import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
-import { SPLIT_VERSION, derivePart, type CountPart, type PartCount } from "../count/parts.js";
-import { CONSTRAINED_SPLIT_VERSION } from "../count/constrained.js";
-import { deriveConstrainedPart, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained-parts.js";
+import type { CountPart, PartCount } from "../count/parts.js";
+import { gpuCounts, partOfIdentity, type Part, type PartResult } from "../count/split.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { threadsEngine } from "../engine/select.js";
 import { ErrorCode, invalid } from "../core/errors.js";
@@ -182,7 +181,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
    * must be the run's; its prefixes are never read from Redis. Anything else fails the job at
    * once (no retries), saying why.
    */
-  const partOfJob = async (name: string, job: Job<unknown>): Promise<CountPart | ConstrainedPart> => {
+  const partOfJob = async (name: string, job: Job<unknown>): Promise<Part> => {
     const refuse = (why: string): never => {
       throw new UnrecoverableError(`refused job ${job.id ?? "?"} of queue ${name}: ${why}`);
     };
@@ -205,56 +204,14 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     } else if (meta.mac !== undefined) {
       throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run was made under a key; this worker has none (NQUEENS_KEY, --key-file)`);
     }
-    if (meta.board !== undefined || data.kind !== undefined) return constrainedPartOfJob(data, meta, refuse);
-    const id = data as PartJob;
-    if (id.n !== meta.n || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
-      refuse(`it is a part of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}`);
-    }
-    if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
-    let part: CountPart;
-    try {
-      part = derivePart(id.n, id.parts, id.index); // indexed once per process: no split kept here
-    } catch (error) {
-      return refuse(error instanceof Error ? error.message : String(error));
-    }
-    if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of part ${id.index} of ${id.parts} (n = ${id.n})`);
-    return part;
+    return partOfIdentity(data, meta, CONSTRAINED_QUEUE_MAX_PARTS, refuse);
   };
 
-  /** partOfJob for a constrained board's run (or a constrained job on a plain run: refused). */
-  const constrainedPartOfJob = (data: Partial<ConstrainedPartJob>, meta: RunMeta, refuse: (why: string) => never): ConstrainedPart => {
-    const board = meta.board;
-    if (data.kind !== "constrained") return refuse(`it is a part of a plain count (kind ${describe(data.kind)}); the run counts a board with given queens or blocked squares`);
-    if (board === undefined) return refuse("it is a part of a constrained board's count; the run is a plain count");
-    if (typeof board !== "object" || board === null || typeof board.digest !== "string" || !Number.isSafeInteger(board.depth) || board.n !== meta.n) {
-      return refuse("the run's record holds no readable board");
-    }
-    if (!Number.isSafeInteger(data.depth)) refuse(`its depth is ${describe(data.depth)}, not an integer`);
-    if (typeof data.board !== "string") refuse(`its board is ${describe(data.board)}, not a board's digest`);
-    const id = data as ConstrainedPartJob;
-    if (id.n !== meta.n || id.board !== board.digest || id.depth !== board.depth || id.parts !== meta.parts || id.splitVersion !== meta.splitVersion) {
-      refuse(
-        `it is a part of n = ${id.n}, board ${id.board}, depth ${id.depth}, ${id.parts} parts, split version ${id.splitVersion}; ` +
-        `the run is n = ${meta.n}, board ${board.digest}, depth ${board.depth}, ${meta.parts} parts, split version ${meta.splitVersion}`,
-      );
-    }
-    if (id.splitVersion !== CONSTRAINED_SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's constrained split (${CONSTRAINED_SPLIT_VERSION})`);
-    let part: ConstrainedPart;
-    try {
-      part = deriveConstrainedPart(board, id.depth, id.parts, id.index, CONSTRAINED_QUEUE_MAX_PARTS);
-    } catch (error) {
-      return refuse(`the run's board and its identity give no part: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of constrained part ${id.index} of ${id.parts} (n = ${id.n}, board ${id.board})`);
-    return part;
-  };
+  const onThread = (part: Part): Promise<PartResult> => pool.run(part); // checked against its part
 
-  // thread-pool.ts's run is typed for plain parts; its threads (src/workers/worker.ts) count either kind.
-  const onThread = (part: CountPart | ConstrainedPart): Promise<PartCount | ConstrainedPartCount> => pool.run(part); // checked against its part
-
-  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartCount | ConstrainedPartCount> => {
+  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartResult> => {
     const t0 = performance.now();
-    let part: CountPart | ConstrainedPart;
+    let part: Part;
     try {
       part = await partOfJob(name, job);
     } catch (error) {
@@ -272,13 +229,13 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       throw new DelayedError();
     }
     mine.add(part.part);
-    let result: PartCount | ConstrainedPartCount;
+    let result: PartResult;
     try {
       // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
-      if (!gpu || "kind" in part) result = await onThread(part);
+      if (!gpu || !gpuCounts(part)) result = await onThread(part);
       else {
         try {
-          result = await onGpu(part);
+          result = await onGpu(part as CountPart);
         } catch (error) {
           // A lost device never gives a count: the part is counted again here, on the CPU.
           if ((error as { code?: string })?.code !== ErrorCode.deviceLost || forced) throw error;

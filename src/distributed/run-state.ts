@@ -6,15 +6,13 @@
 // of that worker suspect and recounted. Redis work per part is a constant few commands.
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { countPart, checkPartCount, type CountPart } from "../count/parts.js";
-import { checkConstrainedPartCount, countConstrainedPartAsync, type ConstrainedBoard, type ConstrainedPart } from "../count/constrained-parts.js";
+import { countPart, checkPartCount, type Part, type Split } from "../count/split.js";
 import { ErrorCode, rephrased, withCode } from "../core/errors.js";
 import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
 import { AuditSampler } from "./audit.js";
 import { STUCK_CHECK_MAX, jobIdsIn, missingJobs, stuckJobs } from "./job-checks.js";
-import type { AnyPart } from "../count/any-part.js";
 
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
 const SETTLING = 3;
@@ -32,15 +30,13 @@ const MAX_EXTRA_JOBS = 2;
 const STALL_MS = 30_000;
 
 /**
- * The run's parts, without holding them: how many, and part `p` made when it is needed (a result
- * to check, a job to write or rewrite, a part the audit recounts). A plain run re-derives the part
- * from its identity (derivePart: bounded, the split's index built once per process), so the
- * coordinator holds bytes per part (the tally), not the part objects (~650 bytes each).
+ * The run's split (src/count/split.ts) holds no parts: part `p` is made when it is needed (a
+ * result to check, a job to write or rewrite, a part the audit recounts). A plain run re-derives
+ * the part from its identity (derivePart: bounded, the split's index built once per process), so
+ * the coordinator holds bytes per part (the tally), not the part objects (~650 bytes each).
  */
-export type PartSource = { readonly count: number; at(p: number): AnyPart };
-
 type Setup = {
-  name: string; n: number; parts: PartSource; board: ConstrainedBoard | undefined; depth: number | undefined; runId: string;
+  name: string; n: number; parts: Split; runId: string;
   key: Uint8Array | undefined; client: Redis; queue: Queue; audit: number; replicas: number;
   notice: (message: string) => void; signal: AbortSignal | undefined;
 };
@@ -56,7 +52,6 @@ export class RunState {
   onAuditDone: () => void = () => {};
 
   private readonly P: number;
-  private readonly constrained: boolean;
   private readonly completedIds = new Set<string>();
   private readonly failedIds = new Set<string>();
   /** Bits per part: its first (1) and replica (2) jobs' results were read. */
@@ -87,8 +82,7 @@ export class RunState {
 
   constructor(private readonly s: Setup) {
     this.P = s.parts.count;
-    this.constrained = s.board !== undefined;
-    this.tally = new Tally(this.P, this.constrained ? 2 : 4, s.replicas);
+    this.tally = new Tally(this.P, s.parts.fields, s.replicas);
     this.read = new Uint8Array(this.P);
     this.checked = new Uint8Array(this.P);
     this.sampler = new AuditSampler(s.audit);
@@ -96,15 +90,13 @@ export class RunState {
 
   // ---- jobs ----------------------------------------------------------------------------
 
-  private jobData(part: AnyPart, id: string, not?: string[]): PartJob | ConstrainedPartJob {
-    const { n, board, depth, runId, key, name } = this.s;
-    const identity: PartJob | ConstrainedPartJob = board
-      ? { kind: "constrained", n, board: board.digest, depth: depth!, parts: this.P, index: part.part, splitVersion: part.splitVersion, digest: part.digest }
-      : { n, parts: this.P, index: part.part, splitVersion: part.splitVersion, digest: part.digest };
+  private jobData(part: Part, id: string, not?: string[]): PartJob | ConstrainedPartJob {
+    const { runId, key, name } = this.s;
+    const identity = this.s.parts.identity(part) as PartJob | ConstrainedPartJob;
     return signed(key, JOB_DOMAIN, name, { ...identity, run: runId, job: id, ...(not ? { not } : {}) });
   }
 
-  private async add(jobs: { part: AnyPart; id: string; not?: string[] }[]): Promise<void> {
+  private async add(jobs: { part: Part; id: string; not?: string[] }[]): Promise<void> {
     for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) {
       await this.s.queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH).map(({ part, id, not }) => ({
         name: "part",
@@ -120,7 +112,7 @@ export class RunState {
     this.ownJobs = this.P * this.s.replicas;
     // Made a batch at a time: a run of 10^5 parts never holds all its jobs' data at once.
     for (let at = 0; at < this.P; at += ENQUEUE_BATCH) {
-      const jobs: { part: AnyPart; id: string }[] = [];
+      const jobs: { part: Part; id: string }[] = [];
       for (let p = at; p < Math.min(this.P, at + ENQUEUE_BATCH); p++) {
         const part = this.s.parts.at(p);
         jobs.push({ part, id: jobId(part.part) });
@@ -298,11 +290,6 @@ export class RunState {
 
   // ---- results -------------------------------------------------------------------------
 
-  /** The counts a checked result holds, in the tally's order. */
-  private fieldsOf(value: Record<string, string>): bigint[] {
-    return this.constrained ? [BigInt(value.total), BigInt(value.nodes)] : [BigInt(value.count8), BigInt(value.count4), BigInt(value.count2), BigInt(value.nodes)];
-  }
-
   /** Verifies the result stored for job `id` of `part` and takes it in, or refuses it (counted again once, then the run stops). */
   private async result(id: string, p: number, text: string): Promise<void> {
     const { n, key, name, runId } = this.s;
@@ -314,10 +301,8 @@ export class RunState {
       if (key && !(verifies(key, RESULT_DOMAIN, name, value) && (value as { run?: unknown }).run === runId && (value as { job?: unknown }).job === id)) {
         throw tampered(`the result for part ${p} of ${this.P} (n = ${n}) does not verify under the key (changed in Redis, or written without the key)`);
       }
-      const checked = "kind" in part
-        ? checkConstrainedPartCount(part, value, `the result for constrained part ${p} of ${this.P} (n = ${n}, board ${this.s.board!.digest})`)
-        : checkPartCount(part, value);
-      counts = this.fieldsOf(checked as unknown as Record<string, string>);
+      const board = this.s.parts.board;
+      counts = this.s.parts.countsOf(checkPartCount(part, value, board.plain ? undefined : `the result for constrained part ${p} of ${this.P} (n = ${n}, board ${board.digest})`));
       const named = (value as { worker?: unknown }).worker;
       worker = this.tally.worker(typeof named === "string" && named.length > 0 ? named.slice(0, 200) : "(unnamed)");
     } catch (error) {
@@ -395,9 +380,7 @@ export class RunState {
       const { part: p, other } = this.recounts.shift()!;
       if (this.checked[p] && !other) continue;
       const part = this.s.parts.at(p);
-      const own = this.fieldsOf((await ("kind" in part
-        ? countConstrainedPartAsync(part, { engine: "wasm", signal: this.s.signal })
-        : countPart(part, { engine: "wasm", signal: this.s.signal }))) as unknown as Record<string, string>);
+      const own = this.s.parts.countsOf(await countPart(part, { engine: "wasm", signal: this.s.signal }));
       this.audited++;
       this.checked[p] = 1;
       const differ: number[] = [];
@@ -440,9 +423,7 @@ export class RunState {
 
   /** The total: every part's accepted counts, summed once. */
   merge(): { total: bigint; unique: bigint | null; nodes: bigint } {
-    const sums = this.tally.sums();
-    if (this.constrained) return { total: sums[0], unique: null, nodes: sums[1] };
-    const [c8, c4, c2, nodes] = sums;
-    return { total: 8n * c8 + 4n * c4 + 2n * c2, unique: c8 + c4 + c2, nodes };
+    const { total, unique, nodes } = this.s.parts.totalOf(this.tally.sums());
+    return { total, unique, nodes };
   }
 }

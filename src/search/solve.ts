@@ -13,7 +13,8 @@ import { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "../engine/ts/min-conflicts.js";
 import { pickEngine } from "../engine/select.js";
 import { rangeError, invalid } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
-import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
+import { satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
@@ -139,28 +140,17 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
   const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
   const auto = requested === "auto";
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  checkInteger("n", n, 1, auto ? (givens ? COMPLETE_MAX_N : AUTO_MAX_N) : METHODS[requested].maxN);
-  if (requested === "min-conflicts" && givens && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
-    throw invalid(
-      "n", ` = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
-        `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
-    );
-  }
+  const maxN = auto ? AUTO_MAX_N : METHODS[requested].maxN;
+  const givensMax = auto ? COMPLETE_MAX_N : requested === "min-conflicts" ? MIN_CONFLICTS_CONSTRAINED_MAX_N : maxN;
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "solve", plain: [1, maxN], givens: [1, givensMax], givensFor: `solve's method "${requested}"` });
   // Without givens, no per-row arrays: n may be 5 x 10^8 (construct), and nothing reads them.
-  const constraints: Constraints = givens ? checkConstraints(n, { fixed: opts.fixed, blocked: opts.blocked }, "solve") : PLAIN_BOARD;
+  const constraints: Constraints = board.plain ? PLAIN_BOARD : board.constraints;
   if (!auto && !METHODS[requested].constraints && !constraints.empty) {
     throw rangeError(`method ${JSON.stringify(requested)} cannot honour given queens or blocked squares (it builds one fixed pattern); use "complete" or "auto"`);
   }
   const method = auto ? autoMethod(n, !constraints.empty) : requested;
   const spec: MethodSpec = METHODS[method];
   if (method === "min-conflicts") checkMinConflictsMemory(n);
-  if (method === "min-conflicts" && !constraints.empty && n > MIN_CONFLICTS_CONSTRAINED_MAX_N) {
-    throw invalid(
-      "n", ` = ${n} is too large for method "min-conflicts" with given queens or blocked squares: ` +
-        `n must be an integer from 1 to ${MIN_CONFLICTS_CONSTRAINED_MAX_N} on a constrained board`,
-    );
-  }
   const engine = pickEngine(opts.engine);
   const seed = checkSeed(opts.seed);
   const caps = { maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity };

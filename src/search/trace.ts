@@ -11,7 +11,8 @@ import { tsEngine } from "../engine/ts/index.js";
 import { invalid } from "../core/errors.js";
 import { DEFAULT_TRACE_METHOD, METHODS, TRACE_METHODS, defaultStopVegas, stopVegasMethodsText, type TraceMethod } from "../engine/registry.js";
 import { checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
-import { checkConstraints, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
+import { isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
 
 /** The methods a trace can follow (the registry's traceable ones): the tree searches and hill climbing. */
 export { TRACE_METHODS, type TraceMethod };
@@ -103,7 +104,7 @@ const OPTION_NAMES = ["method", "seed", "stopVegas", "maxEvents", "fixed", "bloc
  */
 export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, void, undefined> {
   const opts = checkOptions<TraceOptions>("trace", options, OPTION_NAMES);
-  checkInteger("n", n, 1, TRACE_MAX_N);
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "trace", plain: [1, TRACE_MAX_N], givens: [1, TRACE_MAX_N] });
   const method = opts.method === undefined ? DEFAULT_TRACE_METHOD : checkChoice("method", opts.method, TRACE_METHODS);
   const spec = METHODS[method];
   const seed = checkSeed(opts.seed);
@@ -111,8 +112,7 @@ export function trace(n: number, options?: TraceOptions): Generator<TraceEvent, 
   if (spec.stopVegas) stopVegas = optionalInteger("stopVegas", opts.stopVegas, 0, n, defaultStopVegas(n));
   else if (opts.stopVegas !== undefined) throw invalid("stopVegas", ` applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   const maxEvents = optionalInteger("maxEvents", opts.maxEvents, 1, Number.MAX_SAFE_INTEGER, DEFAULT_TRACE_MAX_EVENTS);
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "trace");
+  const { constraints } = board;
   const start = {
     kind: "start" as const, method, n, seed: spec.seeded ? seed : null, stopVegas: spec.stopVegas ? stopVegas : null,
   };

@@ -11,17 +11,13 @@ import type { KeyInput } from "../core/key.js";
 import { checkpointKey, checkpointTarget, readCheckpoint, verifiedEntries, writeCheckpoint, type Checkpoint } from "../count/checkpoint.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { PROGRESS_INTERVAL_MS, ProgressThrottle, now, type ProgressOptions, type SignalOptions } from "../core/pacer.js";
-import { SPLIT_VERSION, defaultParts, mergeCounts, splitCount, type PartCount } from "../count/parts.js";
+import { SPLIT_VERSION, defaultParts } from "../count/parts.js";
 import { WorkerPool, availableCores } from "./pool.js";
-import { checkPartResult, type AnyCount, type AnyPart } from "../count/any-part.js";
+import { splitBoard, type Part, type PartResult } from "../count/split.js";
 import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger, optionalSignal } from "../core/validate.js";
-import { checkConstraints, type Square } from "../board/constraints.js";
-import {
-  CONSTRAINED_MAX_N,
-} from "../count/constrained.js";
-import {
-  constrainedBoard, mergeConstrainedCounts, splitConstrainedCount, type ConstrainedPart, type ConstrainedPartCount,
-} from "../count/constrained-parts.js";
+import type { Square } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
+import { CONSTRAINED_MAX_N } from "../count/constrained.js";
 
 
 export type ParallelProgress = {
@@ -96,13 +92,10 @@ const isNode = typeof process !== "undefined" && process.versions?.node !== unde
 export async function countParallel(n: number, options?: ParallelOptions): Promise<ParallelResult> {
   const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "key", "keyFile", "gpu", "fixed", "blocked"]);
   const threads = threadsEngine("countParallel", opts.engine, opts.gpu);
-  const givens = opts.fixed !== undefined || opts.blocked !== undefined;
-  checkInteger("n", n, 1, givens ? CONSTRAINED_MAX_N : COUNT_MAX_N);
-  const constraints = checkConstraints(n, givens ? { fixed: opts.fixed, blocked: opts.blocked } : undefined, "countParallel");
-  if (constraints.empty) checkInteger("n", n, 1, COUNT_MAX_N);
-  if (threads.gpu && !constraints.empty) throw invalid("engine", " 'webgpu' counts plain boards only: count given queens or blocked squares on the CPU threads (engine 'wasm')");
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countParallel", plain: [1, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
+  if (threads.gpu && !board.plain) throw invalid("engine", " 'webgpu' counts plain boards only: count given queens or blocked squares on the CPU threads (engine 'wasm')");
   // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
-  const board = constraints.empty ? undefined : constrainedBoard(constraints).digest;
+  const boardId = board.plain ? undefined : board.digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, 1_000_000);
   const engine = pickEngine(threads.engine).name;
@@ -131,7 +124,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   signal?.throwIfAborted();
   if (threads.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
-  if (n <= 3 && constraints.empty) {
+  if (n <= 3 && board.plain) {
     const small = await count(n, { engine });
     onProgress?.({ phase: "count", n, tasksDone: 0, tasksTotal: 0, tasksResumed: 0, workers: 0, elapsedMs: now() - start });
     return { ...small, engine: reported, workers: 0, parts: 0, resumed: 0 };
@@ -139,7 +132,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
   // The threads start now, while the parts are made and the checkpoint read (a fresh thread takes tens of ms).
   const pool = new WorkerPool({ size: workers, engine, gpu: threads.gpu });
-  pool.warm(Math.min(workers, opts.parts ?? (constraints.empty ? defaultParts(n) : 64)));
+  pool.warm(Math.min(workers, opts.parts ?? (board.plain ? defaultParts(n) : 64)));
   try {
     return await countOnPool(pool);
   } finally {
@@ -147,17 +140,17 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   }
 
   async function countOnPool(pool: WorkerPool): Promise<ParallelResult> {
-    const split = (asked: number | undefined): AnyPart[] =>
-      constraints.empty ? splitCount(n, { parts: asked }) : splitConstrainedCount(n, constraints, asked ?? 64);
+    const split = (asked: number | undefined) => splitBoard(board, asked);
     // The split this call asks for. It may hold fewer parts than `parts` asks (a board with fewer
     // prefixes), and a constrained split's depth follows the number asked: so the same call run
     // again is matched against this split, never re-split from the number the checkpoint holds.
     const fresh = split(opts.parts);
-    const saved = checkpoint && !opts.restart ? await readCheckpoint(checkpoint.path, checkpoint.key, n, opts.parts === undefined ? undefined : fresh.length, board) : undefined;
-    const parts: AnyPart[] = !saved || saved.parts === fresh.length ? fresh : split(saved.parts);
-    const done: Map<number, AnyCount> = saved ? verifiedEntries(checkpoint!.path, saved, parts) : new Map<number, AnyCount>();
+    const saved = checkpoint && !opts.restart ? await readCheckpoint(checkpoint.path, checkpoint.key, n, opts.parts === undefined ? undefined : fresh.count, boardId) : undefined;
+    const chosen = !saved || saved.parts === fresh.count ? fresh : split(saved.parts);
+    const parts: Part[] = chosen.all();
+    const done: Map<number, PartResult> = saved ? verifiedEntries(checkpoint!.path, saved, parts) : new Map<number, PartResult>();
     const resumed = done.size;
-    const queue: AnyPart[] = parts.filter((p) => !done.has(p.part));
+    const queue: Part[] = parts.filter((p) => !done.has(p.part));
     // The threads that count in this run: none when the checkpoint already holds every part.
     const poolSize = Math.min(workers, queue.length);
 
@@ -166,7 +159,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       if (!checkpoint || (!force && now() - lastSave < 1000)) return;
       lastSave = now();
       const content: Omit<Checkpoint, "mac"> = {
-        format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(board ? { board } : {}), done: [...done.values()],
+        format: "nqueens-count-checkpoint", splitVersion: SPLIT_VERSION, n, parts: parts.length, ...(boardId ? { board: boardId } : {}), done: [...done.values()],
       };
       // One write at a time: two renames racing could leave the older content last.
       const write = saving.then(() => writeCheckpoint(checkpoint.path, checkpoint.key, content));
@@ -212,7 +205,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
               pool.run(part, { signal: stop.signal }).then((result) => {
                 inHand--;
                 if (failed) return;
-                done.set(part.part, result); // verified against its part by the pool (checkPartResult) before it got here
+                done.set(part.part, result); // verified against its part by the pool (checkPartCount) before it got here
                 if (done.size < parts.length) report(false); // the last is reported once, at the end
                 save(false).catch(fail);
                 if (next === queue.length && inHand === 0) {
@@ -235,11 +228,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
       }
     }
     report(true);
-    if (!constraints.empty) {
-      const { total, nodes } = mergeConstrainedCounts(parts.map((p) => done.get(p.part) as ConstrainedPartCount), parts as ConstrainedPart[]);
-      return { n, total, unique: null, nodes, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed };
-    }
-    const merged = mergeCounts(parts.map((p) => done.get(p.part) as PartCount), { n, parts: parts.length });
+    const merged = chosen.merge(parts.map((p) => done.get(p.part)!));
     return { ...merged, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed, ...(threads.gpu ? { gpuParts: pool.gpuParts } : {}) };
   }
 }

@@ -12,7 +12,7 @@
 //   (a long uninterruptible part), is terminated and replaced;
 // - runs again, on a fresh thread, the parts of a thread that died (up to maxAttempts deaths
 //   a part, and a bound on deaths without progress);
-// - verifies every result against its part (checkPartResult) before handing it out: a count
+// - verifies every result against its part (checkPartCount) before handing it out: a count
 //   that crossed a thread is never returned unchecked;
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
@@ -21,7 +21,7 @@ import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
-import { checkPartResult, type AnyCount, type AnyPart } from "../count/any-part.js";
+import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 
@@ -122,9 +122,9 @@ async function startThread(events: Events): Promise<PoolWorker> {
 }
 
 type Job = {
-  part: AnyPart;
+  part: Part;
   engine: EngineName;
-  resolve(result: AnyCount): void;
+  resolve(result: PartResult): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
   deaths: number;
@@ -205,11 +205,11 @@ export class WorkerPool {
     return this.slots.filter((s) => !s.dead).length;
   }
 
-  /** Counts a part on a thread; resolves with its count once checked against the part (checkPartResult). */
-  run(part: AnyPart, options: RunOptions = {}): Promise<AnyCount> {
+  /** Counts a part on a thread; resolves with its count once checked against the part (checkPartCount). */
+  run(part: Part, options: RunOptions = {}): Promise<PartResult> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    return new Promise<AnyCount>((resolve, reject) => {
+    return new Promise<PartResult>((resolve, reject) => {
       const job: Job = { part, engine: options.engine ?? this.engine, resolve, reject, deaths: 0, settled: false, signal: options.signal };
       if (options.signal) {
         job.onAbort = () => this.cancel(job, options.signal!.reason);
@@ -252,7 +252,7 @@ export class WorkerPool {
     await Promise.resolve(slot.worker?.terminate()).catch(() => {});
   }
 
-  private settle(job: Job, result: AnyCount | undefined, error?: unknown): void {
+  private settle(job: Job, result: PartResult | undefined, error?: unknown): void {
     if (job.settled) return;
     job.settled = true;
     if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
@@ -341,7 +341,7 @@ export class WorkerPool {
         this.settle(job, undefined, m.code === undefined ? error : Object.assign(error, { code: m.code })); // the thread's code (NQ_OUT_OF_MEMORY, ...) kept
       } else {
         try {
-          const result = checkPartResult(job.part, m.result); // a thread's answer is verified before anyone keeps it
+          const result = checkPartCount(job.part, m.result); // a thread's answer is verified before anyone keeps it
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);

@@ -9,25 +9,23 @@
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
 // Parts are counted one at a time in arrival order (the pool may send one ahead, so the
-// thread goes on to it without waiting for a round trip). A plain part is counted in ~10 ms
-// chunks with the event loop free between them, so a cancel acts within about one chunk; so is
-// a constrained board's part (countConstrainedPartAsync), and the pool terminates a
-// thread that does not answer a cancel in time anyway.
+// thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
+// loop free between them, so a cancel acts within about one chunk (and the pool terminates a
+// thread that does not answer a cancel in time anyway).
 //
-// A plain part is first checked to be exactly its split's part (identity, prefixNodes and
-// digest: countPart's checkPart, re-deriving it from the split's index, which this thread
-// makes once per n and number of preset rows). The thread's bundle holds no Wasm bytes
+// A part, of either kind, is first checked to be exactly its split's part (the part protocol's
+// checkAndCount, src/count/split.ts: its identity re-derived, its content and digest compared;
+// a plain split's index is made once per n and number of preset rows). The thread's bundle holds no Wasm bytes
 // (tsup.worker.config.ts): it instantiates the module its pool compiled, given as the
 // thread starts, before its first part comes; without one, engine 'wasm' is refused here
 // (NQ_ENGINE_UNAVAILABLE) and engine 'ts' counts as ever.
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
-import { checkPart, countChunked, type CountPart, type PartCount } from "../count/parts.js";
-import { countConstrainedPartAsync, type ConstrainedPart, type ConstrainedPartCount } from "../count/constrained-parts.js";
+import { checkAndCount, type Part, type PartResult } from "../count/split.js";
 
-export type WorkerRequest = { id: number; part: CountPart | ConstrainedPart; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
+export type WorkerRequest = { id: number; part: Part; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
 /** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */
-export type WorkerResponse = { id: number; result?: PartCount | ConstrainedPartCount; error?: string; code?: string };
+export type WorkerResponse = { id: number; result?: PartResult; error?: string; code?: string };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -71,49 +69,25 @@ function abortError(message: string): Error {
   return typeof DOMException === "function" ? new DOMException(message, "AbortError") : Object.assign(new Error(message), { name: "AbortError" });
 }
 
-/**
- * The part to count: the split's own part that `value` claims to be (checkPart: identity,
- * prefixNodes and digest, NQ_PART_MISMATCH naming it). Re-deriving a part is cheap (the
- * split's index is made once per thread, then only the constellations holding the part's
- * tasks are walked), so the thread keeps no split.
- */
-function verifiedPart(value: CountPart): CountPart {
-  return checkPart(value);
-}
-
 /** Least time between two yields to the event loop (where a cancel gets in). */
 const YIELD_MS = 10;
 
-function describePart(part: CountPart | ConstrainedPart): string {
+function describePart(part: Part): string {
   return typeof part === "object" && part !== null ? `${String(part.part)} of ${String(part.parts)} (n = ${String(part.n)})` : String(part);
 }
 
-type Job = { id: number; part: CountPart | ConstrainedPart; engine: EngineName };
+type Job = { id: number; part: Part; engine: EngineName };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
-const constrainedStops = new Map<number, AbortController>(); // the constrained part being counted, by id
 let current: number | undefined;
 let busy = false;
 
-async function countJob({ id, part, engine }: Job): Promise<PartCount | ConstrainedPartCount> {
+async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   const stopped = (): Error => abortError(`counting part ${describePart(part)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
-  if ("kind" in part && part.kind === "constrained") {
-    // In ~10 ms chunks of the resumable complete search; a cancel aborts it between chunks.
-    const controller = new AbortController();
-    constrainedStops.set(id, controller);
-    try {
-      return await countConstrainedPartAsync(part, { engine, signal: controller.signal });
-    } catch (error) {
-      if (controller.signal.aborted) throw stopped();
-      throw error;
-    } finally {
-      constrainedStops.delete(id);
-    }
-  }
-  const checked = verifiedPart(part as CountPart);
   let lastYield = performance.now();
-  return countChunked(checked, engine, async () => {
+  // Checked first: exactly its split's part, of either kind.
+  return checkAndCount(part, engine, async () => {
     if (performance.now() - lastYield < YIELD_MS) return;
     await yieldToEventLoop(); // a cancel gets in
     lastYield = performance.now();
@@ -156,7 +130,6 @@ channel.listen((request) => {
       channel.post({ id: job.id, error: `AbortError: counting part ${describePart(job.part)} was cancelled` });
     } else if (current === request.cancel) {
       cancelled.add(request.cancel);
-      constrainedStops.get(request.cancel)?.abort();
     }
     return;
   }
