@@ -172,7 +172,7 @@ export function recordedSplit(n: number, parts: number, board: RecordedBoard | u
     }
     return part;
   };
-  const shown = boardOf(n, board, { caller: "the run's board", plain: [1, CONSTRAINED_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
+  const shown = boardOf(n, { fixed: board.fixed, blocked: board.blocked }, { caller: "the run's board", plain: [1, CONSTRAINED_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   return makeSplit(shown, CONSTRAINED as unknown as Kind<Part, PartResult>, parts, board.depth, at, () => Array.from({ length: parts }, (_, p) => at(p)));
 }
 
