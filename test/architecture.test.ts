@@ -201,4 +201,19 @@ describe("the architecture CONTRIBUTING.md writes down", () => {
     // an exception that is no longer needed (or no longer there) is taken off the list
     for (const f of Object.keys(LONG_FILES)) expect(existsSync(join(root, f)) && lines(f) > MAX_LINES, `${f} is still an exception`).toBe(true);
   });
+
+  it("only core/platform.ts asks what the platform is or reaches a module by a dynamic import", () => {
+    // The three ways a file once reached Node: process.getBuiltinModule, import() of a variable, isNode checks of its own.
+    const platformish = /\?\.getBuiltinModule|\bimport\(\s*\/\*|process\.versions|typeof process !== "undefined" && process\.versions/;
+    const offenders = sources.filter((f) => f.startsWith("src/") && f !== "src/core/platform.ts" && platformish.test(text(f)));
+    expect(offenders).toEqual([]);
+    expect(platformish.test(text("src/core/platform.ts"))).toBe(true); // (the pattern finds what it looks for)
+  });
+
+  it("only count/split.ts tells the two kinds of part apart: the pool, the thread, the checkpoint and the queue do not", () => {
+    const kindTest = /kind\s*===\s*"constrained"|"kind" in part|Constrained(Part|PartCount)\b.*\|/;
+    const consumers = ["src/workers/pool.ts", "src/workers/worker.ts", "src/workers/parallel.ts", "src/count/checkpoint.ts", "src/distributed/coordinator.ts", "src/distributed/run-state.ts", "src/distributed/queue-worker.ts"];
+    expect(consumers.filter((f) => kindTest.test(text(f)))).toEqual([]);
+    expect(kindTest.test(text("src/count/split.ts"))).toBe(true);
+  });
 });

@@ -2,9 +2,10 @@
 // a queue's job, result and run record carry an HMAC-SHA-256 under the key over a canonical
 // encoding of their content, so that nobody without the key can change a count in them and
 // have it pass. node:crypto in Node (sync), WebCrypto in browsers (macOfAsync); no dependency.
-// The Node built-ins are reached through process.getBuiltinModule, so this module stays
+// The Node built-ins are reached through core/platform.ts (builtinModule), so this module stays
 // importable (and its pure parts usable) in a browser bundle.
 import { ErrorCode, rangeError, typeError, withCode, invalid } from "./errors.js";
+import { builtinModule } from "./platform.js";
 
 /** A secret: any string (UTF-8) or bytes. */
 export type KeyInput = string | Uint8Array;
@@ -38,8 +39,7 @@ function processEnv(): Env {
 
 /** A Node built-in, synchronously, without an import a browser bundler would try to resolve. */
 function builtin<T>(name: string, what: string): T {
-  const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  const mod = typeof get === "function" ? (get(name) as T | undefined) : undefined;
+  const mod = builtinModule<T>(name);
   if (mod === undefined) {
     throw withCode(
       new Error(`${what} needs Node 20.16 or later (process.getBuiltinModule); in a browser use macOfAsync`),

@@ -3,6 +3,7 @@
 // never read until memory or V8's string limit runs out. Node only: node:fs is imported when
 // a file is read, so the browser bundle never meets it.
 import { withCode, ErrorCode, type ErrorCodeValue } from "./errors.js";
+import { importModule } from "./platform.js";
 
 const NODE_FS = "node:fs/promises";
 
@@ -16,7 +17,7 @@ export type ReadFailure = Error & { code: ErrorCodeValue; reason: string };
  * @example const text = await readCapped("board.txt", 1 << 20);
  */
 export async function readCapped(path: string, maxBytes: number): Promise<string> {
-  const fs = (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
+  const fs = await importModule<typeof import("node:fs/promises")>(NODE_FS);
   let handle: import("node:fs/promises").FileHandle | undefined;
   try {
     handle = await fs.open(path, "r");

@@ -9,6 +9,7 @@ import { ErrorCode, ioError, withCode, type CodedError } from "../core/errors.js
 import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/key.js";
 import { checkPartCount, type Part, type PartResult } from "./split.js";
 import { SPLIT_VERSION } from "./parts.js";
+import { importModule } from "../core/platform.js";
 
 /** The domain of a checkpoint's MAC: a MAC made for anything else never passes as one. */
 export const CHECKPOINT_DOMAIN = "nqueens-checkpoint-v1";
@@ -41,7 +42,7 @@ const NODE_PATH = "node:path";
 const NODE_CRYPTO = "node:crypto";
 
 async function fsp(): Promise<typeof import("node:fs/promises")> {
-  return (await import(/* @vite-ignore */ NODE_FS)) as typeof import("node:fs/promises");
+  return importModule<typeof import("node:fs/promises")>(NODE_FS);
 }
 
 /** The way out of a refused checkpoint, in the API's words (the CLI says it with its flags). */
@@ -205,8 +206,8 @@ export function verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, par
  */
 export async function writeCheckpoint(path: string, key: Uint8Array, content: Omit<Checkpoint, "mac">): Promise<void> {
   const fs = await fsp();
-  const { dirname, basename, join } = (await import(/* @vite-ignore */ NODE_PATH)) as typeof import("node:path");
-  const { randomBytes } = (await import(/* @vite-ignore */ NODE_CRYPTO)) as typeof import("node:crypto");
+  const { dirname, basename, join } = await importModule<typeof import("node:path")>(NODE_PATH);
+  const { randomBytes } = await importModule<typeof import("node:crypto")>(NODE_CRYPTO);
   const target = await checkpointTarget(path);
   const data: Checkpoint = { ...content, mac: checkpointMac(key, content) };
   const dir = dirname(target);

@@ -18,6 +18,7 @@ import { checkInteger, checkOptions, describe, optionalFunction, optionalInteger
 import type { Square } from "../board/constraints.js";
 import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
+import { isNode } from "../core/platform.js";
 
 
 export type ParallelProgress = {
@@ -83,7 +84,6 @@ export type ParallelResult = CountResult & {
 /** Test hook (the pool's): called with each worker as it starts, with its place in the pool. */
 export { workerHooks, type PoolWorker } from "./pool.js";
 
-const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
 
 /**
  * Counts the solutions of the n-queens problem on several workers (1 <= n <= 32).

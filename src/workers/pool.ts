@@ -24,6 +24,7 @@ import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
+import { importModule, isNode } from "../core/platform.js";
 
 /** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
 export type PoolWorker = {
@@ -37,7 +38,6 @@ export type PoolWorker = {
 /** Test hook: called with each thread as it starts, with its place in the pool (tests kill one to prove its part is re-run). */
 export const workerHooks: { onStart?: (worker: PoolWorker, index: number) => void } = {};
 
-const isNode = typeof process !== "undefined" && process.versions?.node !== undefined;
 
 /** Specifiers kept in variables so browser bundlers do not try to resolve Node built-ins. */
 const NODE_WORKER_THREADS = "node:worker_threads";
@@ -46,7 +46,7 @@ const NODE_OS = "node:os";
 /** The cores this process may use (Node), or the browser's hardwareConcurrency. */
 export async function availableCores(): Promise<number> {
   if (isNode) {
-    const os = (await import(/* @vite-ignore */ NODE_OS)) as typeof import("node:os");
+    const os = await importModule<typeof import("node:os")>(NODE_OS);
     return os.availableParallelism?.() ?? os.cpus().length;
   }
   return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
@@ -76,7 +76,7 @@ async function sharedModule(): Promise<WebAssembly.Module | undefined> {
 async function startThread(events: Events): Promise<PoolWorker> {
   const wasm = await sharedModule(); // compiled once, by the first thread's start
   if (isNode) {
-    const { Worker } = (await import(/* @vite-ignore */ NODE_WORKER_THREADS)) as typeof import("node:worker_threads");
+    const { Worker } = await importModule<typeof import("node:worker_threads")>(NODE_WORKER_THREADS);
     // execArgv: not the host's own flags (under `node --input-type=module -e` the eval'd body
     // would be read as a module, without `require`), nor those a thread refuses (--expose-gc,
     // --max-old-space-size: Node throws ERR_WORKER_INVALID_EXEC_ARGV when given them).

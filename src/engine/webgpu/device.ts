@@ -4,6 +4,7 @@
 // who never asks installs nothing more. One device is kept and shared by the counts
 // of this process; when it is lost it is dropped and the next count asks for a new one.
 import { engineUnavailable } from "../../core/errors.js";
+import { importModule, isNode } from "../../core/platform.js";
 
 /** What `gpuInfo()` reports about the adapter a GPU count runs on. */
 export type GpuInfo = {
@@ -20,7 +21,6 @@ export type GpuInfo = {
 /** Supplies a GPU object (navigator.gpu or the `webgpu` package's); replaceable for tests. */
 export type GpuLoader = () => Promise<{ gpu: GPU; source: GpuInfo["source"] }>;
 
-const isNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
 
 /**
  * Specifiers kept in top-level variables so that bundlers neither resolve nor bundle them: a
@@ -32,7 +32,7 @@ const NODE_FS = "node:fs";
 
 /** `import("webgpu")`, hidden from bundlers (the name is a variable). */
 async function importWebGpuPackage(): Promise<{ create(options: string[]): GPU }> {
-  return (await import(/* @vite-ignore */ /* webpackIgnore: true */ WEBGPU_PACKAGE)) as { create(options: string[]): GPU };
+  return importModule<{ create(options: string[]): GPU }>(WEBGPU_PACKAGE);
 }
 
 /** What a loader looks at; tests pass their own (a package that will not load, a browser without WebGPU). */
@@ -55,7 +55,7 @@ export type GpuEnvironment = {
  */
 async function vulkanMissing(): Promise<string | undefined> {
   if (process.platform !== "linux" || process.env.NQUEENS_DEBUG) return undefined;
-  const fs = (await import(/* @vite-ignore */ /* webpackIgnore: true */ NODE_FS)) as typeof import("node:fs");
+  const fs = await importModule<typeof import("node:fs")>(NODE_FS);
   const dirs = [...(process.env.LD_LIBRARY_PATH ?? "").split(":").filter(Boolean),
     "/lib", "/usr/lib", "/lib64", "/usr/lib64", "/usr/local/lib", `/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`,
     `/usr/lib/${process.arch === "arm64" ? "aarch64" : "x86_64"}-linux-gnu`];
