@@ -104,23 +104,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: ParallelProgress) => void>("onProgress", opts.onProgress);
   const progressIntervalMs = optionalInteger("progressIntervalMs", opts.progressIntervalMs, 0, 60_000, PROGRESS_INTERVAL_MS);
-  if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
-    throw typeof opts.checkpoint === "string" ? invalid("checkpoint", ` must be a file path, got ""`) : invalid("checkpoint", ` must be a file path, got ${describe(opts.checkpoint)}`, TypeError);
-  }
-  if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
-  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw invalid("restart", ` must be true or false, got ${describe(opts.restart)}`, TypeError);
-  if ((opts.key !== undefined || opts.keyFile !== undefined) && opts.checkpoint === undefined) {
-    throw rangeError("key and keyFile apply to a checkpoint: give checkpoint too");
-  }
-  // The checkpoint's key, and its path checked, before any thread starts: a key that cannot
-  // be had, or a path that is a device, FIFO or directory, is refused at once.
-  let checkpoint: { path: string; key: Uint8Array } | undefined;
-  if (opts.checkpoint !== undefined) {
-    await checkpointTarget(opts.checkpoint);
-    const { key, created } = checkpointKey({ key: opts.key, keyFile: opts.keyFile });
-    if (created) process.emitWarning(`created a key for checkpoints at ${created} (mode 0600); keep it to resume them`, { code: "NQUEENS_KEY_CREATED" });
-    checkpoint = { path: opts.checkpoint, key };
-  }
+  const checkpoint = await checkpointOption(opts);
   signal?.throwIfAborted();
   if (threads.gpu) await gpuInfo(); // NQ_ENGINE_UNAVAILABLE, saying what is missing
   const start = now();
@@ -183,40 +167,11 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
 
     try {
       if (queue.length > 0) {
-        const stop = new AbortController(); // the first failure, or the caller's abort, cancels the parts in hand
-        await new Promise<void>((resolve, reject) => {
-          let failed = false;
-          let next = 0;
-          let inHand = 0;
-          const fail = (error: unknown): void => {
-            if (failed) return;
-            failed = true;
-            stop.abort(error);
-            save(true).then(() => reject(error), () => reject(error));
-          };
-          const onAbort = (): void => fail(signal!.reason);
-          signal?.addEventListener("abort", onAbort, { once: true });
-          if (signal?.aborted) return onAbort(); // (while the parts were made)
-          // Parts go to the pool a few at a time (it holds two a thread at most), not all at once.
-          const feed = (): void => {
-            while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
-              const part = queue[next++];
-              inHand++;
-              pool.run(part, { signal: stop.signal }).then((result) => {
-                inHand--;
-                if (failed) return;
-                done.set(part.part, result); // verified against its part by the pool (checkPartCount) before it got here
-                if (done.size < parts.length) report(false); // the last is reported once, at the end
-                save(false).catch(fail);
-                if (next === queue.length && inHand === 0) {
-                  signal?.removeEventListener("abort", onAbort);
-                  resolve();
-                } else feed();
-              }).catch(fail);
-            }
-          };
-          feed();
-        });
+        await feedPool(pool, queue, poolSize, signal, (part, result) => {
+          done.set(part.part, result); // verified against its part by the pool (checkPartCount) before it got here
+          if (done.size < parts.length) report(false); // the last is reported once, at the end
+          return save(false);
+        }, () => save(true));
       }
       await save(true);
     } finally {
@@ -231,4 +186,66 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     const merged = chosen.merge(parts.map((p) => done.get(p.part)!));
     return { ...merged, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed, ...(threads.gpu ? { gpuParts: pool.gpuParts } : {}) };
   }
+}
+
+/**
+ * The checkpoint option checked, its key had and its path looked at, before any thread starts:
+ * a key that cannot be had, or a path that is a device, FIFO or directory, is refused at once.
+ */
+async function checkpointOption(opts: ParallelOptions): Promise<{ path: string; key: Uint8Array } | undefined> {
+  if (opts.checkpoint !== undefined && (typeof opts.checkpoint !== "string" || opts.checkpoint === "")) {
+    throw typeof opts.checkpoint === "string" ? invalid("checkpoint", ` must be a file path, got ""`) : invalid("checkpoint", ` must be a file path, got ${describe(opts.checkpoint)}`, TypeError);
+  }
+  if (opts.checkpoint !== undefined && !isNode) throw rangeError("checkpoint files need Node (there is no file system here)");
+  if (opts.restart !== undefined && typeof opts.restart !== "boolean") throw invalid("restart", ` must be true or false, got ${describe(opts.restart)}`, TypeError);
+  if ((opts.key !== undefined || opts.keyFile !== undefined) && opts.checkpoint === undefined) {
+    throw rangeError("key and keyFile apply to a checkpoint: give checkpoint too");
+  }
+  if (opts.checkpoint === undefined) return undefined;
+  await checkpointTarget(opts.checkpoint);
+  const { key, created } = checkpointKey({ key: opts.key, keyFile: opts.keyFile });
+  if (created) process.emitWarning(`created a key for checkpoints at ${created} (mode 0600); keep it to resume them`, { code: "NQUEENS_KEY_CREATED" });
+  return { path: opts.checkpoint, key };
+}
+
+/**
+ * Counts `queue` on the pool, a few parts at a time (it holds two a thread at most), handing
+ * each result to `took` (which may reject: that fails the run). The first failure, or the
+ * caller's abort, cancels the parts in hand, waits for `last` (the final save), then rejects.
+ */
+function feedPool(
+  pool: WorkerPool, queue: readonly Part[], poolSize: number, signal: AbortSignal | undefined,
+  took: (part: Part, result: PartResult) => Promise<void>, last: () => Promise<void>,
+): Promise<void> {
+  const stop = new AbortController();
+  return new Promise<void>((resolve, reject) => {
+    let failed = false;
+    let next = 0;
+    let inHand = 0;
+    const fail = (error: unknown): void => {
+      if (failed) return;
+      failed = true;
+      stop.abort(error);
+      last().then(() => reject(error), () => reject(error));
+    };
+    const onAbort = (): void => fail(signal!.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted) return onAbort(); // (while the parts were made)
+    const feed = (): void => {
+      while (!failed && inHand < 2 * poolSize + 1 && next < queue.length) {
+        const part = queue[next++];
+        inHand++;
+        pool.run(part, { signal: stop.signal }).then((result) => {
+          inHand--;
+          if (failed) return;
+          took(part, result).catch(fail);
+          if (next === queue.length && inHand === 0) {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          } else feed();
+        }).catch(fail);
+      }
+    };
+    feed();
+  });
 }
