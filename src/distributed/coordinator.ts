@@ -5,7 +5,7 @@
 // its counts in a few bytes (tally.ts); an audit recounts a sample itself (audit.ts). Finished
 // jobs stay in Redis, so a coordinator started again after a stop reuses their results. With
 // given queens or blocked squares it does the same with the parts of splitConstrainedCount.
-import type { QueueEvents } from "bullmq";
+import type { Queue, QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../workers/parallel.js";
 import type { KeyInput } from "../core/key.js";
@@ -114,6 +114,9 @@ export type DistributedResult = CountResult & {
  * @example const { total } = await countDistributed(16, { connection: "redis://127.0.0.1:6379", key: process.env.NQUEENS_KEY });
  * @example const { total } = await countDistributed(14, { connection: "redis://127.0.0.1:6379", blocked: [[0, 0]], audit: 0.1 });
  */
+// About 200 lines: the run's options, its split and record, then the poll loop, which holds
+// the queue, the event stream and the run's state (./run-state.ts) together until every part
+// is in; the steps that need none of that are apart (timings, claimQueue, Waker, workerThreads).
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
     "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs",
@@ -127,13 +130,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
   const onPlan = optionalFunction<(plan: RunPlan) => void>("onPlan", opts.onPlan);
   const notice = (message: string): void => onNotice?.(redact(message));
-  const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
-  const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
-  const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
-  const stallNoticeMs = opts.stallNoticeMs === undefined ? 60_000 : checkInteger("stallNoticeMs", opts.stallNoticeMs, 100, 86_400_000);
-  const audit = opts.audit === undefined ? DEFAULT_AUDIT : opts.audit;
-  if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw invalid("audit", ` must be a fraction from 0 to 1, got ${describe(audit)}`);
-  const replicas = opts.replicas === undefined ? 1 : checkInteger("replicas", opts.replicas, 1, 2);
+  const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
   const key = queueKey(opts);
   signal?.throwIfAborted();
   const start = performance.now();
@@ -187,34 +184,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     // The run's identity: refuse a queue that holds another run (another board too), or a
     // record that does not verify under the key.
     const stored = await client.get(metaKey(name)).catch((e) => { throw lost(redis, e); });
-    let runId = randomId();
-    if (stored !== null) {
-      let meta: RunMeta | undefined;
-      try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-      const want: RunMeta = { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}) };
-      if (!meta || !same(meta)) {
-        throw withCode(rangeError(
-          `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
-          `not ${runText(want)}: use another queue name or remove that run`,
-        ), ErrorCode.queueMismatch);
-      }
-      if (key && !verifies(key, RUN_DOMAIN, name, meta)) {
-        throw tampered(
-          `queue ${name}: the run's record (${metaKey(name)}) does not verify under this key: ${meta.mac === undefined ? "the run was made without a key" : "it was changed in Redis, or made under another key"}; ` +
-          `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and count again`,
-        );
-      }
-      if (!key && meta.mac !== undefined) {
-        throw keyNeeded(`queue ${name}: the run was made under a key: give the same key (NQUEENS_KEY, --key-file FILE or key) to check its results`);
-      }
-      if (typeof meta.run === "string" && /^[0-9a-f]{16,64}$/.test(meta.run)) runId = meta.run;
-    } else {
-      const counts = await queue.getJobCounts();
-      const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
-      if (jobs > 0) {
-        throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
-      }
-    }
+    const runId = await claimQueue(stored, queue, name, key, { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}) }, same);
     const record: RunMeta = signed(key, RUN_DOMAIN, name, {
       format: "nqueens-count-run", n, parts: parts.length, splitVersion, run: runId, ...(recorded ? { board: recorded } : {}),
     } as RunMeta);
@@ -231,22 +201,11 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     const run = new RunState({ name, n, parts: source, runId, key, client, queue, audit, replicas, notice, signal });
     events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
     events.on("error", () => {}); // polling reports failures
-    let wake: (() => void) | undefined;
-    let wakeRequested = false;
-    const requestWake = (): void => { if (wake) wake(); else wakeRequested = true; };
+    const waker = new Waker(signal);
+    const requestWake = (): void => waker.wake();
     events.on("completed", ({ jobId }) => { run.sawCompleted(jobId); requestWake(); });
     events.on("failed", ({ jobId }) => { run.sawFailed(jobId); requestWake(); });
     await within(events.waitUntilReady(), connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e); });
-    /** Sleeps up to `ms`, less when a notice or an abort comes. */
-    const nap = (ms: number): Promise<void> => {
-      if (wakeRequested || signal?.aborted) { wakeRequested = false; return Promise.resolve(); }
-      return new Promise((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done(): void { clearTimeout(timer); wake = undefined; wakeRequested = false; signal?.removeEventListener("abort", done); resolve(); }
-        wake = done;
-        signal?.addEventListener("abort", done, { once: true });
-      });
-    };
     run.onAuditDone = requestWake;
 
     const announce = async (): Promise<void> => {
@@ -345,7 +304,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         notice(stallText(name, at - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.tally.accepted, parts: parts.length, replicas, keyed: key !== undefined }));
       }
       if (run.tally.accepted >= parts.length && await run.finishAudit()) break;
-      await nap(pollMs);
+      await waker.nap(pollMs);
     }
     const merged = run.merge();
     report(parts.length, workers, true);
@@ -382,6 +341,73 @@ async function workerThreads(client: Redis): Promise<number> {
     }
   }
   return threads;
+}
+
+/** The run's options of time and checking, each checked (NQ_INVALID_ARGUMENT naming it) or its default. */
+function timings(opts: Partial<DistributedOptions>): { connectTimeoutMs: number; pollMs: number; lostAfterMs: number; stallNoticeMs: number; audit: number; replicas: number } {
+  const connectTimeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
+  const pollMs = opts.pollMs === undefined ? 250 : checkInteger("pollMs", opts.pollMs, 10, 60_000);
+  const lostAfterMs = opts.lostAfterMs === undefined ? 10_000 : checkInteger("lostAfterMs", opts.lostAfterMs, 100, 3_600_000);
+  const stallNoticeMs = opts.stallNoticeMs === undefined ? 60_000 : checkInteger("stallNoticeMs", opts.stallNoticeMs, 100, 86_400_000);
+  const audit = opts.audit === undefined ? DEFAULT_AUDIT : opts.audit;
+  if (typeof audit !== "number" || !(audit >= 0 && audit <= 1)) throw invalid("audit", ` must be a fraction from 0 to 1, got ${describe(audit)}`);
+  const replicas = opts.replicas === undefined ? 1 : checkInteger("replicas", opts.replicas, 1, 2);
+  return { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas };
+}
+
+/**
+ * The queue's claim for this run: a record there must be this run's (another count or board is
+ * NQ_QUEUE_MISMATCH) and verify under the key (NQ_TAMPERED; a keyed run without a key,
+ * NQ_KEY); a queue without a record must hold no jobs. Returns the run's id: the record's, or a
+ * fresh one.
+ */
+async function claimQueue(stored: string | null, queue: Queue, name: string, key: Uint8Array | undefined, want: RunMeta, same: (meta: RunMeta) => boolean): Promise<string> {
+  if (stored === null) {
+    const counts = await queue.getJobCounts();
+    const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
+    if (jobs > 0) {
+      throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
+    }
+    return randomId();
+  }
+  let meta: RunMeta | undefined;
+  try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
+  if (!meta || !same(meta)) {
+    throw withCode(rangeError(
+      `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
+      `not ${runText(want)}: use another queue name or remove that run`,
+    ), ErrorCode.queueMismatch);
+  }
+  if (key && !verifies(key, RUN_DOMAIN, name, meta)) {
+    throw tampered(
+      `queue ${name}: the run's record (${metaKey(name)}) does not verify under this key: ${meta.mac === undefined ? "the run was made without a key" : "it was changed in Redis, or made under another key"}; ` +
+      `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and count again`,
+    );
+  }
+  if (!key && meta.mac !== undefined) {
+    throw keyNeeded(`queue ${name}: the run was made under a key: give the same key (NQUEENS_KEY, --key-file FILE or key) to check its results`);
+  }
+  return typeof meta.run === "string" && /^[0-9a-f]{16,64}$/.test(meta.run) ? meta.run : randomId();
+}
+
+/** The coordinator's sleep between polls: up to `ms`, less when a worker's notice or an abort comes. */
+class Waker {
+  private wakeUp: (() => void) | undefined;
+  private requested = false;
+  constructor(private readonly signal: AbortSignal | undefined) {}
+  wake(): void {
+    if (this.wakeUp) this.wakeUp();
+    else this.requested = true;
+  }
+  nap(ms: number): Promise<void> {
+    if (this.requested || this.signal?.aborted) { this.requested = false; return Promise.resolve(); }
+    return new Promise((resolve) => {
+      const done = (): void => { clearTimeout(timer); this.wakeUp = undefined; this.requested = false; this.signal?.removeEventListener("abort", done); resolve(); };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+      this.signal?.addEventListener("abort", done, { once: true });
+    });
+  }
 }
 
 /** 16 random bytes, hex: a run's identity in its MACs. */

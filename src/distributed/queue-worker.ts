@@ -104,6 +104,10 @@ export type DistributedWorker = {
  * queue) and stores each part's count as its job's return value.
  * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
  */
+// About 280 lines, as one closure: the worker's connections, its BullMQ workers by queue, its
+// thread pool and GPU turn, and what it has counted are shared by its steps (join a run,
+// re-derive a job's part, count it, leave a finished run, close), each a named inner function;
+// the parts' protocol and the checks they use live elsewhere (src/count/split.ts, ./auth.ts).
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
   const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name"]);
   if (opts.engine !== undefined) checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);

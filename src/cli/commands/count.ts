@@ -16,6 +16,8 @@ import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 type QueueCliOptions = { audit?: number; replicas?: number };
 
+// About 140 lines: the command's options (commander's declarations, one a line) and its one
+// action, which picks the path (one thread, threads, the queue) and says what it does.
 export function countCommand(program: Command): void {
   const command = program
     .command("count")

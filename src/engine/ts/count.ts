@@ -17,6 +17,10 @@ function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
+// One closure of about 220 lines: the prefix counter's explicit stack and its tables live in
+// the closure's locals, as the kernel's in assembly/count.ts, and the resumable run(), the
+// prefix split and the results share them; this is the reference every other counter is
+// checked against, kept in the kernel's shape so the two can be read side by side.
 export function openCounter(n: number): Counter {
   const size = n;
   const lastRow = n - 1;

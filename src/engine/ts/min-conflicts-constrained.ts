@@ -19,6 +19,8 @@ const STAGE_REPAIR = 1;
  */
 export const MIN_CONFLICTS_CONSTRAINED_MAX_N = 1_000_000;
 
+// About 200 lines in one closure for the reason openMinConflicts is (src/engine/ts/min-conflicts.ts):
+// the state in the closure's locals, as the kernel's, so the hot loop reads no object property.
 export function openMinConflictsConstrained(n: number, params: SearchParams, k: Constraints): Search {
   const size = n;
   const maxSteps = params.maxSteps;

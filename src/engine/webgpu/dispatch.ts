@@ -154,6 +154,11 @@ export async function openGpuCount(n: number, opts: Pick<CountOptions, "signal" 
  * classes 0, 1, 2) and its nodes plus the job's host nodes.
  * @internal
  */
+// One function of about 220 lines: the dispatch loop (fill the slots, dispatch, read back,
+// refill) owns the GPU buffers, the in-flight readbacks and the abort and device-lost paths
+// together, and each of those must release the same buffers in the same finally; split, the
+// buffers' life would be spread over several functions, which is how leaks on device loss
+// come about. Its steps are named in the comments inside.
 export async function run(
   n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, job: KernelJob, maxSlots: number,
 ): Promise<TaskCount> {
