@@ -4,7 +4,7 @@
 // every n. The prefix counter (openCounter, src/engine/prefix-split.ts) stays as the
 // reference the tests check it against, and as the GPU engine's tasks.
 import type { CountEngineName } from "../engine/contract.js";
-import type { CountOptions, CountProgress, CountResult } from "../engine/count-types.js";
+import { symmetricTotal, type CountOptions, type CountProgress, type CountResult } from "../engine/count-types.js";
 import { countWebGpu } from "../engine/webgpu/count.js";
 import { pickEngine } from "../engine/select.js";
 import { splitConstellations } from "./tasks.js";
@@ -93,8 +93,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   pacer.finish(progress(tasks.length));
   return {
     n,
-    total: 8n * count8 + 4n * count4 + 2n * count2,
-    unique: count8 + count4 + count2,
+    ...symmetricTotal(count8, count4, count2),
     nodes,
     ms: pacer.elapsed(),
     engine: engine.name,
@@ -120,5 +119,5 @@ export function countByPrefixes(n: number, engineName?: CountEngineName): { n: n
   } finally {
     counter.close();
   }
-  return { n, total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2, nodes };
+  return { n, ...symmetricTotal(count8, count4, count2), nodes };
 }

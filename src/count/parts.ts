@@ -21,6 +21,7 @@ import { fnv1a64 } from "../core/digest.js";
 import { ChunkSizer, now } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
 import { checkInteger, describe, shown } from "../core/validate.js";
+import { symmetricTotal } from "../engine/count-types.js";
 
 /**
  * Version of the task split: bump it whenever the prefixes, their order or how they are
@@ -384,5 +385,5 @@ export function mergePlainCounts(results: readonly PartCount[], expected: { n: n
     count2 += BigInt(r.count2);
     nodes += BigInt(r.nodes);
   }
-  return { n, total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2, nodes };
+  return { n, ...symmetricTotal(count8, count4, count2), nodes };
 }

@@ -22,6 +22,7 @@ import {
 } from "./constrained-parts.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
+import { symmetricTotal } from "../engine/count-types.js";
 
 /** One part of a count, as plain JSON: of a plain board (CountPart) or of a board with givens (ConstrainedPart). */
 export type Part = CountPart | ConstrainedPart;
@@ -60,7 +61,7 @@ const PLAIN: Kind<CountPart, PartCount> = {
   checkResult: (part, value) => checkPlainCount(part, value),
   countNow: countPlainTask,
   count: countChunked,
-  total: ([c8, c4, c2, nodes]) => ({ total: 8n * c8 + 4n * c4 + 2n * c2, unique: c8 + c4 + c2, nodes }),
+  total: ([c8, c4, c2, nodes]) => ({ ...symmetricTotal(c8, c4, c2), nodes }),
 };
 
 const CONSTRAINED: Kind<ConstrainedPart, ConstrainedPartCount> = {

@@ -34,3 +34,12 @@ export type CountResult = {
   ms: number;
   engine: CountEngineName;
 };
+
+/**
+ * The count and the count up to symmetry from the classes' counts: a solution whose class has 8
+ * members (no symmetry), 4 (symmetric under a half turn) or 2 (under a quarter turn). Every
+ * counter adds its classes up with this one rule.
+ */
+export function symmetricTotal(count8: bigint, count4: bigint, count2: bigint): { total: bigint; unique: bigint } {
+  return { total: 8n * count8 + 4n * count4 + 2n * count2, unique: count8 + count4 + count2 };
+}

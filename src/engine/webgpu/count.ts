@@ -2,7 +2,7 @@
 // count(n, { engine: 'webgpu' }): the full-symmetry counter (gpu/count.wgsl) over many
 // prefix tasks (./tasks.ts), in bounded, resumable dispatches (./dispatch.ts: the pipelines,
 // buffers and dispatch loop both kernels share; ./constellations.ts counts parts).
-import type { CountOptions, CountProgress, CountResult } from "../count-types.js";
+import { symmetricTotal, type CountOptions, type CountProgress, type CountResult } from "../count-types.js";
 import { PACED_OPTION_NAMES, type Pacer } from "../../core/pacer.js";
 import { checkChoice, checkInteger, checkOptions, optionalInteger } from "../../core/validate.js";
 import type { GpuHandle } from "./device.js";
@@ -69,8 +69,7 @@ export async function countWebGpu(n: number, opts: CountOptions, tuning: GpuCoun
   const sums = await run(n, gpu, pacer, tuning, prefixJob(n, tasks, await taskRecordsAsync(tasks, between)), maxSlots);
   return {
     n,
-    total: 8n * sums.count8 + 4n * sums.count4 + 2n * sums.count2,
-    unique: sums.count8 + sums.count4 + sums.count2,
+    ...symmetricTotal(sums.count8, sums.count4, sums.count2),
     nodes: sums.nodes,
     ms: pacer.elapsed(),
     engine: "webgpu",
