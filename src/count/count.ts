@@ -5,7 +5,8 @@
 // reference the tests check it against, and as the GPU engine's tasks.
 import type { CountEngineName } from "../engine/contract.js";
 import { symmetricTotal, type CountOptions, type CountProgress, type CountResult } from "../engine/count-types.js";
-import { countWebGpu } from "../engine/webgpu/count.js";
+import { webgpuEngine } from "../engine/webgpu/index.js";
+import { engineCan } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
@@ -36,9 +37,9 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   const opts = checkOptions<CountOptions>("count", options, OPTION_NAMES);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "count", plain: [1, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   if (opts.engine === "webgpu") {
-    if (!board.plain) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
+    if (!board.plain && !engineCan("webgpu", "constrained")) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
     const { fixed: _fixed, blocked: _blocked, ...plain } = opts; // empty lists: the plain count
-    return countWebGpu(n, plain);
+    return webgpuEngine.count(n, plain);
   }
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<CountProgress>(opts);

@@ -5,7 +5,7 @@
 // on CPU threads when the device is lost (NQ_DEVICE_LOST): a lost device never gives a count.
 import { checkPart, checkPlainCount, type CountPart, type PartCount } from "./parts.js";
 import { ErrorCode } from "../core/errors.js";
-import { countConstellationsWebGpu } from "../engine/webgpu/constellations.js";
+import { webgpuEngine } from "../engine/webgpu/index.js";
 import type { GpuCountTuning } from "../engine/webgpu/tuning.js";
 
 /**
@@ -16,7 +16,7 @@ import type { GpuCountTuning } from "../engine/webgpu/tuning.js";
  */
 export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal; tuning?: GpuCountTuning & { minStarts?: number } } = {}): Promise<PartCount> {
   const checked = checkPart(part);
-  const s = await countConstellationsWebGpu(checked.n, checked.prefixes, { signal: options.signal }, options.tuning, 1 / checked.parts);
+  const s = await webgpuEngine.countConstellations(checked.n, checked.prefixes, { signal: options.signal }, options.tuning, 1 / checked.parts);
   const { splitVersion, n, part: index, parts, digest } = checked;
   // Checked as any worker's result is (the part's identity, its capacity bounds, nodes at
   // least its prefix nodes and solutions): a count the GPU got wrong past the kernel's own

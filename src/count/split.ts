@@ -5,7 +5,7 @@
 // the plain kind deals start-constellation tasks (./parts.ts), the constrained kind the prefixes
 // of its free rows (./constrained-parts.ts), each with its own counter and bounds. The pool,
 // the checkpoint, the queue's coordinator and worker use only what is here.
-import type { EngineName } from "../engine/contract.js";
+import { engineCan, type EngineName } from "../engine/contract.js";
 import { Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { invalid, timeoutError } from "../core/errors.js";
 import { pickEngine } from "../engine/select.js";
@@ -56,7 +56,7 @@ type Kind<P extends Part, R extends PartResult> = {
 };
 
 const PLAIN: Kind<CountPart, PartCount> = {
-  name: "plain", version: SPLIT_VERSION, fields: ["count8", "count4", "count2", "nodes"], gpu: true,
+  name: "plain", version: SPLIT_VERSION, fields: ["count8", "count4", "count2", "nodes"], gpu: /* @__PURE__ */ engineCan("webgpu", "count-parts"),
   check: checkPart,
   checkResult: (part, value) => checkPlainCount(part, value),
   countNow: countPlainTask,
@@ -65,7 +65,7 @@ const PLAIN: Kind<CountPart, PartCount> = {
 };
 
 const CONSTRAINED: Kind<ConstrainedPart, ConstrainedPartCount> = {
-  name: "constrained", version: CONSTRAINED_SPLIT_VERSION, fields: ["total", "nodes"], gpu: false,
+  name: "constrained", version: CONSTRAINED_SPLIT_VERSION, fields: ["total", "nodes"], gpu: /* @__PURE__ */ engineCan("webgpu", "constrained"),
   check: checkConstrainedPart,
   checkResult: checkConstrainedPartCount,
   countNow: countConstrainedNowPart,

@@ -1,8 +1,12 @@
 /**
- * The contract both engines implement, kernel for kernel. `src/engine/wasm/` runs
- * the AssemblyScript kernels in `assembly/`; `src/engine/ts/` is the plain
- * TypeScript reference. Same inputs, bit-identical outputs: a parity test is a
- * loop over engines. Inputs here are already checked by `src/core/validate.ts`.
+ * The engine contract: what each engine can do (ENGINE_CAPABILITIES, one table) and what it
+ * implements for it. The CPU engines implement Engine, kernel for kernel: `src/engine/wasm/`
+ * runs the AssemblyScript kernels in `assembly/`; `src/engine/ts/` is the plain TypeScript
+ * reference. Same inputs, bit-identical outputs: a parity test is a loop over engines. The GPU
+ * engine (`src/engine/webgpu/`) implements GpuEngine: counting plain boards, node for node as
+ * the CPU engines count. The capabilities above the engines (count/, search/, analysis/) pick
+ * an engine and ask it; no engine imports them. Inputs here are already checked by
+ * `src/core/validate.ts`.
  */
 
 import type { Constraints } from "../board/constraints.js";
@@ -12,6 +16,42 @@ export type EngineName = "wasm" | "ts";
 
 /** What `count` runs on: a CPU engine, or the GPU (src/engine/webgpu/, counting only). */
 export type CountEngineName = EngineName | "webgpu";
+
+/**
+ * What an engine can do, one word a capability: "count" (a whole count of the plain board),
+ * "count-parts" (a part's constellation tasks, src/count/parts.ts), "constrained" (boards with
+ * given queens or blocked squares), "search" (solve, trace, solutions), "analysis" (estimate,
+ * treeSize, the Las Vegas statistics, verify, crossCheck).
+ */
+export type Capability = "count" | "count-parts" | "constrained" | "search" | "analysis";
+
+/**
+ * The one table of what each engine can do. The CPU engines implement all of Engine (below);
+ * the GPU engine (GpuEngine) counts plain boards: a whole count and a part's tasks. Adding an
+ * engine is a row here and an object that implements the contract for its capabilities.
+ */
+export const ENGINE_CAPABILITIES = {
+  wasm: ["count", "count-parts", "constrained", "search", "analysis"],
+  ts: ["count", "count-parts", "constrained", "search", "analysis"],
+  webgpu: ["count", "count-parts"],
+} as const satisfies Record<CountEngineName, readonly Capability[]>;
+
+/** Whether `engine` can do `capability` (ENGINE_CAPABILITIES). */
+export function engineCan(engine: CountEngineName, capability: Capability): boolean {
+  return (ENGINE_CAPABILITIES[engine] as readonly Capability[]).includes(capability);
+}
+
+/**
+ * The GPU engine's side of the contract: counting only. `count` is count(n) of the plain board
+ * (options as count's, checked by the caller); `countConstellations` counts constellation tasks
+ * (a part's: src/count/gpu-part.ts) and gives their class counts and nodes, as a CPU engine's
+ * constellation counter does, node for node.
+ */
+export type GpuEngine<Options, Result, Tuning> = {
+  readonly name: "webgpu";
+  count(n: number, options: Options): Promise<Result>;
+  countConstellations(n: number, tasks: readonly ConstellationTask[], options: { signal?: AbortSignal }, tuning?: Tuning, share?: number): Promise<TaskCount>;
+};
 
 /** Status of a resumable search after a `run` call (the Wasm engine maps the kernels' codes, which the module exports, to these by name). */
 export const RUNNING = 0;

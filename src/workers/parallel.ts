@@ -3,7 +3,7 @@
 // rerun on a fresh worker, and an optional checkpoint file (Node) to resume from.
 // The threads are the shared counting pool (src/workers/pool.ts): it keeps each thread
 // warm across parts, deals the parts, re-runs a dead thread's part and verifies every result.
-import type { CountEngineName } from "../engine/contract.js";
+import { engineCan, type CountEngineName } from "../engine/contract.js";
 import { COUNT_MAX_N, count, type CountResult } from "../count/count.js";
 import { pickEngine, threadsEngine } from "../engine/select.js";
 import { ErrorCode, ioError, rangeError, invalid, withCode } from "../core/errors.js";
@@ -93,7 +93,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
   const opts = checkOptions<ParallelOptions>("countParallel", options, ["workers", "parts", "engine", "signal", "onProgress", "progressIntervalMs", "checkpoint", "restart", "key", "keyFile", "gpu", "fixed", "blocked"]);
   const threads = threadsEngine("countParallel", opts.engine, opts.gpu);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countParallel", plain: [1, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
-  if (threads.gpu && !board.plain) throw invalid("engine", " 'webgpu' counts plain boards only: count given queens or blocked squares on the CPU threads (engine 'wasm')");
+  if (threads.gpu && !board.plain && !engineCan("webgpu", "constrained")) throw invalid("engine", " 'webgpu' counts plain boards only: count given queens or blocked squares on the CPU threads (engine 'wasm')");
   // The board's identity in the checkpoint: the digest of its normalised givens (the queue's record uses the same).
   const boardId = board.plain ? undefined : board.digest;
   const workers = opts.workers === undefined ? await availableCores() : checkInteger("workers", opts.workers, 1, 256);

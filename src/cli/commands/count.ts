@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.js";
 import { ENGINE_NAMES } from "../../engine/select.js";
+import { engineCan } from "../../engine/contract.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption, queueConnection } from "../options.js";
 import { out, toJson, err } from "../output.js";
@@ -131,7 +132,7 @@ export function countCommand(program: Command): void {
       }
       const parallel = opts.workers !== undefined;
       if (opts.engine === "webgpu") {
-        if (parallel && hasGivens(givens)) throw new UsageError("--engine webgpu counts plain boards only: count given queens or blocked squares with --engine wasm");
+        if (parallel && hasGivens(givens) && !engineCan("webgpu", "constrained")) throw new UsageError("--engine webgpu counts plain boards only: count given queens or blocked squares with --engine wasm");
         const gpu = await gpuInfo();
         err(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
