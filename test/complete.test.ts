@@ -103,7 +103,7 @@ describe("solve with method 'complete'", () => {
     expect((await solve(10, { blocked: [[0, 0]] })).method).toBe("complete");
     expect((await solve(10, { fixed: [], blocked: [] })).method).toBe("backtrack"); // empty lists: the plain problem
     expect((await solve(10)).method).toBe("backtrack");
-    await expect(solve(1001, { fixed: [[0, 1]] })).rejects.toThrow(/n must be an integer from 1 to 1000, got 1001/);
+    await expect(solve(1001, { fixed: [[0, 1]] })).rejects.toThrow(/n must be an integer from 1 to 1000 with given queens or blocked squares \(for solve's method "auto"\), got 1001/);
     await expect(solve(10, { method: "construct", fixed: [[0, 1]] })).rejects.toThrow(/"construct" cannot honour given queens/);
     await expect(solve(1001, { method: "complete" })).rejects.toThrow(RangeError);
     await expect(solve(8, { fixed: [[8, 0]] })).rejects.toThrow(/fixed\[0\] row must be an integer from 0 to 7/);

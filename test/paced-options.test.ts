@@ -19,8 +19,7 @@ const TAKERS = {
   TreeSizeOptions: { file: "src/analysis/estimate.ts", fields: PACED },
   LasVegasStatsOptions: { file: "src/analysis/las-vegas-stats.ts", fields: PACED },
   ParallelOptions: { file: "src/workers/parallel.ts", fields: ["signal", "onProgress", "progressIntervalMs"] },
-  CountPartOptions: { file: "src/count/parts.ts", fields: ["signal", "timeoutMs"] },
-  ConstrainedCountOptions: { file: "src/count/constrained-parts.ts", fields: ["signal", "timeoutMs"] },
+  CountPartOptions: { file: "src/count/split.ts", fields: ["signal", "timeoutMs"] },
 } as const;
 
 describe("paced options", () => {
