@@ -153,7 +153,10 @@ export type Search = {
   /**
    * The current columns (a solution after FOUND) in an array the caller owns: nothing
    * writes to it later. A copy, or once the search is done its own array handed over
-   * (construct does this, to save copying 4n bytes; a later call gets a new array).
+   * (construct does this, to save copying 4n bytes; a later call gets a new array). The
+   * Wasm engine's min-conflicts, in an instance too big for the pool, hands over a view of
+   * that instance's memory instead (byteOffset not 0; its buffer is the memory's, which
+   * keeps the whole instance alive while held, and cannot be transferred).
    */
   columns(): Int32Array;
   /**

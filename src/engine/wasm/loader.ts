@@ -117,8 +117,13 @@ export function acquire(): KernelExports {
   return k;
 }
 
+/** Whether `k` may go back to the pool (its memory small enough); one that may not is never used again after its job. */
+export function pooled(k: KernelExports): boolean {
+  return k.memory.buffer.byteLength <= POOL_MAX_BYTES;
+}
+
 export function release(k: KernelExports): void {
-  if (pool.length < POOL_SIZE && k.memory.buffer.byteLength <= POOL_MAX_BYTES) pool.push(k);
+  if (pool.length < POOL_SIZE && pooled(k)) pool.push(k);
 }
 
 /** A close function that hands `k` back to the pool once, however often it is called. */

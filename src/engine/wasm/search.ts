@@ -2,10 +2,10 @@
 // through its kernel's <name>Init, <name>Run and <name>Stat (assembly/backtrack.ts and the
 // rest; complete's count of solutions too), and the explicit construction, which streams
 // its rows out in batches (openConstruct).
-import type { Search, SearchMethod, SearchParams, SearchStatus } from "../contract.js";
+import { FOUND, type Search, type SearchMethod, type SearchParams, type SearchStatus } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
 import { loadConstraints } from "./constraints.js";
-import { acquire, closer, offsets, outOfMemory } from "./loader.js";
+import { acquire, closer, offsets, outOfMemory, pooled } from "./loader.js";
 
 export function openSearch(method: SearchMethod, n: number, params: SearchParams): Search {
   if (method === "construct") return openConstruct(n, params);
@@ -16,13 +16,27 @@ export function openSearch(method: SearchMethod, n: number, params: SearchParams
   const cols = init(n, params.seed, params.param, params.maxNodes, params.maxSteps, params.maxTries);
   if (cols === 0) throw outOfMemory(`method ${method} with n = ${n}`); // k is dropped, not pooled
   const { status, phase, stat: slot } = offsets();
+  let last: SearchStatus | undefined;
+  // min-conflicts' board, once found, is handed over as a view (columns below); complete's
+  // enumeration runs on after FOUND, so its boards are always copied.
+  let handedOver = method !== "min-conflicts";
   return {
-    run: (workLimit: number) => status[run(workLimit)],
+    run: (workLimit: number) => (last = status[run(workLimit)]),
     work: () => stat(slot.work),
     stats: () => ({ nodes: stat(slot.nodes), tries: stat(slot.tries), steps: stat(slot.steps) }),
     state: () => ({ phase: phase[stat(slot.phase)] ?? "search", conflicts: stat(slot.conflicts) }),
-    // The memory may have grown since init: take a new view over the current buffer.
-    columns: () => new Int32Array(k.memory.buffer, cols, n).slice(),
+    // The memory may have grown since init: take a new view over the current buffer. A
+    // finished board in an instance too big for the pool (loader.ts) is handed over as
+    // that view: nothing writes to it again (a kernel past FOUND changes nothing, and the
+    // instance is never reused), and copying 4n bytes into fresh pages cost 400 MB of peak
+    // memory and about 0.3 s at n = 10^8 (min-conflicts only). The view keeps the instance's memory alive while
+    // the caller holds it (its buffer is that memory: byteOffset is not 0); a later call gets a copy.
+    columns: () => {
+      const view = new Int32Array(k.memory.buffer, cols, n);
+      if (handedOver || last !== FOUND || pooled(k)) return view.slice();
+      handedOver = true;
+      return view;
+    },
     ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
     close: closer(k),
   };
