@@ -99,6 +99,28 @@ describe.skipIf(!haveRedisServer)("the audit", () => {
     }
   });
 
+  it("replicas 2 with one keyed worker that ignores the exclusion: each part gets at most 2 extra jobs, then the coordinator counts it; the run ends exact", async () => {
+    // Honest counts, but it takes every job, those naming it in `not` and second counts of its own parts too.
+    const greedy = new BullWorker("greedy", async (job: Job<JobData>) => {
+      const d = job.data;
+      return signed(key, RESULT_DOMAIN, "greedy", { ...countTask(derivePart(d.n, d.parts, d.index)), worker: "greedy", run: d.run, job: job.id });
+    }, { connection: { host: "127.0.0.1", port: server.port }, concurrency: 1 });
+    greedy.on("error", () => {});
+    const notices: string[] = [];
+    try {
+      const result = await countDistributed(10, { connection: url, parts: 8, queue: "greedy", key: KEY, audit: 0, replicas: 2, pollMs: 50, onNotice: (m) => notices.push(m) });
+      expect(result).toMatchObject({ total: BigInt(A000170[10]), unique: BigInt(A002562[10]), replicas: 2, mismatches: 0 });
+      expect(result.audited).toBe(8); // every part, once its extra jobs ran out
+      // The jobs stay bounded: 2 a part, plus at most 2 extra a part (part-I-x1, part-I-x2).
+      const ids = (await redis.keys("bull:greedy:part-*")).map((k) => k.slice("bull:greedy:".length)).filter((id) => !id.includes(":"));
+      expect(ids.length).toBeLessThanOrEqual(8 * 4);
+      expect(ids.filter((id) => /-x[3-9]$|-x\d\d+$/.test(id))).toEqual([]);
+      expect(notices.filter((m) => /was counted again by the same worker greedy 3 times .*the coordinator counts it itself/.test(m)).length).toBe(8);
+    } finally {
+      await greedy.close();
+    }
+  });
+
   it("replicas 2 with two honest workers: no mismatch, nothing recounted by the coordinator (audit 0), exact", async () => {
     const a = await startWorker({ connection: url, concurrency: 1, queue: "two-honest", key: KEY, name: "a" });
     const b = await startWorker({ connection: url, concurrency: 1, queue: "two-honest", key: KEY, name: "b" });
