@@ -1,6 +1,8 @@
 // The complete search's wide path (complete.ts uses it past n = 64, or when asked by
 // param bit 8): the same reasoning as the 64-bit path for boards of any size.
 // Twin: src/engine/ts/complete-wide.ts (same nodes, same solution).
+// Not a copy of complete.ts: the same reasoning over words edited in place with a trail (it
+// copies a u64 a row a level, the faster step up to n = 64), which is what passes n = 64.
 //
 // Instead of one 64-bit mask per row copied at every level, every row keeps its open
 // columns as ceil(n / 64) words that a placement edits in place: the queen at (r, c)

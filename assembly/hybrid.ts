@@ -10,6 +10,9 @@
 // there is nothing random to retry) and k = n is las-vegas (same columns, nodes
 // and tries for a seed). Work unit = nodes; caps maxNodes and maxTries are exact.
 // Twin: src/engine/ts/hybrid.ts.
+// assembly/backtrack.ts stays a kernel of its own although this one with k = 0 walks the same
+// tree: it is the texts' plain backtracking, the reference the tests and the tracer read
+// step by step, and it carries no random rows to set up or to retry.
 
 import { allocate } from "./memory";
 import { constrained, fixedColumn, isBlocked } from "./constraints";

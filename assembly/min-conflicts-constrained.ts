@@ -1,6 +1,12 @@
 // Min-conflicts on a constrained board (given queens, blocked squares): the kernel
 // minConflictsInit/Run/Stat (assembly/min-conflicts.ts) hands a job with constraints
 // here. Twin: src/engine/ts/min-conflicts-constrained.ts.
+// Why a kernel of its own beside assembly/min-conflicts.ts rather than one with a branch: the
+// plain kernel's state is bit-packed (diagonal bits, then 8-bit counters) and its draws come
+// in groups, for n up to 5 * 10^8, where the bench holds it against C; this one needs i32
+// counters and a blocked-square test in the same inner loop. Merged, the plain board's draw
+// loop would carry a test per draw it never needs; the shared pieces (the generator, the
+// draws' helpers, the figures) are shared (min-conflicts-bits.ts, min-conflicts-params.ts).
 //
 // Given queens never move and no queen is ever put on a blocked square. A simpler
 // version of the plain board's search, for n <= 10^6 (MIN_CONFLICTS_CONSTRAINED_MAX_N in
