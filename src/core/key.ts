@@ -6,6 +6,7 @@
 // importable (and its pure parts usable) in a browser bundle.
 import { ErrorCode, rangeError, typeError, withCode, invalid } from "./errors.js";
 import { builtinModule } from "./platform.js";
+import { describe } from "./validate.js";
 
 /** A secret: any string (UTF-8) or bytes. */
 export type KeyInput = string | Uint8Array;
@@ -122,7 +123,7 @@ export function explicitKey(options?: KeyOptions, env: Env = processEnv()): Uint
   if (options?.key !== undefined) return keyBytes(options.key, "key");
   if (options?.keyFile !== undefined) {
     if (typeof options.keyFile !== "string" || options.keyFile === "") {
-      throw invalid("keyFile", ` must be a file path, got ${JSON.stringify(options.keyFile)}`);
+      throw invalid("keyFile", ` must be a file path, got ${describe(options.keyFile)}`);
     }
     return readKeyFile(options.keyFile, "key file");
   }

@@ -4,7 +4,8 @@
 // random id too, so nothing signed for one run (or an earlier run of the same name) passes
 // in another. Without a key nothing is signed and the run says `authenticated: false`.
 import { explicitKey, macEquals, macOf, type KeyInput } from "../core/key.js";
-import { ErrorCode, withCode } from "../core/errors.js";
+import { ErrorCode, invalid, withCode } from "../core/errors.js";
+import { describe } from "../core/validate.js";
 
 export const RUN_DOMAIN = "nqueens-queue-run-v1";
 export const JOB_DOMAIN = "nqueens-queue-job-v1";
@@ -51,4 +52,57 @@ export function tampered(message: string): Error & { code: string } {
 
 export function keyNeeded(message: string): Error & { code: string } {
   return withCode(new Error(message), ErrorCode.key);
+}
+
+// ---- worker identities -----------------------------------------------------------------
+
+/** The domain of a worker's identity key: made from the cluster key and the worker's name. */
+export const IDENTITY_DOMAIN = "nqueens-worker-identity-v1";
+
+/** A worker's name as an identity: letters, digits and . _ @ : -, 1 to 100 of them. */
+export const IDENTITY_NAME = /^[A-Za-z0-9._@:-]{1,100}$/;
+
+const IDENTITY_LINE = /^nqueens-worker-identity v1 ([A-Za-z0-9._@:-]{1,100}) ([0-9a-f]{64})$/;
+
+/** A worker's identity: its name and the key its results are MACed under. */
+export type WorkerIdentity = { name: string; key: Uint8Array };
+
+const identityKeys = new WeakMap<Uint8Array, Map<string, Uint8Array>>();
+
+/**
+ * The key of worker `name` under the cluster key, what `nqueens key --worker NAME` issues: an
+ * HMAC of the name under the cluster key, so the coordinator can check any worker's results
+ * without a list of keys, and a worker holding its own key can make no other worker's.
+ */
+export function identityKey(cluster: Uint8Array, name: string): Uint8Array {
+  let known = identityKeys.get(cluster);
+  if (known === undefined) identityKeys.set(cluster, (known = new Map()));
+  let key = known.get(name);
+  if (key === undefined) {
+    key = new Uint8Array(macOf(cluster, IDENTITY_DOMAIN, { worker: name }).match(/../g)!.map((h) => parseInt(h, 16)));
+    if (known.size < 10_000) known.set(name, key);
+  }
+  return key;
+}
+
+/** The text of an identity file: one line, `nqueens-worker-identity v1 NAME HEX`. */
+export function identityText(cluster: KeyInput, name: string): string {
+  const key = explicitKey({ key: cluster });
+  if (typeof name !== "string" || !IDENTITY_NAME.test(name)) {
+    throw invalid("name", ` must be 1 to 100 letters, digits or . _ @ : -, got ${describe(name)}`, TypeError);
+  }
+  const hex = [...identityKey(key!, name)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `nqueens-worker-identity v1 ${name} ${hex}\n`;
+}
+
+/**
+ * A worker's identity from its file (checked as a key file is: owner, mode 0600 or 0400, its
+ * directory; NQ_KEY otherwise), which `nqueens key --worker NAME` wrote.
+ */
+export function readIdentity(path: string): WorkerIdentity {
+  if (typeof path !== "string" || path === "") throw invalid("path", ` must be the path of an identity file, got ${describe(path)}`, TypeError);
+  const bytes = queueKey({ keyFile: path })!;
+  const m = IDENTITY_LINE.exec(new TextDecoder().decode(bytes).trim());
+  if (!m) throw keyNeeded(`identity file ${path} is not a worker identity (one line "nqueens-worker-identity v1 NAME KEY", as \`nqueens key --worker NAME\` writes it)`);
+  return { name: m[1]!, key: new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16))) };
 }

@@ -12,7 +12,7 @@ import type { KeyInput } from "../core/key.js";
 import { ErrorCode, rangeError, withCode, invalid } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
 import { MAX_PARTS, type CountPart } from "../count/parts.js";
-import { checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
+import { checkChoice, checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
 import type { Square } from "../board/constraints.js";
 import { boardOf } from "../board/board.js";
 import { COUNT_MAX_N } from "../count/count.js";
@@ -22,7 +22,7 @@ import { bull, connect, lost, redisOptions, sleep, within, type Connection } fro
 import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
-import { RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
+import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
 import { RunState } from "./run-state.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import { runToResume, stallText } from "./waiting.js";
@@ -88,6 +88,14 @@ export type DistributedOptions = {
   audit?: number;
   /** 1 (default) or 2: with 2 every part is counted by two different workers; a disagreement is settled by the coordinator's own count. */
   replicas?: number;
+  /**
+   * "allowed" (default): results MACed under the cluster key or under a worker's own identity
+   * key (`nqueens key --worker NAME`); "required": only the latter, so every result's worker
+   * name is proven, and replicas and the audit count identities, not names a worker chose.
+   */
+  identities?: "allowed" | "required";
+  /** Worker identities whose results are never taken: the coordinator counts their parts itself (a resumed run too). */
+  revoked?: readonly string[];
   /** Told the run's plan once its parts are known: how many, the worker threads seen, and about how long a part and the run take. */
   onPlan?: (plan: RunPlan) => void;
 };
@@ -119,7 +127,7 @@ export type DistributedResult = CountResult & {
 // is in; the steps that need none of that are apart (timings, claimQueue, Waker, workerThreads).
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked",
   ]);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countDistributed", plain: [4, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   const constrained = !board.plain;
@@ -132,6 +140,11 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const notice = (message: string): void => onNotice?.(redact(message));
   const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
   const key = queueKey(opts);
+  const identities = opts.identities === undefined ? "allowed" : checkChoice("identities", opts.identities, ["allowed", "required"] as const);
+  if (opts.revoked !== undefined && (!Array.isArray(opts.revoked) || !opts.revoked.every((r) => typeof r === "string" && IDENTITY_NAME.test(r)))) {
+    throw invalid("revoked", ` must be a list of worker identities (names of 1 to 100 letters, digits or . _ @ : -), got ${describe(opts.revoked)}`, TypeError);
+  }
+  if ((identities === "required" || opts.revoked !== undefined) && !key) throw keyNeeded("identities and revoked need the cluster key (NQUEENS_KEY, --key-file FILE or key): a worker's identity key is made from it");
   signal?.throwIfAborted();
   const start = performance.now();
 
@@ -198,7 +211,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
       return same(meta) && meta.run === runId && (key ? verifies(key, RUN_DOMAIN, name, meta) : meta.mac === undefined);
     };
 
-    const run = new RunState({ name, n, parts: source, runId, key, client, queue, audit, replicas, notice, signal });
+    const run = new RunState({ name, n, parts: source, runId, key, client, queue, audit, replicas, identities, revoked: new Set(opts.revoked ?? []), notice, signal });
     events = new QueueEvents(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
     events.on("error", () => {}); // polling reports failures
     const waker = new Waker(signal);

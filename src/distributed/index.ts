@@ -13,3 +13,4 @@ export { threadSeconds, type RunPlan } from "./plan.js";
 export { auditCatchChance } from "./audit.js";
 export { listRuns, removeRun, type RunInfo } from "./runs.js";
 export { startWorker, type WorkerEvent, type WorkerOptions, type DistributedWorker } from "./queue-worker.js";
+export { identityText, readIdentity, type WorkerIdentity } from "./auth.js";

@@ -24,7 +24,7 @@ import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
-import { JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, signed, verifies } from "./auth.js";
+import { IDENTITY_NAME, JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
 import { workerKey } from "./plan.js";
 
 export type WorkerEvent =
@@ -80,9 +80,35 @@ export type WorkerOptions = {
    */
   key?: KeyInput;
   keyFile?: string;
-  /** This worker's name in results and audit reports (default: host name, pid and 4 random hex digits). */
+  /** This worker's name in results and audit reports (default: host name, pid and 4 random hex digits; with an identity, its name). */
   name?: string;
+  /**
+   * This worker's own identity (name and key, from `nqueens key --worker NAME`, derived from the
+   * cluster key): its results are MACed under its own key, so no other worker can pass results
+   * as this one's, and replicas and audits tell it apart by identity. With an identity and no
+   * cluster key, the worker counts keyed runs without checking their jobs' MACs (it cannot: a
+   * forged job can waste its time, never change a total, which the coordinator checks).
+   */
+  identity?: WorkerIdentity;
+  /** A file holding the identity (what `nqueens key --worker NAME --out FILE` writes; checked as a key file). */
+  identityFile?: string;
 };
+
+/** The worker's identity option: `identity`, else `identityFile`, else none. */
+function workerIdentity(opts: Partial<WorkerOptions>): WorkerIdentity | undefined {
+  if (opts.identity !== undefined) {
+    const { name, key } = opts.identity as Partial<WorkerIdentity>;
+    if (typeof name !== "string" || !IDENTITY_NAME.test(name) || !(key instanceof Uint8Array) || key.length !== 32) {
+      throw invalid("identity", " must be { name, key } as readIdentity gives it (a name of 1 to 100 letters, digits or . _ @ : -, and 32 key bytes)", TypeError);
+    }
+    return { name, key };
+  }
+  if (opts.identityFile !== undefined) {
+    if (typeof opts.identityFile !== "string" || opts.identityFile === "") throw invalid("identityFile", ` must be a file path, got ${describe(opts.identityFile)}`);
+    return readIdentity(opts.identityFile);
+  }
+  return undefined;
+}
 
 export type DistributedWorker = {
   /** Parts this worker finished counting. */
@@ -109,7 +135,7 @@ export type DistributedWorker = {
 // re-derive a job's part, count it, leave a finished run, close), each a named inner function;
 // the parts' protocol and the checks they use live elsewhere (src/count/split.ts, ./auth.ts).
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name", "identity", "identityFile"]);
   if (opts.engine !== undefined) checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);
   const { gpu } = threadsEngine("startWorker", opts.engine, opts.gpu);
   const redis = redisOptions(opts.connection as Connection);
@@ -123,10 +149,12 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const given = optionalFunction<(e: WorkerEvent) => void>("onEvent", opts.onEvent) ?? (() => {});
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
   const key = queueKey(opts);
+  const identity = workerIdentity(opts);
+  if (identity && opts.name !== undefined && opts.name !== identity.name) throw invalid("name", ` ${JSON.stringify(opts.name)} is not this worker's identity (${identity.name}): leave name out`);
   if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
     throw invalid("name", ` must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`, TypeError);
   }
-  const workerName = opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
+  const workerName = identity?.name ?? opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
 
   const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError, DelayedError }, ioredis: { Redis } } = await queueLibraries();
 
@@ -151,7 +179,9 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     let meta: RunMeta | undefined;
     try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* no record */ }
     if (!meta || typeof meta !== "object") return true;
-    const why = key
+    const why = !key && identity
+      ? meta.mac === undefined ? "it was made without a key; a worker with an identity counts only keyed runs" : undefined
+      : key
       ? meta.mac === undefined ? "it was made without a key; this worker counts only runs signed with its key" : verifies(key, RUN_DOMAIN, name, meta) ? undefined : "its record does not verify under this worker's key (another key, or changed in Redis)"
       : meta.mac !== undefined ? "it was made under a key: start the worker with the same key (NQUEENS_KEY or --key-file FILE)" : undefined;
     if (why === undefined) { keyRefused.delete(name); return true; }
@@ -205,7 +235,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       if (!verifies(key, JOB_DOMAIN, name, data) || data.run !== meta.run || data.job !== job.id) {
         refuse("it does not verify under this worker's key (changed in Redis, or written without the key)");
       }
-    } else if (meta.mac !== undefined) {
+    } else if (meta.mac !== undefined && !identity) {
       throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run was made under a key; this worker has none (NQUEENS_KEY, --key-file)`);
     }
     return partOfIdentity(data, meta, CONSTRAINED_QUEUE_MAX_PARTS, refuse);
@@ -258,7 +288,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     counted++;
     onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
     // Who counted it, for which run and job: MACed with the counts under the key.
-    return signed(key, RESULT_DOMAIN, name, { ...result, worker: workerName, ...(typeof seal.run === "string" ? { run: seal.run } : {}), job: job.id ?? "" });
+    return signed(identity?.key ?? key, RESULT_DOMAIN, name, { ...result, worker: workerName, ...(identity ? { identity: true } : {}), ...(typeof seal.run === "string" ? { run: seal.run } : {}), job: job.id ?? "" });
   };
 
   const leave = async (name: string): Promise<void> => {
@@ -335,7 +365,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   return {
     get counted() { return counted; },
     name: workerName,
-    authenticated: key !== undefined,
+    authenticated: key !== undefined || identity !== undefined,
     async close(force = false) {
       const first = !closing;
       closing = true;

@@ -8,7 +8,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { countPart, checkPartCount, type Part, type Split } from "../count/split.js";
 import { ErrorCode, rephrased, withCode } from "../core/errors.js";
-import { RESULT_DOMAIN, JOB_DOMAIN, signed, tampered, verifies } from "./auth.js";
+import { IDENTITY_NAME, RESULT_DOMAIN, JOB_DOMAIN, identityKey, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
 import { AuditSampler } from "./audit.js";
@@ -38,6 +38,8 @@ const STALL_MS = 30_000;
 type Setup = {
   name: string; n: number; parts: Split; runId: string;
   key: Uint8Array | undefined; client: Redis; queue: Queue; audit: number; replicas: number;
+  /** "required": only results under a worker's own identity key are taken; revoked: identities whose results are counted here instead. */
+  identities: "allowed" | "required"; revoked: ReadonlySet<string>;
   notice: (message: string) => void; signal: AbortSignal | undefined;
 };
 
@@ -297,9 +299,18 @@ export class RunState {
     let value: unknown = text;
     try { value = JSON.parse(text); } catch { /* refused by the checks */ }
     let counts: bigint[], worker: number;
+    let revokedResult: string | undefined;
     try {
-      if (key && !(verifies(key, RESULT_DOMAIN, name, value) && (value as { run?: unknown }).run === runId && (value as { job?: unknown }).job === id)) {
-        throw tampered(`the result for part ${p} of ${this.P} (n = ${n}) does not verify under the key (changed in Redis, or written without the key)`);
+      if (key) {
+        const v = value as { run?: unknown; job?: unknown; worker?: unknown; identity?: unknown };
+        const own = v.identity === true && typeof v.worker === "string" && IDENTITY_NAME.test(v.worker);
+        if (this.s.identities === "required" && !own) {
+          throw tampered(`the result for part ${p} of ${this.P} (n = ${n}) is not signed by a worker identity (the run takes only results under a worker's own key: nqueens key --worker NAME)`);
+        }
+        if (!(verifies(own ? identityKey(key, v.worker as string) : key, RESULT_DOMAIN, name, value) && v.run === runId && v.job === id)) {
+          throw tampered(`the result for part ${p} of ${this.P} (n = ${n}) does not verify under ${own ? `the key of worker ${v.worker as string}` : "the key"} (changed in Redis, or written without the key)`);
+        }
+        if (own && this.s.revoked.has(v.worker as string)) revokedResult = v.worker as string;
       }
       const board = this.s.parts.board;
       counts = this.s.parts.countsOf(checkPartCount(part, value, board.plain ? undefined : `the result for constrained part ${p} of ${this.P} (n = ${n}, board ${board.digest})`));
@@ -314,6 +325,15 @@ export class RunState {
       this.recounted.add(p);
       this.s.notice(`queue ${name}: ${e.message}; not added: counting part ${p} again`);
       await this.rewrite(id, p);
+      return;
+    }
+    if (revokedResult !== undefined) {
+      // A revoked identity's result is never taken: the coordinator counts the part itself.
+      const state = this.tally.state[p];
+      if (state === ACCEPTED || state === SETTLING) return;
+      this.tally.state[p] = SETTLING;
+      this.s.notice(`queue ${name}: part ${p} was counted by revoked worker ${revokedResult}; not added: the coordinator counts it itself`);
+      this.queueRecount({ part: p });
       return;
     }
     this.take(p, id, counts, worker);
