@@ -155,24 +155,32 @@ describe.skipIf(!haveRedisServer)("the audit", () => {
 });
 
 describe("the audit's sampling", () => {
-  it("catches a worker lying on k of its m results with the documented probability (20,000 simulated runs)", () => {
+  it("catches a worker lying on k of its m results with the documented probability (20,000 simulated runs), and always where a lie is its least plausible result", () => {
     const f = DEFAULT_AUDIT;
-    for (const [m, k] of [[100, 1], [100, 10], [30, 30], [1, 1]] as const) {
+    for (const [m, k, lieScore] of [[100, 1, 0.1], [100, 10, 0.1], [30, 30, 0.1], [1, 1, 0.1], [100, 1, 0.5], [100, 10, 0.5]] as const) {
       const trials = 20_000;
       let caught = 0;
       for (let t = 0; t < trials; t++) {
         const sampler = new AuditSampler(f, Math.random); // the coordinator draws from node:crypto; the rule is the same
         let hit = false;
-        for (let p = 0; p < m; p++) if (sampler.offer(0, p)) { sampler.checkedOne(0); if (p < k) hit = true; }
-        if (!hit && sampler.topUp().some((p) => p < k)) hit = true;
+        // Parts 0..k-1 are lies scored lieScore; the honest ones score from 0 to 0.3 (the estimate's noise).
+        for (let p = 0; p < m; p++) if (sampler.offer(0, p, p < k ? lieScore : Math.random() * 0.3) && p < k) hit = true;
+        if (!hit && sampler.leastPlausible().some((p) => p < k)) hit = true;
         if (hit) caught++;
       }
-      const p = auditCatchChance(f, m, k);
-      const sigma = Math.sqrt((p * (1 - p)) / trials);
-      expect(Math.abs(caught / trials - p), `m = ${m}, k = ${k}: ${caught / trials} against ${p}`).toBeLessThanOrEqual(4 * sigma + 1e-9);
+      if (lieScore > 0.3) {
+        expect(caught, `m = ${m}, k = ${k}: a lie past every honest result is the one recounted`).toBe(trials);
+        continue;
+      }
+      // Lies inside the noise: caught by the draws, or (every result a lie) by the least plausible pick.
+      const low = auditCatchChance(f, m, k);
+      const sigma = Math.sqrt((low * (1 - low)) / trials);
+      expect(caught / trials, `m = ${m}, k = ${k}: ${caught / trials} against at least ${low}`).toBeGreaterThanOrEqual(low - 4 * sigma - 1e-9);
+      expect(caught / trials, `m = ${m}, k = ${k}: at most the draws plus the one pick`).toBeLessThanOrEqual(low + (1 - low) * (k / m) + 4 * sigma + 1e-9);
     }
     // The figures docs/distributed.md quotes.
     expect(auditCatchChance(f, 1000, 1)).toBeCloseTo(0.03, 3);
+    expect(auditCatchChance(f, 32, 31)).toBeCloseTo(0.611, 3);
     expect(auditCatchChance(f, 1000, 10)).toBeCloseTo(0.263, 3);
     expect(auditCatchChance(f, 1000, 100)).toBeCloseTo(0.952, 3);
     expect(auditCatchChance(f, 1000, 1000)).toBe(1);

@@ -219,7 +219,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     events.on("completed", ({ jobId }) => { run.sawCompleted(jobId); requestWake(); });
     events.on("failed", ({ jobId }) => { run.sawFailed(jobId); requestWake(); });
     await within(events.waitUntilReady(), connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e); });
-    run.onAuditDone = requestWake;
+    run.audit.onDone = requestWake;
 
     const announce = async (): Promise<void> => {
       await client.sadd(ACTIVE_RUNS_KEY, name);
@@ -316,7 +316,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
         noticedAt = at;
         notice(stallText(name, at - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.tally.accepted, parts: parts.length, replicas, keyed: key !== undefined }));
       }
-      if (run.tally.accepted >= parts.length && await run.finishAudit()) break;
+      if (run.tally.accepted >= parts.length && await run.audit.finish()) break;
       await waker.nap(pollMs);
     }
     const merged = run.merge();
@@ -327,7 +327,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
     return {
       n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: completedAtStart, queue: name,
-      authenticated: key !== undefined, audited: run.audited, mismatches: run.mismatches, suspects: run.suspectNames(), replicas, plan,
+      authenticated: key !== undefined, audited: run.audit.audited, mismatches: run.audit.mismatches, suspects: run.audit.suspectNames(), replicas, plan,
     };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead.

@@ -1,9 +1,8 @@
 // One run as its coordinator follows it (internal): which jobs finished or failed (from the
 // event stream, and from batched reads of BullMQ's sets when events may have been missed),
 // each result read once (pipelined) and verified (MAC, identity, digest, bounds) before its
-// counts go into the tally, replicas compared, and the audit: a random sample of each
-// worker's results (at least one per worker) recounted here; one mismatch makes every result
-// of that worker suspect and recounted. Redis work per part is a constant few commands.
+// counts go into the tally, replicas compared, and handed to the audit (./auditor.ts: what the
+// coordinator counts again itself). Redis work per part is a constant few commands.
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { countPart, checkPartCount, type Part, type Split } from "../count/split.js";
@@ -11,7 +10,7 @@ import { ErrorCode, rephrased, withCode } from "../core/errors.js";
 import { IDENTITY_NAME, RESULT_DOMAIN, JOB_DOMAIN, identityKey, signed, tampered, verifies } from "./auth.js";
 import { jobId, partOfJobId, type ConstrainedPartJob, type PartJob } from "./keys.js";
 import { ACCEPTED, ONE_IN, PENDING, Tally } from "./tally.js";
-import { AuditSampler } from "./audit.js";
+import { Auditor } from "./auditor.js";
 import { STUCK_CHECK_MAX, jobIdsIn, missingJobs, stuckJobs } from "./job-checks.js";
 
 /** A part being settled (two replicas disagreed) or recounted: results for it are ignored meanwhile. */
@@ -43,15 +42,11 @@ type Setup = {
   notice: (message: string) => void; signal: AbortSignal | undefined;
 };
 
-type Recount = { part: number; other?: { counts: bigint[]; worker: number } };
-
 export class RunState {
   readonly tally: Tally;
-  audited = 0;
-  mismatches = 0;
+  readonly audit: Auditor;
   /** Job ids that vanished (found by a scan): the coordinator puts the run back. */
   readonly vanished: string[] = [];
-  onAuditDone: () => void = () => {};
 
   private readonly P: number;
   private readonly completedIds = new Set<string>();
@@ -73,21 +68,12 @@ export class RunState {
   private short = 0;
   private lastAccepted = performance.now();
   private acceptedBefore = 0;
-  // The audit.
-  private readonly checked: Uint8Array;
-  private readonly recounts: Recount[] = [];
-  private recounting: Promise<void> | undefined;
-  private auditError: unknown;
-  private readonly suspects = new Set<number>();
-  private readonly sampler: AuditSampler;
-  private topUp = false;
 
   constructor(private readonly s: Setup) {
     this.P = s.parts.count;
     this.tally = new Tally(this.P, s.parts.fields, s.replicas);
     this.read = new Uint8Array(this.P);
-    this.checked = new Uint8Array(this.P);
-    this.sampler = new AuditSampler(s.audit);
+    this.audit = new Auditor({ name: s.name, parts: s.parts, tally: this.tally, fraction: s.audit, notice: s.notice, signal: s.signal });
   }
 
   // ---- jobs ----------------------------------------------------------------------------
@@ -172,7 +158,7 @@ export class RunState {
   private failure: unknown;
 
   private async round(counts: Record<string, number>): Promise<void> {
-    if (this.auditError) throw this.auditError;
+    this.audit.rethrow();
     await this.readCompleted();
     if ((counts.failed ?? 0) !== this.lastFailed || this.failedIds.size > 0) {
       for (const id of (counts.failed ?? 0) > 0 ? await jobIdsIn(this.s.client, this.s.queue, "failed") : []) this.failedIds.add(id);
@@ -333,7 +319,7 @@ export class RunState {
       if (state === ACCEPTED || state === SETTLING) return;
       this.tally.state[p] = SETTLING;
       this.s.notice(`queue ${name}: part ${p} was counted by revoked worker ${revokedResult}; not added: the coordinator counts it itself`);
-      this.queueRecount({ part: p });
+      this.audit.queue({ part: p });
       return;
     }
     this.take(p, id, counts, worker);
@@ -359,7 +345,7 @@ export class RunState {
         if (k > MAX_EXTRA_JOBS) {
           t.state[p] = SETTLING;
           this.s.notice(`queue ${this.s.name}: part ${p} was counted again by the same worker ${t.names[worker] ?? "?"} ${k} times (no other worker took it): the coordinator counts it itself`);
-          this.queueRecount({ part: p, other: { counts, worker } });
+          this.audit.queue({ part: p, other: { counts, worker } });
           return;
         }
         this.extras.set(p, k);
@@ -369,7 +355,7 @@ export class RunState {
       }
       if (!t.same(p, counts)) {
         t.state[p] = SETTLING;
-        this.queueRecount({ part: p, other: { counts, worker } });
+        this.audit.queue({ part: p, other: { counts, worker } });
         return;
       }
       t.accept(p, counts, t.workerOf[p]);
@@ -377,68 +363,9 @@ export class RunState {
     } else {
       t.accept(p, counts, worker);
     }
-    this.sample(p, t.workerOf[p]);
-    if (this.suspects.has(worker)) this.queueRecount({ part: p });
+    this.audit.accepted(p, t.workerOf[p], counts);
+    if (worker !== t.workerOf[p] && this.audit.isSuspect(worker)) this.audit.queue({ part: p });
     void id;
-  }
-
-  // ---- the audit -----------------------------------------------------------------------
-
-  /** Each accepted result goes to the audit with the audit's probability; one per worker is kept aside in case none does. */
-  private sample(p: number, w: number): void {
-    if (w >= 0 && this.sampler.offer(w, p)) this.queueRecount({ part: p });
-  }
-
-  private queueRecount(r: Recount): void {
-    this.recounts.push(r);
-    this.recounting ??= this.recountAll().catch((e) => { this.auditError = e; }).finally(() => { this.recounting = undefined; this.onAuditDone(); });
-  }
-
-  private async recountAll(): Promise<void> {
-    const t = this.tally;
-    while (this.recounts.length > 0) {
-      const { part: p, other } = this.recounts.shift()!;
-      if (this.checked[p] && !other) continue;
-      const part = this.s.parts.at(p);
-      const own = this.s.parts.countsOf(await countPart(part, { engine: "wasm", signal: this.s.signal }));
-      this.audited++;
-      this.checked[p] = 1;
-      const differ: number[] = [];
-      if (t.state[p] !== PENDING && !t.same(p, own)) differ.push(t.workerOf[p]);
-      if (other && !own.every((v, f) => v === other.counts[f])) differ.push(other.worker);
-      if (t.secondOf && t.secondOf[p] >= 0 && differ.includes(t.workerOf[p])) differ.push(t.secondOf[p]);
-      for (const w of [t.workerOf[p], t.secondOf?.[p] ?? -1, other?.worker ?? -1]) if (w >= 0) this.sampler.checkedOne(w);
-      this.mismatches += differ.filter((w) => w >= 0).length;
-      t.accept(p, own, -1);
-      for (const w of differ) if (w >= 0) this.suspect(w, p);
-    }
-  }
-
-  private suspect(w: number, p: number): void {
-    if (this.suspects.has(w)) return;
-    this.suspects.add(w);
-    const t = this.tally;
-    this.s.notice(`queue ${this.s.name}: worker ${t.names[w]} gave part ${p} a count that is not the part's (the coordinator counted it itself); every result of ${t.names[w]} is counted again`);
-    for (let q = 0; q < this.P; q++) {
-      if (this.checked[q]) continue;
-      if (t.workerOf[q] === w || (t.secondOf && t.secondOf[q] === w)) this.recounts.push({ part: q });
-    }
-  }
-
-  /** Once every part is accepted: the worker with no result audited yet gets one (its kept pick); true when the audit is done too. */
-  async finishAudit(): Promise<boolean> {
-    if (this.auditError) throw this.auditError;
-    if (!this.topUp && this.s.audit > 0) {
-      this.topUp = true;
-      for (const p of this.sampler.topUp()) this.queueRecount({ part: p });
-    }
-    if (this.recounting) return false;
-    if (this.auditError) throw this.auditError;
-    return this.tally.accepted >= this.P;
-  }
-
-  suspectNames(): string[] {
-    return [...this.suspects].map((w) => this.tally.names[w]);
   }
 
   /** The total: every part's accepted counts, summed once. */

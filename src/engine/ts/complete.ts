@@ -15,6 +15,8 @@ import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, t
 export class CompleteSearch extends CompleteState {
   depth = 0;
   found = false;
+  /** What the last probe found below the root as solutions: its product of branches where it ended on a full board, else 0. */
+  probeSolutions = 0;
   /** The deepest level with solve's lookahead (lookAhead; -1: none), where filtering is on (as the kernel). */
   private lookaheadDepth: number;
   private readonly lookaheadRows: number;
@@ -71,10 +73,12 @@ export class CompleteSearch extends CompleteState {
    * One of Knuth's random probes of this search's tree (for an estimate of its nodes, not a
    * count): from the root, one branch drawn at random (`random` in [0, 1)) at each level, by
    * the search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches
-   * met at level k, whose mean over probes is the tree's node count. Only levels below the
+   * met at level k, whose mean over probes is the tree's node count (and the mean of
+   * probeSolutions its solutions'). Only levels below the
    * root are written, so probes may follow one another; the search is not run after them.
    */
   probe(random: () => number): number {
+    this.probeSolutions = 0;
     if (this.depth < 0) return 1;
     let estimate = 1, product = 1;
     for (let d = 0; ; d++) {
@@ -90,7 +94,9 @@ export class CompleteSearch extends CompleteState {
       }
       const byRow = this.kind[d] === BY_ROW;
       const r = byRow ? this.index[d] : b, c = byRow ? b : this.index[d];
-      if (this.expand(d, d + 1, r, c) !== OPEN) return estimate;
+      const result = this.expand(d, d + 1, r, c);
+      if (result === SOLVED) this.probeSolutions = product;
+      if (result !== OPEN) return estimate;
     }
   }
 
