@@ -11,6 +11,7 @@
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
 // --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28;
 // --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
+// --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -25,6 +26,7 @@ import { benchQueueCost } from "./queue-cost.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained, benchFrontier } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
+import { benchLiar } from "./liar.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values } = parseArgs({
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
     "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
+    "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
   },
 });
 const sections = {
@@ -77,13 +80,15 @@ const sections = {
   queue: () => benchQueue({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
   // With --queue: the cost of the cluster key's MACs and of the audit (bench/queue-cost.mjs).
   "queue-cost": () => benchQueueCost({ url: values.queue, repeats: values["queue-repeats"] ? Number(values["queue-repeats"]) : undefined }),
+  // A keyed liar against the default audit (bench/liar.mjs; its own redis-server unless --queue; a few minutes).
+  liar: () => benchLiar({ url: values.queue, ...(values["liar-trials"] ? { trials: Number(values["liar-trials"]) } : {}), ...(values["liar-sizes"] ? { configs: values["liar-sizes"].split(",").map((s) => s.split("/").map(Number)) } : {}) }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
   "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}), ...(values["queue-scale-n"] ? { n: Number(values["queue-scale-n"]) } : {}) }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale", "liar"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

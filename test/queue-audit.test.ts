@@ -85,6 +85,49 @@ describe.skipIf(!haveRedisServer)("the audit", () => {
     }
   });
 
+  it("the default audit, ranked by plausibility: one part's total tripled (inside every range check) is caught on every run, not one in 32", async () => {
+    const truths = new Map<number, ReturnType<typeof countTask>>();
+    for (let run = 0; run < 4; run++) {
+      const queue = `audit-ranked-${run}`;
+      const lied = (run * 11 + 5) % 32;
+      const raiser = new BullWorker(queue, async (job: Job<JobData>) => {
+        const d = job.data;
+        let honest = truths.get(d.index);
+        if (!honest) truths.set(d.index, (honest = countTask(derivePart(d.n, d.parts, d.index))));
+        const value = d.index === lied ? { ...honest, count8: String(3n * BigInt(honest.count8) + BigInt(honest.count4)) } : honest;
+        return signed(key, RESULT_DOMAIN, queue, { ...value, worker: "raiser", run: d.run, job: job.id });
+      }, { connection: { host: "127.0.0.1", port: server.port }, concurrency: 1 });
+      raiser.on("error", () => {});
+      const notices: string[] = [];
+      try {
+        const result = await countDistributed(12, { connection: url, parts: 32, queue, key: KEY, pollMs: 50, onNotice: (m) => notices.push(m) });
+        expect(result, `run ${run}, part ${lied} lied`).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]), suspects: ["raiser"] });
+        expect(notices.some((m) => new RegExp(`worker raiser gave part ${lied} a count that is not the part's`).test(m))).toBe(true);
+      } finally {
+        await raiser.close();
+      }
+    }
+  });
+
+  it("a result far past the estimate is counted again at once, saying so (one part raised to 20x)", async () => {
+    const queue = "audit-far";
+    const raiser = new BullWorker(queue, async (job: Job<JobData>) => {
+      const d = job.data;
+      const honest = countTask(derivePart(d.n, d.parts, d.index));
+      const value = d.index === 3 ? { ...honest, count8: String(20n * BigInt(honest.count8)) } : honest;
+      return signed(key, RESULT_DOMAIN, queue, { ...value, worker: "far", run: d.run, job: job.id });
+    }, { connection: { host: "127.0.0.1", port: server.port }, concurrency: 1 });
+    raiser.on("error", () => {});
+    const notices: string[] = [];
+    try {
+      const result = await countDistributed(12, { connection: url, parts: 32, queue, key: KEY, pollMs: 50, onNotice: (m) => notices.push(m) });
+      expect(result).toMatchObject({ total: BigInt(A000170[12]), suspects: ["far"] });
+      expect(notices.some((m) => /^queue audit-far: part 3 from worker far is implausible \(total \d+ and \d+ nodes, where about \d+ and \d+ were expected\): the coordinator counts it itself$/.test(m)), notices.join("\n")).toBe(true);
+    } finally {
+      await raiser.close();
+    }
+  });
+
   it("replicas 2 (audit 0): every part counted by two different workers; each disagreement is settled by the coordinator's own count; exact", async () => {
     const rogue = liar("replicas");
     const honest = await startWorker({ connection: url, concurrency: 1, queue: "replicas", key: KEY, name: "honest" });
