@@ -7,7 +7,7 @@
 import { DelayedError, Worker as BullWorker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { count, countTask, derivePart } from "../src/index.js";
+import { count, countTask, derivePart, type PartCount } from "../src/index.js";
 import { countDistributed, startWorker } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { AuditSampler, auditCatchChance } from "../src/distributed/audit.js";
@@ -86,7 +86,7 @@ describe.skipIf(!haveRedisServer)("the audit", () => {
   });
 
   it("the default audit, ranked by plausibility: one part's total tripled (inside every range check) is caught on every run, not one in 32", async () => {
-    const truths = new Map<number, ReturnType<typeof countTask>>();
+    const truths = new Map<number, PartCount>();
     for (let run = 0; run < 4; run++) {
       const queue = `audit-ranked-${run}`;
       const lied = (run * 11 + 5) % 32;

@@ -2,8 +2,8 @@
 // and what a count that differs means. Three rules choose them:
 // - plausibility: each result is scored against the coordinator's own estimate of the part
 //   (src/count/plausibility.ts, probes drawn from node:crypto, so no worker knows what it is
-//   judged against); a result past FAR_OFF, or with a count that can be known exactly and is
-//   not, is counted again at once;
+//   judged against); a result with a count that can be known exactly and is not, or (where
+//   the estimate is precise) past FAR_OFF standard errors, is counted again at once;
 // - each worker's least plausible result is counted again once every part is in, so the
 //   largest lie a worker tells is the likeliest caught, and every worker is checked;
 // - a random sample of `fraction` of the results (AuditSampler), so a lie small enough to
@@ -14,8 +14,14 @@ import { countPart, type Split } from "../count/split.js";
 import { AuditSampler } from "./audit.js";
 import { ACCEPTED, PENDING, Tally } from "./tally.js";
 
-/** Recounted at once: a total more than 4 times or less than a quarter of the estimate (or nodes off by 4^(1/3), 1.6x). */
-export const FAR_OFF = Math.log(4);
+/** Recounted at once: counts this many standard errors from the estimate (honest ones measured at 0 to about 4), where the estimate is precise enough to say so. */
+export const FAR_OFF = 12;
+
+/** Probes a part needs before FAR_OFF is trusted: with fewer, the probes' spread understates the error (at 16 a part, 4% of honest parts of n = 17 scored past 8). */
+export const PRECISE_PROBES = 256;
+
+/** Notices of implausible results a run prints (the recounts go on without one). */
+const MAX_NOTICES = 5;
 
 /** Probes per part: about 2^21 a run (a few seconds of the coordinator's time), 16 to 2048 a part. */
 export function probesPerPart(parts: number): number {
@@ -53,6 +59,7 @@ export class Auditor {
   private readonly random = secretRandom();
   private readonly probes: number;
   private toppedUp = false;
+  private implausible = 0;
 
   constructor(private readonly s: AuditorSetup) {
     this.checked = new Uint8Array(s.parts.count);
@@ -76,8 +83,10 @@ export class Auditor {
   accepted(p: number, worker: number, counts: readonly bigint[]): void {
     if (this.s.fraction > 0 && worker >= 0) {
       const { score, why } = this.s.parts.plausibility(p, counts, this.random, this.probes);
-      if (score > FAR_OFF) {
-        this.s.notice(`queue ${this.s.name}: part ${p} from worker ${this.s.tally.names[worker] ?? "?"} is implausible (${why}): the coordinator counts it itself`);
+      if (score === Infinity || (this.probes >= PRECISE_PROBES && score > FAR_OFF)) {
+        if (++this.implausible <= MAX_NOTICES) {
+          this.s.notice(`queue ${this.s.name}: part ${p} from worker ${this.s.tally.names[worker] ?? "?"} is implausible (${why}): the coordinator counts it itself${this.implausible === MAX_NOTICES ? " (further ones without a notice)" : ""}`);
+        }
         this.queue({ part: p });
       } else if (this.sampler.offer(worker, p, score)) this.queue({ part: p });
     }

@@ -81,8 +81,10 @@ export type DistributedOptions = {
   /** A file holding the key (trailing newline trimmed). */
   keyFile?: string;
   /**
-   * The fraction of each worker's results the coordinator recounts itself, 0 to 1 (default
-   * 0.03, and at least one part per worker; 0: none). One mismatch makes every result of that
+   * The fraction of each worker's results the coordinator recounts itself, drawn at random, 0
+   * to 1 (default 0.03; 0: no audit at all). Besides the draw, a result far from the
+   * coordinator's own estimate of its part is recounted at once, and each worker's least
+   * plausible result at the end (docs/distributed.md). One mismatch makes every result of that
    * worker suspect: all are recounted and the worker is named in `suspects`.
    */
   audit?: number;

@@ -32,7 +32,7 @@ export function countCommand(program: Command): void {
     .option("--key-file <FILE>", "with --checkpoint: the key its HMAC is made and checked under (default: NQUEENS_KEY, else ~/.config/nqueens/key, made at first use)")
     .option("--queue <URL>", "count on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
-    .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, 0 to 1 (default 0.03, at least one part per worker)", number("--audit"))
+    .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, drawn at random, 0 to 1 (default 0.03; besides, each worker's least plausible result and any far from the coordinator's estimate; 0: no audit)", number("--audit"))
     .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
