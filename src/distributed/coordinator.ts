@@ -22,7 +22,7 @@ import { bull, connect, lost, redisOptions, sleep, within, type Connection } fro
 import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
-import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, queueKey, signed, verifies } from "./auth.js";
+import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, keylessChoice, queueKey, signed, verifies } from "./auth.js";
 import { claimQueue, sameBoard } from "./claim.js";
 import { RunState } from "./run-state.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
@@ -76,11 +76,17 @@ export type DistributedOptions = {
   /**
    * The cluster key (any string or bytes; default: the file `keyFile`, else the environment
    * variable NQUEENS_KEY): the run record, jobs and results are MACed under it, and anything
-   * that does not verify is refused. Without one the run is `authenticated: false`.
+   * that does not verify is refused. Without one the run is refused (NQ_KEY), unless
+   * `unauthenticated` is true.
    */
   key?: KeyInput;
   /** A file holding the key (trailing newline trimmed). */
   keyFile?: string;
+  /**
+   * true: run without a key, as asked (`authenticated: false`: anyone who can write to Redis can
+   * change the answer), NQUEENS_KEY left unused; refused beside `key` or `keyFile`.
+   */
+  unauthenticated?: boolean;
   /**
    * The fraction of each worker's results the coordinator recounts itself, 0 to 1 (default
    * 0.03, and at least one part per worker; 0: none). One mismatch makes every result of that
@@ -128,7 +134,7 @@ export type DistributedResult = CountResult & {
 // is in; the steps that need none of that are apart (timings, Waker, workerThreads; claimQueue in ./claim.ts).
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated",
   ]);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countDistributed", plain: [4, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   const constrained = !board.plain;
@@ -166,6 +172,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
     throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
   }
+  keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
   const client = await connect(redis, connectTimeoutMs);

@@ -1,13 +1,13 @@
 // nqueens worker: counts parts of queue runs until stopped.
 import type { Command } from "commander";
-import { EXIT_INTERRUPTED } from "../errors.js";
+import { EXIT_INTERRUPTED, UsageError } from "../errors.js";
 import { choiceOption, number, queueConnection } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { err } from "../output.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string; unauthenticated?: boolean };
 
 export function workerCommand(program: Command): void {
   program
@@ -22,6 +22,7 @@ export function workerCommand(program: Command): void {
     .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
     .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): count only runs signed with it, refuse jobs whose MAC does not verify, sign the results")
     .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits)")
+    .option("--unauthenticated", "run without a key or identity (counts only runs made without a key: anyone who can write to this Redis can change their answers)")
     .option("--quiet", "print nothing but errors")
     .addOption(choiceOption("--engine <name>", "wasm: count the parts on CPU threads; webgpu: on this machine's GPU, one at a time, node for node as the CPU counts them (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares", ["wasm", "webgpu"]).default("wasm"))
     .option("--gpu", "deprecated: --engine webgpu")
@@ -30,6 +31,7 @@ export function workerCommand(program: Command): void {
         err("nqueens worker: --gpu is deprecated: use --engine webgpu\n");
         opts.engine = "webgpu";
       }
+      if (opts.unauthenticated && opts.keyFile !== undefined) throw new UsageError("--unauthenticated runs the worker without a key: it does not go with --key-file");
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) err(`nqueens worker: ${line}\n`); };
       // Signals are taken from the start: one that comes while the worker connects stops it as
@@ -47,6 +49,7 @@ export function workerCommand(program: Command): void {
         connection: queueConnection(opts.queue), queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
         lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, engine: opts.engine,
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.unauthenticated ? { unauthenticated: true } : {}),
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
