@@ -23,14 +23,14 @@ const FLAG_NAMES: Record<string, string> = {
   maxEvents: "--max-events", samples: "--samples", trials: "--trials", seed: "--seed", workers: "--workers", parts: "--parts",
   limit: "--limit", connection: "--queue", concurrency: "--concurrency", prefetch: "--prefetch", lockDuration: "--lock-duration",
   stalledInterval: "--stalled-interval", budgetMs: "--budget", kernels: "--kernels", checkpoint: "--checkpoint", method: "--method",
-  engine: "--engine", queue: "--queue-name", graceMs: "--grace", keyFile: "--key-file", unauthenticated: "--unauthenticated", audit: "--audit",
-  replicas: "--replicas",
+  engine: "--engine", queue: "--queue-name", graceMs: "--grace", keyFile: "--key-file", name: "--name", identityFile: "--identity-file",
+  identities: "--identities", revoked: "--revoked", unauthenticated: "--unauthenticated", audit: "--audit", replicas: "--replicas",
 };
 
 /** The way out of a queue run refused for want of a key (the API's keyMissing), in the CLI's words. */
 export const CLI_KEY_HINT =
-  "set NQUEENS_KEY (export NQUEENS_KEY=$(head -c 32 /dev/urandom | base64)) or give --key-file FILE, the same key on the coordinator and every worker; " +
-  "or add --unauthenticated to run without one";
+  "set NQUEENS_KEY (export NQUEENS_KEY=$(head -c 32 /dev/urandom | base64)) or give --key-file FILE, the same key on the coordinator and every worker " +
+  "(a worker may hold its own identity instead: --identity-file FILE, from nqueens key --worker NAME); or add --unauthenticated to run without one";
 
 /** A coded error's facts (see ErrorFacts): read as fields, never from its message. */
 function factsOf(error: Error): ErrorFacts {

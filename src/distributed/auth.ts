@@ -138,7 +138,15 @@ export function identityText(cluster: KeyInput, name: string): string {
  */
 export function readIdentity(path: string): WorkerIdentity {
   if (typeof path !== "string" || path === "") throw invalid("path", ` must be the path of an identity file, got ${describe(path)}`, TypeError);
-  const bytes = queueKey({ keyFile: path })!;
+  let bytes: Uint8Array;
+  try {
+    bytes = queueKey({ keyFile: path })!;
+  } catch (error) {
+    // Read as a key file is (owner, mode, directory), and said as what it is.
+    const e = error as Error & { code?: string };
+    if (e.code === ErrorCode.key && e.message.startsWith("key file ")) e.message = `identity file ${e.message.slice("key file ".length)}`;
+    throw e;
+  }
   const m = IDENTITY_LINE.exec(new TextDecoder().decode(bytes).trim());
   if (!m) throw keyNeeded(`identity file ${path} is not a worker identity (one line "nqueens-worker-identity v1 NAME KEY", as \`nqueens key --worker NAME\` writes it)`);
   return { name: m[1]!, key: new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16))) };

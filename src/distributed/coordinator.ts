@@ -148,8 +148,9 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
   const key = queueKey(opts);
   const identities = opts.identities === undefined ? "allowed" : checkChoice("identities", opts.identities, ["allowed", "required"] as const);
-  if (opts.revoked !== undefined && (!Array.isArray(opts.revoked) || !opts.revoked.every((r) => typeof r === "string" && IDENTITY_NAME.test(r)))) {
-    throw invalid("revoked", ` must be a list of worker identities (names of 1 to 100 letters, digits or . _ @ : -), got ${describe(opts.revoked)}`, TypeError);
+  const badName = Array.isArray(opts.revoked) ? opts.revoked.find((r) => typeof r !== "string" || !IDENTITY_NAME.test(r)) : undefined;
+  if (opts.revoked !== undefined && (!Array.isArray(opts.revoked) || badName !== undefined)) {
+    throw invalid("revoked", ` must be a list of worker identities (names of 1 to 100 letters, digits or . _ @ : -), got ${Array.isArray(opts.revoked) ? `${describe(badName)} in the list` : describe(opts.revoked)}`, TypeError);
   }
   if ((identities === "required" || opts.revoked !== undefined) && !key) throw keyNeeded("identities and revoked need the cluster key (NQUEENS_KEY, --key-file FILE or key): a worker's identity key is made from it");
   signal?.throwIfAborted();

@@ -153,7 +153,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
   const key = queueKey(opts);
   const identity = workerIdentity(opts);
-  if (identity && opts.name !== undefined && opts.name !== identity.name) throw invalid("name", ` ${JSON.stringify(opts.name)} is not this worker's identity (${identity.name}): leave name out`);
+  if (identity && opts.name !== undefined && opts.name !== identity.name) throw invalid("name", ` ${JSON.stringify(opts.name)} is not this worker's identity (${identity.name}): leave it out (the identity names the worker)`);
   if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
     throw invalid("name", ` must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`, TypeError);
   }

@@ -15,7 +15,10 @@ import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
-type QueueCliOptions = { audit?: number; replicas?: number; unauthenticated?: boolean };
+type QueueCliOptions = { audit?: number; replicas?: number; identities?: "allowed" | "required"; revoked?: string[]; unauthenticated?: boolean };
+
+/** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
+const collectNames = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim())];
 
 // About 140 lines: the command's options (commander's declarations, one a line) and its one
 // action, which picks the path (one thread, threads, the queue) and says what it does.
@@ -34,6 +37,8 @@ export function countCommand(program: Command): void {
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, 0 to 1 (default 0.03, at least one part per worker)", number("--audit"))
     .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
+    .addOption(choiceOption("--identities <allowed|required>", "with --queue: required takes only results signed by worker identities (`nqueens key --worker NAME`), so replicas and the audit count proven identities (default allowed: the cluster key's too)", ["allowed", "required"]))
+    .option("--revoked <NAME,...>", "with --queue: worker identities whose results are never taken (the coordinator counts their parts itself); repeated, the names add up", collectNames)
     .option("--unauthenticated", "with --queue: run without a cluster key, as asked (anyone who can write to this Redis can change the answer)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
@@ -55,7 +60,7 @@ export function countCommand(program: Command): void {
       }
       const queueOpts = opts as CountCliOptions & QueueCliOptions;
       if (opts.queue === undefined) {
-        const given = (["audit", "replicas", "unauthenticated"] as const).find((name) => queueOpts[name] !== undefined);
+        const given = (["audit", "replicas", "identities", "revoked", "unauthenticated"] as const).find((name) => queueOpts[name] !== undefined);
         if (given) throw new UsageError(`--${given} applies to a count on Redis workers: add --queue URL`);
       }
       if (queueOpts.unauthenticated && opts.keyFile !== undefined) throw new UsageError("--unauthenticated runs the count without a key: it does not go with --key-file");
@@ -111,7 +116,7 @@ export function countCommand(program: Command): void {
         const r = await countDistributed(n, {
           connection: queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
-          audit: queueOpts.audit, replicas: queueOpts.replicas,
+          audit: queueOpts.audit, replicas: queueOpts.replicas, identities: queueOpts.identities, revoked: queueOpts.revoked,
           ...(queueOpts.unauthenticated ? { unauthenticated: true } : {}),
           onPlan: (plan) => {
             // From n = 18 a run is long: say how it is cut and about how long it should take.
