@@ -29,7 +29,7 @@ export function keyCommand(program: Command): void {
       }
       const text = identityText(cluster, name);
       if (opts.out === "-") {
-        process.stdout.write(text);
+        out(text.trimEnd()); // the one line, its newline as every line of the CLI's
         err(`nqueens: this is worker ${name}'s identity, a secret: keep it in a file of mode 0600 on that worker only (nqueens worker --identity-file FILE)\n`);
         return;
       }
