@@ -17,7 +17,8 @@ function worker(url, key) {
   const env = { ...process.env };
   if (key === undefined) delete env.NQUEENS_KEY;
   else env.NQUEENS_KEY = key;
-  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1"], { stdio: ["ignore", "ignore", "pipe"], env });
+  const args = [CLI, "worker", "--queue", url, "--concurrency", "1", ...(key === undefined ? ["--unauthenticated"] : [])];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env });
   let stderr = "";
   const ready = new Promise((resolve, reject) => {
     child.stderr.on("data", (d) => {
@@ -33,7 +34,7 @@ export async function benchQueueCost({ url, repeats = 3, n = 16, parts = 128 }) 
   if (!url) throw new Error("the queue-cost section needs --queue redis://HOST:PORT");
   const workers = [worker(url), worker(url), worker(url, KEY), worker(url, KEY)];
   const modes = [
-    { name: "no key, audit 0", options: { audit: 0 } },
+    { name: "no key, audit 0", options: { unauthenticated: true, audit: 0 } },
     { name: "keyed, audit 0", options: { key: KEY, audit: 0 } },
     { name: `keyed, audit ${DEFAULT_AUDIT} (default)`, options: { key: KEY } },
   ];

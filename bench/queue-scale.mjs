@@ -31,7 +31,7 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 function startWorker(url) {
-  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet"], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet", "--unauthenticated"], { stdio: ["ignore", "ignore", "pipe"] });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return { child, exited };
 }

@@ -6,6 +6,8 @@
 // queue. Runs only with `--queue redis://HOST:PORT`. Every repeat uses a
 // fresh queue name (removed afterwards), and the two sides are interleaved, alternating
 // which goes first, so load changes on a shared machine hit both alike; medians reported.
+// Without a key, as asked (unauthenticated): the queue's own cost, its MACs apart
+// (bench/queue-cost.mjs measures those).
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -17,7 +19,7 @@ const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 
 /** Starts `nqueens worker` and resolves once it says it is ready. */
 function startWorkerProcess(url, concurrency) {
-  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", String(concurrency)], {
+  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", String(concurrency), "--unauthenticated"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -53,7 +55,7 @@ export async function benchQueue({ url, sizes = [16], workers = 2, repeats = 5 }
     await Promise.all(procs.map((p) => p.ready));
     // Warm-up on both sides (workers start their counting threads on their first part).
     const warm = `${tag}-warm`;
-    await countDistributed(12, { connection: url, queue: warm });
+    await countDistributed(12, { connection: url, queue: warm, unauthenticated: true });
     await removeRun(warm, { connection: url });
     await countParallel(12, { workers });
 
@@ -65,7 +67,7 @@ export async function benchQueue({ url, sizes = [16], workers = 2, repeats = 5 }
         const name = `${tag}-n${n}-p${parts}-r${i}`;
         globalThis.gc?.();
         const t0 = performance.now();
-        const r = await countDistributed(n, { connection: url, queue: name, parts });
+        const r = await countDistributed(n, { connection: url, queue: name, parts, unauthenticated: true });
         const ms = performance.now() - t0;
         await removeRun(name, { connection: url });
         times.push(ms);

@@ -182,7 +182,7 @@ export async function resolve(specifier, context, next) {
   return next(specifier, context);
 }\`));
 `);
-    const child = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8", "--queue", "redis://127.0.0.1:1"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8", "--queue", "redis://127.0.0.1:1", "--unauthenticated"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "", stdout = "";
     child.stderr!.on("data", (d) => (stderr += d));
     child.stdout!.on("data", (d) => (stdout += d));

@@ -54,7 +54,7 @@ describe("secrets in a --queue URL are never echoed", () => {
       `redis://h:1/${SECRET}`,
       `redis://user:${SECRET.slice(0, 5)}%PW@h:1`,
     ];
-    const runs = await Promise.all(urls.map((url) => runCli(["count", "8", "--queue", url], { killAfterMs: 20_000 })));
+    const runs = await Promise.all(urls.map((url) => runCli(["count", "8", "--queue", url, "--unauthenticated"], { killAfterMs: 20_000 })));
     for (const run of runs) {
       const line = refusedInOneLine(run);
       expect(line).not.toContain(SECRET);
@@ -298,8 +298,8 @@ describe("the GPU is --engine webgpu in every command", () => {
     // No adapter is reachable without the software driver's environment: both spellings are refused alike, before any connection.
     const run = (args: string[]) => runCli(args, { env: withoutGpuDriver() });
     const [old, current, wrong] = await Promise.all([
-      run(["worker", "--queue", "redis://127.0.0.1:1", "--gpu"]),
-      run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "webgpu"]),
+      run(["worker", "--queue", "redis://127.0.0.1:1", "--gpu", "--unauthenticated"]),
+      run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "webgpu", "--unauthenticated"]),
       run(["worker", "--queue", "redis://127.0.0.1:1", "--engine", "ts"]),
     ]);
     expect(old.stderr.split("\n")[0]).toBe("nqueens worker: --gpu is deprecated: use --engine webgpu");

@@ -46,7 +46,7 @@ async function enqueued(n: number, givens: Givens, parts: number, name: string) 
   const controller = new AbortController();
   const notices: string[] = [];
   const expected = splitOf(n, givens, parts).length;
-  const run = countDistributed(n, { connection: url, ...givens, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
+  const run = countDistributed(n, { unauthenticated: true, connection: url, ...givens, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
   run.catch(() => {}); // looked at by the test
   await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === expected));
   return { run, controller, notices, parts: expected };
@@ -78,7 +78,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
   });
 
   it("equals count() and a brute-force checker on random boards (n <= 8), and count() at n = 12; a board of two queens on one row counts 0", async () => {
-    const worker = await startWorker({ connection: url, concurrency: 2 });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 2 });
     try {
       const random = rng(1515);
       let nonZero = 0;
@@ -87,15 +87,15 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
         const givens = randomGivens(n, random, 2, 0.12);
         const expected = brute(n, givens);
         if (expected > 0n) nonZero++;
-        const r = await countDistributed(n, { connection: url, ...givens, parts: 8, pollMs: 20 });
+        const r = await countDistributed(n, { unauthenticated: true, connection: url, ...givens, parts: 8, pollMs: 20 });
         expect(r, JSON.stringify(givens)).toMatchObject({ n, total: expected, unique: null, engine: "wasm" });
         expect((await count(n, givens)).total).toBe(expected);
       }
       expect(nonZero).toBeGreaterThan(2); // the boards are not all empty of solutions
-      const big = await countDistributed(12, { connection: url, ...BOARD, pollMs: 20 });
+      const big = await countDistributed(12, { unauthenticated: true, connection: url, ...BOARD, pollMs: 20 });
       expect(big).toMatchObject({ total: (await count(12, BOARD)).total, unique: null, parts: 64, resumed: 0 });
       // fixed (0, 0) and (0, 1): one row, two queens (the parts kept both, so the count is 0, not a part mismatch)
-      expect(await countDistributed(8, { connection: url, fixed: [[0, 0], [0, 1]], pollMs: 20 })).toMatchObject({ total: 0n, unique: null, parts: 1 });
+      expect(await countDistributed(8, { unauthenticated: true, connection: url, fixed: [[0, 0], [0, 1]], pollMs: 20 })).toMatchObject({ total: 0n, unique: null, parts: 1 });
       expect(brute(8, { fixed: [[0, 0], [0, 1]], blocked: [] })).toBe(0n);
     } finally {
       await worker.close();
@@ -118,10 +118,10 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     // Another board (one more blocked square) has another default queue; on this one by name it is refused, as is the plain count.
     const other: Givens = { fixed: BOARD.fixed, blocked: [...BOARD.blocked, [9, 9]] };
     expect(queueName(10, parts.length, constrainedBoard(checkConstraints(10, other, "test")).digest)).not.toBe(name);
-    const refused = await countDistributed(10, { connection: url, ...other, parts: 16, queue: name }).catch((e: unknown) => e);
+    const refused = await countDistributed(10, { unauthenticated: true, connection: url, ...other, parts: 16, queue: name }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
     expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version ${CONSTRAINED_SPLIT_VERSION}, board ${board.digest}\\), not n = 10, \\d+ parts, split version ${CONSTRAINED_SPLIT_VERSION}, board [0-9a-f]{16}: use another queue name`));
-    expect(await countDistributed(10, { connection: url, parts: parts.length, queue: name }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
+    expect(await countDistributed(10, { unauthenticated: true, connection: url, parts: parts.length, queue: name }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
     controller.abort();
   });
 
@@ -141,7 +141,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       await (await job(7)).updateData({ ...((await job(7)).data as object), index: 8 }); // another index, its digest kept
     });
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, concurrency: 2, queue: "tampered", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 2, queue: "tampered", onEvent: (e) => events.push(e) });
     try {
       const error = await run.then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" }); // the first failed part found stops the run
@@ -154,7 +154,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
         expect.stringMatching(/^refused job part-7 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 8 of/),
       ]);
       // Run again: the coordinator writes the failed parts afresh from its own split; the total is exact.
-      const again = await countDistributed(10, { connection: url, ...BOARD, parts: 16, queue: "tampered", pollMs: 20 });
+      const again = await countDistributed(10, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "tampered", pollMs: 20 });
       expect(again).toMatchObject({ total: expected, unique: null });
       expect(again.total).toBe((await count(10, BOARD)).total);
     } finally {
@@ -173,7 +173,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       await q.add("part", { n: 10, parts: 16, index: 0, splitVersion: 2, digest: "0123456789abcdef" }, { jobId: "plain" });
     });
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, concurrency: 2, queue: "intruders", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 2, queue: "intruders", onEvent: (e) => events.push(e) });
     try {
       expect(await run).toMatchObject({ total: expected, unique: null });
       const messages = events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
@@ -187,7 +187,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     const split = splitOf(10, BOARD, 16);
     await withQueue("plain-run", (q) => q.add("part", { kind: "constrained", n: 10, board: "0000000000000000", depth: split[0].depth, parts: 8, index: 0, splitVersion: CONSTRAINED_SPLIT_VERSION, digest: split[0].digest }, { jobId: "evil" }));
     const events2: WorkerEvent[] = [];
-    const worker2 = await startWorker({ connection: url, concurrency: 1, queue: "plain-run", onEvent: (e) => events2.push(e) });
+    const worker2 = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "plain-run", onEvent: (e) => events2.push(e) });
     try {
       expect((await plain.run).total).toBe(BigInt(A000170[10]));
       expect(events2.map((e) => (e as { message?: string }).message)).toContain("refused job evil of queue plain-run: it is a part of a constrained board's count; the run is a plain count");
@@ -205,7 +205,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     // The lists changed under the same digest: the worker's board would not be the coordinator's.
     await redis.set(metaKey("forged"), JSON.stringify({ ...meta, board: { ...meta.board, blocked: [[0, 0]] } }));
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "forged", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "forged", onEvent: (e) => events.push(e) });
     try {
       await until("the worker to refuse a job", async () => events.some((e) => e.type === "error" &&
         /refused job part-\d+ of queue forged: the run's board and its identity give no part: the board's givens \(digest [0-9a-f]{16}\) do not match its digest "[0-9a-f]{16}"/.test(e.message)), 10_000);
@@ -213,7 +213,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       await worker.close();
     }
     // A coordinator started on it refuses the record (not its board).
-    expect(await countDistributed(10, { connection: url, ...BOARD, parts: 16, queue: "forged" }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
+    expect(await countDistributed(10, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "forged" }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
     await redis.flushdb();
     // A record forged while its coordinator runs: written back within a poll; the total is exact.
     const live = await enqueued(10, BOARD, 16, "forged-live");
@@ -221,7 +221,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     await redis.set(metaKey("forged-live"), JSON.stringify({ ...liveMeta, board: { ...liveMeta.board, blocked: [[0, 0]] } }));
     await until("the record written back", async () => live.notices.some((m) => /the run's record in Redis was changed; written back/.test(m)), 10_000);
     expect(JSON.parse((await redis.get(metaKey("forged-live")))!)).toEqual(liveMeta);
-    const honest = await startWorker({ connection: url, concurrency: 1, queue: "forged-live" });
+    const honest = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "forged-live" });
     try {
       expect((await live.run).total).toBe((await count(10, BOARD)).total);
     } finally {
@@ -244,7 +244,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     });
     const t0 = Date.now();
     const events2: WorkerEvent[] = [];
-    const worker2 = await startWorker({ connection: url, concurrency: 1, queue: "absurd", onEvent: (e) => events2.push(e) });
+    const worker2 = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "absurd", onEvent: (e) => events2.push(e) });
     try {
       await until("the worker to refuse a job", async () => events2.some((e) => e.type === "error" &&
         /refused job part-\d+ of queue absurd: the run's board and its identity give no part: the split places more than 512 prefixes in its first \d free rows/.test(e.message)), 10_000);
@@ -261,7 +261,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     const { run, controller, parts } = await enqueued(11, BOARD, 16, "raised");
     controller.abort();
     await run.catch(() => {});
-    const worker = await startWorker({ connection: url, concurrency: 2, queue: "raised" });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 2, queue: "raised" });
     try {
       await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === parts));
       const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
@@ -277,7 +277,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       ]) {
         await redis.hset("bull:raised:part-4", "returnvalue", bad);
         const notices: string[] = [];
-        const result = await countDistributed(11, { connection: url, ...BOARD, parts: 16, queue: "raised", pollMs: 20, onNotice: (m) => notices.push(m) });
+        const result = await countDistributed(11, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "raised", pollMs: 20, onNotice: (m) => notices.push(m) });
         expect(result.total, bad).toBe(expected);
         expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for constrained part 4 of \d+ \(n = 11, board [0-9a-f]{16}\).*; not added: counting part 4 again$/)]);
         expect(JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!)).toEqual(stored); // counted afresh
@@ -291,7 +291,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       return { kind: "constrained", splitVersion: d.splitVersion, n: d.n, part: d.index, parts: d.parts, digest: "0123456789abcdef", total: "1", nodes: "100" };
     }, { connection: { host: "127.0.0.1", port } });
     try {
-      const error = await countDistributed(11, { connection: url, ...BOARD, parts: 16, queue: "rogue", pollMs: 20 }).then(() => undefined, (e: unknown) => e);
+      const error = await countDistributed(11, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "rogue", pollMs: 20 }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
       expect((error as Error).message).toMatch(/^queue rogue: the result for constrained part 0 of \d+ \(n = 11, board [0-9a-f]{16}\) has digest "?0123456789abcdef"?, not [0-9a-f]{16}: .*again after counting it afresh/);
     } finally {
@@ -300,11 +300,11 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
   }, 60_000);
 
   it("CLI: nqueens count --blocked/--board --queue with nqueens worker processes, end to end; nqueens runs shows the board", async () => {
-    const worker = spawnCli(["worker", "--queue", url, "--concurrency", "2"]);
+    const worker = spawnCli(["worker", "--queue", url, "--concurrency", "2", "--unauthenticated"]);
     await until("the worker to start", async () => worker.stderr().includes("ready"));
     const givens: Givens = { fixed: [], blocked: [[0, 0], [3, 3], [6, 1]] };
     const expected = (await count(11, givens)).total;
-    const cli = await runCli(["count", "11", "--blocked", "0:0,3:3,6:1", "--queue", url, "--json"]);
+    const cli = await runCli(["count", "11", "--blocked", "0:0,3:3,6:1", "--queue", url, "--json", "--unauthenticated"]);
     expect(cli.code, cli.stderr).toBe(0);
     const json = JSON.parse(cli.stdout);
     const board = constrainedBoard(checkConstraints(11, givens, "test"));
@@ -315,7 +315,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       const file = join(dir, "board.txt");
       writeFileSync(file, ["#.......", "........", "..Q.....", "........", "........", "........", "........", "....#..."].join("\n") + "\n");
       const fileGivens: Givens = { fixed: [[2, 2]], blocked: [[0, 0], [7, 4]] };
-      const plain = await runCli(["count", "--board", file, "--queue", url, "--parts", "8"]);
+      const plain = await runCli(["count", "--board", file, "--queue", url, "--parts", "8", "--unauthenticated"]);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout.split("\n")[0]).toBe(`n = 8: ${brute(8, fileGivens)} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
       expect(plain.stdout).toMatch(new RegExp(`engine wasm, queue nqueens-count-n8-b[0-9a-f]{16}-p\\d+-cv${CONSTRAINED_SPLIT_VERSION}, \\d+ parts \\(0 finished before this run\\)`));
@@ -335,7 +335,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
 
 /** A plain run (n = 10, 8 parts) with no worker yet. */
 async function enqueuedPlain(name: string) {
-  const run = countDistributed(10, { connection: url, parts: 8, queue: name, pollMs: 20 });
+  const run = countDistributed(10, { unauthenticated: true, connection: url, parts: 8, queue: name, pollMs: 20 });
   run.catch(() => {});
   await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === 8));
   return { run };
@@ -428,9 +428,9 @@ describe("a constrained part stops when told", () => {
     const controller = new AbortController();
     try {
       await until("Redis to answer", () => pong(probe), 10_000);
-      const run = countDistributed(22, { connection: url2, ...LONG, parts: 4, queue: "long", signal: controller.signal, pollMs: 50 });
+      const run = countDistributed(22, { unauthenticated: true, connection: url2, ...LONG, parts: 4, queue: "long", signal: controller.signal, pollMs: 50 });
       run.catch(() => {});
-      const worker = await startWorker({ connection: url2, concurrency: 1, prefetch: 0, queue: "long" });
+      const worker = await startWorker({ unauthenticated: true, connection: url2, concurrency: 1, prefetch: 0, queue: "long" });
       const queue = new Queue("long", { connection: { host: "127.0.0.1", port: port2 } });
       try {
         await until("the worker to take a part", async () => (await queue.getActiveCount()) === 1);

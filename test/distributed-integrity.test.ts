@@ -36,7 +36,7 @@ const withQueue = withQueueOn(connection);
 async function enqueued(n: number, parts: number, name: string) {
   const controller = new AbortController();
   const notices: string[] = [];
-  const run = countDistributed(n, { connection: url, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
+  const run = countDistributed(n, { unauthenticated: true, connection: url, parts, queue: name, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
   run.catch(() => {}); // looked at by the test
   await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === parts));
   return { run, controller, notices };
@@ -86,7 +86,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       // The same part again under another job id: counted twice, added once (by the coordinator's own job ids).
       await q.add("part", (await q.getJob(jobId(7)))!.data, { jobId: "part-7-again" });
     });
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "tampered-prefixes" });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "tampered-prefixes" });
     try {
       const result = await run;
       expect(result).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]), parts: 16 });
@@ -103,7 +103,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     });
     const events: WorkerEvent[] = [];
     const t0 = Date.now();
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "foreign", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "foreign", onEvent: (e) => events.push(e) });
     try {
       const error = await run.then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
@@ -116,9 +116,9 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       expect(Date.now() - c0).toBeLessThan(10_000); // nothing pinned (a generous margin: a part pinned would hold it for its whole count)
     }
     // Run again, the coordinator writes the failed part afresh from its own split: the total is right.
-    const again = await startWorker({ connection: url, concurrency: 1, queue: "foreign" });
+    const again = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "foreign" });
     try {
-      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "foreign", "--json"]);
+      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "foreign", "--json", "--unauthenticated"]);
       expect(cli.code, cli.stderr).toBe(0);
       expect(JSON.parse(cli.stdout)).toMatchObject({ total: String(A000170[12]), unique: String(A002562[12]) });
     } finally {
@@ -131,7 +131,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     const parts32 = splitCount(32, { parts: 16 });
     await withQueue("intruder", (q) => q.add("part", { n: 32, parts: 16, index: 0, splitVersion: SPLIT_VERSION, digest: parts32[0].digest }, { jobId: "evil" }));
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "intruder", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "intruder", onEvent: (e) => events.push(e) });
     try {
       expect(await run).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]) });
       expect(events.some((e) => e.type === "error" && /refused job evil of queue intruder: it is a part of n = 32/.test(e.message))).toBe(true);
@@ -149,8 +149,8 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       await withQueue("nobody", (other) => other.add("part", job.data, { jobId: "lonely" }));
     });
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "digest", onEvent: (e) => events.push(e) });
-    const stray = await startWorker({ connection: url, concurrency: 1, queue: "nobody", onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "digest", onEvent: (e) => events.push(e) });
+    const stray = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "nobody", onEvent: (e) => events.push(e) });
     try {
       const error = await run.then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
@@ -167,7 +167,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     const { run, controller } = await enqueued(12, 16, "raised");
     controller.abort();
     await run.catch(() => {});
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "raised" });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "raised" });
     try {
       await until("every part counted", async () => withQueue("raised", async (q) => (await q.getCompletedCount()) === 16));
       const stored = JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!);
@@ -186,7 +186,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       ]) {
         await redis.hset("bull:raised:part-4", "returnvalue", bad);
         const notices: string[] = [];
-        const result = await countDistributed(12, { connection: url, parts: 16, queue: "raised", pollMs: 50, onNotice: (m) => notices.push(m) });
+        const result = await countDistributed(12, { unauthenticated: true, connection: url, parts: 16, queue: "raised", pollMs: 50, onNotice: (m) => notices.push(m) });
         expect(result, bad).toMatchObject({ total: BigInt(A000170[12]), unique: BigInt(A002562[12]) });
         expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for part 4 of 16 \(n = 12\) .*; not added: counting part 4 again$/)]);
         expect(JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!)).toEqual(stored); // counted afresh
@@ -203,10 +203,10 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       return { splitVersion: d.splitVersion, n: d.n, part: d.index, parts: d.parts, digest: "0123456789abcdef", count8: "1", count4: "0", count2: "0", nodes: "100" };
     }, { connection: connection() });
     try {
-      const error = await countDistributed(12, { connection: url, parts: 16, queue: "rogue", pollMs: 50 }).then(() => undefined, (e: unknown) => e);
+      const error = await countDistributed(12, { unauthenticated: true, connection: url, parts: 16, queue: "rogue", pollMs: 50 }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
       expect((error as Error).message).toMatch(/^queue rogue: the result for part 0 of 16 \(n = 12\) has digest "0123456789abcdef".*, again after counting it afresh \(refused; remove the run with `nqueens runs --remove rogue` and look at who writes to this Redis\)$/);
-      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "rogue"]);
+      const cli = await runCli(["count", "12", "--queue", url, "--parts", "16", "--queue-name", "rogue", "--unauthenticated"]);
       expect(cli.code).toBe(1);
       expect(cli.stdout).toBe("");
       const lines = cli.stderr.split("\n").filter(Boolean);
@@ -218,7 +218,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
   });
 
   it("Redis restarted empty mid-run: the coordinator says so within seconds, puts the run back and ends with the right total", async () => {
-    const coordinator = spawnCli(["count", "12", "--queue", url, "--parts", "16", "--json"]);
+    const coordinator = spawnCli(["count", "12", "--queue", url, "--parts", "16", "--json", "--unauthenticated"]);
     await until("the parts to be queued", async () => withQueue("nqueens-count-n12-p16-v" + SPLIT_VERSION, async (q) => (await q.getWaitingCount()) === 16));
     await server.stop();
     await sleep(300);
@@ -227,7 +227,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     await until("the coordinator to notice", async () => coordinator.stderr().includes("Redis no longer holds this run"), 10_000);
     expect(Date.now() - t0).toBeLessThan(10_000);
     expect(coordinator.stderr()).toMatch(/^nqueens: queue nqueens-count-n12-p16-v\d+: Redis no longer holds this run \(restarted empty, or the run was removed\); putting the run back \(16 parts, the lost results are counted again\)\n/);
-    const worker = await startWorker({ connection: url, concurrency: 1 });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1 });
     try {
       expect(await coordinator.exited).toBe(0);
       expect(JSON.parse(coordinator.stdout())).toMatchObject({ total: String(A000170[12]), unique: String(A002562[12]), parts: 16 });
@@ -237,10 +237,10 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
   }, 40_000);
 
   it("Redis restarted empty while workers count: they rejoin the run put back, the total is right", async () => {
-    const worker = await startWorker({ connection: url, concurrency: 1, pollMs: 200 });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, pollMs: 200 });
     try {
       const notices: string[] = [];
-      const run = countDistributed(15, { connection: url, parts: 64, pollMs: 50, onNotice: (m) => notices.push(m) });
+      const run = countDistributed(15, { unauthenticated: true, connection: url, parts: 64, pollMs: 50, onNotice: (m) => notices.push(m) });
       run.catch(() => {});
       const name = `nqueens-count-n15-p64-v${SPLIT_VERSION}`;
       await until("some parts counted", async () => withQueue(name, async (q) => (await q.getCompletedCount()) >= 2));
@@ -258,7 +258,7 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     const { run, notices } = await enqueued(11, 8, "vanish");
     await withQueue("vanish", async (q) => { await (await q.getJob(jobId(1)))!.remove(); await (await q.getJob(jobId(6)))!.remove(); });
     await until("the coordinator to put them back", async () => notices.some((m) => /2 of its parts vanished from Redis \(part-1, part-6\)/.test(m)), 10_000);
-    const worker = await startWorker({ connection: url, concurrency: 1, queue: "vanish" });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "vanish" });
     try {
       expect(await run).toMatchObject({ total: BigInt(A000170[11]) });
     } finally {
@@ -278,16 +278,16 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
   });
 
   it("a bad database index, a bad URL, TLS to a plain server: one line, exit 2 or 1, within seconds", async () => {
-    const db = await runCli(["count", "10", "--queue", `${url}/99`]);
+    const db = await runCli(["count", "10", "--queue", `${url}/99`, "--unauthenticated"]);
     expect(db.code).toBe(2);
     expect(db.stderr).toMatch(/^nqueens: --queue's database 99 does not exist on Redis at 127\.0\.0\.1:\d+ \(ERR DB index is out of range\); use one from \/0 to the server's 'databases' - 1\n$/);
     const error = await listRuns({ connection: `${url}/99` }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
-    const bad = await runCli(["worker", "--queue", `${url}/abc`]);
+    const bad = await runCli(["worker", "--queue", `${url}/abc`, "--unauthenticated"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^nqueens: --queue's database must be a number such as \/0 after the port, got another path \(not shown, as it may be a password\) in "redis:\/\/127\.0\.0\.1:\d+\/\*\*\*"\n$/);
     const t0 = Date.now();
-    const tls = await runCli(["count", "10", "--queue", `rediss://127.0.0.1:${port}`]);
+    const tls = await runCli(["count", "10", "--queue", `rediss://127.0.0.1:${port}`, "--unauthenticated"]);
     expect(Date.now() - t0).toBeLessThan(8000);
     expect(tls.code).toBe(1);
     expect(tls.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \([^\n]*\); is redis-server running there\?\n$/);
@@ -298,21 +298,21 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     expect(redact("rediss://:secret@host:1/0 and redis://only-secret@host")).toBe("rediss://***@host:1/0 and redis://***@host");
     expect(redact("redis://u:se@cr@et@host:1")).toBe("redis://u:***@host:1");
     for (const args of [
-      ["count", "8", "--queue", "redis://u:secret@[::1"],
-      ["count", "8", "--queue", "redis://u:secret@127.0.0.1:1"], // refused
-      ["count", "8", "--queue", `redis://u:secret@127.0.0.1:${port}`], // wrong password (none set)
+      ["count", "8", "--queue", "redis://u:secret@[::1", "--unauthenticated"],
+      ["count", "8", "--queue", "redis://u:secret@127.0.0.1:1", "--unauthenticated"], // refused
+      ["count", "8", "--queue", `redis://u:secret@127.0.0.1:${port}`, "--unauthenticated"], // wrong password (none set)
       ["runs", "--queue", "redis://u:secret@127.0.0.1:1/x"],
-      ["worker", "--queue", "redis://u:secret@[::1"],
+      ["worker", "--queue", "redis://u:secret@[::1", "--unauthenticated"],
     ]) {
       const run = await runCli(args);
       expect(run.code, run.stderr).not.toBe(0);
       expect(run.stderr.split("\n").filter(Boolean)).toHaveLength(1);
       expect(run.stderr + run.stdout).not.toContain("secret");
     }
-    const error = await countDistributed(8, { connection: "redis://u:secret@[::1" }).catch((e: unknown) => e);
+    const error = await countDistributed(8, { unauthenticated: true, connection: "redis://u:secret@[::1" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
     expect((error as Error).message).not.toContain("secret");
-    const refused = await countDistributed(8, { connection: { host: "127.0.0.1", port: 1, password: "secret" } as never }).catch((e: unknown) => e);
+    const refused = await countDistributed(8, { unauthenticated: true, connection: { host: "127.0.0.1", port: 1, password: "secret" } as never }).catch((e: unknown) => e);
     expect((refused as Error).message).not.toContain("secret");
   });
 
@@ -320,8 +320,8 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     const missing = (name: string) => () => Promise.reject(Object.assign(new Error(`Cannot find package '${name}'`), { code: "ERR_MODULE_NOT_FOUND" }));
     setQueueImporter({ bullmq: missing("bullmq"), ioredis: missing("ioredis") });
     for (const call of [
-      () => countDistributed(8, { connection: url }),
-      () => startWorker({ connection: url }),
+      () => countDistributed(8, { unauthenticated: true, connection: url }),
+      () => startWorker({ unauthenticated: true, connection: url }),
       () => listRuns({ connection: url }),
       () => removeRun("x", { connection: url }),
     ]) {
@@ -340,9 +340,9 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
   it("a graceful SIGTERM hands a long part back to the queue within about a second (measured), none left active", async () => {
     const name = "long";
     const controller = new AbortController();
-    const run = countDistributed(17, { connection: url, parts: 4, queue: name, signal: controller.signal, pollMs: 50 });
+    const run = countDistributed(17, { unauthenticated: true, connection: url, parts: 4, queue: name, signal: controller.signal, pollMs: 50 });
     run.catch(() => {});
-    const w = spawnCli(["worker", "--queue", url, "--queue-name", name, "--concurrency", "1", "--prefetch", "0"]);
+    const w = spawnCli(["worker", "--queue", url, "--queue-name", name, "--concurrency", "1", "--prefetch", "0", "--unauthenticated"]);
     await until("the worker to take a part", async () => withQueue(name, async (q) => (await q.getActiveCount()) === 1));
     await sleep(300); // counting, well inside the part (a part of n = 17 in 4 takes seconds)
     const t0 = Date.now();

@@ -30,7 +30,7 @@ let redis: Redis;
  */
 async function worker({ rescue = true } = {}): Promise<Proc> {
   const lock = rescue ? ["--lock-duration", "1000", "--stalled-interval", "500"] : ["--lock-duration", "120000", "--stalled-interval", "120000"];
-  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", ...lock]);
+  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", ...lock, "--unauthenticated"]);
   await until("the worker to start", async () => w.stderr().includes("ready"));
   return w;
 }
@@ -70,7 +70,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     await worker();
     await worker();
     for (const n of [12, 13]) {
-      const run = await runCli(["count", String(n), "--queue", url, "--parts", "16", "--json"]);
+      const run = await runCli(["count", String(n), "--queue", url, "--parts", "16", "--json", "--unauthenticated"]);
       expect(run.stderr).toMatch(/^nqueens: the queue is not authenticated: [^\n]*set NQUEENS_KEY or --key-file FILE[^\n]*\n$/); // one line: no key here
       expect(run.code).toBe(0);
       const result = JSON.parse(run.stdout);
@@ -84,7 +84,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const n = 16, parts = 8, name = queueName(n, parts);
     const a = await worker();
     await worker();
-    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
     // Both workers have a part in hand while parts still wait: kill one then. (Each holds
     // at most two, one counting and one taken ahead, so 3 active means both hold one.)
     await until("both workers busy", async () => {
@@ -106,7 +106,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   it("a stopped run resumes: finished parts are reused, not recounted", async () => {
     const n = 16, parts = 16, name = queueName(n, parts);
     const workers = [await worker(), await worker()];
-    const first = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    const first = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
     await until("a few parts done", async () => ((await jobs(name).catch(() => undefined))?.counts.completed ?? 0) >= 3);
     for (const w of workers) w.child.kill("SIGTERM"); // graceful: the parts in hand are finished
     first.child.kill("SIGINT");
@@ -121,7 +121,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
     await worker();
     await worker();
-    const second = await runCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    const second = await runCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
     expect(second.code).toBe(0);
     const result = JSON.parse(second.stdout);
     expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
@@ -138,7 +138,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     // No stalled-job check within the test: only a part handed back is counted again.
     const a = await worker({ rescue: false });
     await worker({ rescue: false });
-    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json"]);
+    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
     await until("both workers busy", async () => {
       const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
       return counts.active >= 3 && counts.waiting >= 2;
@@ -162,9 +162,9 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   it("close(true) with parts in hand and the worker still taking parts: none stays active or locked, none finished is lost, the total stays exact", async () => {
     // Parts of ~40 ms (n = 16 in 64), so the stop below finds one in hand, not one just finished.
     const n = 16, parts = 64, name = queueName(n, parts);
-    const a = await startWorker({ connection: url, concurrency: 1, prefetch: 1, pollMs: 60_000 });
+    const a = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, prefetch: 1, pollMs: 60_000 });
     const stop = new AbortController();
-    const coordinator = countDistributed(n, { connection: url, parts, signal: stop.signal });
+    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal });
     coordinator.catch(() => {}); // awaited below; aborted if the test fails first
     let b: Awaited<ReturnType<typeof startWorker>> | undefined;
     const queue = new Queue(name, { connection: { host: new URL(url).hostname, port: Number(new URL(url).port) } });
@@ -183,7 +183,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       expect(handedBack.length).toBeGreaterThan(0);
       for (const job of handedBack) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 0 });
       // A worker whose stalled-job check comes only after the test ends counts the rest.
-      b = await startWorker({ connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000, pollMs: 60_000 });
+      b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000, pollMs: 60_000 });
       expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
       expect((await queue.getCompleted(0, -1)).filter((job) => job.stalledCounter > 0)).toEqual([]);
     } finally {
@@ -196,10 +196,10 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("an idle worker joins a new run and leaves a finished one on the coordinator's notice, not its slow poll", async () => {
     const events: WorkerEvent[] = [];
-    const w = await startWorker({ connection: url, concurrency: 1, pollMs: 60_000, onEvent: (e) => events.push(e) });
+    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, pollMs: 60_000, onEvent: (e) => events.push(e) });
     try {
       const reports: { workers: number; tasksDone: number }[] = [];
-      const r = await countDistributed(9, { connection: url, queue: "noticed", onProgress: (p) => reports.push(p) });
+      const r = await countDistributed(9, { unauthenticated: true, connection: url, queue: "noticed", onProgress: (p) => reports.push(p) });
       expect(r).toMatchObject({ total: BigInt(A000170[9]), unique: BigInt(A002562[9]) });
       // the coordinator sees the worker that counted its parts (it asks again while it sees none)
       expect(reports.at(-1)!.workers).toBe(1);
@@ -214,7 +214,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("a worker closed while it looks for runs reports no error (the look ends before its connection goes)", async () => {
     const events: WorkerEvent[] = [];
-    const w = await startWorker({ connection: url, concurrency: 1, pollMs: 10, onEvent: (e) => events.push(e) });
+    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, pollMs: 10, onEvent: (e) => events.push(e) });
     // Redis holds every command for 300 ms: the worker's next look waits for its answer.
     await redis.client("PAUSE", 300, "ALL");
     await sleep(50);
@@ -224,7 +224,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   });
 
   it("nqueens worker says why it left a run: finished, removed, or no longer listed", async () => {
-    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"]);
+    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--unauthenticated"]);
     await until("the worker to start", async () => w.stderr().includes("ready"));
     const open = async (name: string) => {
       await redis.set(`nqueens:meta:${name}`, JSON.stringify({ format: "nqueens-count-run", n: 9, parts: 8, splitVersion: 1 }));
@@ -239,7 +239,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     await redis.srem("nqueens:runs", "dropped");
     await redis.publish("nqueens:runs:changed", "dropped");
     await until("the worker to leave dropped", async () => w.stderr().includes("left dropped (no longer listed in nqueens:runs)\n"));
-    await countDistributed(9, { connection: url, queue: "done" });
+    await countDistributed(9, { unauthenticated: true, connection: url, queue: "done" });
     await until("the worker to leave done", async () => w.stderr().includes("left done (finished)\n"));
     w.child.kill("SIGTERM");
     expect(await w.exited).toBe(0);
@@ -248,13 +248,13 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("nqueens runs lists runs in progress and finished, and --remove deletes one", async () => {
     // A run with no worker yet: all its parts wait.
-    const waiting = spawnCli(["count", "12", "--queue", url, "--queue-name", "pending", "--parts", "16"]);
+    const waiting = spawnCli(["count", "12", "--queue", url, "--queue-name", "pending", "--parts", "16", "--unauthenticated"]);
     await until("the run to be listed", async () => (await listRuns({ connection: url })).find((r) => r.queue === "pending" && r.waiting === 16));
     waiting.child.kill("SIGINT");
     expect(await waiting.exited).toBe(130);
-    const w = await startWorker({ connection: url, concurrency: 1, queue: "done" });
+    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "done" });
     try {
-      await countDistributed(10, { connection: url, queue: "done" });
+      await countDistributed(10, { unauthenticated: true, connection: url, queue: "done" });
     } finally {
       await w.close();
     }
@@ -328,7 +328,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("--timeout ends a queue count that no worker takes (database 9, where no test's worker looks), keeping the run", async () => {
     const lonely = `${url.replace(/\/\d+$/, "")}/9`;
-    const run = await runCli(["count", "12", "--queue", lonely, "--queue-name", "no-worker-here", "--timeout", "1500"], { killAfterMs: 60_000 });
+    const run = await runCli(["count", "12", "--queue", lonely, "--queue-name", "no-worker-here", "--timeout", "1500", "--unauthenticated"], { killAfterMs: 60_000 });
     expect(run.signal, "still waiting a minute after --timeout 1500").toBeNull();
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^nqueens: count 12 did not finish within --timeout 1500 ms; the run stays in Redis \(0 of (\d+|\?) parts done\): run the same command again to resume\n$/m);
@@ -345,11 +345,11 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       ] as const) {
         const notices: string[] = [];
         const controller = new AbortController();
-        const run = countDistributed(10, { connection: lonely, queue, parts: 8, pollMs: 50, signal: controller.signal, onNotice: (m) => notices.push(m) });
+        const run = countDistributed(10, { unauthenticated: true, connection: lonely, queue, parts: 8, pollMs: 50, signal: controller.signal, onNotice: (m) => notices.push(m) });
         run.catch(() => {});
         await until("the parts to be queued", async () => (await client.llen(`bull:${queue}:wait`)) === 8);
         if (queue === "stuck-wait") await harm(queue);
-        const worker = await startWorker({ connection: lonely, concurrency: 1, queue, pollMs: 50 });
+        const worker = await startWorker({ unauthenticated: true, connection: lonely, concurrency: 1, queue, pollMs: 50 });
         try {
           if (queue === "stuck-completed") {
             // its result read, then the coordinator stopped; the job taken out of completed before it resumes
@@ -357,7 +357,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
             controller.abort();
             await run.catch(() => {});
             await harm(queue);
-            const again = await countDistributed(10, { connection: lonely, queue, parts: 8, pollMs: 50, onNotice: (m) => notices.push(m) });
+            const again = await countDistributed(10, { unauthenticated: true, connection: lonely, queue, parts: 8, pollMs: 50, onNotice: (m) => notices.push(m) });
             expect([again.total, again.unique]).toEqual([A000170[10], A002562[10]]);
           } else {
             const r = await run;
@@ -381,7 +381,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const waitFor = async (options: Omit<Parameters<typeof countDistributed>[1], "connection">, match: RegExp): Promise<string[]> => {
       const controller = new AbortController();
       const notices: string[] = [];
-      const run = countDistributed(9, { ...options, connection: lonely, parts: 4, pollMs: 50, stallNoticeMs: 500, signal: controller.signal, onNotice: (m) => {
+      const run = countDistributed(9, { unauthenticated: true, ...options, connection: lonely, parts: 4, pollMs: 50, stallNoticeMs: 500, signal: controller.signal, onNotice: (m) => {
         notices.push(m);
         if (match.test(m)) controller.abort();
       } }).catch((e: unknown) => e);
@@ -391,41 +391,41 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     };
     const none = await waitFor({ queue: "stall-no-worker" }, /no part finished/);
     expect(none.at(-1)).toMatch(/^queue stall-no-worker: no part finished for \d+ s \(0 of 4 done, 0 in hand, 4 waiting, 0 workers on it\): no worker is on it: start one \(nqueens worker --queue URL\); Ctrl-C stops waiting, and the same command resumes$/);
-    const worker = await startWorker({ connection: lonely, concurrency: 1, queue: "stall-replicas", pollMs: 50 });
+    const worker = await startWorker({ unauthenticated: true, connection: lonely, concurrency: 1, queue: "stall-replicas", pollMs: 50 });
     try {
       const one = await waitFor({ queue: "stall-replicas", replicas: 2 }, /two different workers/);
       expect(one.at(-1)).toMatch(/1 worker on it\): with replicas 2 each part is counted by two different workers, and one worker is on it: start another/);
     } finally {
       await worker.close();
     }
-    await expect(countDistributed(9, { connection: lonely, stallNoticeMs: 5 })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "stallNoticeMs" });
+    await expect(countDistributed(9, { unauthenticated: true, connection: lonely, stallNoticeMs: 5 })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "stallNoticeMs" });
   });
 
   it("an unreachable Redis is a clear error within a few seconds, exit code 1", async () => {
     const closed = await freePort();
-    const run = await runCli(["count", "12", "--queue", `redis://127.0.0.1:${closed}`]);
+    const run = await runCli(["count", "12", "--queue", `redis://127.0.0.1:${closed}`, "--unauthenticated"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \(connect ECONNREFUSED/);
-    const w = await runCli(["worker", "--queue", `redis://127.0.0.1:${closed}`]);
+    const w = await runCli(["worker", "--queue", `redis://127.0.0.1:${closed}`, "--unauthenticated"]);
     expect(w.code).toBe(1);
     expect(w.stderr).toMatch(/cannot reach Redis/);
     // The refusal ends the attempt (no ioredis retries for ever): within the connect timeout
     // (3 s by default), here given 30 s, a margin that load cannot eat; a retry loop never ends.
     const t0 = Date.now();
-    const error = await countDistributed(12, { connection: `redis://127.0.0.1:${closed}` }).catch((e: unknown) => e);
+    const error = await countDistributed(12, { unauthenticated: true, connection: `redis://127.0.0.1:${closed}` }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
     expect(Date.now() - t0).toBeLessThan(30_000);
   });
 
   it("a queue holding another n is refused with a clear message (library and CLI)", async () => {
-    const w = await startWorker({ connection: url, concurrency: 1, queue: "shared" });
+    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "shared" });
     try {
-      const r = await countDistributed(8, { connection: url, queue: "shared" });
+      const r = await countDistributed(8, { unauthenticated: true, connection: url, queue: "shared" });
       expect(r).toMatchObject({ total: 92n, unique: 12n, queue: "shared" });
-      const error = await countDistributed(9, { connection: url, queue: "shared" }).catch((e: unknown) => e);
+      const error = await countDistributed(9, { unauthenticated: true, connection: url, queue: "shared" }).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
       expect((error as Error).message).toContain(`queue shared holds another count (n = 8, 8 parts, split version ${SPLIT_VERSION}), not n = 9`);
-      const cli = await runCli(["count", "9", "--queue", url, "--queue-name", "shared"]);
+      const cli = await runCli(["count", "9", "--queue", url, "--queue-name", "shared", "--unauthenticated"]);
       expect(cli.code).toBe(2);
       expect(cli.stderr).toMatch(/queue shared holds another count/);
     } finally {

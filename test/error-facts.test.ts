@@ -28,8 +28,8 @@ const ACCEPTS: Record<string, readonly string[]> = {
   estimate: ["n", "options", "samples", "seed", "engine", ...PACED_OPTION_NAMES],
   lasVegasStats: ["n", "options", "stopVegas", "trials", "seed", "exact", "engine", ...PACED_OPTION_NAMES],
   crossCheck: ["options", "kernels", "sizes", "seeds", "budgetMs", "thorough", "onProgress", "runner", "signal"],
-  countDistributed: ["n", "options", "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs"],
-  startWorker: ["options", "connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "gpu", "name", "graceMs"],
+  countDistributed: ["n", "options", "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated"],
+  startWorker: ["options", "connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "gpu", "name", "graceMs", "key", "keyFile", "identity", "identityFile", "unauthenticated"],
   listRuns: ["options", "connection", "connectTimeoutMs"],
 };
 
@@ -76,9 +76,13 @@ const BAD_CALLS: [keyof typeof ACCEPTS, () => unknown, string][] = [
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", queue: "a b" }), "queue"],
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", audit: 2 }), "audit"],
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", parts: 0 }), "parts"],
+  ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", key: "k", revoked: ["a", "two words"] }), "revoked"],
+  ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", key: "k", unauthenticated: true }), "unauthenticated"],
   ["startWorker", () => startWorker({ connection: "redis://h:1", concurrency: 0 }), "concurrency"],
   ["startWorker", () => startWorker({ connection: "redis://h:1", graceMs: -1 }), "graceMs"],
   ["startWorker", () => startWorker({ connection: "redis://%zz@h:1" }), "connection"],
+  ["startWorker", () => startWorker({ connection: "redis://h:1", unauthenticated: 1 as never }), "unauthenticated"],
+  ["startWorker", () => startWorker({ connection: "redis://h:1", identityFile: "" }), "identityFile"],
   ["listRuns", () => listRuns({ connection: "redis://h:1?x=1" }), "connection"],
 ];
 
@@ -109,7 +113,8 @@ describe("a bad input names its parameter as a field", () => {
       timeoutMs: "--timeout", workers: "--workers", parts: "--parts", seed: "--seed", connection: "--queue", concurrency: "--concurrency",
       graceMs: "--grace", maxNodes: "--max-nodes", maxSteps: "--max-steps", stopVegas: "--stop-vegas", maxEvents: "--max-events",
       samples: "--samples", trials: "--trials", checkpoint: "--checkpoint", budgetMs: "--budget", kernels: "--kernels",
-      method: "--method", engine: "--engine", queue: "--queue-name",
+      method: "--method", engine: "--engine", queue: "--queue-name", audit: "--audit", revoked: "--revoked", unauthenticated: "--unauthenticated",
+      identityFile: "--identity-file", keyFile: "--key-file",
     };
     for (const [, call] of BAD_CALLS) {
       const error = await failure(call);

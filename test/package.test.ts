@@ -173,7 +173,7 @@ describe("the packed package", () => {
 
     // The light install has no bullmq or ioredis (optional peers): the queue is refused in one
     // line naming both, coded NQ_MISSING_DEPENDENCY, before any connection (port 1 has no Redis).
-    const queued = cli("count", "8", "--queue", "redis://127.0.0.1:1");
+    const queued = cli("count", "8", "--queue", "redis://127.0.0.1:1", "--unauthenticated");
     expect(queued.status, queued.stderr).toBe(1);
     expect(queued.stdout).toBe("");
     const lines = queued.stderr.split("\n").filter((l) => l !== "" && !/ExperimentalWarning|--trace-warnings/.test(l));
@@ -183,9 +183,9 @@ describe("the packed package", () => {
     const refusal = (code: string, input: string[] = []) => JSON.parse(execFileSync(node, [...input, "-e", code], { cwd: app, encoding: "utf8" })) as Record<string, string>;
     const report = "({ name: e.name, code: e.code, message: e.message })";
     const fromEsm = refusal(`const { countDistributed } = await import("nqueens-wasm/distributed");
-      const e = await countDistributed(8, { connection: "redis://127.0.0.1:1" }).then(() => ({}), (e) => e);
+      const e = await countDistributed(8, { connection: "redis://127.0.0.1:1", unauthenticated: true }).then(() => ({}), (e) => e);
       console.log(JSON.stringify(${report}));`, ["--input-type=module"]);
-    const fromCjs = refusal(`require("nqueens-wasm/distributed").countDistributed(8, { connection: "redis://127.0.0.1:1" })
+    const fromCjs = refusal(`require("nqueens-wasm/distributed").countDistributed(8, { connection: "redis://127.0.0.1:1", unauthenticated: true })
       .then(() => console.log("{}"), (e) => console.log(JSON.stringify(${report})));`);
     for (const e of [fromEsm, fromCjs]) {
       expect(e.code).toBe("NQ_MISSING_DEPENDENCY");

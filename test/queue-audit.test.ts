@@ -184,10 +184,10 @@ describe.skipIf(!haveRedisServer)("the audit", () => {
     absurd.on("error", () => {});
     try {
       expect((await count(10, { blocked: [[0, 0]] })).total).toBe(660n);
-      const error = await countDistributed(10, { connection: url, blocked: [[0, 0]], parts: 8, queue: "absurd", pollMs: 50 }).then(() => undefined, (e: unknown) => e);
+      const error = await countDistributed(10, { unauthenticated: true, connection: url, blocked: [[0, 0]], parts: 8, queue: "absurd", pollMs: 50 }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
       expect((error as Error).message).toMatch(/^queue absurd: the result for constrained part \d+ of \d+ .*1000000.*again after counting it afresh/);
-      const cli = await runCli(["count", "10", "--blocked", "0:0", "--queue", url, "--parts", "8", "--queue-name", "absurd"]);
+      const cli = await runCli(["count", "10", "--blocked", "0:0", "--queue", url, "--parts", "8", "--queue-name", "absurd", "--unauthenticated"]);
       expect(cli.code).toBe(1);
       expect(cli.stdout).toBe("");
       expect(cli.stderr).not.toMatch(/8000000/);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker as BullWorker } from "bullmq";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { derivePart, splitCount } from "../src/index.js";
 import { countDistributed, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
@@ -31,7 +31,7 @@ const withQueue = withQueueOn(() => ({ host: "127.0.0.1", port: server.port }));
 async function enqueued(n: number, parts: number, name: string, key: string | null = KEY) {
   const controller = new AbortController();
   const notices: string[] = [];
-  const run = countDistributed(n, { connection: url, parts, queue: name, key: key ?? undefined, signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
+  const run = countDistributed(n, { connection: url, parts, queue: name, ...(key === null ? { unauthenticated: true } : { key }), signal: controller.signal, pollMs: 50, onNotice: (m) => notices.push(m) });
   run.catch(() => {}); // looked at by the test
   await until("the parts to be queued", async () => withQueue(name, async (q) => (await q.getWaitingCount()) === parts));
   return { run, controller, notices };
@@ -144,8 +144,8 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     await redis.set(metaKey("record"), JSON.stringify(stripped));
     expect(await countDistributed(10, { connection: url, parts: 8, queue: "record", key: KEY }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_TAMPERED" });
     await redis.set(metaKey("record"), JSON.stringify(record));
-    const none = await countDistributed(10, { connection: url, parts: 8, queue: "record", key: undefined }).catch((e: unknown) => e);
-    expect(none).toMatchObject({ code: "NQ_KEY" });
+    const none = await countDistributed(10, { connection: url, parts: 8, queue: "record", unauthenticated: true }).catch((e: unknown) => e);
+    expect(none).toMatchObject({ code: "NQ_KEY", message: expect.stringMatching(/^queue record: the run was made under a key/) });
     expect(JSON.stringify(none) + (none as Error).message).not.toContain(KEY);
   });
 
@@ -154,7 +154,7 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     const plainRun = await enqueued(10, 8, "plain", null);
     const events: WorkerEvent[] = [];
     const stranger = await startWorker({ connection: url, concurrency: 1, key: "not the key", onEvent: (e) => events.push(e) });
-    const keyless = await startWorker({ connection: url, concurrency: 1, onEvent: (e) => events.push(e) });
+    const keyless = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, onEvent: (e) => events.push(e) });
     try {
       await until("both to say why", async () => events.filter((e) => e.type === "error" && /^not joining run (keyed|plain)/.test(e.message)).length >= 3);
       const messages = events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
@@ -171,7 +171,7 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     }
   });
 
-  it("CLI: NQUEENS_KEY for the coordinator, --key-file for the workers, end to end; without a key the result says so and stderr says in one line how to set one", async () => {
+  it("CLI: NQUEENS_KEY for the coordinator, --key-file for the workers, end to end; without a key, as asked (--unauthenticated), the result says so and stderr says in one line how to set one", async () => {
     const keyFile = join(dir, "cluster.key");
     writeFileSync(keyFile, `${KEY}\n`, { mode: 0o600 });
     const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, "--name", "w1"]);
@@ -188,11 +188,12 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(JSON.parse(cli.stdout)).toMatchObject({ total: String(A000170[11]), authenticated: true, mismatches: 0, suspects: [] });
     expect(JSON.parse(cli.stdout).audited).toBeGreaterThanOrEqual(1); // one part of w1 at least
     expect(cli.stderr).toBe("");
-    // No key on either side: it still counts, says so, and how to set a key.
-    const plain = spawnCli(["worker", "--queue", url, "--concurrency", "1"]);
+    // No key on either side, as asked (--unauthenticated, even with NQUEENS_KEY set): it counts, says so, and how to set a key.
+    const ambient = { ...process.env, NQUEENS_KEY: KEY };
+    const plain = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--unauthenticated"], ambient);
     await until("the keyless worker to start", async () => plain.stderr().includes("ready"));
     expect(plain.stderr()).toMatch(/^nqueens worker: the queue is not authenticated: .*set NQUEENS_KEY or --key-file FILE/m);
-    const open = await runCli(["count", "10", "--queue", url, "--parts", "8"]);
+    const open = await runCli(["count", "10", "--queue", url, "--parts", "8", "--unauthenticated"], { env: ambient });
     expect(open.code, open.stderr).toBe(0);
     expect(open.stdout).toMatch(/^n = 10: 724 solutions, 92 unique/);
     expect(open.stdout).toMatch(/not authenticated \(no key\)/);
@@ -261,4 +262,71 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ total: String(A000170[14]), unique: String(A002562[14]), authenticated: true, mismatches: 0 });
     expect(JSON.parse(second.stdout).resumed).toBeGreaterThanOrEqual(3);
   }, 40_000);
+});
+
+describe("a queue run without a key is refused unless asked for", () => {
+  /** NQUEENS_KEY unset (or set to `value`) for `body`, as it was after. */
+  async function withEnvKey<T>(value: string | undefined, body: () => Promise<T>): Promise<T> {
+    const saved = process.env.NQUEENS_KEY;
+    if (value === undefined) delete process.env.NQUEENS_KEY;
+    else process.env.NQUEENS_KEY = value;
+    try {
+      return await body();
+    } finally {
+      if (saved === undefined) delete process.env.NQUEENS_KEY;
+      else process.env.NQUEENS_KEY = saved;
+    }
+  }
+  const nowhere = "redis://127.0.0.1:1"; // nothing listens there: a call that gets past its checks is NQ_QUEUE_UNREACHABLE
+  const failure = (call: () => Promise<unknown>): Promise<unknown> => call().then(() => undefined, (e: unknown) => e);
+
+  it("API: countDistributed and startWorker without a key are NQ_KEY saying how to set one and naming unauthenticated, before Redis is asked anything", async () => {
+    await withEnvKey(undefined, async () => {
+      for (const call of [() => countDistributed(10, { connection: nowhere, parts: 8 }), () => startWorker({ connection: nowhere, concurrency: 1 })]) {
+        const error = await failure(call);
+        expect(error).toMatchObject({ code: "NQ_KEY", param: "key", message: expect.stringMatching(/^no cluster key: .*NQUEENS_KEY.*unauthenticated: true/) });
+      }
+      // Asked for: on to Redis, as before.
+      expect(await failure(() => countDistributed(10, { connection: nowhere, parts: 8, unauthenticated: true }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      expect(await failure(() => startWorker({ connection: nowhere, concurrency: 1, unauthenticated: true }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      // A key, or a worker's own identity, is enough; unauthenticated beside one is refused, naming where the key came from.
+      expect(await failure(() => countDistributed(10, { connection: nowhere, parts: 8, key: KEY }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      const identity = { name: "w", key: new Uint8Array(32).fill(7) };
+      expect(await failure(() => startWorker({ connection: nowhere, concurrency: 1, identity }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      expect(await failure(() => countDistributed(10, { connection: nowhere, key: KEY, unauthenticated: true })))
+        .toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "unauthenticated", message: "unauthenticated asks for a run without a key, but one is given (key): leave one of the two out" });
+      expect(await failure(() => startWorker({ connection: nowhere, identity, unauthenticated: true }))).toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "unauthenticated" });
+      expect(await failure(() => startWorker({ connection: nowhere, unauthenticated: "yes" as never }))).toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "unauthenticated" });
+    });
+    await withEnvKey(KEY, async () => {
+      expect(await failure(() => countDistributed(10, { connection: nowhere, parts: 8 }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+      expect(await failure(() => startWorker({ connection: nowhere, concurrency: 1 }))).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
+    });
+  });
+
+  it("CLI: count --queue and worker without a key exit 2, one line saying how to set one and naming --unauthenticated; with it they go on to Redis", async () => {
+    const env = { ...process.env };
+    delete env.NQUEENS_KEY;
+    const own = mkdtempSync(join(tmpdir(), "nqueens-keyless-"));
+    const keyFile = join(own, "cluster.key");
+    writeFileSync(keyFile, `${KEY}\n`, { mode: 0o600 });
+    onTestFinished(() => rmSync(own, { recursive: true, force: true }));
+    const [count, worker, count2, worker2, both] = await Promise.all([
+      runCli(["count", "10", "--queue", nowhere], { env }),
+      runCli(["worker", "--queue", nowhere], { env }),
+      runCli(["count", "10", "--queue", nowhere, "--unauthenticated"], { env }),
+      runCli(["worker", "--queue", nowhere, "--unauthenticated"], { env }),
+      runCli(["count", "10", "--queue", nowhere, "--unauthenticated", "--key-file", keyFile], { env }),
+    ]);
+    for (const run of [count, worker]) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/^nqueens: no cluster key: [^\n]*export NQUEENS_KEY=[^\n]*--key-file FILE[^\n]*--unauthenticated to run without one\n$/);
+    }
+    for (const run of [count2, worker2]) {
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/cannot reach Redis at 127\.0\.0\.1:1/);
+    }
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe("nqueens: --unauthenticated runs the count without a key: it does not go with --key-file\n");
+  });
 });

@@ -38,22 +38,22 @@ describe.skipIf(!haveRedisServer)("a queue run's parts", () => {
   it("--parts above what the split can make is refused before Redis is asked, naming the most it can", async () => {
     const most = splitCount(12, { parts: 1_000_000 }).length; // what the split makes when asked for a million
     expect(most).toBeLessThan(1_000_000);
-    const error = await countDistributed(12, { connection: "redis://127.0.0.1:1", parts: 1_000_000 }).then(() => undefined, (e: unknown) => e);
+    const error = await countDistributed(12, { unauthenticated: true, connection: "redis://127.0.0.1:1", parts: 1_000_000 }).then(() => undefined, (e: unknown) => e);
     expect(error).toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
     expect((error as Error).message).toBe(`parts must be an integer from 1 to ${most} for n = 12 (the most parts its split can make), got 1000000`);
-    const cli = await runCli(["count", "12", "--queue", "redis://127.0.0.1:1", "--parts", "1000000"]);
+    const cli = await runCli(["count", "12", "--queue", "redis://127.0.0.1:1", "--parts", "1000000", "--unauthenticated"]);
     expect(cli.code).toBe(2);
     expect(cli.stderr).toMatch(new RegExp(`parts must be an integer from 1 to ${most} for n = 12`));
   });
 
   it("from n = 18 the default follows the worker threads seen; the plan gives the run's estimated length; a run of n in Redis is resumed with its parts", async () => {
-    const a = await startWorker({ connection: url, concurrency: 3, queue: "nobody-here" });
-    const b = await startWorker({ connection: url, concurrency: 2, queue: "nobody-here" });
+    const a = await startWorker({ unauthenticated: true, connection: url, concurrency: 3, queue: "nobody-here" });
+    const b = await startWorker({ unauthenticated: true, connection: url, concurrency: 2, queue: "nobody-here" });
     try {
       await until("both workers registered", async () => (await redis.keys("nqueens:worker:*")).length === 2);
       const plans: RunPlan[] = [];
       const controller = new AbortController();
-      const run = countDistributed(18, { connection: url, signal: controller.signal, onPlan: (p) => plans.push(p) });
+      const run = countDistributed(18, { unauthenticated: true, connection: url, signal: controller.signal, onPlan: (p) => plans.push(p) });
       run.catch(() => {});
       await until("the plan", async () => plans.length === 1);
       expect(plans[0]).toMatchObject({ n: 18, threads: 5, parts: 256, from: "default" });
@@ -66,7 +66,7 @@ describe.skipIf(!haveRedisServer)("a queue run's parts", () => {
       for (let i = 0; i < 70; i++) await redis.set(`nqueens:worker:extra-${i}`, "1", "EX", 60);
       expect(askedParts(18, 75)).toBe(300);
       const again = new AbortController();
-      const second = countDistributed(18, { connection: url, signal: again.signal, onPlan: (p) => plans.push(p) });
+      const second = countDistributed(18, { unauthenticated: true, connection: url, signal: again.signal, onPlan: (p) => plans.push(p) });
       second.catch(() => {});
       await until("the second plan", async () => plans.length === 2);
       expect(plans[1]).toMatchObject({ threads: 75, parts: 256, from: "resumed" });

@@ -67,19 +67,19 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
   it("--requirepass: the queue counts through redis://:PASSWORD@host; a wrong or missing password is NQ_QUEUE_UNREACHABLE and never shows the password", async () => {
     const port = await redisServer(["--port", "{port}", "--requirepass", PASSWORD], (p) => new Redis({ port: p, password: PASSWORD, lazyConnect: false, maxRetriesPerRequest: 1 }));
     const url = `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`;
-    const worker = await startWorker({ connection: url, concurrency: 1 });
+    const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1 });
     try {
-      expect(await countDistributed(10, { connection: url, parts: 8, pollMs: 50 })).toMatchObject({ total: BigInt(A000170[10]) });
+      expect(await countDistributed(10, { unauthenticated: true, connection: url, parts: 8, pollMs: 50 })).toMatchObject({ total: BigInt(A000170[10]) });
     } finally {
       await worker.close();
     }
     for (const bad of [`redis://:wrong-${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`, `redis://127.0.0.1:${port}`]) {
-      const error = await countDistributed(10, { connection: bad, parts: 8 }).then(() => undefined, (e: unknown) => e);
+      const error = await countDistributed(10, { unauthenticated: true, connection: bad, parts: 8 }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_UNREACHABLE" });
       expect((error as Error).message).toMatch(/WRONGPASS|NOAUTH|invalid password|Authentication required/i);
       expect((error as Error).message).not.toContain(PASSWORD);
       expect((error as Error).message).not.toContain(encodeURIComponent(PASSWORD));
-      const cli = await runCli(["count", "10", "--queue", bad]);
+      const cli = await runCli(["count", "10", "--queue", bad, "--unauthenticated"]);
       expect(cli.code).toBe(1);
       expect(cli.stderr + cli.stdout).not.toContain("s3cret");
     }
@@ -95,9 +95,9 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
     const without = await runCli(["runs", "--queue", url]);
     expect(without.code).toBe(1);
     expect(without.stderr).toMatch(/NOAUTH|Authentication required|WRONGPASS/i);
-    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"], env);
+    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--unauthenticated"], env);
     await until("the worker to start", async () => w.stderr().includes("ready"));
-    const counted = await runCli(["count", "10", "--queue", url, "--parts", "8", "--json"], { env });
+    const counted = await runCli(["count", "10", "--queue", url, "--parts", "8", "--json", "--unauthenticated"], { env });
     expect(counted.code, counted.stderr).toBe(0);
     expect(JSON.parse(counted.stdout)).toMatchObject({ total: String(A000170[10]) });
     expect(w.stderr() + counted.stderr + listed.stderr).not.toContain(PASSWORD);
@@ -113,13 +113,13 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
       (p) => new Redis({ port: p, username: "nq", password: ACL_PASSWORD, maxRetriesPerRequest: 1 }),
     );
     const url = `redis://nq:${ACL_PASSWORD}@127.0.0.1:${port}`;
-    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"]);
+    const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--unauthenticated"]);
     await until("the worker to start", async () => w.stderr().includes("ready"));
-    const cli = await runCli(["count", "11", "--queue", url, "--parts", "8", "--json"]);
+    const cli = await runCli(["count", "11", "--queue", url, "--parts", "8", "--json", "--unauthenticated"]);
     expect(cli.code, cli.stderr).toBe(0);
     expect(JSON.parse(cli.stdout)).toMatchObject({ total: String(A000170[11]) });
     expect(w.stderr() + cli.stderr).not.toContain(ACL_PASSWORD);
-    const refused = await runCli(["count", "11", "--queue", `redis://nq:not-${ACL_PASSWORD}@127.0.0.1:${port}`]);
+    const refused = await runCli(["count", "11", "--queue", `redis://nq:not-${ACL_PASSWORD}@127.0.0.1:${port}`, "--unauthenticated"]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \(WRONGPASS/);
     expect(refused.stderr).not.toContain(ACL_PASSWORD);
@@ -132,9 +132,9 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
       (p) => new Redis({ port: p, password: PASSWORD, tls: { ca: readFileSync(tls.ca) }, maxRetriesPerRequest: 1 }),
     );
     const options = { host: "127.0.0.1", port, password: PASSWORD, tls: { ca: readFileSync(tls.ca) } };
-    const worker = await startWorker({ connection: options, concurrency: 1 });
+    const worker = await startWorker({ unauthenticated: true, connection: options, concurrency: 1 });
     try {
-      expect(await countDistributed(10, { connection: options, parts: 8, pollMs: 50 })).toMatchObject({ total: BigInt(A000170[10]) });
+      expect(await countDistributed(10, { unauthenticated: true, connection: options, parts: 8, pollMs: 50 })).toMatchObject({ total: BigInt(A000170[10]) });
     } finally {
       await worker.close();
     }
@@ -142,19 +142,19 @@ describe.skipIf(!haveRedisServer)("Redis with a password, an ACL user, TLS", () 
     const url = `rediss://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`;
     process.env.NODE_EXTRA_CA_CERTS = tls.ca;
     try {
-      const w = spawnCli(["worker", "--queue", url, "--concurrency", "1"]);
+      const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--unauthenticated"]);
       await until("the worker to start", async () => w.stderr().includes("ready"));
-      const cli = await runCli(["count", "11", "--queue", url, "--parts", "8", "--json"]);
+      const cli = await runCli(["count", "11", "--queue", url, "--parts", "8", "--json", "--unauthenticated"]);
       expect(cli.code, cli.stderr).toBe(0);
       expect(JSON.parse(cli.stdout)).toMatchObject({ total: String(A000170[11]) });
     } finally {
       delete process.env.NODE_EXTRA_CA_CERTS;
     }
     // Without the CA the certificate is not trusted; without TLS the server does not answer: both refused, no password shown.
-    const untrusted = await runCli(["count", "10", "--queue", url]);
+    const untrusted = await runCli(["count", "10", "--queue", url, "--unauthenticated"]);
     expect(untrusted.code).toBe(1);
     expect(untrusted.stderr).toMatch(/^nqueens: cannot reach Redis at 127\.0\.0\.1:\d+ \(.*(certificate|self.signed)/im);
-    const plain = await runCli(["count", "10", "--queue", `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`]);
+    const plain = await runCli(["count", "10", "--queue", `redis://:${encodeURIComponent(PASSWORD)}@127.0.0.1:${port}`, "--unauthenticated"]);
     expect(plain.code).toBe(1);
     expect(plain.stderr + untrusted.stderr).not.toContain("s3cret");
   }, 40_000);

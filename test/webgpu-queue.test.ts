@@ -60,7 +60,7 @@ describe("the GPU among the threads is engine 'webgpu' everywhere; gpu: true, th
     try {
       for (let i = 0; i < 2; i++) {
         await expect(countParallel(9, { gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
-        await expect(startWorker({ connection: "redis://127.0.0.1:1", gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
+        await expect(startWorker({ unauthenticated: true, connection: "redis://127.0.0.1:1", gpu: true })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
       }
       await expect(countParallel(9, { engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE" });
       await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
@@ -76,7 +76,7 @@ describe("the GPU among the threads is engine 'webgpu' everywhere; gpu: true, th
 
   it("engine 'webgpu' with gpu: false, a startWorker engine that is not 'wasm' or 'webgpu', and a gpu that is not a boolean are refused, naming the option", async () => {
     await expect(countParallel(9, { engine: "webgpu", gpu: false })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("leave gpu out"), param: "gpu" });
-    await expect(startWorker({ connection: "redis://127.0.0.1:1", engine: "ts" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringMatching(/^engine must be one of "wasm", "webgpu", got/) });
+    await expect(startWorker({ unauthenticated: true, connection: "redis://127.0.0.1:1", engine: "ts" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringMatching(/^engine must be one of "wasm", "webgpu", got/) });
     await expect(countParallel(9, { gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", message: expect.stringContaining("gpu must be true or false") });
     // the plain CPU engines are as before
     expect((await countParallel(8, { engine: "ts", workers: 1 })).engine).toBe("ts");
@@ -156,9 +156,9 @@ describe.skipIf(!haveGpu)("countParallel({ engine: 'webgpu' }): the GPU as one w
 describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
   it("startWorker({ engine: 'webgpu' }) counts a run exactly, nodes included", async () => {
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-11", pollMs: 50, onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, engine: "webgpu", queue: "gpu-11", pollMs: 50, onEvent: (e) => events.push(e) });
     try {
-      const r = await countDistributed(11, { connection: url, queue: "gpu-11", parts: 6 });
+      const r = await countDistributed(11, { unauthenticated: true, connection: url, queue: "gpu-11", parts: 6 });
       expect([r.total, r.unique, r.nodes]).toEqual([A000170[11], A002562[11], (await count(11)).nodes]);
       expect(events.filter((e) => e.type === "counted")).toHaveLength(6);
       expect(events.filter((e) => e.type === "error")).toEqual([]);
@@ -169,11 +169,11 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
 
   it("an honest GPU worker passes the audit and replicas: its parts, nodes included, are a CPU thread's", async () => {
     const events: WorkerEvent[] = [];
-    const gpuWorker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-audit", pollMs: 50, name: "gpu", onEvent: (e) => events.push(e) });
-    const cpuWorker = await startWorker({ connection: url, concurrency: 1, queue: "gpu-audit", pollMs: 50, name: "cpu" });
+    const gpuWorker = await startWorker({ unauthenticated: true, connection: url, engine: "webgpu", queue: "gpu-audit", pollMs: 50, name: "gpu", onEvent: (e) => events.push(e) });
+    const cpuWorker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "gpu-audit", pollMs: 50, name: "cpu" });
     try {
       // every part counted by both workers (replicas 2) and by the coordinator (audit 1)
-      const r = await countDistributed(12, { connection: url, queue: "gpu-audit", parts: 8, replicas: 2, audit: 1 });
+      const r = await countDistributed(12, { unauthenticated: true, connection: url, queue: "gpu-audit", parts: 8, replicas: 2, audit: 1 });
       expect([r.total, r.unique, r.nodes]).toEqual([A000170[12], A002562[12], (await count(12)).nodes]);
       expect([r.mismatches, r.suspects, r.audited]).toEqual([0, [], 8]);
       expect(events.filter((e) => e.type === "counted").length).toBeGreaterThan(0);
@@ -185,10 +185,10 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
   it("a device lost mid-part: the part is counted again on the CPU, the total is exact", async () => {
     await countPartWebGpu(splitCount(8, { parts: 1 })[0]); // pipeline compiled: the part below starts at once
     const events: WorkerEvent[] = [];
-    const worker = await startWorker({ connection: url, engine: "webgpu", queue: "gpu-14", pollMs: 50, onEvent: (e) => events.push(e) });
+    const worker = await startWorker({ unauthenticated: true, connection: url, engine: "webgpu", queue: "gpu-14", pollMs: 50, onEvent: (e) => events.push(e) });
     try {
       // n = 14 in one part: about 2 s on a software GPU, so the device is lost mid-part
-      const run = countDistributed(14, { connection: url, queue: "gpu-14", parts: 1 });
+      const run = countDistributed(14, { unauthenticated: true, connection: url, queue: "gpu-14", parts: 1 });
       const redis = new Redis(url);
       for (let i = 0; i < 400 && (await redis.llen("bull:gpu-14:active")) === 0; i++) await sleep(10);
       redis.disconnect();
@@ -206,17 +206,17 @@ describe.skipIf(!haveRedis || !haveGpu)("queue parts on the GPU", () => {
   it("without an adapter, startWorker({ engine: 'webgpu' }) rejects with NQ_ENGINE_UNAVAILABLE before it connects; gpu must be a boolean", async () => {
     setGpuLoader(noPackage());
     try {
-      await expect(startWorker({ connection: "redis://127.0.0.1:1", engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+      await expect(startWorker({ unauthenticated: true, connection: "redis://127.0.0.1:1", engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
     } finally {
       setGpuLoader();
     }
-    await expect(startWorker({ connection: url, gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+    await expect(startWorker({ unauthenticated: true, connection: url, gpu: "yes" as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
   });
 
   it("nqueens worker --engine webgpu names the adapter and counts a run's parts on it", async () => {
-    const w = spawnCli(["worker", "--queue", url, "--engine", "webgpu"]);
+    const w = spawnCli(["worker", "--queue", url, "--engine", "webgpu", "--unauthenticated"]);
     await until("the worker to start", async () => w.stderr().includes("ready"));
-    const r = await countDistributed(10, { connection: url, queue: "gpu-cli", parts: 4 });
+    const r = await countDistributed(10, { unauthenticated: true, connection: url, queue: "gpu-cli", parts: 4 });
     expect([r.total, r.unique, r.nodes]).toEqual([A000170[10], A002562[10], (await count(10)).nodes]);
     w.child.kill("SIGTERM");
     expect(await w.exited).toBe(0);

@@ -23,8 +23,14 @@ const FLAG_NAMES: Record<string, string> = {
   maxEvents: "--max-events", samples: "--samples", trials: "--trials", seed: "--seed", workers: "--workers", parts: "--parts",
   limit: "--limit", connection: "--queue", concurrency: "--concurrency", prefetch: "--prefetch", lockDuration: "--lock-duration",
   stalledInterval: "--stalled-interval", budgetMs: "--budget", kernels: "--kernels", checkpoint: "--checkpoint", method: "--method",
-  engine: "--engine", queue: "--queue-name", graceMs: "--grace",
+  engine: "--engine", queue: "--queue-name", graceMs: "--grace", keyFile: "--key-file", name: "--name", identityFile: "--identity-file",
+  identities: "--identities", revoked: "--revoked", unauthenticated: "--unauthenticated", audit: "--audit", replicas: "--replicas",
 };
+
+/** The way out of a queue run refused for want of a key (the API's keyMissing), in the CLI's words. */
+export const CLI_KEY_HINT =
+  "set NQUEENS_KEY (export NQUEENS_KEY=$(head -c 32 /dev/urandom | base64)) or give --key-file FILE, the same key on the coordinator and every worker " +
+  "(a worker may hold its own identity instead: --identity-file FILE, from nqueens key --worker NAME); or add --unauthenticated to run without one";
 
 /** A coded error's facts (see ErrorFacts): read as fields, never from its message. */
 function factsOf(error: Error): ErrorFacts {
@@ -81,6 +87,8 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   if (code === ErrorCode.tampered && facts.param === "checkpoint") {
     return { line: oneLine(`${why}; nothing of it is used: add --restart to count from the start and overwrite it, or give the key it was made under (--key-file, NQUEENS_KEY)`), exitCode: EXIT_USAGE };
   }
+  // A queue run without a key that was not asked for: the user's choice to make (exit 2), said with the flags.
+  if (code === ErrorCode.key && facts.param === "key" && facts.hint !== undefined) return { line: oneLine(`${why}; ${CLI_KEY_HINT}`), exitCode: EXIT_USAGE };
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(timeoutLine(error)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };

@@ -14,6 +14,7 @@ import { lvStatsCommand } from "./commands/lv-stats.js";
 import { crossCheckCommand } from "./commands/crosscheck.js";
 import { workerCommand } from "./commands/worker.js";
 import { runsCommand } from "./commands/runs.js";
+import { keyCommand } from "./commands/key.js";
 import { err } from "./output.js";
 
 /** The package's version, put in by tsup at build time (tsup.config.ts). */
@@ -29,7 +30,7 @@ const program = new Command("nqueens")
     outputError: (s, write) => write(`nqueens: ${s.replace(/^error: /, "").replace(/\s*\n\s*/g, " ").trim()} (see --help)\n`),
   });
 
-for (const add of [countCommand, allCommand, solveCommand, traceCommand, estimateCommand, treeCommand, lvStatsCommand, crossCheckCommand, workerCommand, runsCommand]) add(program);
+for (const add of [countCommand, allCommand, solveCommand, traceCommand, estimateCommand, treeCommand, lvStatsCommand, crossCheckCommand, workerCommand, runsCommand, keyCommand]) add(program);
 
 async function main(): Promise<number> {
   process.stdout.on("error", (error: NodeJS.ErrnoException) => {

@@ -53,16 +53,18 @@ export function withCode<E extends Error>(error: E, code: ErrorCodeValue): E & {
 export interface ErrorFacts {
   /**
    * The parameter or option the error is about, as the API spells it (`"timeoutMs"`, `"workers"`,
-   * `"n"`, `"connection"`; `"checkpoint"` on a refused checkpoint, `"timeoutMs"` on a timeout).
+   * `"n"`, `"connection"`; `"checkpoint"` on a refused checkpoint, `"timeoutMs"` on a timeout,
+   * `"key"` on a queue run without a key).
    */
   param?: string;
   /**
    * The message after the parameter's name, exactly: `message === param + detail` (`" must be an
    * integer >= 0, got -1"`, `"[2] must be ..."`, `"'s database must be ..."`). For a refused
-   * checkpoint, the reason without the way out (`"checkpoint c.json belongs to n = 9, not n = 10"`).
+   * checkpoint or a queue run without a key, the reason without the way out (`"checkpoint c.json
+   * belongs to n = 9, not n = 10"`).
    */
   detail?: string;
-  /** What to do about it, in the API's words (a refused checkpoint's `"delete it, or pass restart: true, to start over"`). */
+  /** What to do about it, in the API's words (a refused checkpoint's `"delete it, or pass restart: true, to start over"`; a queue run's without a key). */
   hint?: string;
   /** On an NQ_TIMEOUT: the operation that ran out of time (`"count(20)"`). */
   operation?: string;

@@ -2,9 +2,10 @@
 // HMAC-SHA-256 under the cluster key (src/core/key.ts), each kind under its own domain so a
 // MAC of one kind never passes as another. Each MAC covers the queue's name and the run's
 // random id too, so nothing signed for one run (or an earlier run of the same name) passes
-// in another. Without a key nothing is signed and the run says `authenticated: false`.
+// in another. A run without a key is refused unless asked for (`unauthenticated: true`): then
+// nothing is signed and the run says `authenticated: false`.
 import { explicitKey, macEquals, macOf, type KeyInput } from "../core/key.js";
-import { ErrorCode, invalid, withCode } from "../core/errors.js";
+import { ErrorCode, invalid, withCode, type CodedError } from "../core/errors.js";
 import { describe } from "../core/validate.js";
 
 export const RUN_DOMAIN = "nqueens-queue-run-v1";
@@ -15,8 +16,44 @@ export const RESULT_DOMAIN = "nqueens-queue-result-v1";
 export const NO_KEY_HINT =
   "the queue is not authenticated: anyone who can write to this Redis can change the answer; set NQUEENS_KEY or --key-file FILE (the same key on the coordinator and every worker)";
 
-/** The key of the queue's options: `key`, else `keyFile`, else NQUEENS_KEY; undefined without one. */
-export function queueKey(options: { key?: KeyInput; keyFile?: string }): Uint8Array | undefined {
+/** The way out of a run refused for want of a key, in the API's words (the CLI says it with its flags). */
+export const KEY_HINT =
+  "give the cluster key (key or keyFile, or the environment variable NQUEENS_KEY; the same key on the coordinator and every worker), or pass unauthenticated: true to run without one";
+
+/**
+ * A queue run without a key that was not asked for: NQ_KEY with `param` "key", the reason
+ * (`detail`) and the way out (`hint`) as fields, so the CLI can say the way out with its flags.
+ */
+export function keyMissing(): CodedError {
+  const detail = "no cluster key: a queue run without one is not authenticated, and anyone who can write to its Redis can change the answer";
+  return Object.assign(withCode(new Error(`${detail}; ${KEY_HINT}`), ErrorCode.key), { param: "key", detail, hint: KEY_HINT });
+}
+
+/**
+ * Whether a queue run goes without a key, as its options choose. `given` names the option that
+ * gave a key or a worker's identity (key, keyFile, identity, identityFile), `keyed` whether the
+ * run has one (from NQUEENS_KEY too). `unauthenticated: true` is refused beside a given one
+ * (NQ_INVALID_ARGUMENT); without a key or identity, only `unauthenticated: true` lets the run go
+ * (NQ_KEY, keyMissing, otherwise).
+ */
+export function keylessChoice(unauthenticated: unknown, given: string | undefined, keyed: boolean): boolean {
+  if (unauthenticated !== undefined && typeof unauthenticated !== "boolean") {
+    throw invalid("unauthenticated", ` must be true (run without a key) or false, got ${describe(unauthenticated)}`, TypeError);
+  }
+  if (unauthenticated === true) {
+    if (given !== undefined) throw invalid("unauthenticated", ` asks for a run without a key, but one is given (${given}): leave one of the two out`);
+    return true;
+  }
+  if (!keyed) throw keyMissing();
+  return false;
+}
+
+/**
+ * The key of the queue's options: `key`, else `keyFile`, else NQUEENS_KEY; undefined without
+ * one, and for a run asked to go without one (`unauthenticated: true` overrides NQUEENS_KEY).
+ */
+export function queueKey(options: { key?: KeyInput; keyFile?: string; unauthenticated?: unknown }): Uint8Array | undefined {
+  if (options.unauthenticated === true && options.key === undefined && options.keyFile === undefined) return undefined;
   return explicitKey({ key: options.key, keyFile: options.keyFile });
 }
 
@@ -101,7 +138,15 @@ export function identityText(cluster: KeyInput, name: string): string {
  */
 export function readIdentity(path: string): WorkerIdentity {
   if (typeof path !== "string" || path === "") throw invalid("path", ` must be the path of an identity file, got ${describe(path)}`, TypeError);
-  const bytes = queueKey({ keyFile: path })!;
+  let bytes: Uint8Array;
+  try {
+    bytes = queueKey({ keyFile: path })!;
+  } catch (error) {
+    // Read as a key file is (owner, mode, directory), and said as what it is.
+    const e = error as Error & { code?: string };
+    if (e.code === ErrorCode.key && e.message.startsWith("key file ")) e.message = `identity file ${e.message.slice("key file ".length)}`;
+    throw e;
+  }
   const m = IDENTITY_LINE.exec(new TextDecoder().decode(bytes).trim());
   if (!m) throw keyNeeded(`identity file ${path} is not a worker identity (one line "nqueens-worker-identity v1 NAME KEY", as \`nqueens key --worker NAME\` writes it)`);
   return { name: m[1]!, key: new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16))) };

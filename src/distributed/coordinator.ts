@@ -5,11 +5,11 @@
 // its counts in a few bytes (tally.ts); an audit recounts a sample itself (audit.ts). Finished
 // jobs stay in Redis, so a coordinator started again after a stop reuses their results. With
 // given queens or blocked squares it does the same with the parts of splitConstrainedCount.
-import type { Queue, QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
 import type { CountResult } from "../count/count.js";
 import type { ParallelProgress } from "../workers/parallel.js";
 import type { KeyInput } from "../core/key.js";
-import { ErrorCode, rangeError, withCode, invalid } from "../core/errors.js";
+import { ErrorCode, withCode, invalid } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
 import { MAX_PARTS, type CountPart } from "../count/parts.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction, optionalSignal } from "../core/validate.js";
@@ -22,7 +22,8 @@ import { bull, connect, lost, redisOptions, sleep, within, type Connection } fro
 import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
-import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, queueKey, signed, tampered, verifies } from "./auth.js";
+import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, keylessChoice, queueKey, signed, verifies } from "./auth.js";
+import { claimQueue, sameBoard } from "./claim.js";
 import { RunState } from "./run-state.js";
 import { askedParts, planRun, workerKey, type RunPlan } from "./plan.js";
 import { runToResume, stallText } from "./waiting.js";
@@ -75,11 +76,17 @@ export type DistributedOptions = {
   /**
    * The cluster key (any string or bytes; default: the file `keyFile`, else the environment
    * variable NQUEENS_KEY): the run record, jobs and results are MACed under it, and anything
-   * that does not verify is refused. Without one the run is `authenticated: false`.
+   * that does not verify is refused. Without one the run is refused (NQ_KEY), unless
+   * `unauthenticated` is true.
    */
   key?: KeyInput;
   /** A file holding the key (trailing newline trimmed). */
   keyFile?: string;
+  /**
+   * true: run without a key, as asked (`authenticated: false`: anyone who can write to Redis can
+   * change the answer), NQUEENS_KEY left unused; refused beside `key` or `keyFile`.
+   */
+  unauthenticated?: boolean;
   /**
    * The fraction of each worker's results the coordinator recounts itself, drawn at random, 0
    * to 1 (default 0.03; 0: no audit at all). Besides the draw, a result far from the
@@ -126,10 +133,10 @@ export type DistributedResult = CountResult & {
  */
 // About 200 lines: the run's options, its split and record, then the poll loop, which holds
 // the queue, the event stream and the run's state (./run-state.ts) together until every part
-// is in; the steps that need none of that are apart (timings, claimQueue, Waker, workerThreads).
+// is in; the steps that need none of that are apart (timings, Waker, workerThreads; claimQueue in ./claim.ts).
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated",
   ]);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countDistributed", plain: [4, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   const constrained = !board.plain;
@@ -143,8 +150,9 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
   const key = queueKey(opts);
   const identities = opts.identities === undefined ? "allowed" : checkChoice("identities", opts.identities, ["allowed", "required"] as const);
-  if (opts.revoked !== undefined && (!Array.isArray(opts.revoked) || !opts.revoked.every((r) => typeof r === "string" && IDENTITY_NAME.test(r)))) {
-    throw invalid("revoked", ` must be a list of worker identities (names of 1 to 100 letters, digits or . _ @ : -), got ${describe(opts.revoked)}`, TypeError);
+  const badName = Array.isArray(opts.revoked) ? opts.revoked.find((r) => typeof r !== "string" || !IDENTITY_NAME.test(r)) : undefined;
+  if (opts.revoked !== undefined && (!Array.isArray(opts.revoked) || badName !== undefined)) {
+    throw invalid("revoked", ` must be a list of worker identities (names of 1 to 100 letters, digits or . _ @ : -), got ${Array.isArray(opts.revoked) ? `${describe(badName)} in the list` : describe(opts.revoked)}`, TypeError);
   }
   if ((identities === "required" || opts.revoked !== undefined) && !key) throw keyNeeded("identities and revoked need the cluster key (NQUEENS_KEY, --key-file FILE or key): a worker's identity key is made from it");
   signal?.throwIfAborted();
@@ -167,6 +175,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
     throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
   }
+  keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
 
   const { bullmq: { Queue, QueueEvents } } = await queueLibraries();
   const client = await connect(redis, connectTimeoutMs);
@@ -370,41 +379,6 @@ function timings(opts: Partial<DistributedOptions>): { connectTimeoutMs: number;
   return { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas };
 }
 
-/**
- * The queue's claim for this run: a record there must be this run's (another count or board is
- * NQ_QUEUE_MISMATCH) and verify under the key (NQ_TAMPERED; a keyed run without a key,
- * NQ_KEY); a queue without a record must hold no jobs. Returns the run's id: the record's, or a
- * fresh one.
- */
-async function claimQueue(stored: string | null, queue: Queue, name: string, key: Uint8Array | undefined, want: RunMeta, same: (meta: RunMeta) => boolean): Promise<string> {
-  if (stored === null) {
-    const counts = await queue.getJobCounts();
-    const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
-    if (jobs > 0) {
-      throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
-    }
-    return randomId();
-  }
-  let meta: RunMeta | undefined;
-  try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-  if (!meta || !same(meta)) {
-    throw withCode(rangeError(
-      `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
-      `not ${runText(want)}: use another queue name or remove that run`,
-    ), ErrorCode.queueMismatch);
-  }
-  if (key && !verifies(key, RUN_DOMAIN, name, meta)) {
-    throw tampered(
-      `queue ${name}: the run's record (${metaKey(name)}) does not verify under this key: ${meta.mac === undefined ? "the run was made without a key" : "it was changed in Redis, or made under another key"}; ` +
-      `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and count again`,
-    );
-  }
-  if (!key && meta.mac !== undefined) {
-    throw keyNeeded(`queue ${name}: the run was made under a key: give the same key (NQUEENS_KEY, --key-file FILE or key) to check its results`);
-  }
-  return typeof meta.run === "string" && /^[0-9a-f]{16,64}$/.test(meta.run) ? meta.run : randomId();
-}
-
 /** The coordinator's sleep between polls: up to `ms`, less when a worker's notice or an abort comes. */
 class Waker {
   private wakeUp: (() => void) | undefined;
@@ -423,26 +397,6 @@ class Waker {
       this.signal?.addEventListener("abort", done, { once: true });
     });
   }
-}
-
-/** 16 random bytes, hex: a run's identity in its MACs. */
-function randomId(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** What a run is, in messages: n, parts, split version and, for a constrained board, its digest. */
-function runText(meta: RunMeta): string {
-  const board = meta.board === undefined ? "" : typeof meta.board === "object" && meta.board !== null ? `, board ${String(meta.board.digest)}` : ", an unreadable board";
-  return `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}${board}`;
-}
-
-/** The same board (or both plain): digest, depth and lists, field by field. */
-function sameBoard(a: RunMeta["board"], b: RunMeta["board"]): boolean {
-  if (a === undefined || b === undefined) return a === b;
-  if (typeof a !== "object" || a === null) return false;
-  return a.digest === b.digest && a.n === b.n && a.depth === b.depth && JSON.stringify(a.fixed) === JSON.stringify(b.fixed) && JSON.stringify(a.blocked) === JSON.stringify(b.blocked);
 }
 
 export type { CountPart };

@@ -24,7 +24,7 @@ import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
-import { IDENTITY_NAME, JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
+import { IDENTITY_NAME, JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, keylessChoice, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
 import { workerKey } from "./plan.js";
 
 export type WorkerEvent =
@@ -76,10 +76,13 @@ export type WorkerOptions = {
   /**
    * The cluster key (default: the file `keyFile`, else NQUEENS_KEY): the worker counts only
    * runs whose record verifies under it, refuses a job whose MAC does not, and MACs its
-   * results. Without a key it counts only runs made without one.
+   * results. Without a key (and without an identity) startWorker refuses (NQ_KEY), unless
+   * `unauthenticated` is true: then it counts only runs made without one.
    */
   key?: KeyInput;
   keyFile?: string;
+  /** true: a worker without a key or identity, as asked (NQUEENS_KEY left unused): it counts only runs made without a key; refused beside key, keyFile or an identity. */
+  unauthenticated?: boolean;
   /** This worker's name in results and audit reports (default: host name, pid and 4 random hex digits; with an identity, its name). */
   name?: string;
   /**
@@ -128,14 +131,14 @@ export type DistributedWorker = {
 /**
  * A long-running counting worker: takes parts from the queues of unfinished runs (or one
  * queue) and stores each part's count as its job's return value.
- * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", concurrency: 2 });
+ * @example const worker = await startWorker({ connection: "redis://127.0.0.1:6379", keyFile: "cluster.key", concurrency: 2 });
  */
 // About 280 lines, as one closure: the worker's connections, its BullMQ workers by queue, its
 // thread pool and GPU turn, and what it has counted are shared by its steps (join a run,
 // re-derive a job's part, count it, leave a finished run, close), each a named inner function;
 // the parts' protocol and the checks they use live elsewhere (src/count/split.ts, ./auth.ts).
 export async function startWorker(options: WorkerOptions): Promise<DistributedWorker> {
-  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name", "identity", "identityFile"]);
+  const opts = checkOptions<WorkerOptions>("startWorker", options, ["connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "connectTimeoutMs", "onEvent", "graceMs", "engine", "gpu", "key", "keyFile", "name", "identity", "identityFile", "unauthenticated"]);
   if (opts.engine !== undefined) checkChoice("engine", opts.engine, ["wasm", "webgpu"] as const);
   const { gpu } = threadsEngine("startWorker", opts.engine, opts.gpu);
   const redis = redisOptions(opts.connection as Connection);
@@ -150,11 +153,13 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const onEvent = (e: WorkerEvent): void => given(e.type === "error" ? { ...e, message: redact(e.message) } : e);
   const key = queueKey(opts);
   const identity = workerIdentity(opts);
-  if (identity && opts.name !== undefined && opts.name !== identity.name) throw invalid("name", ` ${JSON.stringify(opts.name)} is not this worker's identity (${identity.name}): leave name out`);
+  if (identity && opts.name !== undefined && opts.name !== identity.name) throw invalid("name", ` ${JSON.stringify(opts.name)} is not this worker's identity (${identity.name}): leave it out (the identity names the worker)`);
   if (opts.name !== undefined && (typeof opts.name !== "string" || !/^[\w.:@-]{1,100}$/.test(opts.name))) {
     throw invalid("name", ` must be 1 to 100 letters, digits, '_', '.', ':', '@' or '-', got ${describe(opts.name)}`, TypeError);
   }
   const workerName = identity?.name ?? opts.name ?? `${hostname()}-${process.pid}-${randomBytes(2).toString("hex")}`;
+  const keyGiven = (["key", "keyFile", "identity", "identityFile"] as const).find((option) => opts[option] !== undefined);
+  keylessChoice(opts.unauthenticated, keyGiven, key !== undefined || identity !== undefined); // NQ_KEY without a key or identity, unless asked for
 
   const { bullmq: { Worker: QueueWorker, WaitingError, UnrecoverableError, DelayedError }, ioredis: { Redis } } = await queueLibraries();
 

@@ -15,7 +15,10 @@ import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
-type QueueCliOptions = { audit?: number; replicas?: number };
+type QueueCliOptions = { audit?: number; replicas?: number; identities?: "allowed" | "required"; revoked?: string[]; unauthenticated?: boolean };
+
+/** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
+const collectNames = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim())];
 
 // About 140 lines: the command's options (commander's declarations, one a line) and its one
 // action, which picks the path (one thread, threads, the queue) and says what it does.
@@ -34,6 +37,9 @@ export function countCommand(program: Command): void {
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, drawn at random, 0 to 1 (default 0.03; besides, each worker's least plausible result and any far from the coordinator's estimate; 0: no audit)", number("--audit"))
     .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
+    .addOption(choiceOption("--identities <allowed|required>", "with --queue: required takes only results signed by worker identities (`nqueens key --worker NAME`), so replicas and the audit count proven identities (default allowed: the cluster key's too)", ["allowed", "required"]))
+    .option("--revoked <NAME,...>", "with --queue: worker identities whose results are never taken (the coordinator counts their parts itself); repeated, the names add up", collectNames)
+    .option("--unauthenticated", "with --queue: run without a cluster key, as asked (anyone who can write to this Redis can change the answer)")
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object");
   givensOptions(command)
@@ -53,9 +59,11 @@ export function countCommand(program: Command): void {
         throw new UsageError("--key-file applies to a checkpoint (--workers W --checkpoint FILE) or a queue (--queue URL)");
       }
       const queueOpts = opts as CountCliOptions & QueueCliOptions;
-      if (opts.queue === undefined && (queueOpts.audit !== undefined || queueOpts.replicas !== undefined)) {
-        throw new UsageError(`${queueOpts.audit !== undefined ? "--audit" : "--replicas"} applies to a count on Redis workers: add --queue URL`);
+      if (opts.queue === undefined) {
+        const given = (["audit", "replicas", "identities", "revoked", "unauthenticated"] as const).find((name) => queueOpts[name] !== undefined);
+        if (given) throw new UsageError(`--${given} applies to a count on Redis workers: add --queue URL`);
       }
+      if (queueOpts.unauthenticated && opts.keyFile !== undefined) throw new UsageError("--unauthenticated runs the count without a key: it does not go with --key-file");
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
       // The checkpoint's key: --key-file, else NQUEENS_KEY, else the local key, made at first use (said once, here).
       let key: Uint8Array | undefined;
@@ -108,7 +116,8 @@ export function countCommand(program: Command): void {
         const r = await countDistributed(n, {
           connection: queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
-          audit: queueOpts.audit, replicas: queueOpts.replicas,
+          audit: queueOpts.audit, replicas: queueOpts.replicas, identities: queueOpts.identities, revoked: queueOpts.revoked,
+          ...(queueOpts.unauthenticated ? { unauthenticated: true } : {}),
           onPlan: (plan) => {
             // From n = 18 a run is long: say how it is cut and about how long it should take.
             if (n < 18) return;

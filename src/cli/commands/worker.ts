@@ -1,13 +1,13 @@
 // nqueens worker: counts parts of queue runs until stopped.
 import type { Command } from "commander";
-import { EXIT_INTERRUPTED } from "../errors.js";
+import { EXIT_INTERRUPTED, UsageError } from "../errors.js";
 import { choiceOption, number, queueConnection } from "../options.js";
 import { plural } from "../progress.js";
 import { gpuInfo } from "../../index.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { err } from "../output.js";
 
-type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string };
+type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string; identityFile?: string; unauthenticated?: boolean };
 
 export function workerCommand(program: Command): void {
   program
@@ -21,7 +21,9 @@ export function workerCommand(program: Command): void {
     .option("--stalled-interval <ms>", "how often to look for parts of dead workers (default 30000)", number("--stalled-interval"))
     .option("--grace <ms>", "on SIGINT/SIGTERM, how long the parts in hand may take to finish before they go back to the queue (default 1000)", number("--grace"))
     .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): count only runs signed with it, refuse jobs whose MAC does not verify, sign the results")
-    .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits)")
+    .option("--identity-file <FILE>", "this worker's own identity (from `nqueens key --worker NAME`): its results are signed under its own key, and its name is the identity's")
+    .option("--name <NAME>", "this worker's name in results and audit reports (default: host name, pid and 4 random hex digits; with --identity-file, the identity's)")
+    .option("--unauthenticated", "run without a key or identity (counts only runs made without a key: anyone who can write to this Redis can change their answers)")
     .option("--quiet", "print nothing but errors")
     .addOption(choiceOption("--engine <name>", "wasm: count the parts on CPU threads; webgpu: on this machine's GPU, one at a time, node for node as the CPU counts them (docs/gpu.md); a part whose device is lost is counted again on the CPU, as are the parts of boards with given queens or blocked squares", ["wasm", "webgpu"]).default("wasm"))
     .option("--gpu", "deprecated: --engine webgpu")
@@ -29,6 +31,9 @@ export function workerCommand(program: Command): void {
       if (opts.gpu) {
         err("nqueens worker: --gpu is deprecated: use --engine webgpu\n");
         opts.engine = "webgpu";
+      }
+      if (opts.unauthenticated && (opts.keyFile !== undefined || opts.identityFile !== undefined)) {
+        throw new UsageError(`--unauthenticated runs the worker without a key: it does not go with ${opts.keyFile !== undefined ? "--key-file" : "--identity-file"}`);
       }
       const { startWorker } = await import("../../distributed/index.js");
       const log = (line: string): void => { if (!opts.quiet) err(`nqueens worker: ${line}\n`); };
@@ -47,6 +52,7 @@ export function workerCommand(program: Command): void {
         connection: queueConnection(opts.queue), queue: opts.queueName, concurrency: opts.concurrency, prefetch: opts.prefetch,
         lockDuration: opts.lockDuration, stalledInterval: opts.stalledInterval, graceMs: opts.grace, engine: opts.engine,
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
+        ...(opts.identityFile !== undefined ? { identityFile: opts.identityFile } : {}), ...(opts.unauthenticated ? { unauthenticated: true } : {}),
         onEvent: (e) => {
           if (e.type === "joined") log(`working on ${e.queue}`);
           else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
@@ -58,7 +64,7 @@ export function workerCommand(program: Command): void {
         log(`counting on the GPU: ${[info.vendor, info.architecture, info.description].filter(Boolean).join(", ")}${info.fallback ? " (software fallback: slow)" : ""}`);
       }
       if (!worker.authenticated) err(`nqueens worker: ${NO_KEY_HINT}\n`);
-      log(`ready (pid ${process.pid}, name ${worker.name})`);
+      log(`ready (pid ${process.pid}, ${opts.identityFile !== undefined ? "identity" : "name"} ${worker.name})`);
       await new Promise<void>((resolve) => {
         let stopping = false;
         const stop = (): void => {
