@@ -6,7 +6,7 @@
 // each figure is the same on every run; the coordinator seeds them from node:crypto.
 import { describe, expect, it } from "vitest";
 import { countTask, splitCount, type ConstrainedPart, type CountPart, type PartCount } from "../src/index.js";
-import { estimateConstrainedPart, estimatePlainPart, exactTurnCounts, implausibility } from "../src/count/plausibility.js";
+import { estimateConstrainedPart, estimatePlainPart, exactTurnCounts, implausibility, partPlausibility } from "../src/count/plausibility.js";
 import { splitBoard } from "../src/count/split.js";
 import { boardOf } from "../src/board/board.js";
 import { FAR_OFF, probesPerPart } from "../src/distributed/auditor.js";
@@ -70,10 +70,10 @@ describe("plausibility of plain parts", () => {
       const counts = split.countsOf(countTask(split.at(p) as CountPart));
       if (counts[1] === 0n) continue;
       const wrong = [counts[0] + 1n, counts[1] - 1n, counts[2], counts[3]];
-      const { score, why } = split.plausibility(p, wrong, seeded(p + 1), 256);
+      const { score, why } = partPlausibility(split, p, wrong, seeded(p + 1), 256);
       expect(score).toBe(Infinity);
       expect(why).toMatch(/^count4 \d+ and count2 \d+, where its turn-symmetric constellations hold \d+ and \d+$/);
-      expect(split.plausibility(p, counts, seeded(p + 1), 256).score).toBeLessThan(FAR_OFF);
+      expect(partPlausibility(split, p, counts, seeded(p + 1), 256).score).toBeLessThan(FAR_OFF);
       return;
     }
     throw new Error("no part of n = 12 in 8 parts holds a count4: the test needs another split");

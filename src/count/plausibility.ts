@@ -16,6 +16,7 @@
 import type { ConstellationTask } from "../engine/contract.js";
 import { borderTables, constellationSymmetry, turnSymmetric } from "../engine/ts/constellations.js";
 import type { CountPart } from "./parts.js";
+import type { Split } from "./split.js";
 import type { ConstrainedPart } from "./constrained-parts.js";
 import { checkConstraints } from "../board/constraints.js";
 import { CompleteSearch } from "../engine/ts/complete.js";
@@ -201,4 +202,24 @@ export function implausibility(reported: { total: bigint; nodes: bigint }, estim
   const total = Math.abs(Number(reported.total) - estimate.total) / (estimate.totalError + TOTAL_FLOOR * estimate.total + TOTAL_SLACK);
   const nodes = Math.abs(Number(reported.nodes) - estimate.nodes) / (estimate.nodesError + NODES_FLOOR * estimate.nodes + 1);
   return Math.max(total, nodes);
+}
+
+/**
+ * How implausible part p's checked counts (in the split's order) are: implausibility against
+ * the part's estimate from `probes` probes, or Infinity where a count that can be known exactly
+ * is not that; `why` says what was reported against what was expected.
+ */
+export function partPlausibility(split: Split, p: number, counts: readonly bigint[], random: () => number, probes: number): { score: number; why: string } {
+  const { total, nodes } = split.totalOf(counts);
+  let estimate: PartEstimate;
+  if (split.kind === "plain") {
+    const part = split.at(p) as CountPart, exact = exactTurnCounts(part);
+    if (counts[1] !== exact.count4 || counts[2] !== exact.count2) {
+      return { score: Infinity, why: `count4 ${counts[1]} and count2 ${counts[2]}, where its turn-symmetric constellations hold ${exact.count4} and ${exact.count2}` };
+    }
+    estimate = estimatePlainPart(part, random, probes);
+  } else {
+    estimate = estimateConstrainedPart(split.at(p) as ConstrainedPart, random, probes);
+  }
+  return { score: implausibility({ total, nodes }, estimate), why: `total ${total} and ${nodes} nodes, where about ${Math.round(estimate.total)} and ${Math.round(estimate.nodes)} were expected` };
 }

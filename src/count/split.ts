@@ -23,7 +23,6 @@ import {
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
 import { symmetricTotal } from "../engine/count-types.js";
-import { estimateConstrainedPart, estimatePlainPart, exactTurnCounts, implausibility, type PartEstimate } from "./plausibility.js";
 
 /** One part of a count, as plain JSON: of a plain board (CountPart) or of a board with givens (ConstrainedPart). */
 export type Part = CountPart | ConstrainedPart;
@@ -54,10 +53,6 @@ type Kind<P extends Part, R extends PartResult> = {
   countNow(part: P, engine: EngineName | undefined): R;
   count(part: P, engine: EngineName | undefined, between: () => Promise<void>): Promise<R>;
   total(sums: readonly bigint[]): Omit<MergedParts, "n">;
-  /** Knuth's estimate of what the part holds (./plausibility.ts), from `probes` probes drawn with `random`. */
-  estimate(part: P, random: () => number, probes: number): PartEstimate;
-  /** The first of a result's counts (in `fields` order) that can be known exactly and is not right, said; else undefined. */
-  inexact(part: P, counts: readonly bigint[]): string | undefined;
 };
 
 const PLAIN: Kind<CountPart, PartCount> = {
@@ -67,11 +62,6 @@ const PLAIN: Kind<CountPart, PartCount> = {
   countNow: countPlainTask,
   count: countChunked,
   total: ([c8, c4, c2, nodes]) => ({ ...symmetricTotal(c8, c4, c2), nodes }),
-  estimate: estimatePlainPart,
-  inexact: (part, [, c4, c2]) => {
-    const exact = exactTurnCounts(part);
-    return c4 === exact.count4 && c2 === exact.count2 ? undefined : `count4 ${c4} and count2 ${c2}, where its turn-symmetric constellations hold ${exact.count4} and ${exact.count2}`;
-  },
 };
 
 const CONSTRAINED: Kind<ConstrainedPart, ConstrainedPartCount> = {
@@ -81,8 +71,6 @@ const CONSTRAINED: Kind<ConstrainedPart, ConstrainedPartCount> = {
   countNow: countConstrainedNowPart,
   count: countConstrainedChunked,
   total: ([total, nodes]) => ({ total, unique: null, nodes }),
-  estimate: estimateConstrainedPart,
-  inexact: () => undefined,
 };
 
 /** Whether a part is of the constrained kind: the one test that tells the kinds apart. */
@@ -123,12 +111,8 @@ export type Split = {
   totalOf(sums: readonly bigint[]): MergedParts;
   /** Every part's result checked and added up, exactly once each (NQ_PART_MISMATCH, NQ_PARTS_INCOMPLETE). */
   merge(results: readonly PartResult[]): MergedParts;
-  /**
-   * How implausible part p's checked counts are (./plausibility.ts): 0 where they are what the
-   * estimate says, ln 2 a total twice or half of it, Infinity where a count that can be known
-   * exactly is not that; `why` says what was reported against what was expected.
-   */
-  plausibility(p: number, counts: readonly bigint[], random: () => number, probes: number): { score: number; why: string };
+  /** The kind of its parts, for what differs below the protocol and is not the protocol's (./plausibility.ts). */
+  readonly kind: "plain" | "constrained";
 };
 
 function makeSplit(board: Board, kind: Kind<Part, PartResult>, count: number, depth: number | undefined, at: (p: number) => Part, whole: () => Part[]): Split {
@@ -140,13 +124,7 @@ function makeSplit(board: Board, kind: Kind<Part, PartResult>, count: number, de
       : { kind: "constrained", n: board.n, board: board.digest, depth, parts: count, index: part.part, splitVersion: part.splitVersion, digest: part.digest },
     countsOf: (result) => kind.fields.map((f) => BigInt((result as unknown as Record<string, string>)[f])),
     totalOf: (sums) => ({ n: board.n, ...kind.total(sums) }),
-    plausibility: (p, counts, random, probes) => {
-      const part = at(p), { total, nodes } = kind.total(counts);
-      const wrong = kind.inexact(part, counts);
-      if (wrong !== undefined) return { score: Infinity, why: wrong };
-      const e = kind.estimate(part, random, probes);
-      return { score: implausibility({ total, nodes }, e), why: `total ${total} and ${nodes} nodes, where about ${Math.round(e.total)} and ${Math.round(e.nodes)} were expected` };
-    },
+    kind: kind.name,
     merge: (results) => {
       if (depth === undefined) return mergePlainCounts(results as PartCount[], { n: board.n, parts: count });
       return { n: board.n, ...mergeConstrainedCounts(results as ConstrainedPartCount[], whole() as ConstrainedPart[]), unique: null };

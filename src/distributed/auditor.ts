@@ -11,6 +11,7 @@
 // One count that differs makes its worker suspect: every result of it is counted again.
 import { randomInt } from "node:crypto";
 import { countPart, type Split } from "../count/split.js";
+import { partPlausibility } from "../count/plausibility.js";
 import { AuditSampler } from "./audit.js";
 import { ACCEPTED, PENDING, Tally } from "./tally.js";
 
@@ -82,7 +83,7 @@ export class Auditor {
    */
   accepted(p: number, worker: number, counts: readonly bigint[]): void {
     if (this.s.fraction > 0 && worker >= 0) {
-      const { score, why } = this.s.parts.plausibility(p, counts, this.random, this.probes);
+      const { score, why } = partPlausibility(this.s.parts, p, counts, this.random, this.probes);
       if (score === Infinity || (this.probes >= PRECISE_PROBES && score > FAR_OFF)) {
         if (++this.implausible <= MAX_NOTICES) {
           this.s.notice(`queue ${this.s.name}: part ${p} from worker ${this.s.tally.names[worker] ?? "?"} is implausible (${why}): the coordinator counts it itself${this.implausible === MAX_NOTICES ? " (further ones without a notice)" : ""}`);
