@@ -14,6 +14,9 @@
 //   a part, and a bound on deaths without progress);
 // - verifies every result against its part (checkPartCount) before handing it out: a count
 //   that crossed a thread is never returned unchecked;
+// - also searches parts of solve's split for a first solution (solve(part): solve's tasks on
+//   threads, src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
+//   caller's grants of more, and checks what a thread says it found (checkSolvedPart);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import { compileWasmModule } from "../engine/wasm/index.js";
@@ -21,7 +24,7 @@ import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
-import { checkPartCount, type Part, type PartResult } from "../count/split.js";
+import { checkPartCount, checkSolvedPart, type Part, type PartResult, type SolvedPart } from "../count/split.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 import { importModule, isNode } from "../core/platform.js";
@@ -124,7 +127,9 @@ async function startThread(events: Events): Promise<PoolWorker> {
 type Job = {
   part: Part;
   engine: EngineName;
-  resolve(result: PartResult): void;
+  /** A solve task (else a count): the nodes it may use so far, and where its reports go. */
+  solve?: { allowed: number; onReport(nodes: number, waiting: boolean): void };
+  resolve(result: PartResult | SolvedPart): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
   deaths: number;
@@ -163,6 +168,21 @@ export type RunOptions = {
   engine?: EngineName;
   /** Cancels the part: the run rejects at once with the signal's reason. */
   signal?: AbortSignal;
+};
+
+export type SolveRunOptions = RunOptions & {
+  /** The nodes the task may use in all until granted more (Infinity: no cap). */
+  allowed: number;
+  /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
+  onReport(nodes: number, waiting: boolean): void;
+};
+
+/** A solve task on the pool: its answer, and the grant of more nodes. */
+export type SolveTask = {
+  /** Resolves with what the task found (checked against its part), or rejects as run does. */
+  done: Promise<SolvedPart>;
+  /** The task may use `allowed` nodes in all (more than before). */
+  grant(allowed: number): void;
 };
 
 /** The error runs reject with once the pool is closed. */
@@ -207,10 +227,34 @@ export class WorkerPool {
 
   /** Counts a part on a thread; resolves with its count once checked against the part (checkPartCount). */
   run(part: Part, options: RunOptions = {}): Promise<PartResult> {
+    return this.enqueue(part, options) as Promise<PartResult>;
+  }
+
+  /**
+   * Searches a part of solve's split (solveSplit) for a first solution on a thread, within
+   * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
+   * the part (checkSolvedPart). A thread that dies has the task run again from its start.
+   */
+  solve(part: Part, options: SolveRunOptions): SolveTask {
+    const solve = { allowed: options.allowed, onReport: options.onReport };
+    let job: Job | undefined;
+    const done = this.enqueue(part, options, solve, (j) => (job = j)) as Promise<SolvedPart>;
+    return {
+      done,
+      grant: (allowed) => {
+        if (!job || job.settled || allowed <= solve.allowed) return;
+        solve.allowed = allowed; // (a task dealt later, or run again, starts with it)
+        for (const slot of this.slots) for (const [id, held] of slot.jobs) if (held === job) slot.worker?.post({ grant: id, allowed });
+      },
+    };
+  }
+
+  private enqueue(part: Part, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedPart> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    return new Promise<PartResult>((resolve, reject) => {
-      const job: Job = { part, engine: options.engine ?? this.engine, resolve, reject, deaths: 0, settled: false, signal: options.signal };
+    return new Promise<PartResult | SolvedPart>((resolve, reject) => {
+      const job: Job = { part, engine: options.engine ?? this.engine, solve, resolve, reject, deaths: 0, settled: false, signal: options.signal };
+      made?.(job);
       if (options.signal) {
         job.onAbort = () => this.cancel(job, options.signal!.reason);
         options.signal.addEventListener("abort", job.onAbort, { once: true });
@@ -252,7 +296,7 @@ export class WorkerPool {
     await Promise.resolve(slot.worker?.terminate()).catch(() => {});
   }
 
-  private settle(job: Job, result: PartResult | undefined, error?: unknown): void {
+  private settle(job: Job, result: PartResult | SolvedPart | undefined, error?: unknown): void {
     if (job.settled) return;
     job.settled = true;
     if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
@@ -303,7 +347,9 @@ export class WorkerPool {
       const job = this.queue.shift()!;
       const id = this.nextId++;
       slot.jobs.set(id, job);
-      slot.worker!.post({ id, part: job.part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+      slot.worker!.post(job.solve
+        ? { id, solve: job.part, engine: job.engine, allowed: job.solve.allowed }
+        : { id, part: job.part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
     }
   }
 
@@ -330,6 +376,10 @@ export class WorkerPool {
   private answer(slot: Slot, m: WorkerResponse): void {
     const job = slot.jobs.get(m.id);
     if (!job || slot.dead) return;
+    if (m.result === undefined && m.error === undefined) { // a solve task's report: it goes on
+      if (!job.settled && typeof m.nodes === "number") job.solve?.onReport(m.nodes, m.waiting === true);
+      return;
+    }
     slot.jobs.delete(m.id);
     if (slot.cancelTimer !== undefined && ![...slot.jobs.values()].some((j) => j.settled)) {
       clearTimeout(slot.cancelTimer); // every cancelled part answered: the thread is free again
@@ -337,11 +387,12 @@ export class WorkerPool {
     }
     if (!job.settled) {
       if (m.error !== undefined) {
-        const error = new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`);
+        const error = new Error(`${job.solve ? "searching" : "counting"} part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`);
         this.settle(job, undefined, m.code === undefined ? error : Object.assign(error, { code: m.code })); // the thread's code (NQ_OUT_OF_MEMORY, ...) kept
       } else {
         try {
-          const result = checkPartCount(job.part, m.result); // a thread's answer is verified before anyone keeps it
+          // A thread's answer is verified before anyone keeps it.
+          const result = job.solve ? checkSolvedPart(job.part, m.result) : checkPartCount(job.part, m.result);
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);

@@ -7,9 +7,16 @@
 //   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
 //                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
+//   { id, solve, engine, allowed }
+//                         search a part of solve's split (src/count/split.ts, solveSplit) for a
+//                         first solution, using at most `allowed` nodes in all; reports
+//                         { id, nodes } now and then, and { id, nodes, waiting: true } when it has
+//                         used them all (it then waits for a grant); answers { id, result:
+//                         { columns, nodes } } (columns null: none in the part) or { id, error }
+//   { grant: id, allowed } that solve task may use `allowed` nodes in all (more than before)
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
-// Parts are counted one at a time in arrival order (the pool may send one ahead, so the
-// thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
+// Parts are counted (or searched) one at a time in arrival order (the pool may send one ahead,
+// so the thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
 // loop free between them, so a cancel acts within about one chunk (and the pool terminates a
 // thread that does not answer a cancel in time anyway).
 //
@@ -21,11 +28,19 @@
 // (NQ_ENGINE_UNAVAILABLE) and engine 'ts' counts as ever.
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
-import { checkAndCount, type Part, type PartResult } from "../count/split.js";
+import { checkAndCount, checkAndSolve, type Part, type PartResult, type SolvedPart } from "../count/split.js";
 
-export type WorkerRequest = { id: number; part: Part; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
-/** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */
-export type WorkerResponse = { id: number; result?: PartResult; error?: string; code?: string };
+export type WorkerRequest =
+  | { id: number; part: Part; engine: EngineName }
+  | { id: number; solve: Part; engine: EngineName; allowed: number }
+  | { grant: number; allowed: number }
+  | { cancel: number }
+  | { wasm: WebAssembly.Module };
+/**
+ * A thread's answer: the count (or a solve task's result), or the error's text and its code
+ * (NQ_*, kept across the thread boundary); with neither, a solve task's report of its nodes so far.
+ */
+export type WorkerResponse = { id: number; result?: PartResult | SolvedPart; error?: string; code?: string; nodes?: number; waiting?: boolean };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -71,14 +86,20 @@ function abortError(message: string): Error {
 
 /** Least time between two yields to the event loop (where a cancel gets in). */
 const YIELD_MS = 10;
+/** Least time between two reports of a solve task's nodes (a task at its allowance reports at once). */
+const REPORT_MS = 50;
 
 function describePart(part: Part): string {
   return typeof part === "object" && part !== null ? `${String(part.part)} of ${String(part.parts)} (n = ${String(part.n)})` : String(part);
 }
 
-type Job = { id: number; part: Part; engine: EngineName };
+type Job = { id: number; part: Part; engine: EngineName; solve: boolean };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
+/** The nodes each solve task here may use in all (raised by grants). */
+const allowance = new Map<number, number>();
+/** The wake-up of the solve task waiting for a grant (a grant or a cancel calls it). */
+let wake: (() => void) | undefined;
 let current: number | undefined;
 let busy = false;
 
@@ -95,7 +116,31 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-/** Counts the waiting parts one at a time, in arrival order. */
+async function solveJob({ id, part, engine }: Job): Promise<SolvedPart> {
+  const stopped = (): Error => abortError(`searching part ${describePart(part)} was cancelled`);
+  if (cancelled.has(id)) throw stopped();
+  let lastYield = performance.now(), lastReport = lastYield;
+  return checkAndSolve(part, engine, {
+    allowed: () => allowance.get(id) ?? 0,
+    between: async (nodes, atAllowance) => {
+      const t = performance.now();
+      if (atAllowance || t - lastReport >= REPORT_MS) {
+        channel.post({ id, nodes, ...(atAllowance ? { waiting: true } : {}) });
+        lastReport = t;
+      }
+      if (atAllowance) {
+        await new Promise<void>((resolve) => (wake = resolve)); // a grant or a cancel
+        wake = undefined;
+      } else if (t - lastYield >= YIELD_MS) {
+        await yieldToEventLoop(); // a cancel gets in
+        lastYield = performance.now();
+      }
+      if (cancelled.has(id)) throw stopped();
+    },
+  });
+}
+
+/** Counts (or searches) the waiting parts one at a time, in arrival order. */
 async function drain(): Promise<void> {
   if (busy) return;
   busy = true;
@@ -103,7 +148,7 @@ async function drain(): Promise<void> {
     for (let job = waiting.shift(); job; job = waiting.shift()) {
       current = job.id;
       try {
-        channel.post({ id: job.id, result: await countJob(job) });
+        channel.post({ id: job.id, result: await (job.solve ? solveJob(job) : countJob(job)) });
       } catch (error) {
         const code = (error as { code?: unknown })?.code;
         channel.post({
@@ -112,6 +157,7 @@ async function drain(): Promise<void> {
         });
       } finally {
         cancelled.delete(job.id);
+        allowance.delete(job.id);
         current = undefined;
       }
     }
@@ -127,12 +173,24 @@ channel.listen((request) => {
     const at = waiting.findIndex((job) => job.id === request.cancel);
     if (at >= 0) {
       const [job] = waiting.splice(at, 1); // not started: answered at once
-      channel.post({ id: job.id, error: `AbortError: counting part ${describePart(job.part)} was cancelled` });
+      allowance.delete(job.id);
+      channel.post({ id: job.id, error: `AbortError: ${job.solve ? "searching" : "counting"} part ${describePart(job.part)} was cancelled` });
     } else if (current === request.cancel) {
       cancelled.add(request.cancel);
+      wake?.();
     }
     return;
   }
-  waiting.push(request);
+  if ("grant" in request) {
+    if (allowance.has(request.grant)) allowance.set(request.grant, Math.max(allowance.get(request.grant)!, request.allowed));
+    if (current === request.grant) wake?.();
+    return;
+  }
+  if ("solve" in request) {
+    allowance.set(request.id, request.allowed);
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true });
+  } else {
+    waiting.push({ ...request, solve: false });
+  }
   void drain();
 });
