@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { solve, verify, excludedDiagonalsBoard, type SolveOptions, type SolveProgress, type SolveResult, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { workerHooks } from "../src/workers/pool.js";
-import { checkAndSolve, checkSolvedPart, solveSplit } from "../src/count/split.js";
+import { checkSolvedTask, solveTaskChunked, solveTasks } from "../src/count/solve-tasks.js";
 import { boardOf } from "../src/board/board.js";
 import { isSolution } from "./helpers.js";
 import { runCli } from "./cli-run.js";
@@ -105,7 +105,7 @@ describe("solve with workers: the one thread's verdict", () => {
     expect(verdicts).toContain(true);
     expect(verdicts).toContain(false);
     const row: Square[] = Array.from({ length: 9 }, (_, c) => [4, c] as Square);
-    expect(await sameVerdict(9, { blocked: row })).toBe(false); // no prefix at all: one empty task
+    expect(await sameVerdict(9, { blocked: row })).toBe(false); // decided at the root, on the calling thread
     expect(await sameVerdict(10, { fixed: [[0, 0], [1, 2]] })).toBe(true); // 0, 2, 5, 7, 9, 4, 8, 1, 3, 6 completes it
     for (let seed = 1; seed <= 3; seed++) await sameVerdict(12, { fixed: [[3, 3], [5, 8]], blocked: randomBlocked(12, 30, seed) });
     // Given queens that attack each other: answered at once, as on one thread.
@@ -189,51 +189,64 @@ describe("solve with workers: progress, caps and stops", () => {
   });
 });
 
-describe("solve's tasks in the part protocol", () => {
+describe("solve's tasks", () => {
   const n = 10;
   const board = boardOf(n, { blocked: [[0, 0], [2, 5]] }, { caller: "test", plain: [1, 1000], givens: [1, 1000] });
-  const parts = solveSplit(board, 16);
+  const tasks = solveTasks(board, 16);
   const unlimited = { allowed: () => Infinity, between: async () => {} };
+  const holds = (columns: readonly number[], prefix: readonly (readonly number[])[]): boolean => prefix.every(([row, col]) => columns[row] === col);
 
-  it("a task searched on this thread finds a solution holding one of its prefixes, or none; some task finds one", async () => {
+  it("cut at the root's branch (a row or column, one square a task), or at the lowest free rows' prefixes past n = 64", () => {
+    expect(tasks.length).toBeGreaterThanOrEqual(2);
+    const squares = tasks.map((t) => t.prefixes[0]).map((p) => { expect(p).toHaveLength(1); return p[0]; });
+    expect(new Set(squares.map(([r]) => r)).size === 1 || new Set(squares.map(([, c]) => c)).size === 1).toBe(true);
+    expect(tasks.map((t) => [t.task, t.tasks])).toEqual(tasks.map((_, i) => [i, tasks.length]));
+    const wide = solveTasks(boardOf(70, { blocked: [[0, 0]] }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
+    expect(wide.length).toBeGreaterThanOrEqual(64);
+    expect(wide.every((t) => t.prefixes.length === 1 && t.prefixes[0].length === wide[0].prefixes[0].length)).toBe(true);
+  });
+
+  it("a task searched on this thread finds a solution holding its square, or none; some task finds one", async () => {
     let found = 0;
-    for (const part of parts) {
-      const r = checkSolvedPart(part, await checkAndSolve(part, "wasm", unlimited));
+    for (const task of tasks) {
+      const r = checkSolvedTask(task, await solveTaskChunked(task, "wasm", unlimited));
       if (r.columns === null) continue;
       found++;
       expect(isSolution(r.columns)).toBe(true);
-      expect(part.prefixes.some((prefix) => prefix.every(([row, col]) => r.columns![row] === col))).toBe(true);
+      expect(holds(r.columns, task.prefixes[0])).toBe(true);
     }
     expect(found).toBeGreaterThan(0);
   });
 
-  it("a task never passes the nodes allowed it: it waits at its allowance for a grant", async () => {
-    let allowed = 3, waits = 0, most = 0;
-    const r = await checkAndSolve(parts[0], "ts", {
+  it("a task never passes the nodes allowed it (it waits at its allowance for a grant), and stops unfinished at its budget", async () => {
+    let allowed = 3, waits = 0;
+    const r = await solveTaskChunked(tasks[0], "ts", {
       allowed: () => allowed,
       between: async (nodes, waiting) => {
-        most = Math.max(most, nodes);
         expect(nodes).toBeLessThanOrEqual(allowed);
         if (waiting) { waits++; allowed += 3; }
       },
     });
     expect(waits).toBeGreaterThan(0);
     expect(r.nodes).toBeLessThanOrEqual(allowed);
-    expect(most).toBeLessThanOrEqual(r.nodes);
+    const hard = solveTasks(boardOf(30, { blocked: excludedDiagonalsBoard(30, 34, { seed: 2 }).blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
+    const cut = await solveTaskChunked(hard[0], "wasm", { ...unlimited, budget: 500 });
+    expect(cut).toEqual({ columns: null, nodes: 500, unfinished: true });
   });
 
-  it("checkSolvedPart refuses an answer that breaks the givens, holds none of the part's prefixes, or is not a search's", async () => {
-    const part = parts.find((p) => p.prefixes.length > 0)!;
-    const solved = (await Promise.all(parts.map((p) => checkAndSolve(p, "wasm", unlimited)))).find((r) => r.columns !== null)!;
-    const elsewhere = parts.find((p) => !p.prefixes.some((prefix) => prefix.every(([row, col]) => solved.columns![row] === col)))!;
-    expect(() => checkSolvedPart(elsewhere, solved)).toThrow(/holds none of the part's prefixes/);
+  it("checkSolvedTask refuses an answer that breaks the givens, holds none of the task's squares, or is not a search's", async () => {
+    const answers = await Promise.all(tasks.map((t) => solveTaskChunked(t, "wasm", unlimited)));
+    const solved = answers.find((r) => r.columns !== null)!;
+    const elsewhere = tasks.find((t) => !holds(solved.columns!, t.prefixes[0]))!;
+    expect(() => checkSolvedTask(elsewhere, solved)).toThrow(/holds none of the task's prefixes/);
     const onBlocked = [...solved.columns!];
     onBlocked[0] = 0;
-    expect(() => checkSolvedPart(part, { columns: onBlocked, nodes: 5 })).toThrow(/breaks the board's given queens or blocked squares/);
-    for (const forged of [null, { columns: null, nodes: -1 }, { columns: [1, 2], nodes: 3 }, { columns: null, nodes: 1.5 }]) {
-      expect(() => checkSolvedPart(part, forged)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
+    expect(() => checkSolvedTask(tasks[0], { columns: onBlocked, nodes: 5 })).toThrow(/breaks the board's given queens or blocked squares/);
+    for (const forged of [null, { columns: null, nodes: -1 }, { columns: [1, 2], nodes: 3 }, { columns: null, nodes: 1.5 }, { columns: solved.columns, nodes: 3, unfinished: true }]) {
+      expect(() => checkSolvedTask(tasks[0], forged)).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH" }));
     }
-    expect(() => checkSolvedPart(part, { columns: null, nodes: 7 })).not.toThrow();
+    expect(checkSolvedTask(tasks[0], { columns: null, nodes: 7, unfinished: true })).toEqual({ columns: null, nodes: 7, unfinished: true });
+    await expect(solveTaskChunked({ ...tasks[0], fixed: [[0, 99]] }, "wasm", unlimited)).rejects.toMatchObject({ code: "NQ_PART_MISMATCH" });
   });
 
   it("a thread killed mid-search has its task run again, and the verdict stays the one thread's", async () => {

@@ -1,10 +1,9 @@
 // The constrained kind of part (src/count/split.ts is the protocol over both kinds): a board
 // with given queens or blocked squares cut by the prefix split of ./constrained.ts; the part and
-// result checks, the counting of a part (at once or in chunks), a part searched for a first
-// solution (solve's tasks on threads, a plain board's prefixes too), a part re-derived from a
-// run's recorded board, and the merge.
-import { RUNNING, EXHAUSTED, FOUND, type EngineName } from "../engine/contract.js";
-import { checkConstraints, satisfiesConstraints, type Square } from "../board/constraints.js";
+// result checks, the counting of a part (at once or in chunks), a part re-derived from a run's
+// recorded board, and the merge.
+import { RUNNING, EXHAUSTED, type EngineName } from "../engine/contract.js";
+import { checkConstraints, type Square } from "../board/constraints.js";
 import { boardOfConstraints, boardText, type Board } from "../board/board.js";
 import { ChunkSizer, now } from "../core/pacer.js";
 import { ErrorCode, rangeError, typeError, withCode, invalid } from "../core/errors.js";
@@ -13,7 +12,7 @@ import { constrainedCapacity } from "./bounds.js";
 import { describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import {
-  CONSTRAINED_MAX_DEPTH, CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, countConstrainedNow, depthFor, openConstrainedCount, openConstrainedSolve, prefixConstraints, prefixesAt,
+  CONSTRAINED_MAX_DEPTH, CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION, countConstrainedNow, depthFor, openConstrainedCount, prefixConstraints, prefixesAt,
 } from "./constrained.js";
 
 // Parts of a constrained count (for countParallel and its checkpoints). A part is fully
@@ -160,77 +159,6 @@ export async function countConstrainedChunked(part: ConstrainedPart, engineName:
   }
   const { splitVersion, n, part: index, parts, digest } = part;
   return { kind: "constrained", splitVersion, n, part: index, parts, digest, total: String(total), nodes: String(nodes) };
-}
-
-/** What searching one part for a first solution found: a solution's columns (null: none in the part), and the nodes of its searches. */
-export type SolvedPart = { columns: number[] | null; nodes: number };
-
-/** How a thread runs a solve task: the nodes it may use so far (a grant raises it), and what it does between chunks. */
-export type SolveTaskControl = {
-  /** The nodes the task may use in all, so far. */
-  allowed(): number;
-  /**
-   * After each chunk, with the task's nodes so far (may throw to stop it); `waiting`: the task
-   * has used all it may, and this resolves once allowed() has grown (or throws).
-   */
-  between(nodes: number, waiting: boolean): Promise<void>;
-};
-
-/**
- * Searches a checked part's prefixes in turn for a first solution, each by the complete search
- * in its solving mode (its own root counted as a node), in chunks of about 10 ms, never past
- * control.allowed() nodes in all: solve's task on a thread.
- */
-export async function solveConstrainedChunked(part: ConstrainedPart, engineName: EngineName | undefined, control: SolveTaskControl): Promise<SolvedPart> {
-  const engine = pickEngine(engineName);
-  const constraints = checkConstraints(part.n, { fixed: part.fixed, blocked: part.blocked }, "a constrained part");
-  const sizer = new ChunkSizer();
-  let before = 0;
-  for (const prefix of part.prefixes) {
-    const board = prefixConstraints(constraints, prefix);
-    if (board.conflict !== null) continue;
-    while (control.allowed() - before < 1) await control.between(before, true); // the search's root is its first node
-    const search = openConstrainedSolve(engine, part.n, board);
-    try {
-      for (;;) {
-        const limit = Math.min(search.work() + sizer.get(), control.allowed() - before);
-        if (limit <= search.work()) {
-          await control.between(before + search.work(), true);
-          continue;
-        }
-        const t0 = now();
-        const status = search.run(limit);
-        if (status === FOUND) return { columns: Array.from(search.columns()), nodes: before + search.stats().nodes };
-        if (status === EXHAUSTED) break;
-        if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while solving (a bug)`);
-        sizer.observe(now() - t0);
-        await control.between(before + search.work(), false);
-      }
-      before += search.stats().nodes;
-    } finally {
-      search.close();
-    }
-  }
-  return { columns: null, nodes: before };
-}
-
-/**
- * Checks what a thread says it found in a part (a solve task): nodes a count, columns null or a
- * board of n that keeps the part's givens and holds one of its prefixes (that no two queens
- * attack each other is the caller's check, verify). Returns a copy; NQ_PART_MISMATCH otherwise.
- */
-export function checkSolvedConstrainedPart(part: ConstrainedPart, value: unknown): SolvedPart {
-  const label = `the answer for part ${part.part} of ${part.parts} (n = ${part.n})`;
-  if (typeof value !== "object" || value === null) throw mismatch(`${label} is ${describe(value)}, not a search's result`);
-  const nodes = (value as SolvedPart).nodes, given = (value as SolvedPart).columns;
-  if (!Number.isSafeInteger(nodes) || nodes < 0) throw mismatch(`${label} has nodes ${describe(nodes)}: not a count of a search`);
-  if (given === null) return { columns: null, nodes };
-  if (!Array.isArray(given) || given.length !== part.n) throw mismatch(`${label} has columns ${describe(given)}, not a board of ${part.n}`);
-  const columns: number[] = Array.from(given as unknown[], (c) => (Number.isInteger(c) && (c as number) >= 0 && (c as number) < part.n ? (c as number) : -1));
-  const constraints = checkConstraints(part.n, { fixed: part.fixed, blocked: part.blocked }, "a constrained part");
-  if (columns.includes(-1) || !satisfiesConstraints(constraints, columns)) throw mismatch(`${label} breaks the board's given queens or blocked squares`);
-  if (!part.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c))) throw mismatch(`${label} holds none of the part's prefixes`);
-  return { columns, nodes };
 }
 
 /**

@@ -4,9 +4,7 @@
 // given queens or blocked squares differ only below it, in their kind (the table KINDS):
 // the plain kind deals start-constellation tasks (./parts.ts), the constrained kind the prefixes
 // of its free rows (./constrained-parts.ts), each with its own counter and bounds. The pool,
-// the checkpoint, the queue's coordinator and worker use only what is here. solve on threads
-// takes its tasks from the same prefix split (solveSplit: a plain board's prefixes too), each
-// part searched for a first solution rather than counted (checkAndSolve, checkSolvedPart).
+// the checkpoint, the queue's coordinator and worker use only what is here.
 import { engineCan, type EngineName } from "../engine/contract.js";
 import { Pacer, type TimeoutOptions } from "../core/pacer.js";
 import { invalid, timeoutError } from "../core/errors.js";
@@ -19,9 +17,8 @@ import {
   type CountPart, type PartCount, type MergedCount,
 } from "./parts.js";
 import {
-  CONSTRAINED_SPLIT_MAX_PARTS, checkConstrainedPart, checkConstrainedPartCount, checkSolvedConstrainedPart, countConstrainedChunked, countConstrainedNowPart,
-  deriveConstrainedPart, mergeConstrainedCounts, solveConstrainedChunked, splitConstrainedBoard,
-  type ConstrainedPart, type ConstrainedPartCount, type SolvedPart, type SolveTaskControl,
+  CONSTRAINED_SPLIT_MAX_PARTS, checkConstrainedPart, checkConstrainedPartCount, countConstrainedChunked, countConstrainedNowPart,
+  deriveConstrainedPart, mergeConstrainedCounts, splitConstrainedBoard, type ConstrainedPart, type ConstrainedPartCount,
 } from "./constrained-parts.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
@@ -308,30 +305,6 @@ export async function countPart(part: Part, options?: CountPartOptions): Promise
 export function checkAndCount(part: Part, engine: EngineName | undefined, between: () => Promise<void>): Promise<PartResult> {
   if (isConstrained(part)) return countConstrainedChunked(checkConstrainedPart(part), engine, between);
   return countChunked(checkPart(part as CountPart), engine, between);
-}
-
-// ---- solve's tasks: a part searched for a first solution -------------------------------
-
-export type { SolvedPart, SolveTaskControl };
-
-/**
- * The tasks of solve on threads: the board's prefix split (the constrained kind, a plain
- * board's prefixes too) into about `asked` parts; fewer when the board has fewer prefixes.
- */
-export function solveSplit(board: Board, asked: number): ConstrainedPart[] {
-  return splitConstrainedBoard(board, checkInteger("parts", asked, 1, CONSTRAINED_SPLIT_MAX_PARTS));
-}
-
-/** A part of solveSplit checked (exactly its split's part), then searched for a first solution in chunks: the thread's solve task. */
-export function checkAndSolve(part: Part, engine: EngineName | undefined, control: SolveTaskControl): Promise<SolvedPart> {
-  if (!isConstrained(part)) throw invalid("part", " must be a part of solve's split (the board's prefixes), not of a plain count's");
-  return solveConstrainedChunked(checkConstrainedPart(part), engine, control);
-}
-
-/** A thread's answer to a solve task checked against its part (checkSolvedConstrainedPart); NQ_PART_MISMATCH otherwise. */
-export function checkSolvedPart(part: Part, value: unknown): SolvedPart {
-  if (!isConstrained(part)) throw invalid("part", " must be a part of solve's split (the board's prefixes), not of a plain count's");
-  return checkSolvedConstrainedPart(part, value);
 }
 
 // ---- splitting and merging (the package's API) -----------------------------------------

@@ -61,6 +61,8 @@ export type SolveProgress = {
   tasksTotal?: number;
   /** With `workers`: the threads searching. */
   workers?: number;
+  /** With `workers`: the pass over the tasks the latest search began in (0 first; each pass gives a task 4 times the nodes). */
+  pass?: number;
 };
 
 /** solve's options: its own, and signal, timeoutMs (reason 'timeout'), onProgress and progressIntervalMs (PacedOptions). */
@@ -125,9 +127,9 @@ export type SolveResultBase = {
   /** Moves made by local search; 0 for tree searches. */
   steps: number;
   ms: number;
-  /** With `workers`: the threads that searched (at most the tasks). */
+  /** With `workers`: the threads that searched (at most the tasks; 0 when the board's root decided it on this thread). */
   workers?: number;
-  /** With `workers`: the tasks the board was split into (its prefix split's parts). */
+  /** With `workers`: the tasks the board was split into (its prefix split's parts; 0 when its root decided it). */
   tasks?: number;
 };
 

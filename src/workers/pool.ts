@@ -14,9 +14,9 @@
 //   a part, and a bound on deaths without progress);
 // - verifies every result against its part (checkPartCount) before handing it out: a count
 //   that crossed a thread is never returned unchecked;
-// - also searches parts of solve's split for a first solution (solve(part): solve's tasks on
-//   threads, src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
-//   caller's grants of more, and checks what a thread says it found (checkSolvedPart);
+// - also searches solve's tasks for a first solution (solve(task): src/count/solve-tasks.ts,
+//   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
+//   caller's grants of more, and checks what a thread says it found (checkSolvedTask);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import { compileWasmModule } from "../engine/wasm/index.js";
@@ -24,7 +24,8 @@ import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
-import { checkPartCount, checkSolvedPart, type Part, type PartResult, type SolvedPart } from "../count/split.js";
+import { checkPartCount, type Part, type PartResult } from "../count/split.js";
+import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 import { importModule, isNode } from "../core/platform.js";
@@ -125,11 +126,12 @@ async function startThread(events: Events): Promise<PoolWorker> {
 }
 
 type Job = {
-  part: Part;
+  /** A count's part, or (with `solve`) one of solve's tasks. */
+  part: Part | Task;
   engine: EngineName;
-  /** A solve task (else a count): the nodes it may use so far, and where its reports go. */
-  solve?: { allowed: number; onReport(nodes: number, waiting: boolean): void };
-  resolve(result: PartResult | SolvedPart): void;
+  /** A solve task (else a count): the nodes it may use so far, its budget, and where its reports go. */
+  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void };
+  resolve(result: PartResult | SolvedTask): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
   deaths: number;
@@ -173,17 +175,25 @@ export type RunOptions = {
 export type SolveRunOptions = RunOptions & {
   /** The nodes the task may use in all until granted more (Infinity: no cap). */
   allowed: number;
+  /** The nodes after which the task gives up, unfinished (default Infinity: searched to the end). */
+  budget?: number;
   /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
   onReport(nodes: number, waiting: boolean): void;
 };
 
 /** A solve task on the pool: its answer, and the grant of more nodes. */
 export type SolveTask = {
-  /** Resolves with what the task found (checked against its part), or rejects as run does. */
-  done: Promise<SolvedPart>;
+  /** Resolves with what the task found (checked against the task), or rejects as run does. */
+  done: Promise<SolvedTask>;
   /** The task may use `allowed` nodes in all (more than before). */
   grant(allowed: number): void;
 };
+
+/** "counting part 3 of 64 (n = 16)", "searching solve task 2 of 13 (n = 30)": a job as errors name it. */
+function describeJob(job: Job): string {
+  const p = job.part as { part?: number; parts?: number; task?: number; tasks?: number; n: number };
+  return job.solve ? `searching solve task ${p.task} of ${p.tasks} (n = ${p.n})` : `counting part ${p.part} of ${p.parts} (n = ${p.n})`;
+}
 
 /** The error runs reject with once the pool is closed. */
 function stoppedError(): Error {
@@ -231,14 +241,14 @@ export class WorkerPool {
   }
 
   /**
-   * Searches a part of solve's split (solveSplit) for a first solution on a thread, within
+   * Searches one of solve's tasks (solveTasks) for a first solution on a thread, within
    * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
-   * the part (checkSolvedPart). A thread that dies has the task run again from its start.
+   * the task (checkSolvedTask). A thread that dies has the task run again from its start.
    */
-  solve(part: Part, options: SolveRunOptions): SolveTask {
-    const solve = { allowed: options.allowed, onReport: options.onReport };
+  solve(task: Task, options: SolveRunOptions): SolveTask {
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport };
     let job: Job | undefined;
-    const done = this.enqueue(part, options, solve, (j) => (job = j)) as Promise<SolvedPart>;
+    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;
     return {
       done,
       grant: (allowed) => {
@@ -249,10 +259,10 @@ export class WorkerPool {
     };
   }
 
-  private enqueue(part: Part, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedPart> {
+  private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    return new Promise<PartResult | SolvedPart>((resolve, reject) => {
+    return new Promise<PartResult | SolvedTask>((resolve, reject) => {
       const job: Job = { part, engine: options.engine ?? this.engine, solve, resolve, reject, deaths: 0, settled: false, signal: options.signal };
       made?.(job);
       if (options.signal) {
@@ -296,7 +306,7 @@ export class WorkerPool {
     await Promise.resolve(slot.worker?.terminate()).catch(() => {});
   }
 
-  private settle(job: Job, result: PartResult | SolvedPart | undefined, error?: unknown): void {
+  private settle(job: Job, result: PartResult | SolvedTask | undefined, error?: unknown): void {
     if (job.settled) return;
     job.settled = true;
     if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
@@ -348,8 +358,8 @@ export class WorkerPool {
       const id = this.nextId++;
       slot.jobs.set(id, job);
       slot.worker!.post(job.solve
-        ? { id, solve: job.part, engine: job.engine, allowed: job.solve.allowed }
-        : { id, part: job.part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+        ? { id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget }
+        : { id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
     }
   }
 
@@ -387,12 +397,12 @@ export class WorkerPool {
     }
     if (!job.settled) {
       if (m.error !== undefined) {
-        const error = new Error(`${job.solve ? "searching" : "counting"} part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`);
+        const error = new Error(`${describeJob(job)} failed: ${m.error}`);
         this.settle(job, undefined, m.code === undefined ? error : Object.assign(error, { code: m.code })); // the thread's code (NQ_OUT_OF_MEMORY, ...) kept
       } else {
         try {
           // A thread's answer is verified before anyone keeps it.
-          const result = job.solve ? checkSolvedPart(job.part, m.result) : checkPartCount(job.part, m.result);
+          const result = job.solve ? checkSolvedTask(job.part as Task, m.result) : checkPartCount(job.part as Part, m.result);
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);
@@ -415,7 +425,7 @@ export class WorkerPool {
       // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
       if (!slot.gpu) job.deaths++;
       if (tooMany || job.deaths >= this.maxAttempts) {
-        this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}): counting threads keep dying (last: ${reason})`));
+        this.settle(job, undefined, new Error(`${describeJob(job)}: the threads keep dying (last: ${reason})`));
       } else {
         this.queue.unshift(job); // run it again first, on a fresh thread
       }

@@ -1,9 +1,13 @@
 // solve(n, { workers }): the complete search spread over the thread pool. The board (plain or
-// with givens) is cut by the part protocol's prefix split (src/count/split.ts, solveSplit: the
-// lowest free rows placed in every consistent way, dealt into parts); each part is a task, its
-// prefixes' sub-boards searched in turn by the complete search on a pool thread
-// (src/workers/pool.ts, solve). The first solution found stops the rest (the pool is closed:
-// every thread ends); every task exhausted proves there is none. A found board is checked by
+// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own root
+// branch (its row or column with the fewest squares, one square a task), or where that cannot
+// be had (n > 64) at the constrained split's prefixes of the lowest free rows; each task's
+// sub-board is searched by the complete search on a pool thread (src/workers/pool.ts, solve), in
+// passes: a task's search may take SOLVE_FIRST_BUDGET nodes in the first pass over the tasks,
+// and one that runs out is searched again from its start in the next pass with 4 times more
+// (so no thread sinks into one hard sub-board while another holds a solution near its top; the
+// searches repeated cost at most a third more). The first solution found stops the rest (the
+// pool is closed: every thread ends); every task searched to its end proves there is none. A found board is checked by
 // the pool against its part and here against the whole board (verify, and the givens) before
 // it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and
 // asks for more when it has used them, so the threads' nodes never add up to more than the cap.
@@ -15,12 +19,19 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { solveSplit, type SolvedPart } from "../count/split.js";
+import { solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type SolveTask } from "./pool.js";
 
-/** How many tasks solve's board is split into (fewer where it has fewer prefixes): many per thread, so that a thread finishing early finds more. */
+/**
+ * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
+ * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
+ */
 export const SOLVE_TASKS = 64;
+/** The nodes a task's search may take in the first pass over the tasks. */
+export const SOLVE_FIRST_BUDGET = 4096;
+/** How many times more nodes each pass gives a task than the pass before. */
+export const SOLVE_BUDGET_GROWTH = 4;
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
@@ -76,67 +87,81 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: root.nodes, tries: 1, steps: 0, elapsedMs: pacer.elapsed(), tasksDone: 0, tasksTotal: 0, workers: 0 });
     return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
   }
-  const parts = solveSplit(board, SOLVE_TASKS);
+  const parts = solveTasks(board, SOLVE_TASKS);
   const size = Math.min(asked, parts.length);
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
 
-  /** Nodes granted at a time to a task that has used its own (with a finite cap). */
+  /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
-  const nodesOf = new Float64Array(parts.length); // each task's nodes, as last reported (final once done)
-  const allowedOf = new Float64Array(parts.length); // each task's grant (its nodes once done)
-  const done = new Uint8Array(parts.length);
-  let total = root.nodes, tasksDone = 0, committed = root.nodes; // (the root's nodes count against the cap)
-  const wanting: number[] = [];
+  /** One search of a task on a thread, in one pass: its nodes as last reported (final once done), and its grant. */
+  type Run = { nodes: number; allowed: number; handle?: SolveTask };
+  let total = root.nodes, tasksDone = 0, pass = 0;
+  let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
+  const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
     phase: "search", conflicts: -1, method, n, nodes: total, tries: 1, steps: 0, elapsedMs: pacer.elapsed(),
-    tasksDone, tasksTotal: parts.length, workers: size,
+    tasksDone, tasksTotal: parts.length, workers: size, pass,
   });
 
   let settle!: (outcome: Outcome) => void, fail!: (error: unknown) => void;
   const outcome = new Promise<Outcome>((resolve, reject) => { settle = resolve; fail = reject; });
-  const tasks: SolveTask[] = [];
-  const took = (i: number, nodes: number): void => {
-    total += nodes - nodesOf[i];
-    nodesOf[i] = nodes;
+  // (a caller's onProgress that throws fails the solve, as on one thread, not the pool's message handler)
+  const report = (): void => {
+    try {
+      pacer.report(progress);
+    } catch (error) {
+      fail(error);
+    }
   };
-  // Grants to the tasks waiting for nodes while the cap has some left; once every node is used, the cap has stopped the search.
+  const took = (run: Run, nodes: number): void => {
+    total += nodes - run.nodes;
+    run.nodes = nodes;
+  };
+  // Grants to the runs waiting for nodes while the cap has some left; once every node is used, the cap has stopped the search.
   const serve = (): void => {
     while (wanting.length > 0 && committed < cap) {
-      const i = wanting.shift()!;
-      if (done[i]) continue;
+      const run = wanting.shift()!;
       const more = Math.min(slice, cap - committed);
-      allowedOf[i] += more;
+      run.allowed += more;
       committed += more;
-      tasks[i].grant(allowedOf[i]);
+      run.handle!.grant(run.allowed);
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  const answered = (i: number, result: SolvedPart): void => {
-    took(i, result.nodes);
-    done[i] = 1;
-    tasksDone++;
-    committed -= allowedOf[i] - result.nodes; // what it did not use goes back
-    allowedOf[i] = result.nodes;
-    if (result.columns !== null) return settle({ columns: result.columns });
-    if (tasksDone === parts.length) return settle({ columns: null, reason: "no-solution" });
-    pacer.report(progress);
-    serve();
-  };
-  parts.forEach((part, i) => {
-    tasks.push(pool.solve(part, {
-      allowed: cap === Infinity ? Infinity : 0,
+  // A task's search in pass k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out is searched again, from its start, in the next pass.
+  const start = (task: number, k: number): void => {
+    const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
+    run.handle = pool.solve(parts[task], {
+      allowed: run.allowed,
+      budget: SOLVE_FIRST_BUDGET * SOLVE_BUDGET_GROWTH ** k,
       onReport: (nodes, waiting) => {
-        took(i, nodes);
-        pacer.report(progress);
+        took(run, nodes);
+        report();
         if (waiting) {
-          wanting.push(i);
+          wanting.push(run);
           serve();
         }
       },
-    }));
-    tasks[i].done.then((result) => answered(i, result), fail);
-  });
+    });
+    run.handle.done.then((result) => {
+      took(run, result.nodes);
+      if (cap !== Infinity) {
+        committed -= run.allowed - result.nodes; // what it did not use goes back
+        run.allowed = result.nodes;
+      }
+      if (result.columns !== null) return settle({ columns: result.columns });
+      if (result.unfinished) {
+        pass = Math.max(pass, k + 1);
+        start(task, k + 1); // behind every task of this pass still waiting
+      } else if (++tasksDone === parts.length) {
+        return settle({ columns: null, reason: "no-solution" });
+      }
+      report();
+      serve();
+    }, fail);
+  };
+  for (let task = 0; task < parts.length; task++) start(task, 0);
 
   try {
     const race = await pacer.raceStop(outcome);
