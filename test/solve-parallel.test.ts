@@ -311,6 +311,14 @@ describe("nqueens solve --workers", () => {
     expect(isSolution(r.columns)).toBe(true);
   });
 
+  it("Ctrl-C stops a solve on threads with exit code 130 (the process ends: no thread keeps it)", async () => {
+    // Undecided for minutes on two threads; the Ctrl-C comes 3 s in, once the CLI has surely set its handler.
+    const blocked = excludedDiagonalsBoard(30, 34, { seed: 2 }).blocked.map(([r, c]) => `${r}:${c}`).join(",");
+    const run = await runCli(["solve", "30", "--method", "complete", "--blocked", blocked, "--workers", "2"], { killAfterMs: 3000 });
+    expect(run.code).toBe(130);
+    expect(run.stderr).toContain("interrupted");
+  });
+
   it("refuses a bad --workers, and --workers with a method that runs on one thread", async () => {
     const zero = await runCli(["solve", "10", "--method", "complete", "--workers", "0"]);
     expect(zero.code).not.toBe(0);

@@ -425,7 +425,7 @@ export class WorkerPool {
       // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
       if (!slot.gpu) job.deaths++;
       if (tooMany || job.deaths >= this.maxAttempts) {
-        this.settle(job, undefined, new Error(`${describeJob(job)}: the threads keep dying (last: ${reason})`));
+        this.settle(job, undefined, new Error(`${describeJob(job)}: ${job.solve ? "solving" : "counting"} threads keep dying (last: ${reason})`));
       } else {
         this.queue.unshift(job); // run it again first, on a fresh thread
       }
