@@ -35,7 +35,7 @@ const { values } = parseArgs({
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
-    "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
+    "queue-scale": { type: "boolean", default: false }, "queue-scale-keyless": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
     "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
   },
@@ -83,7 +83,7 @@ const sections = {
   // A keyed liar against the default audit (bench/liar.mjs; its own redis-server unless --queue; a few minutes).
   liar: () => benchLiar({ url: values.queue, ...(values["liar-trials"] ? { trials: Number(values["liar-trials"]) } : {}), ...(values["liar-sizes"] ? { configs: values["liar-sizes"].split(",").map((s) => s.split("/").map(Number)) } : {}) }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
-  "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}), ...(values["queue-scale-n"] ? { n: Number(values["queue-scale-n"]) } : {}) }),
+  "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}), ...(values["queue-scale-n"] ? { n: Number(values["queue-scale-n"]) } : {}), keyed: !values["queue-scale-keyless"] }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
