@@ -199,6 +199,11 @@ export class RunState {
   }
 
   private async lookForVanished(): Promise<void> {
+    // A queue paused in Redis (the run never pauses it) holds every job from the workers.
+    if (await this.s.queue.isPaused()) {
+      await this.s.queue.resume();
+      this.s.notice(`queue ${this.s.name} was paused in Redis (not by this run): resumed`);
+    }
     const ids: string[] = [];
     for (let p = 0; p < this.P; p++) {
       if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) continue;
@@ -213,7 +218,9 @@ export class RunState {
     // Put back once seen twice running (a look is a snapshot; twice rules out a passing state).
     const stuck = await stuckJobs(this.s.client, this.s.queue, present);
     const again = [...stuck].filter((id) => this.stuckBefore.has(id));
-    for (const id of again) await this.s.client.del(this.s.queue.toKey(id), `${this.s.queue.toKey(id)}:lock`);
+    for (const id of again) {
+      await this.s.client.multi().del(this.s.queue.toKey(id), `${this.s.queue.toKey(id)}:lock`).zrem(this.s.queue.toKey("delayed"), id).exec();
+    }
     this.vanished.push(...again);
     this.stuckBefore = stuck;
   }

@@ -5,7 +5,7 @@ import { ENGINE_NAMES } from "../../engine/select.js";
 import { engineCan } from "../../engine/contract.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption, queueConnection } from "../options.js";
-import { out, toJson, err } from "../output.js";
+import { out, toJson, err, inline } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
@@ -124,7 +124,7 @@ export function countCommand(program: Command): void {
             const on = plan.threads > 0 ? `on the ${plural(plan.threads, "worker thread")} seen now` : "on one thread (no worker seen yet)";
             err(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
           },
-          onNotice: (message) => { bar?.stop(); started = false; err(`nqueens: ${message}\n`); },
+          onNotice: (message) => { bar?.stop(); started = false; err(`nqueens: ${inline(message)}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
           if (interrupt.aborted) throw new InterruptedError(`interrupted; ${kept}`);
@@ -135,8 +135,8 @@ export function countCommand(program: Command): void {
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
-        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
-        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
+        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${inline(r.queue)}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.map(inline).join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
         return;
       }
       const parallel = opts.workers !== undefined;
