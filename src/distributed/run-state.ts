@@ -265,10 +265,13 @@ export class RunState {
     for (const [j, id] of own.entries()) {
       const [error, fields] = answers[j] ?? [];
       const [reason, attempts, finished] = (error ? [] : fields as (string | null)[]) ?? [];
-      if (!finished) continue; // not failed for good (a retry is waiting), or gone
+      // Not failed for good (a retry is waiting), gone, or no longer the job that failed: one
+      // written afresh since holds no failedReason, and may have finished since (BullMQ writes
+      // a reason on every failure).
+      if (!finished || reason === null || reason === undefined) continue;
       const part = partOfJobId(id, this.P)!.part;
       if (this.tally.state[part] === ACCEPTED) { await this.s.queue.remove(id).catch(() => 0); continue; }
-      const why = reason ?? "unknown reason";
+      const why = reason;
       if (/does not verify/.test(why)) {
         const done = this.rewrites.get(part) ?? 0;
         if (done >= MAX_REWRITES) {
