@@ -11,6 +11,8 @@
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
 // --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28;
 // --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
+// --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
+// NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -27,6 +29,7 @@ import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained, benchFrontier } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
+import { benchStartup } from "./startup.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +52,8 @@ const sections = {
   construct: () => benchConstruct(),
   loader: () => benchLoader(),
   analysis: () => benchAnalysis(),
+  // A fresh `nqueens solve 8` (count 10, --version) against `node -e 0`: whole-process CPU (bench/startup.mjs).
+  startup: () => benchStartup(),
   parallel: () => benchParallel(),
   gpu: () => benchGpu({
     sizes: values["gpu-sizes"] ? parseSizes(values["gpu-sizes"]) : undefined,

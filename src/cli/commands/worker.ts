@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { EXIT_INTERRUPTED, UsageError } from "../errors.js";
 import { choiceOption, number, queueConnection } from "../options.js";
 import { plural } from "../progress.js";
-import { gpuInfo } from "../../index.js";
+import { gpuInfo } from "../../engine/webgpu/device.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { err, inline } from "../output.js";
 
