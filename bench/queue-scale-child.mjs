@@ -1,15 +1,16 @@
 // One coordinator of the queue-scale bench, in its own process so that its CPU time and peak
-// memory are its own: node bench/queue-scale-child.mjs URL N PARTS QUEUE prints one JSON line.
+// memory are its own: node bench/queue-scale-child.mjs URL N PARTS QUEUE [KEY] prints one JSON line
+// (keyed with KEY and the default audit; keyless without it).
 import { performance } from "node:perf_hooks";
 import { countDistributed } from "../dist/distributed.js";
 
-const [url, n, parts, queue] = process.argv.slice(2);
+const [url, n, parts, queue, key] = process.argv.slice(2);
 let allSeen, heapAtEnd;
 globalThis.gc?.();
 const heapAtStart = process.memoryUsage().heapUsed;
 const t0 = performance.now();
 const r = await countDistributed(Number(n), {
-  connection: url, parts: Number(parts), queue, pollMs: 100, unauthenticated: true,
+  connection: url, parts: Number(parts), queue, pollMs: 100, ...(key ? { key } : { unauthenticated: true }),
   onProgress: (p) => {
     if (p.tasksDone < p.tasksTotal || allSeen !== undefined) return;
     allSeen = performance.now();

@@ -7,7 +7,8 @@
 // (INFO commandstats, INFO memory, before and after), Redis CPU, the coordinator's CPU time and
 // peak RSS, the heap it holds per part with every part in (after a GC: what it keeps, where
 // the peak RSS also counts garbage not yet collected), and the time from the last part seen
-// to the answer (audit top-up, merge, record).
+// to the answer (audit top-up, merge, record). Keyed with the default audit, as any queue run
+// is unless asked otherwise (--queue-scale-keyless: the keyless run, for comparison).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -22,7 +23,9 @@ import { printTable, round } from "./lib.mjs";
 
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const CHILD = fileURLToPath(new URL("./queue-scale-child.mjs", import.meta.url));
-const A000170 = { 12: 14200n, 13: 73712n, 14: 365596n };
+const A000170 = { 12: 14200n, 13: 73712n, 14: 365596n, 15: 2279184n, 16: 14772512n, 17: 95815104n };
+/** The cluster key of a keyed run (the default, as for any queue run now): workers read it from NQUEENS_KEY. */
+const KEY = "the queue-scale bench's cluster key";
 
 const freePort = () => new Promise((resolve, reject) => {
   const server = createServer();
@@ -30,8 +33,10 @@ const freePort = () => new Promise((resolve, reject) => {
   server.listen(0, "127.0.0.1", () => { const { port } = server.address(); server.close(() => resolve(port)); });
 });
 
-function startWorker(url) {
-  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet", "--unauthenticated"], { stdio: ["ignore", "ignore", "pipe"] });
+function startWorker(url, keyed) {
+  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet", ...(keyed ? [] : ["--unauthenticated"])], {
+    stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NQUEENS_KEY: keyed ? KEY : "" },
+  });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return { child, exited };
 }
@@ -47,9 +52,9 @@ async function info(redis) {
   return { calls, memory, seconds };
 }
 
-function runCoordinator(url, n, parts, queue) {
+function runCoordinator(url, n, parts, queue, keyed) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", CHILD, url, String(n), String(parts), queue], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--expose-gc", CHILD, url, String(n), String(parts), queue, keyed ? KEY : ""], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
@@ -57,7 +62,7 @@ function runCoordinator(url, n, parts, queue) {
   });
 }
 
-export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n = 14, workers = 2 } = {}) {
+export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n = 14, workers = 2, keyed = true } = {}) {
   let server, dir;
   if (!url) {
     if (spawnSync("redis-server", ["--version"]).status !== 0) throw new Error("--queue-scale needs redis-server (or --queue URL)");
@@ -72,7 +77,7 @@ export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n 
     if (i > 200) throw new Error("redis-server did not answer");
     await new Promise((r) => setTimeout(r, 50));
   }
-  const procs = Array.from({ length: workers }, () => startWorker(url));
+  const procs = Array.from({ length: workers }, () => startWorker(url, keyed));
   const rows = [];
   try {
     // The count's own time on one thread (Wasm), to take out of the queue's wall time.
@@ -80,19 +85,19 @@ export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n 
     await count(n);
     const countMs = performance.now() - t0;
     // Warm-up: the workers start their threads on their first part.
-    await runCoordinator(url, 10, 8, "nqueens-scale-warm");
+    await runCoordinator(url, 10, 8, "nqueens-scale-warm", keyed);
     await removeRun("nqueens-scale-warm", { connection: url });
     for (const parts of sizes) {
       const queue = `nqueens-scale-n${n}-p${parts}`;
       await redis.config("RESETSTAT");
       const before = await info(redis);
-      const r = await runCoordinator(url, n, parts, queue);
+      const r = await runCoordinator(url, n, parts, queue, keyed);
       const after = await info(redis);
       await removeRun(queue, { connection: url });
       if (BigInt(r.total) !== A000170[n]) throw new Error(`n = ${n}, ${parts} parts: total ${r.total}, not ${A000170[n]}`);
       const overhead = (r.ms - countMs / workers) / r.parts;
       rows.push({
-        n, parts: r.parts, workers, wall_s: round(r.ms / 1000, 1), overhead_ms_per_part: round(overhead, 2),
+        n, parts: r.parts, workers, keyed, wall_s: round(r.ms / 1000, 1), overhead_ms_per_part: round(overhead, 2),
         redis_cmds_per_part: round((after.calls - before.calls) / r.parts, 1), redis_bytes_per_part: round((after.memory - before.memory) / r.parts, 0),
         redis_cpu_ms_per_part: round(((after.seconds - before.seconds) * 1000) / r.parts, 3),
         coordinator_cpu_s: round(r.cpuMs / 1000, 1), coordinator_peak_rss_mb: round(r.maxRssMB, 0), coordinator_heap_bytes_per_part: round(r.heapPerPart ?? NaN, 0), end_ms: round(r.endMs, 0), audited: r.audited,
@@ -107,6 +112,6 @@ export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n 
   }
   const first = rows[0];
   for (const row of rows) row.overhead_vs_first = round(row.overhead_ms_per_part / first.overhead_ms_per_part, 2);
-  printTable(`queue at scale: n = ${n}, ${workers} local \`nqueens worker --concurrency 1\`, one coordinator process (targets: 16,384 parts <= 3 ms/part and <= 150 MB; 10^5 within 1.5x of 10^3, <= 300 MB)`, rows);
+  printTable(`queue at scale: n = ${n}, ${workers} local \`nqueens worker --concurrency 1\`, one coordinator process${keyed ? ", keyed, default audit" : ", keyless"} (targets: 16,384 parts <= 3 ms/part and <= 150 MB; 10^5 within 1.5x of 10^3, <= 300 MB; 10^6 <= 0.5 ms/part, <= 250 MB)`, rows);
   return { url: url.replace(/\/\/[^@]*@/, "//***@"), rows };
 }

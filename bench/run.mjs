@@ -13,6 +13,8 @@
 // --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
 // --only solve-workers: solve's complete search on 1 and 2 threads against this thread, Excluded Diagonals at n = 30
 // (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first one).
+// --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
+// NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,6 +32,7 @@ import { benchConstrained, benchFrontier } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
 import { SOLVE_WORKERS_BOARDS, benchSolveWorkers } from "./solve-workers.mjs";
+import { benchStartup } from "./startup.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -38,7 +41,7 @@ const { values } = parseArgs({
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
     constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
-    "queue-scale": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
+    "queue-scale": { type: "boolean", default: false }, "queue-scale-keyless": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
     "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
   },
@@ -52,6 +55,8 @@ const sections = {
   construct: () => benchConstruct(),
   loader: () => benchLoader(),
   analysis: () => benchAnalysis(),
+  // A fresh `nqueens solve 8` (count 10, --version) against `node -e 0`: whole-process CPU (bench/startup.mjs).
+  startup: () => benchStartup(),
   parallel: () => benchParallel(),
   gpu: () => benchGpu({
     sizes: values["gpu-sizes"] ? parseSizes(values["gpu-sizes"]) : undefined,
@@ -90,7 +95,7 @@ const sections = {
   // A keyed liar against the default audit (bench/liar.mjs; its own redis-server unless --queue; a few minutes).
   liar: () => benchLiar({ url: values.queue, ...(values["liar-trials"] ? { trials: Number(values["liar-trials"]) } : {}), ...(values["liar-sizes"] ? { configs: values["liar-sizes"].split(",").map((s) => s.split("/").map(Number)) } : {}) }),
   // --queue-scale: the queue at 10^3..10^5 parts (bench/queue-scale.mjs; its own redis-server unless --queue).
-  "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}), ...(values["queue-scale-n"] ? { n: Number(values["queue-scale-n"]) } : {}) }),
+  "queue-scale": () => benchQueueScale({ url: values.queue, ...(values["queue-scale-sizes"] ? { sizes: values["queue-scale-sizes"].split(",").map(Number) } : {}), ...(values["queue-scale-n"] ? { n: Number(values["queue-scale-n"]) } : {}), keyed: !values["queue-scale-keyless"] }),
 };
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).

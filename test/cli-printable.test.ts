@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { printable } from "../src/cli/output.js";
+import { inline, printable, toJson } from "../src/cli/output.js";
 
 describe("the CLI's output is printable", () => {
   it("escapes control characters, DEL, C1 and the bidirectional overrides; keeps newlines, tabs and all other text", () => {
@@ -13,6 +13,20 @@ describe("the CLI's output is printable", () => {
     expect(printable("name\u202eexe.txt \u2066x\u2069")).toBe("name\\u202eexe.txt \\u2066x\\u2069");
     const plain = "n = 8: 92 solutions, 12 unique\n\tQ . # q | ETA 3m 05s — é ü 漢字 🙂";
     expect(printable(plain)).toBe(plain);
+  });
+
+  it("text from Redis inside a line (inline) cannot start a line of its own: newlines and line separators written as \\n and \\u2028, returns as \\x0d", () => {
+    const name = "W\x1b]0;PWNED\x07\nnqueens: FAKE total 1\r\u2028x";
+    expect(inline(name)).toBe("W\\x1b]0;PWNED\\x07\\nnqueens: FAKE total 1\\x0d\\u2028x");
+    expect(inline(name)).not.toMatch(/[\n\r\u2028]/);
+  });
+
+  it("--json stays JSON: DEL, C1 and the bidirectional marks come out as \\u escapes (the same strings to a reader), so the printable filter has nothing to change", () => {
+    const value = { queue: "q\x7fdel\x9bC1\nnqueens FAKE", suspects: ["a\u202eb", "\u2066c\u2069"], total: 14200n };
+    const line = toJson(value);
+    expect(printable(line)).toBe(line);
+    expect(line).not.toMatch(/[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(line)).toEqual({ ...value, total: "14200" });
   });
 
   it("every write of the CLI goes through out() or err() (src/cli/output.ts), but all's lists of numbers", () => {

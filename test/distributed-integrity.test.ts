@@ -277,6 +277,51 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     expect((error as Error).message).toMatch(/^queue fought: Redis no longer holds this run .* again \(3 times already\); stopping/);
   });
 
+  it("a server that takes the connection and never answers (a stopped redis-server): count, runs and worker say so and exit 1, never stay alive", async () => {
+    const { createServer } = await import("node:net");
+    const sockets: import("node:net").Socket[] = [];
+    const silent = createServer((socket) => { sockets.push(socket); socket.on("error", () => {}); }); // takes, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const at = `redis://127.0.0.1:${(silent.address() as import("node:net").AddressInfo).port}`;
+    try {
+      const runs = await Promise.all([
+        runCli(["count", "10", "--queue", at, "--unauthenticated"], { killAfterMs: 60_000 }),
+        runCli(["runs", "--queue", at], { killAfterMs: 60_000 }),
+        runCli(["worker", "--queue", at, "--unauthenticated"], { killAfterMs: 60_000 }),
+      ]);
+      for (const run of runs) {
+        expect(run.signal, `still alive a minute after its error: ${run.stderr}`).toBeNull();
+        expect(run.code).toBe(1);
+        expect(run.stderr).toMatch(/cannot reach Redis at 127\.0\.0\.1:\d+ \(no answer within \d+ ms\)/);
+      }
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it("a planted run whose name no queue can have (a:b) is listed as unreadable; the other runs are still listed, and workers ignore it", async () => {
+    await redis.set(metaKey("a:b"), JSON.stringify({ format: "nqueens-count-run", n: 10, parts: 8, splitVersion: SPLIT_VERSION }));
+    await redis.sadd("nqueens:runs", "a:b");
+    try {
+      const listed = await listRuns({ connection: url });
+      expect(listed.find((r) => r.queue === "a:b")).toMatchObject({ unreadable: expect.stringContaining("its queue name is not one a run can have") });
+      const cli = await runCli(["runs", "--queue", url]);
+      expect(cli.code).toBe(0);
+      expect(cli.stdout).toMatch(/^a:b .* unreadable /m);
+      const events: WorkerEvent[] = [];
+      const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, onEvent: (e) => events.push(e) });
+      try {
+        await until("the worker to say it ignores a:b", async () => events.some((e) => e.type === "error" && /nqueens:runs lists "a:b", which is not a queue name a run can have: ignored/.test(e.message)));
+      } finally {
+        await worker.close();
+      }
+    } finally {
+      await redis.del(metaKey("a:b"));
+      await redis.srem("nqueens:runs", "a:b");
+    }
+  });
+
   it("a bad database index, a bad URL, TLS to a plain server: one line, exit 2 or 1, within seconds", async () => {
     const db = await runCli(["count", "10", "--queue", `${url}/99`, "--unauthenticated"]);
     expect(db.code).toBe(2);

@@ -373,6 +373,34 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     }
   });
 
+  it("a job moved to the delayed set for good, or a queue paused in Redis, is put back or resumed (two runs side by side), and the counts are exact", async () => {
+    const lonely = `${url.replace(/\/\d+$/, "")}/12`; // a database no other test's worker looks at
+    const client = quietClient(lonely);
+    await client.flushdb();
+    const far = (Date.now() + 365 * 86_400_000) * 4096; // BullMQ's delayed score: due time in ms times 4096
+    try {
+      const runs = (["stuck-delayed", "stuck-paused"] as const).map(async (queue) => {
+        const notices: string[] = [];
+        const run = countDistributed(10, { unauthenticated: true, connection: lonely, queue, parts: 8, pollMs: 50, onNotice: (m) => notices.push(m) });
+        run.catch(() => {});
+        await until("the parts to be queued", async () => (await client.llen(`bull:${queue}:wait`)) === 8);
+        if (queue === "stuck-delayed") await client.multi().lrem(`bull:${queue}:wait`, 0, "part-3").zadd(`bull:${queue}:delayed`, far, "part-3").exec();
+        else await client.multi().hset(`bull:${queue}:meta`, "paused", "1").rename(`bull:${queue}:wait`, `bull:${queue}:paused`).exec();
+        const worker = await startWorker({ unauthenticated: true, connection: lonely, concurrency: 1, queue, pollMs: 50 });
+        try {
+          const r = await run;
+          expect([r.total, r.unique], queue).toEqual([A000170[10], A002562[10]]);
+        } finally {
+          await worker.close();
+        }
+        expect(notices.join("\n"), queue).toMatch(queue === "stuck-delayed" ? /putting the run back/ : /was paused in Redis \(not by this run\): resumed/);
+      });
+      await Promise.all(runs);
+    } finally {
+      client.disconnect();
+    }
+  }, 180_000);
+
   it("a run that waits says why, and what would end the wait: no worker on it; replicas 2 with one worker", async () => {
     const lonely = `${url.replace(/\/\d+$/, "")}/10`; // a database no other test's worker looks at
     const own = quietClient(lonely);

@@ -5,8 +5,20 @@ const TIME_KEY = /^ms$|Ms$/;
 /** A ratio of two times (`tsOverWasm`): printed to three significant figures. */
 const RATIO_KEY = /Over[A-Z]/;
 
-/** JSON with bigints as decimal strings, typed arrays as plain arrays, times in ms to one decimal and ratios to three figures. */
+/** Characters JSON.stringify leaves raw that a terminal acts on: DEL, C1, the bidirectional marks and overrides, the line separators. */
+// eslint-disable-next-line no-control-regex
+const JSON_RAW = /[\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * JSON with bigints as decimal strings, typed arrays as plain arrays, times in ms to one decimal
+ * and ratios to three figures; every character a terminal acts on is a \u escape (the same
+ * string to a JSON reader), so printable() leaves the line as it is and it stays valid JSON.
+ */
 export function toJson(value: unknown): string {
+  return jsonText(value).replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function jsonText(value: unknown): string {
   return JSON.stringify(value, (key, v) =>
     typeof v === "bigint" ? v.toString()
       : ArrayBuffer.isView(v) ? Array.from(v as Int32Array)
@@ -28,6 +40,14 @@ export function printable(text: string): string {
     const code = c.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, "0")}` : `\\u${code.toString(16).padStart(4, "0")}`;
   });
+}
+
+/**
+ * Text from outside (Redis, a file) set inside one line: printable, and its line breaks and
+ * tabs written as \n, \r, \t too, so that it cannot start a line of its own that reads as the CLI's.
+ */
+export function inline(text: string): string {
+  return printable(text).replace(/[\n\r\t\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16)}`));
 }
 
 /** A line on stdout, printable. */

@@ -1,5 +1,7 @@
-// The CLI's progress bars (stderr, only on a terminal).
-import cliProgress from "cli-progress";
+// The CLI's progress bars (stderr, only on a terminal). cli-progress (and the readline it
+// requires) is loaded only when a bar is drawn: a command whose stderr is not a terminal
+// never loads it, which keeps it off a short command's start-up.
+import type { SingleBar } from "cli-progress";
 
 /**
  * Every command's bar, in one place. `{etaText}` is ours (etaText below): cli-progress fills
@@ -18,9 +20,10 @@ export const BAR_FORMATS = {
 /** The fields cli-progress computes and puts over any payload field of the same name. */
 export const BAR_OWN_FIELDS = ["bar", "percentage", "total", "value", "eta", "eta_formatted", "duration", "duration_formatted"] as const;
 
-/** A progress bar on `stream` (stderr), only when it is a terminal. */
-export function progressBar(kind: keyof typeof BAR_FORMATS, stream: NodeJS.WriteStream = process.stderr): cliProgress.SingleBar | undefined {
+/** A progress bar on `stream` (stderr), only when it is a terminal (cli-progress is loaded then, not before). */
+export async function progressBar(kind: keyof typeof BAR_FORMATS, stream: NodeJS.WriteStream = process.stderr): Promise<SingleBar | undefined> {
   if (!stream.isTTY) return undefined;
+  const { default: cliProgress } = await import("cli-progress");
   return new cliProgress.SingleBar(
     { format: BAR_FORMATS[kind], stream, hideCursor: true, clearOnComplete: true, etaBuffer: 50 },
     cliProgress.Presets.shades_classic,

@@ -210,15 +210,23 @@ export function walkConstellationTasks(n: number, presets: number, visit: (task:
 export function constellationTasksOf(index: ConstellationIndex, parts: number, part: number): ConstellationTask[] {
   const list = constellations(index.n);
   const out: ConstellationTask[] = [];
-  for (let c = 0; c < list.length; c++) {
-    const start = index.starts[c], end = index.starts[c + 1];
-    const first = start + ((((part - start) % parts) + parts) % parts);
-    if (first >= end) continue;
+  // The part's task indices are part, part + parts, ...: each one's constellation found by a
+  // binary search of `starts`, so a part of a split of many parts walks only its own few
+  // constellations, not a scan of all of them (the coordinator derives a part per job and per
+  // result: at 10^5 parts of n = 16 the scan was a third of its time).
+  for (let i = part; i < index.tasks;) {
+    let lo = 0, hi = list.length - 1; // the last c with starts[c] <= i
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (index.starts[mid] <= i) lo = mid; else hi = mid - 1;
+    }
+    const c = lo, start = index.starts[c], end = index.starts[c + 1];
     let at = start;
     walkConstellation(index.n, list[c], index.presets, (task) => {
       if (at % parts === part) out.push(task);
       at++;
     });
+    i += Math.ceil((end - i) / parts) * parts; // the part's first index past this constellation
   }
   return out;
 }

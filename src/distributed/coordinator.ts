@@ -19,7 +19,7 @@ import { COUNT_MAX_N } from "../count/count.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
 import { splitBoard, type Split } from "../count/split.js";
 import { bull, connect, lost, redisOptions, sleep, within, type Connection } from "./redis.js";
-import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
+import { ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, CONSTRAINED_QUEUE_PARTS, RUNS_CHANNEL, defaultQueueParts, metaKey, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { IDENTITY_NAME, RUN_DOMAIN, keyNeeded, keylessChoice, queueKey, signed, verifies } from "./auth.js";
@@ -172,7 +172,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   };
   const byDefault = opts.parts === undefined && !constrained && n >= 18;
   let source: Split | undefined = byDefault ? undefined : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
-  if (opts.queue !== undefined && (typeof opts.queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(opts.queue))) {
+  if (opts.queue !== undefined && (typeof opts.queue !== "string" || !QUEUE_NAME.test(opts.queue))) {
     throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${JSON.stringify(opts.queue)}`);
   }
   keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for

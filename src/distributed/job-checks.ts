@@ -33,13 +33,18 @@ export async function missingJobs(client: Redis, queue: Queue, ids: readonly str
   return { gone, present };
 }
 
+/** A delayed job due this far from now either way was not delayed by the run (its delays are a second or less): it is stranded. */
+export const DELAY_SLACK_MS = 60_000;
+
 /**
  * Jobs whose hash is there but that no worker will take or answer: held in no list (LREM'd
- * from wait, ZREM'd from completed) or completed with the result deleted (HDEL returnvalue).
+ * from wait, ZREM'd from completed), completed with the result deleted (HDEL returnvalue), or
+ * delayed to a time the run never sets (ZADD to delayed: far ahead, or long past and not
+ * promoted, which happens when no delay marker wakes the workers).
  * Read in one transaction, a snapshot (a job moving from wait to active is in one of them).
  * For runs with few jobs pending (STUCK_CHECK_MAX): the lists are read whole.
  */
-export async function stuckJobs(client: Redis, queue: Queue, ids: readonly string[]): Promise<Set<string>> {
+export async function stuckJobs(client: Redis, queue: Queue, ids: readonly string[], now = Date.now()): Promise<Set<string>> {
   const key = (name: string): string => queue.toKey(name);
   const multi = client.multi().lrange(key("wait"), 0, -1).lrange(key("active"), 0, -1).lrange(key("paused"), 0, -1);
   for (const id of ids) multi.hexists(key(id), "returnvalue").zscore(key("completed"), id).zscore(key("failed"), id).zscore(key("delayed"), id).zscore(key("prioritized"), id);
@@ -48,7 +53,10 @@ export async function stuckJobs(client: Redis, queue: Queue, ids: readonly strin
   const stuck = new Set<string>();
   ids.forEach((id, j) => {
     const [hasResult, completed, failed, delayed, prioritized] = answers.slice(3 + 5 * j, 8 + 5 * j);
-    const listed = inLists.has(id) || [completed, failed, delayed, prioritized].some((v) => v !== null && v !== undefined);
+    // BullMQ's delayed score is the due time in ms times 4096, plus a counter.
+    const due = delayed === null || delayed === undefined ? undefined : Math.floor(Number(delayed) / 4096);
+    const delayedHere = due !== undefined && Math.abs(due - now) <= DELAY_SLACK_MS;
+    const listed = inLists.has(id) || delayedHere || [completed, failed, prioritized].some((v) => v !== null && v !== undefined);
     if (!listed || (completed !== null && completed !== undefined && hasResult === 0)) stuck.add(id);
   });
   return stuck;

@@ -8,6 +8,8 @@ import { checkInteger, describe } from "../core/validate.js";
 
 /** The Redis set that lists the queues of unfinished runs, for workers to find. */
 export const ACTIVE_RUNS_KEY = "nqueens:runs";
+/** A queue name a run can have: letters, digits, '.', '_' and '-' (BullMQ refuses ':'; anything else in Redis is someone else's). */
+export const QUEUE_NAME = /^[A-Za-z0-9._-]{1,200}$/;
 /** The Redis pub/sub channel on which coordinators announce that a run started or finished (message: the queue). */
 export const RUNS_CHANNEL = "nqueens:runs:changed";
 export const metaKey = (queue: string): string => `nqueens:meta:${queue}`;

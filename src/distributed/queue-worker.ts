@@ -18,7 +18,7 @@ import { countPartWebGpu } from "../count/gpu-part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {
-  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
+  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
 } from "./keys.js";
 import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
@@ -178,6 +178,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const countedHere = new Map<string, Set<number>>();
   /** Runs this worker leaves alone for want of the right key (said once each). */
   const keyRefused = new Map<string, string>();
+  /** Names in nqueens:runs that no run can have, said once each. */
+  const badNames = new Set<string>();
   /** Whether this worker may join the run `name`: its record is signed under this worker's key, or both have none (no record: joined, its jobs are refused). */
   const mayJoin = async (name: string): Promise<boolean> => {
     const stored = await client.get(metaKey(name));
@@ -334,7 +336,16 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
           void worker.close(true).catch(() => {});
         }
       }
-      const names = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
+      const listed = opts.queue ? [opts.queue] : await client.smembers(ACTIVE_RUNS_KEY);
+      // A name BullMQ cannot open was written by someone else: said once, never joined.
+      const names: string[] = [];
+      for (const name of listed) {
+        if (QUEUE_NAME.test(name)) names.push(name);
+        else if (!badNames.has(name)) {
+          badNames.add(name);
+          onEvent({ type: "error", message: `nqueens:runs lists ${JSON.stringify(name)}, which is not a queue name a run can have: ignored` });
+        }
+      }
       if (closing) return;
       for (const name of names) if (!workers.has(name) && await mayJoin(name) && !closing && !workers.has(name)) join(name);
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);

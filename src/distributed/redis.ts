@@ -98,6 +98,10 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
     ]);
   } catch (error) {
+    clearTimeout(timer);
+    // A server that took the connection but never answered (a stopped process) leaves the
+    // socket open: closed here, or it keeps the process alive after the error.
+    probe.disconnect();
     throw withCode(
       new Error(redact(`cannot reach Redis at ${describeConnection(options)} (${(cause ?? error as Error)?.message ?? String(error)}); is redis-server running there?`)),
       ErrorCode.queueUnreachable,

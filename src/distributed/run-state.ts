@@ -199,6 +199,11 @@ export class RunState {
   }
 
   private async lookForVanished(): Promise<void> {
+    // A queue paused in Redis (the run never pauses it) holds every job from the workers.
+    if (await this.s.queue.isPaused()) {
+      await this.s.queue.resume();
+      this.s.notice(`queue ${this.s.name} was paused in Redis (not by this run): resumed`);
+    }
     const ids: string[] = [];
     for (let p = 0; p < this.P; p++) {
       if (this.tally.state[p] === ACCEPTED || this.tally.state[p] === SETTLING) continue;
@@ -213,7 +218,9 @@ export class RunState {
     // Put back once seen twice running (a look is a snapshot; twice rules out a passing state).
     const stuck = await stuckJobs(this.s.client, this.s.queue, present);
     const again = [...stuck].filter((id) => this.stuckBefore.has(id));
-    for (const id of again) await this.s.client.del(this.s.queue.toKey(id), `${this.s.queue.toKey(id)}:lock`);
+    for (const id of again) {
+      await this.s.client.multi().del(this.s.queue.toKey(id), `${this.s.queue.toKey(id)}:lock`).zrem(this.s.queue.toKey("delayed"), id).exec();
+    }
     this.vanished.push(...again);
     this.stuckBefore = stuck;
   }
@@ -258,10 +265,13 @@ export class RunState {
     for (const [j, id] of own.entries()) {
       const [error, fields] = answers[j] ?? [];
       const [reason, attempts, finished] = (error ? [] : fields as (string | null)[]) ?? [];
-      if (!finished) continue; // not failed for good (a retry is waiting), or gone
+      // Not failed for good (a retry is waiting), gone, or no longer the job that failed: one
+      // written afresh since holds no failedReason, and may have finished since (BullMQ writes
+      // a reason on every failure).
+      if (!finished || reason === null || reason === undefined) continue;
       const part = partOfJobId(id, this.P)!.part;
       if (this.tally.state[part] === ACCEPTED) { await this.s.queue.remove(id).catch(() => 0); continue; }
-      const why = reason ?? "unknown reason";
+      const why = reason;
       if (/does not verify/.test(why)) {
         const done = this.rewrites.get(part) ?? 0;
         if (done >= MAX_REWRITES) {

@@ -3,7 +3,7 @@ import { invalid } from "../core/errors.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
-import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
+import { ACTIVE_RUNS_KEY, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
 import { RUN_DOMAIN, queueKey, verifies } from "./auth.js";
 import type { KeyInput } from "../core/key.js";
 
@@ -94,6 +94,13 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       }
       const verified = key ? verifies(key, RUN_DOMAIN, name, meta) : null;
       const shown = verified !== false; // a record that does not verify reports no total
+      if (!QUEUE_NAME.test(name)) { // not a queue BullMQ can open: listed as unreadable, the others still listed
+        runs.push({
+          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion, done: 0, active: 0, waiting: 0, failed: 0, workers: 0, open: open.has(name),
+          unreadable: `${metaKey(name)}: its queue name is not one a run can have (letters, digits, '.', '_' and '-')`, verified,
+        });
+        continue;
+      }
       const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: timeoutMs }) });
       queue.on("error", () => {});
       try {
@@ -119,7 +126,7 @@ export async function listRuns(options: { connection: Connection; connectTimeout
 /** Removes a run from Redis: its queue, its jobs and results, its meta keys. */
 export async function removeRun(queue: string, options: { connection: Connection; connectTimeoutMs?: number }): Promise<void> {
   const opts = checkOptions<{ connection: Connection; connectTimeoutMs: number }>("removeRun", options, ["connection", "connectTimeoutMs"]);
-  if (typeof queue !== "string" || !/^[A-Za-z0-9._-]+$/.test(queue)) throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
+  if (typeof queue !== "string" || !QUEUE_NAME.test(queue)) throw invalid("queue", ` must be a name of letters, digits, '.', '_' and '-', got ${describe(queue)}`);
   const redis = redisOptions(opts.connection as Connection);
   const timeoutMs = opts.connectTimeoutMs === undefined ? 3000 : checkInteger("connectTimeoutMs", opts.connectTimeoutMs, 1, 600_000);
   const { bullmq: { Queue } } = await queueLibraries();

@@ -1,6 +1,7 @@
 // nqueens all N: every solution in lexicographic order.
 import type { Command } from "commander";
-import { render, solutions } from "../../index.js";
+import { render } from "../../board/render.js";
+import { solutions } from "../../count/solutions.js";
 import { UsageError } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out } from "../output.js";

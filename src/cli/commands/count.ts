@@ -1,14 +1,15 @@
 // nqueens count N: count(), countParallel() with --workers, countDistributed() with --queue.
 import type { Command } from "commander";
-import { count, countParallel, gpuInfo, type ParallelResult } from "../../index.js";
+import { count } from "../../count/count.js";
+import type { ParallelResult } from "../../workers/parallel.js";
+import { gpuInfo } from "../../engine/webgpu/device.js";
 import { ENGINE_NAMES } from "../../engine/select.js";
 import { engineCan } from "../../engine/contract.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption, queueConnection } from "../options.js";
-import { out, toJson, err } from "../output.js";
+import { out, toJson, err, inline } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
-import { checkpointKey, checkpointTarget } from "../../count/checkpoint.js";
 import { LONG_COUNT_MS, constrainedForecast, plainForecast } from "../forecast.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
@@ -69,6 +70,7 @@ export function countCommand(program: Command): void {
       let key: Uint8Array | undefined;
       if (opts.checkpoint !== undefined && opts.queue === undefined) {
         // A device, FIFO or directory (or a link to one) is bad input: refused before a key is made or a thread starts.
+        const { checkpointKey, checkpointTarget } = await import("../../count/checkpoint.js");
         await checkpointTarget(opts.checkpoint).catch((error: unknown) => { throw new UsageError((error as Error).message); });
         const resolved = checkpointKey({ keyFile: opts.keyFile });
         if (resolved.created) err(`nqueens: created a key for checkpoints at ${resolved.created} (mode 0600); keep it to resume them\n`);
@@ -77,7 +79,7 @@ export function countCommand(program: Command): void {
       const interrupt = interruptSignal();
       const signal = withTimeout(interrupt, opts.timeout);
       let last = { tasksDone: 0, tasksTotal: 0 };
-      const bar = progressBar("count");
+      const bar = await progressBar("count");
       let started = false;
       // A constrained count on this thread: Knuth's estimate gives its ETA, and a long one says so at once.
       const forecast = hasGivens(givens) && opts.queue === undefined && opts.workers === undefined ? constrainedForecast(n, { fixed: givens.fixed, blocked: givens.blocked }) : undefined;
@@ -124,7 +126,7 @@ export function countCommand(program: Command): void {
             const on = plan.threads > 0 ? `on the ${plural(plan.threads, "worker thread")} seen now` : "on one thread (no worker seen yet)";
             err(`nqueens: n = ${n}: ${plural(plan.parts, "part")}${plan.from === "resumed" ? " (the run already in Redis)" : ""} of about ${lengthText(plan.partSeconds)} each on one thread; about ${lengthText(plan.runSeconds)} ${on} (an estimate)\n`);
           },
-          onNotice: (message) => { bar?.stop(); started = false; err(`nqueens: ${message}\n`); },
+          onNotice: (message) => { bar?.stop(); started = false; err(`nqueens: ${inline(message)}\n`); },
         }).catch((error: unknown) => {
           const kept = `the run stays in Redis (${last.tasksDone} of ${last.tasksTotal || "?"} parts done): run the same command again to resume`;
           if (interrupt.aborted) throw new InterruptedError(`interrupted; ${kept}`);
@@ -135,8 +137,8 @@ export function countCommand(program: Command): void {
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
-        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${r.queue}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
-        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
+        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${inline(r.queue)}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.map(inline).join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
         return;
       }
       const parallel = opts.workers !== undefined;
@@ -145,8 +147,9 @@ export function countCommand(program: Command): void {
         const gpu = await gpuInfo();
         err(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
+      // The threads' module (with the counting thread's source) is loaded only for --workers.
       const result = await (parallel
-        ? countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        ? (await import("../../workers/parallel.js")).countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
         : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;

@@ -26,7 +26,7 @@ export function crossCheckCommand(program: Command): void {
       }
       // --quick is small enough to finish: its budget is room for a loaded machine, not a target.
       const budgetMs = opts.budget ?? (opts.quick ? 30_000 : opts.thorough ? 60_000 : 10_000);
-      const bar = progressBar("crosscheck");
+      const bar = await progressBar("crosscheck");
       let current = "";
       const report = await crossCheck({
         kernels: opts.kernels,

@@ -1,6 +1,6 @@
 // nqueens estimate N: Knuth's estimate of the backtracking tree.
 import type { Command } from "commander";
-import { estimate } from "../../index.js";
+import { estimate } from "../../analysis/estimate.js";
 import { engineOption, interruptSignal, number, seedOption } from "../options.js";
 import { cell, out, toJson } from "../output.js";
 import { etaText, progressBar } from "../progress.js";
@@ -16,7 +16,7 @@ export function estimateCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { samples?: number; seed?: string; engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("estimate");
+      const bar = await progressBar("estimate");
       let started = false;
       const result = await estimate(n, {
         samples: opts.samples,

@@ -1,6 +1,6 @@
 // nqueens lv-stats N: what one try of the hybrid method costs.
 import { Option, type Command } from "commander";
-import { lasVegasStats, lasVegasTable, type LasVegasProgress, type LasVegasStats } from "../../index.js";
+import { lasVegasStats, lasVegasTable, type LasVegasProgress, type LasVegasStats } from "../../analysis/las-vegas-stats.js";
 import { engineOption, interruptSignal, number, seedOption } from "../options.js";
 import { cell, out, toJson } from "../output.js";
 import { etaText, progressBar } from "../progress.js";
@@ -48,7 +48,7 @@ export function lvStatsCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: LvStatsCliOptions) => {
-      const bar = progressBar("lvStats");
+      const bar = await progressBar("lvStats");
       let started = false;
       const common = {
         ...(opts.exact ? { exact: true } : { trials: opts.trials, seed: seedOption(opts.seed) }),

@@ -1,7 +1,7 @@
 // nqueens runs: the queue runs Redis holds; --remove deletes one.
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { out, toJson, err } from "../output.js";
+import { out, toJson, err, inline } from "../output.js";
 import { queueConnection } from "../options.js";
 
 export function runsCommand(program: Command): void {
@@ -19,11 +19,11 @@ export function runsCommand(program: Command): void {
       if (opts.remove !== undefined) {
         const run = runs.find((r) => r.queue === opts.remove);
         if (!run) {
-          throw new UsageError(`no run named ${JSON.stringify(opts.remove)} in Redis at ${opts.queue}${runs.length ? ` (runs: ${runs.map((r) => r.queue).join(", ")})` : " (it holds no runs)"}`);
+          throw new UsageError(`no run named ${JSON.stringify(opts.remove)} in Redis at ${opts.queue}${runs.length ? ` (runs: ${runs.map((r) => inline(r.queue)).join(", ")})` : " (it holds no runs)"}`);
         }
         await removeRun(run.queue, { connection });
         if (opts.json) return out(toJson({ removed: run.queue }));
-        return out(`removed ${run.queue} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
+        return out(`removed ${inline(run.queue)} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
       }
       if (opts.json) return out(toJson({ runs }));
       if (runs.length === 0) return out("no runs");
@@ -32,14 +32,14 @@ export function runsCommand(program: Command): void {
         r.unreadable !== undefined ? "unreadable" : r.verified === false ? "unverified" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
         r.verified === null ? "no key" : r.verified ? "yes" : "NO",
         r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-",
-      ]);
+      ].map(inline)); // every cell may hold text from Redis
       const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "verified", "total"];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
       const line = (cells: string[]): string => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
       out(line(head));
       for (const row of rows) out(line(row));
-      for (const r of runs) if (r.unreadable !== undefined) err(`nqueens: run ${r.queue} is unreadable: ${r.unreadable}\n`);
-      for (const r of runs) if (r.verified === false) err(`nqueens: run ${r.queue}: its record does not verify under this key (changed in Redis, or made under another key or none): its total is not shown\n`);
+      for (const r of runs) if (r.unreadable !== undefined) err(`nqueens: run ${inline(r.queue)} is unreadable: ${inline(r.unreadable)}\n`);
+      for (const r of runs) if (r.verified === false) err(`nqueens: run ${inline(r.queue)}: its record does not verify under this key (changed in Redis, or made under another key or none): its total is not shown\n`);
       if (runs.some((r) => r.verified === null)) err("nqueens: no key (--key-file, NQUEENS_KEY): the records are not verified; anyone who can write to this Redis can have written them\n");
     });
 }

@@ -1,8 +1,8 @@
 // nqueens solve N: one solution by any method; --workers W: the complete search on W threads.
 import type { Command } from "commander";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
-import { render, solve, METHOD_NAMES, type SolveResult } from "../../index.js";
-import { DEFAULT_METHOD } from "../../search/solve.js";
+import { render } from "../../board/render.js";
+import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveResult } from "../../search/solve.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
@@ -167,7 +167,7 @@ export function solveCommand(program: Command): void {
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
       const hopeless = hopelessHint(opts.method, n, hasGivens(givens));
       if (hopeless) err(`nqueens: ${hopeless}\n`);
-      const bar = progressBar("solve");
+      const bar = await progressBar("solve");
       let started = false;
       const result: SolveResult = await solve(n, {
         method: opts.method,

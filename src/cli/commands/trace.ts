@@ -1,6 +1,6 @@
 // nqueens trace N: one search told step by step.
 import type { Command } from "commander";
-import { trace, TRACE_METHODS, type TraceEvent, type TraceMethod } from "../../index.js";
+import { trace, TRACE_METHODS, type TraceEvent, type TraceMethod } from "../../search/trace.js";
 import { choiceOption, number, seedOption } from "../options.js";
 import { out, toJson } from "../output.js";
 

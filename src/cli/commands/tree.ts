@@ -1,6 +1,6 @@
 // nqueens tree N: the exact size of the backtracking tree.
 import type { Command } from "commander";
-import { treeSize } from "../../index.js";
+import { treeSize } from "../../analysis/estimate.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out, toJson } from "../output.js";
 import { etaText, progressBar } from "../progress.js";
@@ -14,7 +14,7 @@ export function treeCommand(program: Command): void {
     .option("--timeout <ms>", "give up after this many milliseconds", number("--timeout"))
     .option("--json", "print one JSON object")
     .action(async (n: number, opts: { engine: "wasm" | "ts"; timeout?: number; json?: boolean }) => {
-      const bar = progressBar("tree");
+      const bar = await progressBar("tree");
       let started = false;
       const result = await treeSize(n, {
         engine: opts.engine,

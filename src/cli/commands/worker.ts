@@ -3,9 +3,9 @@ import type { Command } from "commander";
 import { EXIT_INTERRUPTED, UsageError } from "../errors.js";
 import { choiceOption, number, queueConnection } from "../options.js";
 import { plural } from "../progress.js";
-import { gpuInfo } from "../../index.js";
+import { gpuInfo } from "../../engine/webgpu/device.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
-import { err } from "../output.js";
+import { err, inline } from "../output.js";
 
 type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: number; prefetch?: number; lockDuration?: number; stalledInterval?: number; grace?: number; quiet?: boolean; engine: "wasm" | "webgpu"; gpu?: boolean; keyFile?: string; name?: string; identityFile?: string; unauthenticated?: boolean };
 
@@ -54,9 +54,9 @@ export function workerCommand(program: Command): void {
         ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), ...(opts.name !== undefined ? { name: opts.name } : {}),
         ...(opts.identityFile !== undefined ? { identityFile: opts.identityFile } : {}), ...(opts.unauthenticated ? { unauthenticated: true } : {}),
         onEvent: (e) => {
-          if (e.type === "joined") log(`working on ${e.queue}`);
-          else if (e.type === "left") log(`left ${e.queue} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : e.reason})`);
-          else if (e.type === "error") err(`nqueens worker: ${e.queue ? `${e.queue}: ` : ""}${e.message}\n`);
+          if (e.type === "joined") log(`working on ${inline(e.queue)}`);
+          else if (e.type === "left") log(`left ${inline(e.queue)} (${e.reason === "unlisted" ? "no longer listed in nqueens:runs" : inline(e.reason)})`);
+          else if (e.type === "error") err(`nqueens worker: ${e.queue ? `${inline(e.queue)}: ` : ""}${inline(e.message)}\n`);
         },
       });
       if (opts.engine === "webgpu") {

@@ -1,0 +1,101 @@
+// The `nqueens` command's entry (dist/cli.js): it runs the program (index.ts, bundled as
+// CommonJS in dist/cli-main.cjs) through a V8 code cache, so a fresh process neither parses
+// nor compiles again what an earlier run of the same build compiled. Node 20 has no compile
+// cache of its own (module.enableCompileCache is Node 22) and none for ES modules, hence the
+// program as one CommonJS script compiled by vm.Script with cachedData.
+//
+// The cache: one file per build and command under $XDG_CACHE_HOME/nqueens (an absolute
+// XDG_CACHE_HOME), else ~/.cache/nqueens; NQUEENS_CODE_CACHE=0 turns it off, an absolute
+// NQUEENS_CODE_CACHE names another directory. Its name holds the package version, the
+// program file's size and modification time, Node's version and the architecture, so a new
+// build, a new Node or an edited file never meets an old cache (and V8 refuses a cache made
+// by another V8 or other flags: then it is written again). Written once, after the first run
+// that had none (at exit, to a temporary file renamed into place, so a reader never sees half
+// of one); caches not written for 30 days are removed then. A directory that cannot be written, a file that cannot be read or a cache V8
+// refuses only costs the compile the cache would have saved. Nothing else imports this file.
+import { createRequire } from "node:module";
+
+// Node's built-ins through require: each import of one from an ES module costs a facade
+// (about 1 ms for these four), a require does not.
+const require = createRequire(import.meta.url);
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
+const { dirname, isAbsolute, join } = require("node:path") as typeof import("node:path");
+const { fileURLToPath } = require("node:url") as typeof import("node:url");
+const { Script } = require("node:vm") as typeof import("node:vm");
+
+/** The package's version, put in by tsup at build time (tsup.config.ts). */
+declare const __NQ_VERSION__: string;
+
+/** The commands (their names as typed); any other first word shares one cache, "other". */
+const COMMAND_NAMES = ["count", "all", "solve", "trace", "estimate", "tree", "lv-stats", "crosscheck", "worker", "runs", "key"];
+
+const programFile = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
+
+/** Where caches go, or undefined for none (turned off, or no home to put them in). */
+function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
+  const chosen = env.NQUEENS_CODE_CACHE;
+  if (chosen === "0" || chosen === "off") return undefined;
+  if (chosen !== undefined && isAbsolute(chosen)) return chosen;
+  const xdg = env.XDG_CACHE_HOME; // (a relative one is invalid and ignored, as the XDG spec says)
+  if (xdg !== undefined && isAbsolute(xdg)) return join(xdg, "nqueens");
+  const home = env.HOME ?? env.USERPROFILE;
+  return home !== undefined && isAbsolute(home) ? join(home, ".cache", "nqueens") : undefined;
+}
+
+/** The cache's file name for this build, Node and command: `cli-<version>-<size>-<mtime>-<node>-<arch>-<command>.v8cache`. */
+function cacheName(size: number, mtimeMs: number): string {
+  const first = process.argv.slice(2).find((arg) => !arg.startsWith("-"));
+  const command = first !== undefined && COMMAND_NAMES.includes(first) ? first : "other";
+  return `cli-${__NQ_VERSION__}-${size}-${Math.trunc(mtimeMs)}-${process.version}-${process.arch}-${command}.v8cache`;
+}
+
+/** The file's bytes, or undefined where it cannot be read. */
+function readOptional(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A cache not written for this long is removed when another is written (a build or Node no longer used). */
+const STALE_MS = 30 * 86_400_000;
+
+/** Writes the cache atomically (a temporary file renamed) and removes stale ones; any failure is ignored. */
+function writeCache(dir: string, name: string, data: Buffer): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const temporary = join(dir, `${name}.${process.pid}.tmp`);
+    writeFileSync(temporary, data, { mode: 0o600 });
+    renameSync(temporary, join(dir, name));
+    for (const other of readdirSync(dir)) {
+      const path = join(dir, other);
+      if (/^cli-.*\.v8cache$/.test(other) && Date.now() - statSync(path).mtimeMs > STALE_MS) unlinkSync(path);
+    }
+  } catch { /* the next run compiles again */ }
+}
+
+const fd = openSync(programFile, "r");
+const { size, mtimeMs } = fstatSync(fd);
+// ASCII only (esbuild escapes the rest; test/startup.test.ts checks), so latin1 reads it as
+// UTF-8 would, without the decoding.
+const source = readFileSync(fd, "latin1");
+closeSync(fd);
+
+const dir = cacheDir(process.env);
+const name = cacheName(size, mtimeMs);
+const cachedData = dir === undefined ? undefined : readOptional(join(dir, name));
+// The CommonJS wrapper, on the program's first line (so its line numbers stay the file's), and
+// __nqImport: import() as from this module (the program's own import() calls are built to call
+// it, tsup.config.ts, since a vm.Script has no module loader of its own).
+const script = new Script(`(function (exports, require, module, __filename, __dirname, __nqImport) {${source}\n})`, {
+  filename: programFile,
+  ...(cachedData === undefined ? {} : { cachedData }),
+});
+if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+  // After the run, so the cache holds what it compiled, not only the top level.
+  process.once("exit", () => writeCache(dir, name, script.createCachedData()));
+}
+const module = { exports: {} };
+const nqImport = (specifier: string): Promise<unknown> => import(specifier);
+(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, programFile, dirname(programFile), nqImport);
