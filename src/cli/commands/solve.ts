@@ -169,7 +169,9 @@ export function solveCommand(program: Command): void {
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const bar = await progressBar("solve");
       let started = false;
-      const result: SolveResult = await solve(n, {
+      // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
+      const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
+      const result: SolveResult = await solveWith(n, {
         method: opts.method,
         engine: opts.engine,
         seed,
