@@ -203,7 +203,7 @@ export function solveCommand(program: Command): void {
       } else if (!result.found || !result.columns) {
         if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
         if (hasGivens(givens) && result.reason === "no-solution") {
-          out(`n = ${n}: no completion (proved by exhaustive search); ${[`${result.nodes} nodes`, ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+          out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
           return;
         }
         out(`n = ${n}: ${stopText(result.reason, n, opts)}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
