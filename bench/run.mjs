@@ -11,6 +11,8 @@
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
 // --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28;
 // --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
+// --only solve-workers: solve's complete search on 1 and 2 threads against this thread, Excluded Diagonals at n = 30
+// (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first one).
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
 // NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
@@ -29,6 +31,7 @@ import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained, benchFrontier } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
+import { SOLVE_WORKERS_BOARDS, benchSolveWorkers } from "./solve-workers.mjs";
 import { benchStartup } from "./startup.mjs";
 
 const { values } = parseArgs({
@@ -76,6 +79,10 @@ const sections = {
     ...(values.quick ? { ds: [20, 28], boards: 3, timeoutMs: 10_000 } : {}),
     ...(values.cadical ? { withCadical: true, cadicalTimeoutMs: values.quick ? 10_000 : 60_000 } : {}),
   }),
+  // solve on worker threads against one thread (bench/solve-workers.mjs; not in the default run: minutes).
+  "solve-workers": () => benchSolveWorkers({
+    ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values.boards ? { boards: SOLVE_WORKERS_BOARDS.slice(0, Number(values.boards)) } : {}),
+  }),
   "gpu-model": async () => {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");
     const { benchGpuModel } = await loadGpuModel();
@@ -93,7 +100,7 @@ const sections = {
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale", "liar"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale", "liar", "solve-workers"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

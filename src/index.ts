@@ -7,8 +7,9 @@
 export { init } from "./engine/select.js";
 export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count/count.js";
 export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./count/solutions.js";
+export { solve, SOLVE_TASKS } from "./workers/solve-parallel.js";
 export {
-  solve, autoMethod, defaultStopVegas, METHOD_NAMES, COMPLETE_MAX_N, DEFAULT_METHOD, DEFAULT_SEED,
+  autoMethod, defaultStopVegas, METHOD_NAMES, COMPLETE_MAX_N, DEFAULT_METHOD, DEFAULT_SEED, SOLVE_MAX_WORKERS,
   type Method, type SolveOptions, type SolveProgress, type SolveResult, type SolveFound, type SolveNotFound, type SolveResultBase, type StopReason,
 } from "./search/solve.js";
 export {

@@ -107,6 +107,19 @@ describe.skipIf(!haveChromium)("in Chromium", () => {
     await page.close();
   });
 
+  it("solve with workers runs the complete search's tasks on Web Workers: the one thread's verdict, a verified board", async () => {
+    const page = await openPage("test/fixtures/browser/page.html");
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    const result = await page.evaluate(async () => {
+      const { solve, verify, excludedDiagonalsBoard } = (window as unknown as { nqueens: typeof import("../src/index.js") }).nqueens;
+      const found = await solve(20, { method: "complete", blocked: excludedDiagonalsBoard(20, 16, { seed: 1 }).blocked, workers: 2 });
+      const none = await solve(20, { method: "complete", blocked: excludedDiagonalsBoard(20, 18, { seed: 1 }).blocked, workers: 2 });
+      return { found: found.found, ok: found.found && verify(found.columns).ok, workers: found.workers, none: [none.found, none.reason] };
+    });
+    expect(result).toEqual({ found: true, ok: true, workers: 2, none: [false, "no-solution"] });
+    await page.close();
+  });
+
   it("the cross-check page runs the whole report in the browser and says the engines agree", async () => {
     const page = await openPage("demo/crosscheck.html");
     await page.selectOption("#sweep", "quick");

@@ -189,6 +189,11 @@ export class Pacer<P> {
     }
   }
 
+  /** A progress report if it is time, without yielding: for a run whose work is on other threads (solve's tasks on the pool). */
+  report(progress: () => P): void {
+    this.progress.report(progress);
+  }
+
   /** Between slices of work that reports no progress: let the event loop run, at most every YIELD_INTERVAL_MS. */
   async pause(): Promise<void> {
     if (now() - this.lastYield >= YIELD_INTERVAL_MS) {

@@ -14,6 +14,7 @@ import { rangeError, timeoutError, invalid } from "../core/errors.js";
 /** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
 export const CONSTRAINED_MAX_N = 1000;
 
+const MODE_SOLVE = 0;
 const MODE_ENUMERATE = 1;
 const MODE_COUNT = 2;
 
@@ -27,6 +28,11 @@ function openMode(engine: Engine, n: number, constraints: Constraints, mode: num
 /** The complete search in its counting mode on a constrained board (a part's prefix, say). */
 export function openConstrainedCount(engine: Engine, n: number, constraints: Constraints): Search {
   return openMode(engine, n, constraints, MODE_COUNT);
+}
+
+/** The complete search in its solving mode (a first solution) on a constrained board: a solve task's prefix. */
+export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints): Search {
+  return openMode(engine, n, constraints, MODE_SOLVE);
 }
 
 /** How many tasks count() splits a constrained board into (the prefixes of the shallowest split with this many), for its progress and ETA. */

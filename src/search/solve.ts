@@ -1,5 +1,8 @@
 // solve(n, { method }): one solution by the chosen method, run in bounded chunks
 // so that maxNodes/maxSteps, timeoutMs, signal and onProgress all work on one thread.
+// Its options are checked once, into a plan (planSolve), for this thread (solvePlanned) or,
+// with `workers`, for the complete search's tasks on the thread pool
+// (src/workers/solve-parallel.ts, whose solve is the package's: search/ imports no workers/).
 import {
   EXHAUSTED, FOUND, MAX_NODES, MAX_STEPS, MAX_TRIES, RUNNING,
   type EngineName, type SearchMethod, type SearchPhase, type SearchStatus,
@@ -14,8 +17,9 @@ import { pickEngine } from "../engine/select.js";
 import { rangeError, invalid } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
-import { boardOf } from "../board/board.js";
-import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
+import { boardOf, type Board } from "../board/board.js";
+import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, describe, optionalInteger } from "../core/validate.js";
+import type { Engine } from "../engine/contract.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
 function checkMinConflictsMemory(n: number): void {
@@ -51,6 +55,14 @@ export type SolveProgress = {
   tries: number;
   steps: number;
   elapsedMs: number;
+  /** With `workers`: the tasks (parts of the board's prefix split) searched to the end so far. */
+  tasksDone?: number;
+  /** With `workers`: the tasks in all. */
+  tasksTotal?: number;
+  /** With `workers`: the threads searching. */
+  workers?: number;
+  /** With `workers`: the pass over the tasks the latest search began in (0 first; each pass gives a task 4 times the nodes). */
+  pass?: number;
 };
 
 /** solve's options: its own, and signal, timeoutMs (reason 'timeout'), onProgress and progressIntervalMs (PacedOptions). */
@@ -73,6 +85,14 @@ export interface SolveOptions extends PacedOptions<SolveProgress> {
   fixed?: readonly Square[];
   /** Squares no queen may use, [row, col] pairs, 0-based. */
   blocked?: readonly Square[];
+  /**
+   * The complete search on this many worker threads, 1 to 256, or 'auto' (one per core): the
+   * board is split into tasks (the prefixes of its free rows), searched on the threads; the
+   * first solution found stops the rest, and every task exhausted proves there is none. For
+   * method 'complete', or 'auto' where it picks the complete search (a board with givens);
+   * refused for the other methods. The verdict is the one thread's; the solution may differ.
+   */
+  workers?: number | "auto";
 }
 
 export type StopReason = "no-solution" | "conflict" | "max-nodes" | "max-steps" | "max-tries" | "timeout";
@@ -107,6 +127,10 @@ export type SolveResultBase = {
   /** Moves made by local search; 0 for tree searches. */
   steps: number;
   ms: number;
+  /** With `workers`: the threads that searched (at most the tasks; 0 when the board's root decided it on this thread). */
+  workers?: number;
+  /** With `workers`: the tasks the board was split into (its prefix split's parts; 0 when its root decided it). */
+  tasks?: number;
 };
 
 /** A solution was found. */
@@ -129,14 +153,56 @@ export type SolveNotFound = SolveResultBase & {
 };
 
 const OPTION_NAMES = [
-  "method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "fixed", "blocked", ...PACED_OPTION_NAMES,
+  "method", "engine", "seed", "stopVegas", "maxNodes", "maxSteps", "maxTries", "fixed", "blocked", "workers", ...PACED_OPTION_NAMES,
 ] as const;
 
+/** Most threads `workers` asks for (the pool's). */
+export const SOLVE_MAX_WORKERS = 256;
+
+/** A solve's options checked once: what runs, on which board, with which caps and pacing. */
+export type SolvePlan = {
+  n: number;
+  board: Board;
+  constraints: Constraints;
+  method: SearchMethod;
+  spec: MethodSpec;
+  engine: Engine;
+  seed: number;
+  param: number;
+  caps: { maxNodes: number; maxSteps: number; maxTries: number };
+  pacer: Pacer<SolveProgress>;
+  /** What every answer holds first. */
+  base: Pick<SolveResultBase, "n" | "method" | "stopVegas" | "engine" | "seed">;
+  /** `workers` as asked (undefined: this thread). */
+  workers?: number | "auto";
+};
+
 /**
- * Finds one solution of the n-queens problem.
+ * Finds one solution of the n-queens problem on this thread (`workers` is refused here: the
+ * package's solve, src/workers/solve-parallel.ts, runs them).
  * @example const { columns } = await solve(8); // Int32Array [0, 4, 7, 5, 2, 6, 1, 3]
  */
 export async function solve(n: number, options?: SolveOptions): Promise<SolveResult> {
+  const plan = planSolve(n, options);
+  if (plan.workers !== undefined) throw invalid("workers", " needs the thread pool: call the package's solve (nqueens-wasm), not search/solve.ts's");
+  return solvePlanned(plan);
+}
+
+/** `workers` checked: 'auto' or an integer from 1 to SOLVE_MAX_WORKERS, for the complete search only. */
+function checkWorkers(value: unknown, requested: Method, method: SearchMethod, n: number, constrained: boolean): number | "auto" {
+  if (value !== "auto") {
+    if (typeof value !== "number") throw invalid("workers", ` must be an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto", got ${typeof value} ${describe(value)}`, TypeError);
+    if (!Number.isInteger(value) || value < 1 || value > SOLVE_MAX_WORKERS) throw invalid("workers", ` must be an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto", got ${describe(value)}`);
+  }
+  if (method !== "complete") {
+    const picked = requested === "auto" ? `method "auto" picks ${JSON.stringify(method)} for n = ${n} ${constrained ? "with" : "without"} givens` : `method ${JSON.stringify(method)} runs on one thread`;
+    throw invalid("workers", ` applies only to the complete search (method "complete", or "auto" on a board with given queens or blocked squares); ${picked}`);
+  }
+  return value as number | "auto";
+}
+
+/** Checks solve's options once, in the order solve always has, into a plan (nothing runs yet). */
+export function planSolve(n: number, options?: SolveOptions): SolvePlan {
   const opts = checkOptions<SolveOptions>("solve", options, OPTION_NAMES);
   const requested = opts.method === undefined ? DEFAULT_METHOD : checkChoice("method", opts.method, METHOD_NAMES);
   const auto = requested === "auto";
@@ -172,12 +238,17 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
   } else if (opts.stopVegas !== undefined) {
     throw invalid("stopVegas", ` applies only to ${stopVegasMethodsText}, not to ${JSON.stringify(method)}`);
   }
+  const workers = opts.workers === undefined ? undefined : checkWorkers(opts.workers, requested, method, n, !constraints.empty);
   const pacer = Pacer.from<SolveProgress>(opts);
-  pacer.throwIfAborted();
-
   const base = {
     n, method, ...(spec.stopVegas ? { stopVegas: param } : {}), engine: engine.name, seed: spec.seeded ? seed : null,
   };
+  return { n, board, constraints, method, spec, engine, seed, param, caps, pacer, base, ...(workers === undefined ? {} : { workers }) };
+}
+
+/** The answers given before any search: given queens in conflict, and n = 2 or 3 (none); undefined otherwise. */
+export function answerAtOnce(plan: SolvePlan): SolveResult | undefined {
+  const { n, method, constraints, pacer, base } = plan;
   if (constraints.conflict !== null) {
     const { reason, squares } = constraints.conflict;
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
@@ -187,6 +258,15 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: 0, tries: 0, steps: 0, elapsedMs: pacer.elapsed() });
     return { ...base, found: false, columns: null, nodes: 0, tries: 0, steps: 0, ms: pacer.elapsed(), reason: "no-solution" };
   }
+  return undefined;
+}
+
+/** Runs a plan on this thread, in bounded chunks. */
+export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
+  const { n, constraints, method, engine, seed, param, caps, pacer, base } = plan;
+  pacer.throwIfAborted();
+  const early = answerAtOnce(plan);
+  if (early) return early;
   const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
     const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });

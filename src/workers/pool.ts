@@ -14,6 +14,9 @@
 //   a part, and a bound on deaths without progress);
 // - verifies every result against its part (checkPartCount) before handing it out: a count
 //   that crossed a thread is never returned unchecked;
+// - also searches solve's tasks for a first solution (solve(task): src/count/solve-tasks.ts,
+//   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
+//   caller's grants of more, and checks what a thread says it found (checkSolvedTask);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import { compileWasmModule } from "../engine/wasm/index.js";
@@ -22,6 +25,7 @@ import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
+import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 import { importModule, isNode } from "../core/platform.js";
@@ -122,9 +126,12 @@ async function startThread(events: Events): Promise<PoolWorker> {
 }
 
 type Job = {
-  part: Part;
+  /** A count's part, or (with `solve`) one of solve's tasks. */
+  part: Part | Task;
   engine: EngineName;
-  resolve(result: PartResult): void;
+  /** A solve task (else a count): the nodes it may use so far, its budget, and where its reports go. */
+  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void };
+  resolve(result: PartResult | SolvedTask): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
   deaths: number;
@@ -164,6 +171,29 @@ export type RunOptions = {
   /** Cancels the part: the run rejects at once with the signal's reason. */
   signal?: AbortSignal;
 };
+
+export type SolveRunOptions = RunOptions & {
+  /** The nodes the task may use in all until granted more (Infinity: no cap). */
+  allowed: number;
+  /** The nodes after which the task gives up, unfinished (default Infinity: searched to the end). */
+  budget?: number;
+  /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
+  onReport(nodes: number, waiting: boolean): void;
+};
+
+/** A solve task on the pool: its answer, and the grant of more nodes. */
+export type SolveHandle = {
+  /** Resolves with what the task found (checked against the task), or rejects as run does. */
+  done: Promise<SolvedTask>;
+  /** The task may use `allowed` nodes in all (more than before). */
+  grant(allowed: number): void;
+};
+
+/** "counting part 3 of 64 (n = 16)", "searching solve task 2 of 13 (n = 30)": a job as errors name it. */
+function describeJob(job: Job): string {
+  const p = job.part as { part?: number; parts?: number; task?: number; tasks?: number; n: number };
+  return job.solve ? `searching solve task ${p.task} of ${p.tasks} (n = ${p.n})` : `counting part ${p.part} of ${p.parts} (n = ${p.n})`;
+}
 
 /** The error runs reject with once the pool is closed. */
 function stoppedError(): Error {
@@ -207,10 +237,34 @@ export class WorkerPool {
 
   /** Counts a part on a thread; resolves with its count once checked against the part (checkPartCount). */
   run(part: Part, options: RunOptions = {}): Promise<PartResult> {
+    return this.enqueue(part, options) as Promise<PartResult>;
+  }
+
+  /**
+   * Searches one of solve's tasks (solveTasks) for a first solution on a thread, within
+   * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
+   * the task (checkSolvedTask). A thread that dies has the task run again from its start.
+   */
+  solve(task: Task, options: SolveRunOptions): SolveHandle {
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport };
+    let job: Job | undefined;
+    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;
+    return {
+      done,
+      grant: (allowed) => {
+        if (!job || job.settled || allowed <= solve.allowed) return;
+        solve.allowed = allowed; // (a task dealt later, or run again, starts with it)
+        for (const slot of this.slots) for (const [id, held] of slot.jobs) if (held === job) slot.worker?.post({ grant: id, allowed });
+      },
+    };
+  }
+
+  private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-    return new Promise<PartResult>((resolve, reject) => {
-      const job: Job = { part, engine: options.engine ?? this.engine, resolve, reject, deaths: 0, settled: false, signal: options.signal };
+    return new Promise<PartResult | SolvedTask>((resolve, reject) => {
+      const job: Job = { part, engine: options.engine ?? this.engine, solve, resolve, reject, deaths: 0, settled: false, signal: options.signal };
+      made?.(job);
       if (options.signal) {
         job.onAbort = () => this.cancel(job, options.signal!.reason);
         options.signal.addEventListener("abort", job.onAbort, { once: true });
@@ -252,7 +306,7 @@ export class WorkerPool {
     await Promise.resolve(slot.worker?.terminate()).catch(() => {});
   }
 
-  private settle(job: Job, result: PartResult | undefined, error?: unknown): void {
+  private settle(job: Job, result: PartResult | SolvedTask | undefined, error?: unknown): void {
     if (job.settled) return;
     job.settled = true;
     if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
@@ -303,7 +357,9 @@ export class WorkerPool {
       const job = this.queue.shift()!;
       const id = this.nextId++;
       slot.jobs.set(id, job);
-      slot.worker!.post({ id, part: job.part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+      slot.worker!.post(job.solve
+        ? { id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget }
+        : { id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
     }
   }
 
@@ -330,6 +386,10 @@ export class WorkerPool {
   private answer(slot: Slot, m: WorkerResponse): void {
     const job = slot.jobs.get(m.id);
     if (!job || slot.dead) return;
+    if (m.result === undefined && m.error === undefined) { // a solve task's report: it goes on
+      if (!job.settled && typeof m.nodes === "number") job.solve?.onReport(m.nodes, m.waiting === true);
+      return;
+    }
     slot.jobs.delete(m.id);
     if (slot.cancelTimer !== undefined && ![...slot.jobs.values()].some((j) => j.settled)) {
       clearTimeout(slot.cancelTimer); // every cancelled part answered: the thread is free again
@@ -337,11 +397,12 @@ export class WorkerPool {
     }
     if (!job.settled) {
       if (m.error !== undefined) {
-        const error = new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}) failed: ${m.error}`);
+        const error = new Error(`${describeJob(job)} failed: ${m.error}`);
         this.settle(job, undefined, m.code === undefined ? error : Object.assign(error, { code: m.code })); // the thread's code (NQ_OUT_OF_MEMORY, ...) kept
       } else {
         try {
-          const result = checkPartCount(job.part, m.result); // a thread's answer is verified before anyone keeps it
+          // A thread's answer is verified before anyone keeps it.
+          const result = job.solve ? checkSolvedTask(job.part as Task, m.result) : checkPartCount(job.part as Part, m.result);
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);
@@ -364,7 +425,7 @@ export class WorkerPool {
       // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
       if (!slot.gpu) job.deaths++;
       if (tooMany || job.deaths >= this.maxAttempts) {
-        this.settle(job, undefined, new Error(`counting part ${job.part.part} of ${job.part.parts} (n = ${job.part.n}): counting threads keep dying (last: ${reason})`));
+        this.settle(job, undefined, new Error(`${describeJob(job)}: ${job.solve ? "solving" : "counting"} threads keep dying (last: ${reason})`));
       } else {
         this.queue.unshift(job); // run it again first, on a fresh thread
       }

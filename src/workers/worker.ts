@@ -7,25 +7,43 @@
 //   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
 //                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
+//   { id, solve, engine, allowed, budget }
+//                         search one of solve's tasks (src/count/solve-tasks.ts) for a
+//                         first solution, using at most `allowed` nodes in all; reports
+//                         { id, nodes } now and then, and { id, nodes, waiting: true } when it has
+//                         used them all (it then waits for a grant); answers { id, result:
+//                         { columns, nodes } } (columns null: none in the task; with
+//                         unfinished: true, `budget` nodes ran out first) or { id, error }
+//   { grant: id, allowed } that solve task may use `allowed` nodes in all (more than before)
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
-// Parts are counted one at a time in arrival order (the pool may send one ahead, so the
-// thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
+// Parts are counted (or searched) one at a time in arrival order (the pool may send one ahead,
+// so the thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
 // loop free between them, so a cancel acts within about one chunk (and the pool terminates a
 // thread that does not answer a cancel in time anyway).
 //
 // A part, of either kind, is first checked to be exactly its split's part (the part protocol's
 // checkAndCount, src/count/split.ts: its identity re-derived, its content and digest compared;
-// a plain split's index is made once per n and number of preset rows). The thread's bundle holds no Wasm bytes
-// (tsup.worker.config.ts): it instantiates the module its pool compiled, given as the
+// a plain split's index is made once per n and number of preset rows). A solve task is first
+// checked to be a board with valid givens and lists of squares (checkSolveTask). The thread's
+// bundle holds no Wasm bytes (tsup.worker.config.ts): it instantiates the module its pool compiled, given as the
 // thread starts, before its first part comes; without one, engine 'wasm' is refused here
 // (NQ_ENGINE_UNAVAILABLE) and engine 'ts' counts as ever.
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkAndCount, type Part, type PartResult } from "../count/split.js";
+import { solveTaskChunked, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 
-export type WorkerRequest = { id: number; part: Part; engine: EngineName } | { cancel: number } | { wasm: WebAssembly.Module };
-/** A thread's answer: the count, or the error's text and its code (NQ_*, kept across the thread boundary). */
-export type WorkerResponse = { id: number; result?: PartResult; error?: string; code?: string };
+export type WorkerRequest =
+  | { id: number; part: Part; engine: EngineName }
+  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number }
+  | { grant: number; allowed: number }
+  | { cancel: number }
+  | { wasm: WebAssembly.Module };
+/**
+ * A thread's answer: the count (or a solve task's result), or the error's text and its code
+ * (NQ_*, kept across the thread boundary); with neither, a solve task's report of its nodes so far.
+ */
+export type WorkerResponse = { id: number; result?: PartResult | SolvedTask; error?: string; code?: string; nodes?: number; waiting?: boolean };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -71,23 +89,32 @@ function abortError(message: string): Error {
 
 /** Least time between two yields to the event loop (where a cancel gets in). */
 const YIELD_MS = 10;
+/** Least time between two reports of a solve task's nodes (a task at its allowance reports at once). */
+const REPORT_MS = 50;
 
-function describePart(part: Part): string {
-  return typeof part === "object" && part !== null ? `${String(part.part)} of ${String(part.parts)} (n = ${String(part.n)})` : String(part);
+/** "part 3 of 64 (n = 16)", or for a solve job "solve task 2 of 13 (n = 30)". */
+function describePart(part: Part | SolveTask, solve = false): string {
+  if (typeof part !== "object" || part === null) return String(part);
+  const p = part as { part?: number; parts?: number; task?: number; tasks?: number; n: number };
+  return solve ? `solve task ${String(p.task)} of ${String(p.tasks)} (n = ${String(p.n)})` : `part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
 }
 
-type Job = { id: number; part: Part; engine: EngineName };
+type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
+/** The nodes each solve task here may use in all (raised by grants). */
+const allowance = new Map<number, number>();
+/** The wake-up of the solve task waiting for a grant (a grant or a cancel calls it). */
+let wake: (() => void) | undefined;
 let current: number | undefined;
 let busy = false;
 
 async function countJob({ id, part, engine }: Job): Promise<PartResult> {
-  const stopped = (): Error => abortError(`counting part ${describePart(part)} was cancelled`);
+  const stopped = (): Error => abortError(`counting ${describePart(part)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
   let lastYield = performance.now();
   // Checked first: exactly its split's part, of either kind.
-  return checkAndCount(part, engine, async () => {
+  return checkAndCount(part as Part, engine, async () => {
     if (performance.now() - lastYield < YIELD_MS) return;
     await yieldToEventLoop(); // a cancel gets in
     lastYield = performance.now();
@@ -95,7 +122,33 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-/** Counts the waiting parts one at a time, in arrival order. */
+async function solveJob({ id, part, engine, budget }: Job): Promise<SolvedTask> {
+  const stopped = (): Error => abortError(`searching ${describePart(part, true)} was cancelled`);
+  if (cancelled.has(id)) throw stopped();
+  let lastYield = performance.now(), lastReport = lastYield;
+  // Checked first: a board and its sub-boards as a task holds them.
+  return solveTaskChunked(part, engine, {
+    allowed: () => allowance.get(id) ?? 0,
+    budget,
+    between: async (nodes, atAllowance) => {
+      const t = performance.now();
+      if (atAllowance || t - lastReport >= REPORT_MS) {
+        channel.post({ id, nodes, ...(atAllowance ? { waiting: true } : {}) });
+        lastReport = t;
+      }
+      if (atAllowance) {
+        await new Promise<void>((resolve) => (wake = resolve)); // a grant or a cancel
+        wake = undefined;
+      } else if (t - lastYield >= YIELD_MS) {
+        await yieldToEventLoop(); // a cancel gets in
+        lastYield = performance.now();
+      }
+      if (cancelled.has(id)) throw stopped();
+    },
+  });
+}
+
+/** Counts (or searches) the waiting parts one at a time, in arrival order. */
 async function drain(): Promise<void> {
   if (busy) return;
   busy = true;
@@ -103,7 +156,7 @@ async function drain(): Promise<void> {
     for (let job = waiting.shift(); job; job = waiting.shift()) {
       current = job.id;
       try {
-        channel.post({ id: job.id, result: await countJob(job) });
+        channel.post({ id: job.id, result: await (job.solve ? solveJob(job) : countJob(job)) });
       } catch (error) {
         const code = (error as { code?: unknown })?.code;
         channel.post({
@@ -112,6 +165,7 @@ async function drain(): Promise<void> {
         });
       } finally {
         cancelled.delete(job.id);
+        allowance.delete(job.id);
         current = undefined;
       }
     }
@@ -127,12 +181,24 @@ channel.listen((request) => {
     const at = waiting.findIndex((job) => job.id === request.cancel);
     if (at >= 0) {
       const [job] = waiting.splice(at, 1); // not started: answered at once
-      channel.post({ id: job.id, error: `AbortError: counting part ${describePart(job.part)} was cancelled` });
+      allowance.delete(job.id);
+      channel.post({ id: job.id, error: `AbortError: ${job.solve ? "searching" : "counting"} ${describePart(job.part, job.solve)} was cancelled` });
     } else if (current === request.cancel) {
       cancelled.add(request.cancel);
+      wake?.();
     }
     return;
   }
-  waiting.push(request);
+  if ("grant" in request) {
+    if (allowance.has(request.grant)) allowance.set(request.grant, Math.max(allowance.get(request.grant)!, request.allowed));
+    if (current === request.grant) wake?.();
+    return;
+  }
+  if ("solve" in request) {
+    allowance.set(request.id, request.allowed);
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget });
+  } else {
+    waiting.push({ ...request, solve: false });
+  }
   void drain();
 });

@@ -1,4 +1,4 @@
-// nqueens solve N: one solution by any method.
+// nqueens solve N: one solution by any method; --workers W: the complete search on W threads.
 import type { Command } from "commander";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { render } from "../../board/render.js";
@@ -129,7 +129,19 @@ type SolveCliOptions = {
   timeout?: number;
   out?: string;
   json?: boolean;
+  workers?: number | "auto";
 } & GivensCliOptions;
+
+/** A --workers value of solve: a number (the API checks its range), or 'auto', which the API turns into one thread per core. */
+function solveWorkersOption(text: string): number | "auto" {
+  return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers")(text);
+}
+
+/** "on 2 threads, 64 tasks" for a solve with --workers (its root decided here: "at its root, no thread"); nothing without. */
+function threadsText(r: { workers?: number; tasks?: number }): string[] {
+  if (r.workers === undefined) return [];
+  return [r.workers === 0 ? "at its root, no thread" : `on ${plural(r.workers, "thread")}, ${plural(r.tasks ?? 0, "task")}`];
+}
 
 export function solveCommand(program: Command): void {
   const command = program
@@ -144,6 +156,7 @@ export function solveCommand(program: Command): void {
     .option("--max-steps <X>", "stop after X moves (local search)", number("--max-steps"))
     .option("--max-tries <X>", "stop after X tries or restarts (randomized methods)", number("--max-tries"))
     .option("--timeout <ms>", "stop after this many milliseconds", number("--timeout"))
+    .option("--workers <W>", "the complete search on W worker threads, or 'auto' for one per core (--method complete, or auto on a board with givens)", solveWorkersOption)
     .option("--out <FILE>", "write the columns (0-based, one per line) to FILE instead of drawing the board")
     .option("--json", "print one JSON object");
   givensOptions(command)
@@ -156,7 +169,9 @@ export function solveCommand(program: Command): void {
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const bar = await progressBar("solve");
       let started = false;
-      const result: SolveResult = await solve(n, {
+      // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
+      const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
+      const result: SolveResult = await solveWith(n, {
         method: opts.method,
         engine: opts.engine,
         seed,
@@ -165,13 +180,15 @@ export function solveCommand(program: Command): void {
         maxSteps: opts.maxSteps,
         maxTries: opts.maxTries,
         timeoutMs: opts.timeout,
+        ...(opts.workers === undefined ? {} : { workers: opts.workers }),
         ...(givens.fixed ? { fixed: givens.fixed } : {}),
         ...(givens.blocked ? { blocked: givens.blocked } : {}),
         signal: interruptSignal(),
         onProgress: (p) => {
           if (!bar || p.elapsedMs < 500) return;
           const limits = { timeoutMs: opts.timeout, maxNodes: opts.maxNodes, maxSteps: opts.maxSteps, maxTries: opts.maxTries };
-          const shown = [...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
+          const tasks = p.tasksTotal === undefined ? [] : [`${p.tasksDone}/${p.tasksTotal} tasks`, plural(p.workers ?? 0, "thread")];
+          const shown = [...tasks, ...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
           const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", etaText: limitEtaText(p, limits) };
           // The payload from the first draw on: started without it, the bar once drew its raw template ({n} | {phase} ...).
           if (!started) { bar.start(1, 0, payload); started = true; }
@@ -186,10 +203,10 @@ export function solveCommand(program: Command): void {
       } else if (!result.found || !result.columns) {
         if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
         if (hasGivens(givens) && result.reason === "no-solution") {
-          out(`n = ${n}: no completion (proved by exhaustive search); ${result.nodes} nodes, ${result.ms.toFixed(1)} ms`);
+          out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
           return;
         }
-        out(`n = ${n}: ${stopText(result.reason, n, opts)}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+        out(`n = ${n}: ${stopText(result.reason, n, opts)}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
@@ -197,7 +214,7 @@ export function solveCommand(program: Command): void {
         else if (hasGivens(givens) && n <= 64) out(`${drawBoard(n, givens, result.columns)}\n(Q given, q placed, # blocked)`);
         else out(render(result.columns));
         out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
-          [...methodFigures(result.method, result), `${result.ms.toFixed(1)} ms`].join(", "));
+          [...methodFigures(result.method, result), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", "));
       }
       if (lost) {
         throw new RuntimeError(`${kept!.failure}; the solution is kept ${kept!.where === "stdout" ? "on stdout above" : `in ${kept!.where}`}`);

@@ -1,0 +1,61 @@
+// solve(n, { method: 'complete', workers }) against one thread: Excluded Diagonals boards
+// that take one thread seconds, n = 30 near d = 36 (bench/constrained.mjs benchFrontier has
+// the sweep they come from) and n = 23 (SOLVE_WORKERS_BOARDS says why). Each board is solved, interleaved, on this thread (no workers),
+// on one pool thread (workers: 1, the same split as two) and on two (workers: 2); the ratio
+// two/one (workers 2 over workers 1) is what a second thread buys on the same tasks, and
+// two/this thread what a caller gains over plain solve; cpu_ms is the process's CPU time (every
+// thread), which on a loaded machine says more of the work done than the wall time. Every verdict must agree (a run cut by
+// the time limit is undecided, Infinity in the table); every found board is verified.
+import os from "node:os";
+import { excludedDiagonalsBoard, solve, verify } from "../dist/index.js";
+import { median, printTable, round } from "./lib.mjs";
+
+/**
+ * Boards (n, d, seed) that one thread decides in seconds: at n = 30, d = 33 and 34, boards with
+ * a solution (2 and 15 s on one thread, load 10); without one, n = 23 (3 and 12 s): at n = 30
+ * the boards near d = 36 without a solution are either proved at the root (d = 35 seeds 2, 3,
+ * every seed 1-3 of d = 36 and 38) or undecided after minutes (d = 34 seeds 2-5, d = 35 seeds 1, 4, 5).
+ */
+export const SOLVE_WORKERS_BOARDS = [[30, 33, 1], [30, 34, 1], [23, 21, 1], [23, 22, 2]];
+
+async function timed(n, blocked, workers, timeoutMs) {
+  const t0 = performance.now(), cpu0 = process.cpuUsage();
+  const r = await solve(n, { method: "complete", blocked, timeoutMs, ...(workers === undefined ? {} : { workers }) });
+  const ms = performance.now() - t0, cpu = process.cpuUsage(cpu0);
+  if (r.found && !verify(r.columns).ok) throw new Error(`solve-workers: a board found with workers ${workers} is not a solution`);
+  return { ms: r.reason === "timeout" ? Infinity : ms, cpuMs: (cpu.user + cpu.system) / 1000, verdict: r.reason === "timeout" ? "undecided" : r.found ? "found" : "none", nodes: r.nodes };
+}
+
+export async function benchSolveWorkers({ boards = SOLVE_WORKERS_BOARDS, repeats = 1, timeoutMs = 60_000 } = {}) {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const loadBefore = os.loadavg();
+  const rows = [];
+  for (const [n, d, seed] of boards) {
+    const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+    const runs = { here: [], one: [], two: [] };
+    for (let i = 0; i < repeats; i++) {
+      runs.here.push(await timed(n, blocked, undefined, timeoutMs));
+      runs.one.push(await timed(n, blocked, 1, timeoutMs));
+      runs.two.push(await timed(n, blocked, 2, timeoutMs));
+    }
+    const verdicts = new Set(Object.values(runs).flat().map((r) => r.verdict).filter((v) => v !== "undecided"));
+    if (verdicts.size > 1) throw new Error(`solve-workers: the verdicts disagree on n = ${n}, d = ${d}, seed ${seed}: ${[...verdicts].join(", ")}`);
+    const ms = (list) => median(list.map((r) => r.ms));
+    const [here, one, two] = [ms(runs.here), ms(runs.one), ms(runs.two)];
+    rows.push({
+      n, d, seed, verdict: [...verdicts][0] ?? "undecided",
+      this_thread_ms: round(here, 0), workers1_ms: round(one, 0), workers2_ms: round(two, 0),
+      two_over_one: round(two / one, 2), two_over_this_thread: round(two / here, 2),
+      cpu_ms_this_thread: round(median(runs.here.map((r) => r.cpuMs)), 0), cpu_ms_workers1: round(median(runs.one.map((r) => r.cpuMs)), 0), cpu_ms_workers2: round(median(runs.two.map((r) => r.cpuMs)), 0),
+      nodes_this_thread: median(runs.here.map((r) => r.nodes)), nodes_workers1: median(runs.one.map((r) => r.nodes)), nodes_workers2: median(runs.two.map((r) => r.nodes)),
+    });
+    console.error(JSON.stringify(rows.at(-1)));
+  }
+  const loadAfter = os.loadavg();
+  printTable(
+    `solve, method 'complete', on this thread, on 1 pool thread and on 2 (Excluded Diagonals at n = 30 and 23; ${repeats} run${repeats > 1 ? "s" : ""} each, interleaved, medians; ${timeoutMs / 1000} s a run, Infinity: undecided); ` +
+      `${cores} cores, load average ${loadBefore[0].toFixed(1)} before, ${loadAfter[0].toFixed(1)} after`,
+    rows,
+  );
+  return { cores, load_before: round(loadBefore[0], 2), load_after: round(loadAfter[0], 2), rows };
+}

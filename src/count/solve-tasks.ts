@@ -1,0 +1,144 @@
+// solve's tasks on threads (src/workers/solve-parallel.ts): a board cut into sub-boards, each
+// searched by the complete search in its solving mode for a first solution, and a thread's
+// answer checked. The cut is the complete search's own first choice where it can be had (the
+// root's branch: the row or column with the fewest squares after its filtering, one task a
+// square: the one search's tree cut at its root), else the prefix split of the lowest free rows
+// (./constrained.ts, the constrained count's parts' split). Measured, one thread, Excluded
+// Diagonals at n = 30, d = 33 and 34 (docs/solving.md): the root's branch found the solutions
+// in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M.
+import { EXHAUSTED, FOUND, RUNNING, type EngineName } from "../engine/contract.js";
+import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
+import type { Board } from "../board/board.js";
+import { ChunkSizer, now } from "../core/pacer.js";
+import { ErrorCode, withCode } from "../core/errors.js";
+import { describe, shown } from "../core/validate.js";
+import { pickEngine } from "../engine/select.js";
+import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
+import { CONSTRAINED_MAX_N, depthFor, openConstrainedSolve, prefixConstraints, prefixesAt } from "./constrained.js";
+
+/** One task: the board's givens, and its sub-boards (each prefix's queens given too), searched in turn; task of tasks. */
+export type SolveTask = { kind: "solve"; n: number; fixed: Square[]; blocked: Square[]; prefixes: Square[][]; task: number; tasks: number };
+
+/**
+ * What searching a task for a first solution found: a solution's columns (null: none), and the
+ * nodes of its searches; `unfinished`: its budget ran out before the task was searched to the
+ * end (columns null, and nothing proved).
+ */
+export type SolvedTask = { columns: number[] | null; nodes: number; unfinished?: true };
+
+/** How a thread runs a task: the nodes it may use so far (a grant raises it), its budget, and what it does between chunks. */
+export type SolveTaskControl = {
+  /** The nodes the task may use in all, so far. */
+  allowed(): number;
+  /** The nodes this search of the task may take before it gives up unfinished (default: none, to the end). */
+  budget?: number;
+  /**
+   * After each chunk, with the task's nodes so far (may throw to stop it); `waiting`: the task
+   * has used all it may, and this resolves once allowed() has grown (or throws).
+   */
+  between(nodes: number, waiting: boolean): Promise<void>;
+};
+
+/** The complete search's root branch on a board of n <= 64 (after its filtering and lookahead), as squares; null where the root decides. */
+function rootBranch(n: number, constraints: Constraints): Square[] | null {
+  if (n > NARROW_MAX_N) return null;
+  const branch = new CompleteSearch(n, constraints.empty ? undefined : constraints, 0, Infinity).rootBranch();
+  return branch && branch.values.map((v): Square => (branch.byRow ? [branch.index, v] : [v, branch.index]));
+}
+
+/**
+ * The tasks of a board: its root's branch, one square a task, where it has two squares or more
+ * (n <= 64); else the prefixes of the lowest free rows at the shallowest depth with at least
+ * `asked` of them, one a task (none at all: one task, the whole board).
+ */
+export function solveTasks(board: Board, asked: number): SolveTask[] {
+  const { n, constraints } = board;
+  const branch = rootBranch(n, constraints);
+  let prefixes = branch !== null && branch.length >= 2 ? branch.map((square) => [square]) : prefixesAt(constraints, depthFor(constraints, asked));
+  if (prefixes.length === 0) prefixes = [[]];
+  const fixed = board.fixed as Square[], blocked = board.blocked as Square[];
+  return prefixes.map((prefix, task) => ({ kind: "solve", n, fixed, blocked, prefixes: [prefix], task, tasks: prefixes.length }));
+}
+
+function mismatch(message: string): RangeError & { code: string } {
+  return withCode(new RangeError(message), ErrorCode.partMismatch);
+}
+
+/** A task as a thread reads it: a board of n <= 1000 with valid givens, and lists of [row, col] squares; NQ_PART_MISMATCH otherwise. */
+export function checkSolveTask(value: unknown): { task: SolveTask; constraints: Constraints } {
+  const t = value as SolveTask;
+  const label = `solve task ${describe(t?.task)} of ${describe(t?.tasks)}`;
+  if (typeof value !== "object" || value === null || t.kind !== "solve") throw mismatch(`${label} is not one of solve's tasks`);
+  try {
+    if (!Number.isInteger(t.n) || t.n < 1 || t.n > CONSTRAINED_MAX_N) throw new Error(`n must be from 1 to ${CONSTRAINED_MAX_N}`);
+    const constraints = checkConstraints(t.n, { fixed: t.fixed, blocked: t.blocked }, "a solve task");
+    const isSquare = (q: unknown): boolean => Array.isArray(q) && q.length === 2 && q.every((x) => Number.isInteger(x) && x >= 0 && x < t.n);
+    if (!Array.isArray(t.prefixes) || !t.prefixes.every((prefix) => Array.isArray(prefix) && prefix.every(isSquare))) {
+      throw new Error(`its prefixes must be a list of lists of [row, col] pairs, got ${shown(t.prefixes)}`);
+    }
+    return { task: t, constraints };
+  } catch (error) {
+    throw mismatch(`${label} is not a valid task: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Searches a task's sub-boards in turn for a first solution, each by the complete search in
+ * its solving mode (its own root counted as a node), in chunks of about 10 ms, never past
+ * control.allowed() nodes in all, and giving up (unfinished) at control.budget: a thread's task.
+ */
+export async function solveTaskChunked(value: unknown, engineName: EngineName | undefined, control: SolveTaskControl): Promise<SolvedTask> {
+  const { task, constraints } = checkSolveTask(value);
+  const engine = pickEngine(engineName);
+  const sizer = new ChunkSizer();
+  const budget = control.budget ?? Infinity;
+  let before = 0;
+  for (const prefix of task.prefixes) {
+    const board = prefixConstraints(constraints, prefix);
+    if (board.conflict !== null) continue;
+    if (before >= budget) return { columns: null, nodes: before, unfinished: true };
+    while (control.allowed() - before < 1) await control.between(before, true); // the search's root is its first node
+    const search = openConstrainedSolve(engine, task.n, board);
+    try {
+      for (;;) {
+        const limit = Math.min(search.work() + sizer.get(), control.allowed() - before, budget - before);
+        if (limit <= search.work()) {
+          if (before + search.work() >= budget) return { columns: null, nodes: before + search.work(), unfinished: true };
+          await control.between(before + search.work(), true);
+          continue;
+        }
+        const t0 = now();
+        const status = search.run(limit);
+        if (status === FOUND) return { columns: Array.from(search.columns()), nodes: before + search.stats().nodes };
+        if (status === EXHAUSTED) break;
+        if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while solving (a bug)`);
+        sizer.observe(now() - t0);
+        await control.between(before + search.work(), false);
+      }
+      before += search.stats().nodes;
+    } finally {
+      search.close();
+    }
+  }
+  return { columns: null, nodes: before };
+}
+
+/**
+ * Checks what a thread says it found in a task: nodes a count; columns null (unfinished or
+ * not), or a board of n that keeps the task's givens and holds one of its prefixes (that no
+ * two queens attack each other is the caller's check, verify). Returns a copy; NQ_PART_MISMATCH otherwise.
+ */
+export function checkSolvedTask(task: SolveTask, value: unknown): SolvedTask {
+  const label = `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`;
+  if (typeof value !== "object" || value === null) throw mismatch(`${label} is ${describe(value)}, not a search's result`);
+  const { nodes, columns: given, unfinished } = value as SolvedTask;
+  if (!Number.isSafeInteger(nodes) || nodes < 0) throw mismatch(`${label} has nodes ${describe(nodes)}: not a count of a search`);
+  if (unfinished !== undefined && (unfinished !== true || given !== null)) throw mismatch(`${label} has unfinished ${describe(unfinished)} with columns ${describe(given)}`);
+  if (given === null) return { columns: null, nodes, ...(unfinished ? { unfinished } : {}) };
+  if (!Array.isArray(given) || given.length !== task.n) throw mismatch(`${label} has columns ${describe(given)}, not a board of ${task.n}`);
+  const columns: number[] = Array.from(given as unknown[], (c) => (Number.isInteger(c) && (c as number) >= 0 && (c as number) < task.n ? (c as number) : -1));
+  const constraints = checkConstraints(task.n, { fixed: task.fixed, blocked: task.blocked }, "a solve task");
+  if (columns.includes(-1) || !satisfiesConstraints(constraints, columns)) throw mismatch(`${label} breaks the board's given queens or blocked squares`);
+  if (!task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c))) throw mismatch(`${label} holds none of the task's prefixes`);
+  return { columns, nodes };
+}

@@ -1,0 +1,176 @@
+// solve(n, { workers }): the complete search spread over the thread pool. The board (plain or
+// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own root
+// branch (its row or column with the fewest squares, one square a task), or where that cannot
+// be had (n > 64) at the constrained split's prefixes of the lowest free rows; each task's
+// sub-board is searched by the complete search on a pool thread (src/workers/pool.ts, solve), in
+// passes: a task's search may take SOLVE_FIRST_BUDGET nodes in the first pass over the tasks,
+// and one that runs out is searched again from its start in the next pass with 4 times more
+// (so no thread sinks into one hard sub-board while another holds a solution near its top; the
+// searches repeated cost at most a third more). The first solution found stops the rest (the
+// pool is closed: every thread ends); every task searched to its end proves there is none. A found board is checked by
+// the pool against its part and here against the whole board (verify, and the givens) before
+// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and
+// asks for more when it has used them, so the threads' nodes never add up to more than the cap.
+// The root is searched on this thread first (its first node or two): a board its root decides
+// (the bounds prove many boards without a completion there) is answered without a thread.
+// This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
+import {
+  answerAtOnce, planSolve, solvePlanned, type SolveOptions, type SolvePlan, type SolveProgress, type SolveResult,
+} from "../search/solve.js";
+import { verify } from "../search/verify.js";
+import { satisfiesConstraints } from "../board/constraints.js";
+import { solveTasks } from "../count/solve-tasks.js";
+import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
+import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
+
+/**
+ * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
+ * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
+ */
+export const SOLVE_TASKS = 64;
+/** The nodes a task's search may take in the first pass over the tasks. */
+export const SOLVE_FIRST_BUDGET = 4096;
+/** How many times more nodes each pass gives a task than the pass before. */
+export const SOLVE_BUDGET_GROWTH = 4;
+
+/** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
+type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
+
+/** The whole board's complete search on this thread, to its root's verdict: its first node or two (never past the cap). */
+function searchRoot(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
+  const { engine, n, constraints, caps } = plan;
+  const search = engine.openSearch("complete", n, {
+    seed: 0, param: 0, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(constraints.empty ? {} : { constraints }),
+  });
+  try {
+    // Two nodes: the solve's portfolio looks at its root only once it places a queen.
+    const status = search.run(Math.min(2, caps.maxNodes));
+    return { status, nodes: search.stats().nodes, columns: status === FOUND ? search.columns() : null };
+  } finally {
+    search.close();
+  }
+}
+
+/**
+ * Finds one solution of the n-queens problem; with `workers`, by the complete search on that
+ * many worker threads (the board's prefix split searched task by task; the first solution
+ * found stops the rest).
+ * @example const { columns } = await solve(8); // Int32Array [0, 4, 7, 5, 2, 6, 1, 3]
+ * @example const r = await solve(30, { method: "complete", blocked, workers: 2 }); // r.found: the one thread's verdict
+ */
+export async function solve(n: number, options?: SolveOptions): Promise<SolveResult> {
+  const plan = planSolve(n, options);
+  return plan.workers === undefined ? solvePlanned(plan) : solveOnPool(plan);
+}
+
+/** A plan with `workers` run on the pool: the complete search's tasks, the first solution found, or every task exhausted. */
+export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
+  const { board, method, n, caps, pacer, base } = plan;
+  const asked = plan.workers === "auto" ? await availableCores() : plan.workers!;
+  pacer.throwIfAborted();
+  const early = answerAtOnce(plan);
+  if (early) return early;
+  const cap = caps.maxNodes;
+  const answer = (end: Outcome, stats: { nodes: number; workers: number; tasks: number }): SolveResult => {
+    const figures = { ...stats, tries: 1, steps: 0 };
+    if (end.columns === null) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason: end.reason };
+    const found = Int32Array.from(end.columns);
+    // Checked against the whole board before it is returned: no two queens attack, every given kept.
+    if (!verify(found, { engine: plan.engine.name }).ok || !satisfiesConstraints(board.constraints, found)) {
+      throw new Error(`a solve task returned a board that is not a solution of the given board (a bug)`);
+    }
+    return { ...base, found: true, columns: found, ...figures, ms: pacer.elapsed() };
+  };
+  const root = searchRoot(plan);
+  if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
+    const end: Outcome = root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" };
+    pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: root.nodes, tries: 1, steps: 0, elapsedMs: pacer.elapsed(), tasksDone: 0, tasksTotal: 0, workers: 0 });
+    return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
+  }
+  const parts = solveTasks(board, SOLVE_TASKS);
+  const size = Math.min(asked, parts.length);
+  const pool = new WorkerPool({ size, engine: plan.engine.name });
+  pool.warm();
+
+  /** Nodes granted at a time to a run that has used its own (with a finite cap). */
+  const slice = Math.max(256, Math.ceil(cap / (8 * size)));
+  /** One search of a task on a thread, in one pass: its nodes as last reported (final once done), and its grant. */
+  type Run = { nodes: number; allowed: number; handle?: SolveHandle };
+  let total = root.nodes, tasksDone = 0, pass = 0;
+  let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
+  const wanting: Run[] = [];
+  const progress = (): SolveProgress => ({
+    phase: "search", conflicts: -1, method, n, nodes: total, tries: 1, steps: 0, elapsedMs: pacer.elapsed(),
+    tasksDone, tasksTotal: parts.length, workers: size, pass,
+  });
+
+  let settle!: (outcome: Outcome) => void, fail!: (error: unknown) => void;
+  const outcome = new Promise<Outcome>((resolve, reject) => { settle = resolve; fail = reject; });
+  // (a caller's onProgress that throws fails the solve, as on one thread, not the pool's message handler)
+  const report = (): void => {
+    try {
+      pacer.report(progress);
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const took = (run: Run, nodes: number): void => {
+    total += nodes - run.nodes;
+    run.nodes = nodes;
+  };
+  // Grants to the runs waiting for nodes while the cap has some left; once every node is used, the cap has stopped the search.
+  const serve = (): void => {
+    while (wanting.length > 0 && committed < cap) {
+      const run = wanting.shift()!;
+      const more = Math.min(slice, cap - committed);
+      run.allowed += more;
+      committed += more;
+      run.handle!.grant(run.allowed);
+    }
+    if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
+  };
+  // A task's search in pass k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out is searched again, from its start, in the next pass.
+  const start = (task: number, k: number): void => {
+    const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
+    run.handle = pool.solve(parts[task], {
+      allowed: run.allowed,
+      budget: SOLVE_FIRST_BUDGET * SOLVE_BUDGET_GROWTH ** k,
+      onReport: (nodes, waiting) => {
+        took(run, nodes);
+        report();
+        if (waiting) {
+          wanting.push(run);
+          serve();
+        }
+      },
+    });
+    run.handle.done.then((result) => {
+      took(run, result.nodes);
+      if (cap !== Infinity) {
+        committed -= run.allowed - result.nodes; // what it did not use goes back
+        run.allowed = result.nodes;
+      }
+      if (result.columns !== null) return settle({ columns: result.columns });
+      if (result.unfinished) {
+        pass = Math.max(pass, k + 1);
+        start(task, k + 1); // behind every task of this pass still waiting
+      } else if (++tasksDone === parts.length) {
+        return settle({ columns: null, reason: "no-solution" });
+      }
+      report();
+      serve();
+    }, fail);
+  };
+  for (let task = 0; task < parts.length; task++) start(task, 0);
+
+  try {
+    const race = await pacer.raceStop(outcome);
+    if (race.stop === "aborted") pacer.throwIfAborted();
+    pacer.finish(progress());
+    const stats = { nodes: total, workers: size, tasks: parts.length };
+    if (race.stop !== undefined) return { ...base, found: false, columns: null, ...stats, tries: 1, steps: 0, ms: pacer.elapsed(), reason: "timeout" };
+    return answer(race.value, stats);
+  } finally {
+    await pool.close(); // every thread ends: the tasks still searching stop with them
+  }
+}
