@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { solve, verify, excludedDiagonalsBoard, type SolveOptions, type SolveProgress, type SolveResult, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { workerHooks } from "../src/workers/pool.js";
-import { checkSolvedTask, solveTaskChunked, solveTasks } from "../src/count/solve-tasks.js";
+import { TaskSearch, checkSolvedTask, solveTaskChunked, solveTasks } from "../src/count/solve-tasks.js";
 import { boardOf } from "../src/board/board.js";
 import { isSolution } from "./helpers.js";
 import { runCli } from "./cli-run.js";
@@ -232,6 +232,45 @@ describe("solve's tasks", () => {
     const hard = solveTasks(boardOf(30, { blocked: excludedDiagonalsBoard(30, 34, { seed: 2 }).blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
     const cut = await solveTaskChunked(hard[0], "wasm", { ...unlimited, budget: 500 });
     expect(cut).toEqual({ columns: null, nodes: 500, unfinished: true });
+  });
+
+  it("a task searched in slices goes on where each slice stopped: the slices' nodes add up to one search's, the same answer", async () => {
+    // Tasks of a board with no solution (every task searched to its end) and of one with solutions.
+    for (const [n, d, seed] of [[21, 23, 2], [20, 16, 1]]) {
+      const sub = solveTasks(boardOf(n, { blocked: excludedDiagonalsBoard(n, d, { seed }).blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
+      for (const task of sub.slice(0, 4)) {
+        const whole = await solveTaskChunked(task, "wasm", unlimited);
+        const search = new TaskSearch(task, "wasm");
+        let nodes = 0, slices = 0, last;
+        try {
+          for (let budget = 64; ; budget *= 2) {
+            last = await search.run({ ...unlimited, budget });
+            nodes += last.nodes;
+            slices++;
+            expect(last.nodes).toBeLessThanOrEqual(budget);
+            if (!last.unfinished) break;
+          }
+        } finally {
+          search.close();
+        }
+        expect(nodes).toBe(whole.nodes);
+        expect(last.columns).toEqual(whole.columns);
+        if (whole.nodes > 200) expect(slices).toBeGreaterThan(1);
+      }
+    }
+  });
+
+  it("on one thread a board without a solution costs its root and its tasks' own searches: no slice repeats a node", async () => {
+    const { blocked } = excludedDiagonalsBoard(23, 21, { seed: 1 });
+    const sub = solveTasks(boardOf(23, { blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
+    let tasksNodes = 0;
+    for (const task of sub) tasksNodes += (await solveTaskChunked(task, "wasm", unlimited)).nodes;
+    const r = await solve(23, { method: "complete", blocked, workers: 1 });
+    expect([r.found, r.reason, r.tasks]).toEqual([false, "no-solution", sub.length]);
+    expect(tasksNodes).toBeGreaterThan(500_000); // many slices a task: the first is 4,096 nodes
+    const root = r.nodes - tasksNodes; // the root's first node or two, searched on the caller's thread
+    expect(root).toBeGreaterThanOrEqual(1);
+    expect(root).toBeLessThanOrEqual(2);
   });
 
   it("checkSolvedTask refuses an answer that breaks the givens, holds none of the task's squares, or is not a search's", async () => {

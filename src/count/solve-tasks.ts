@@ -6,7 +6,7 @@
 // (./constrained.ts, the constrained count's parts' split). Measured, one thread, Excluded
 // Diagonals at n = 30, d = 33 and 34 (docs/solving.md): the root's branch found the solutions
 // in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M.
-import { EXHAUSTED, FOUND, RUNNING, type EngineName } from "../engine/contract.js";
+import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search } from "../engine/contract.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import type { Board } from "../board/board.js";
 import { ChunkSizer, now } from "../core/pacer.js";
@@ -83,44 +83,87 @@ export function checkSolveTask(value: unknown): { task: SolveTask; constraints: 
 }
 
 /**
- * Searches a task's sub-boards in turn for a first solution, each by the complete search in
- * its solving mode (its own root counted as a node), in chunks of about 10 ms, never past
- * control.allowed() nodes in all, and giving up (unfinished) at control.budget: a thread's task.
+ * A task's search that can stop and go on: its sub-boards searched in turn for a first
+ * solution, each by the complete search in its solving mode (its own root counted as a node),
+ * in chunks of about 10 ms. Each run() is one slice: it never passes control.allowed() nodes,
+ * gives up (unfinished) at control.budget nodes, and a later run() goes on from where the last
+ * stopped, so a task searched slice by slice does the nodes of one search to its end. The
+ * nodes run() answers (and reports) are the slice's own. close() frees the open search.
  */
-export async function solveTaskChunked(value: unknown, engineName: EngineName | undefined, control: SolveTaskControl): Promise<SolvedTask> {
-  const { task, constraints } = checkSolveTask(value);
-  const engine = pickEngine(engineName);
-  const sizer = new ChunkSizer();
-  const budget = control.budget ?? Infinity;
-  let before = 0;
-  for (const prefix of task.prefixes) {
-    const board = prefixConstraints(constraints, prefix);
-    if (board.conflict !== null) continue;
-    if (before >= budget) return { columns: null, nodes: before, unfinished: true };
-    while (control.allowed() - before < 1) await control.between(before, true); // the search's root is its first node
-    const search = openConstrainedSolve(engine, task.n, board);
-    try {
+export class TaskSearch {
+  readonly task: SolveTask;
+  private readonly constraints: Constraints;
+  private readonly engine: Engine;
+  private readonly sizer = new ChunkSizer();
+  /** The sub-board being searched (task.prefixes' index), and its open search. */
+  private at = 0;
+  private search: Search | undefined;
+
+  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH). */
+  constructor(value: unknown, engineName: EngineName | undefined) {
+    const { task, constraints } = checkSolveTask(value);
+    this.task = task;
+    this.constraints = constraints;
+    this.engine = pickEngine(engineName);
+  }
+
+  /** One slice of the task's search: a solution, none left (searched to its end), or unfinished at the budget. */
+  async run(control: SolveTaskControl): Promise<SolvedTask> {
+    const budget = control.budget ?? Infinity;
+    let done = 0; // nodes of this slice in searches it finished
+    let workFrom = this.search?.work() ?? 0, nodesFrom = this.search?.stats().nodes ?? 0; // the open search's, as the slice began
+    const used = (): number => done + (this.search ? this.search.work() - workFrom : 0);
+    const unfinished = (): SolvedTask => ({ columns: null, nodes: used(), unfinished: true });
+    while (this.at < this.task.prefixes.length) {
+      if (this.search === undefined) {
+        const board = prefixConstraints(this.constraints, this.task.prefixes[this.at]);
+        if (board.conflict !== null) {
+          this.at++;
+          continue;
+        }
+        if (used() >= budget) return unfinished();
+        while (control.allowed() - used() < 1) await control.between(used(), true); // the search's root is its first node
+        this.search = openConstrainedSolve(this.engine, this.task.n, board);
+        workFrom = 0;
+        nodesFrom = 0;
+      }
+      const search = this.search;
       for (;;) {
-        const limit = Math.min(search.work() + sizer.get(), control.allowed() - before, budget - before);
-        if (limit <= search.work()) {
-          if (before + search.work() >= budget) return { columns: null, nodes: before + search.work(), unfinished: true };
-          await control.between(before + search.work(), true);
+        const room = Math.min(control.allowed(), budget) - used();
+        if (room < 1) {
+          if (used() >= budget) return unfinished();
+          await control.between(used(), true);
           continue;
         }
         const t0 = now();
-        const status = search.run(limit);
-        if (status === FOUND) return { columns: Array.from(search.columns()), nodes: before + search.stats().nodes };
+        const status = search.run(search.work() + Math.min(this.sizer.get(), room));
+        if (status === FOUND) return { columns: Array.from(search.columns()), nodes: done + search.stats().nodes - nodesFrom };
         if (status === EXHAUSTED) break;
         if (status !== RUNNING) throw new Error(`the complete search stopped with status ${status} while solving (a bug)`);
-        sizer.observe(now() - t0);
-        await control.between(before + search.work(), false);
+        this.sizer.observe(now() - t0);
+        await control.between(used(), false);
       }
-      before += search.stats().nodes;
-    } finally {
-      search.close();
+      done += search.stats().nodes - nodesFrom;
+      this.close();
+      this.at++;
     }
+    return { columns: null, nodes: done };
   }
-  return { columns: null, nodes: before };
+
+  close(): void {
+    this.search?.close();
+    this.search = undefined;
+  }
+}
+
+/** A task searched to its end (or its budget) in one slice: a thread's task where nothing is kept. */
+export async function solveTaskChunked(value: unknown, engineName: EngineName | undefined, control: SolveTaskControl): Promise<SolvedTask> {
+  const search = new TaskSearch(value, engineName);
+  try {
+    return await search.run(control);
+  } finally {
+    search.close();
+  }
 }
 
 /**

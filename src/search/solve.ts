@@ -61,7 +61,7 @@ export type SolveProgress = {
   tasksTotal?: number;
   /** With `workers`: the threads searching. */
   workers?: number;
-  /** With `workers`: the pass over the tasks the latest search began in (0 first; each pass gives a task 4 times the nodes). */
+  /** With `workers`: the latest slice a task began (0 first; each slice of a task gets twice the nodes of its last). */
   pass?: number;
 };
 

@@ -19,118 +19,25 @@
 //   caller's grants of more, and checks what a thread says it found (checkSolvedTask);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
-import { compileWasmModule } from "../engine/wasm/index.js";
-import { hasWebAssembly } from "../engine/select.js";
-import workerSource from "../../build/worker-source.js";
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
-import type { WorkerRequest, WorkerResponse } from "./worker.js";
-import { importModule, isNode } from "../core/platform.js";
+import type { WorkerResponse } from "./worker.js";
+import { startThread, workerHooks, type Events, type PoolWorker } from "./thread-start.js";
 
-/** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
-export type PoolWorker = {
-  post(message: WorkerRequest): void;
-  /** The pool's own stop: no death is reported; settles once the thread has exited. */
-  terminate(): Promise<void> | void;
-  /** An unexpected death, as when the thread crashes (for tests): reported like one. */
-  kill(): void;
-};
-
-/** Test hook: called with each thread as it starts, with its place in the pool (tests kill one to prove its part is re-run). */
-export const workerHooks: { onStart?: (worker: PoolWorker, index: number) => void } = {};
-
-
-/** Specifiers kept in variables so browser bundlers do not try to resolve Node built-ins. */
-const NODE_WORKER_THREADS = "node:worker_threads";
-const NODE_OS = "node:os";
-
-/** The cores this process may use (Node), or the browser's hardwareConcurrency. */
-export async function availableCores(): Promise<number> {
-  if (isNode) {
-    const os = await importModule<typeof import("node:os")>(NODE_OS);
-    return os.availableParallelism?.() ?? os.cpus().length;
-  }
-  return (globalThis as { navigator?: { hardwareConcurrency?: number } }).navigator?.hardwareConcurrency ?? 2;
-}
-
-type Events = { message(m: WorkerResponse): void; died(reason: string): void };
-
-/** Node flags a thread must not inherit: they make the eval'd body a module, or another program. */
-const HOST_ONLY = /^--(input-type|eval|print|import|require|loader|experimental-loader)\b|^-[epr]$/;
-/** Flags a thread refused (ERR_WORKER_INVALID_EXEC_ARGV: V8 and process-wide ones such as --expose-gc), left out from then on. */
-const refusedFlags = new Set<string>();
-
-/**
- * This thread's compiled Wasm module, for the threads to share: their bundle holds no Wasm
- * bytes of its own (src/workers/worker.ts). Undefined where there is no WebAssembly: the
- * threads then count on 'ts' (the engine countParallel picks there).
- */
-async function sharedModule(): Promise<WebAssembly.Module | undefined> {
-  if (!hasWebAssembly()) return undefined;
-  try {
-    return await compileWasmModule();
-  } catch {
-    return undefined;
-  }
-}
-
-async function startThread(events: Events): Promise<PoolWorker> {
-  const wasm = await sharedModule(); // compiled once, by the first thread's start
-  if (isNode) {
-    const { Worker } = await importModule<typeof import("node:worker_threads")>(NODE_WORKER_THREADS);
-    // execArgv: not the host's own flags (under `node --input-type=module -e` the eval'd body
-    // would be read as a module, without `require`), nor those a thread refuses (--expose-gc,
-    // --max-old-space-size: Node throws ERR_WORKER_INVALID_EXEC_ARGV when given them).
-    const create = (): InstanceType<typeof Worker> => {
-      const flags = process.execArgv.filter((flag) => !HOST_ONLY.test(flag) && !refusedFlags.has(flag));
-      // Inheriting (no execArgv) drops refused flags quietly; only an edited list needs passing.
-      return new Worker(workerSource, {
-        eval: true, workerData: { wasm },
-        ...(flags.length === process.execArgv.length ? {} : { execArgv: flags }),
-      });
-    };
-    let worker: InstanceType<typeof Worker>;
-    try {
-      worker = create();
-    } catch (error) {
-      if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
-      const named = /flags: (.*)$/.exec((error as Error).message)?.[1]?.split(", ");
-      for (const flag of named ?? process.execArgv) refusedFlags.add(flag);
-      worker = create();
-    }
-    let ended = false;
-    worker.on("message", (m: WorkerResponse) => events.message(m));
-    worker.on("error", (e) => { if (!ended) { ended = true; events.died(String(e)); } });
-    worker.on("exit", (code) => { if (!ended) { ended = true; events.died(`exit code ${code}`); } });
-    return {
-      post: (m) => worker.postMessage(m),
-      terminate: async () => { ended = true; await worker.terminate(); },
-      kill: () => void worker.terminate(), // the exit event reports it
-    };
-  }
-  const url = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
-  const worker = new Worker(url);
-  URL.revokeObjectURL(url);
-  if (wasm) worker.postMessage({ wasm } satisfies WorkerRequest); // first: before any part
-  let ended = false;
-  worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
-  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });
-  return {
-    post: (m) => worker.postMessage(m),
-    terminate: () => { ended = true; worker.terminate(); },
-    kill: () => { worker.terminate(); if (!ended) { ended = true; events.died("killed"); } },
-  };
-}
+export { availableCores, workerHooks, type PoolWorker } from "./thread-start.js";
 
 type Job = {
   /** A count's part, or (with `solve`) one of solve's tasks. */
   part: Part | Task;
   engine: EngineName;
-  /** A solve task (else a count): the nodes it may use so far, its budget, and where its reports go. */
-  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void };
+  /**
+   * A solve task (else a count): the nodes it may use so far, its budget, where its reports go,
+   * and the thread that kept its search at the end of its last slice (to go on there).
+   */
+  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept };
   resolve(result: PartResult | SolvedTask): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
@@ -140,6 +47,9 @@ type Job = {
   signal?: AbortSignal;
   onAbort?: () => void;
 };
+
+/** A solve task's search kept on a thread (slot) under the id of the job whose slice ended unfinished. */
+type Kept = { slot: Slot; key: number };
 
 type Slot = {
   index: number;
@@ -179,12 +89,20 @@ export type SolveRunOptions = RunOptions & {
   budget?: number;
   /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
   onReport(nodes: number, waiting: boolean): void;
+  /** An earlier slice's `resume`: this slice goes on with the search it stopped (on its thread, if that thread is free first). */
+  resume?: ResumeToken;
 };
+
+/** Where a task's search stopped unfinished is kept (opaque): give it to the task's next slice. */
+export type ResumeToken = { readonly kept: unknown };
+
+/** A slice's answer: with `resume` where it ended unfinished. */
+export type SolvedSlice = SolvedTask & { resume?: ResumeToken };
 
 /** A solve task on the pool: its answer, and the grant of more nodes. */
 export type SolveHandle = {
   /** Resolves with what the task found (checked against the task), or rejects as run does. */
-  done: Promise<SolvedTask>;
+  done: Promise<SolvedSlice>;
   /** The task may use `allowed` nodes in all (more than before). */
   grant(allowed: number): void;
 };
@@ -243,12 +161,16 @@ export class WorkerPool {
   /**
    * Searches one of solve's tasks (solveTasks) for a first solution on a thread, within
    * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
-   * the task (checkSolvedTask). A thread that dies has the task run again from its start.
+   * the task (checkSolvedTask). One call is one slice of the task's search: it ends unfinished
+   * at `budget`, with a token to pass to the next slice, which goes on where it stopped if its
+   * thread takes it (an idle thread takes it afresh rather than wait for a busy one). A thread
+   * that dies has the task run again from its start.
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
-    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport };
+    const resume = (options.resume as { kept?: Kept } | undefined)?.kept;
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume };
     let job: Job | undefined;
-    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;
+    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedSlice>;
     return {
       done,
       grant: (allowed) => {
@@ -337,12 +259,30 @@ export class WorkerPool {
     this.pump();
   }
 
-  /** Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts. */
+  /** The live thread holding a solve task's kept search, if any. */
+  private holder(job: Job): Slot | undefined {
+    const slot = job.solve?.resume?.slot;
+    return slot !== undefined && !slot.dead && this.slots.includes(slot) ? slot : undefined;
+  }
+
+  /**
+   * Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts.
+   * A solve task whose search a thread kept goes to that thread; an idle thread passes over
+   * those kept by busy threads, and takes one of them afresh only when nothing else waits: the
+   * one with the least search to repeat.
+   */
   private pump(): void {
     while (!this.closed && this.queue.length > 0) {
       const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
-      let slot = ready.find((s) => s.jobs.size === 0);
-      if (!slot) {
+      const idle = ready.filter((s) => s.jobs.size === 0);
+      let slot: Slot | undefined, at = -1;
+      if (idle.length > 0) {
+        at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || idle.includes(h); });
+        // Only tasks kept by busy threads wait: the one with the least search behind it (the least budget) is taken afresh.
+        if (at < 0) at = this.queue.reduce((best, job, i) => (job.solve!.budget < this.queue[best].solve!.budget ? i : best), 0);
+        const h = this.holder(this.queue[at]);
+        slot = h !== undefined && idle.includes(h) ? h : idle[0];
+      } else {
         // Threads still starting take parts once ready: another starts only while more wait than they take.
         const starting = this.slots.filter((s) => s.worker === undefined).length;
         if (this.slots.length < this.size && this.queue.length > starting) {
@@ -351,15 +291,25 @@ export class WorkerPool {
         }
         // One part ahead only while there is at least one more per thread: at the end of a
         // run a part waits for an idle thread instead of queueing behind a busy one.
-        if (this.queue.length >= this.size) slot = ready.find((s) => s.jobs.size === 1);
+        if (this.queue.length >= this.size) {
+          for (const s of ready.filter((r) => r.jobs.size === 1)) {
+            at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || h === s; });
+            if (at >= 0) { slot = s; break; }
+          }
+        }
       }
-      if (!slot) return;
-      const job = this.queue.shift()!;
+      if (!slot || at < 0) return;
+      const [job] = this.queue.splice(at, 1);
       const id = this.nextId++;
       slot.jobs.set(id, job);
-      slot.worker!.post(job.solve
-        ? { id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget }
-        : { id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+      if (job.solve) {
+        const kept = job.solve.resume, here = kept !== undefined && kept.slot === slot;
+        if (kept !== undefined && !here) kept.slot.worker?.post({ drop: kept.key }); // taken afresh elsewhere
+        job.solve.resume = undefined; // (run again after a death: from its start)
+        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(here ? { resume: kept.key } : {}) });
+      } else {
+        slot.worker!.post({ id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
+      }
     }
   }
 
@@ -403,6 +353,7 @@ export class WorkerPool {
         try {
           // A thread's answer is verified before anyone keeps it.
           const result = job.solve ? checkSolvedTask(job.part as Task, m.result) : checkPartCount(job.part as Part, m.result);
+          if (job.solve && (result as SolvedTask).unfinished) (result as SolvedSlice).resume = { kept: { slot, key: m.id } satisfies Kept };
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);

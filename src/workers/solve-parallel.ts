@@ -3,11 +3,14 @@
 // branch (its row or column with the fewest squares, one square a task), or where that cannot
 // be had (n > 64) at the constrained split's prefixes of the lowest free rows; each task's
 // sub-board is searched by the complete search on a pool thread (src/workers/pool.ts, solve), in
-// passes: a task's search may take SOLVE_FIRST_BUDGET nodes in the first pass over the tasks,
-// and one that runs out is searched again from its start in the next pass with 4 times more
-// (so no thread sinks into one hard sub-board while another holds a solution near its top; the
-// searches repeated cost at most a third more). The first solution found stops the rest (the
-// pool is closed: every thread ends); every task searched to its end proves there is none. A found board is checked by
+// slices: a task's first slice may take SOLVE_FIRST_BUDGET nodes, and a task not finished by then
+// goes to the back of the line, its search kept on its thread, for a next slice of twice as many
+// (so no thread sinks into one hard sub-board while another holds a solution near its top). A
+// slice goes on where the last stopped (its thread keeps the open search), so a task searched in
+// slices does the nodes of one search to its end; only when an idle thread takes a task kept by
+// a busy one (nothing else waiting) does that task start again from its root. The first solution
+// found stops the rest (the pool is closed: every thread ends); every task searched to its end
+// proves there is none. A found board is checked by
 // the pool against its part and here against the whole board (verify, and the givens) before
 // it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and
 // asks for more when it has used them, so the threads' nodes never add up to more than the cap.
@@ -21,17 +24,17 @@ import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import { solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
-import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
+import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
  * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
  */
 export const SOLVE_TASKS = 64;
-/** The nodes a task's search may take in the first pass over the tasks. */
+/** The nodes of a task's first slice. */
 export const SOLVE_FIRST_BUDGET = 4096;
-/** How many times more nodes each pass gives a task than the pass before. */
-export const SOLVE_BUDGET_GROWTH = 4;
+/** How many times more nodes each slice of a task gets than its slice before. */
+export const SOLVE_BUDGET_GROWTH = 2;
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
@@ -94,7 +97,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
 
   /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
-  /** One search of a task on a thread, in one pass: its nodes as last reported (final once done), and its grant. */
+  /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
   let total = root.nodes, tasksDone = 0, pass = 0;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
@@ -129,12 +132,13 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  // A task's search in pass k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out is searched again, from its start, in the next pass.
-  const start = (task: number, k: number): void => {
+  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks waiting.
+  const start = (task: number, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
     run.handle = pool.solve(parts[task], {
       allowed: run.allowed,
       budget: SOLVE_FIRST_BUDGET * SOLVE_BUDGET_GROWTH ** k,
+      ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);
         report();
@@ -153,7 +157,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       if (result.columns !== null) return settle({ columns: result.columns });
       if (result.unfinished) {
         pass = Math.max(pass, k + 1);
-        start(task, k + 1); // behind every task of this pass still waiting
+        start(task, k + 1, result.resume); // behind every task waiting
       } else if (++tasksDone === parts.length) {
         return settle({ columns: null, reason: "no-solution" });
       }

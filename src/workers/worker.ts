@@ -7,14 +7,17 @@
 //   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
 //                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
-//   { id, solve, engine, allowed, budget }
+//   { id, solve, engine, allowed, budget, resume? }
 //                         search one of solve's tasks (src/count/solve-tasks.ts) for a
-//                         first solution, using at most `allowed` nodes in all; reports
+//                         first solution: one slice, using at most `allowed` nodes; reports
 //                         { id, nodes } now and then, and { id, nodes, waiting: true } when it has
 //                         used them all (it then waits for a grant); answers { id, result:
-//                         { columns, nodes } } (columns null: none in the task; with
-//                         unfinished: true, `budget` nodes ran out first) or { id, error }
+//                         { columns, nodes } } (the slice's nodes; columns null: none in the task;
+//                         with unfinished: true, `budget` nodes ran out first, and the open search
+//                         is kept here under this id) or { id, error }. With `resume`: the search
+//                         kept under that id goes on where it stopped (a fresh one if none is kept)
 //   { grant: id, allowed } that solve task may use `allowed` nodes in all (more than before)
+//   { drop: id }          the search kept under that id is not wanted any more (another thread took the task)
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
 // Parts are counted (or searched) one at a time in arrival order (the pool may send one ahead,
 // so the thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
@@ -31,12 +34,13 @@
 import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkAndCount, type Part, type PartResult } from "../count/split.js";
-import { solveTaskChunked, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
+import { TaskSearch, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 
 export type WorkerRequest =
   | { id: number; part: Part; engine: EngineName }
-  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number }
+  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; resume?: number }
   | { grant: number; allowed: number }
+  | { drop: number }
   | { cancel: number }
   | { wasm: WebAssembly.Module };
 /**
@@ -99,9 +103,11 @@ function describePart(part: Part | SolveTask, solve = false): string {
   return solve ? `solve task ${String(p.task)} of ${String(p.tasks)} (n = ${String(p.n)})` : `part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
 }
 
-type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number };
+type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; resume?: number };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
+/** Solve tasks' searches stopped at their budget, kept to go on (by the id of the job that stopped them). */
+const kept = new Map<number, TaskSearch>();
 /** The nodes each solve task here may use in all (raised by grants). */
 const allowance = new Map<number, number>();
 /** The wake-up of the solve task waiting for a grant (a grant or a cancel calls it). */
@@ -122,30 +128,40 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-async function solveJob({ id, part, engine, budget }: Job): Promise<SolvedTask> {
+async function solveJob({ id, part, engine, budget, resume }: Job): Promise<SolvedTask> {
   const stopped = (): Error => abortError(`searching ${describePart(part, true)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
   let lastYield = performance.now(), lastReport = lastYield;
-  // Checked first: a board and its sub-boards as a task holds them.
-  return solveTaskChunked(part, engine, {
-    allowed: () => allowance.get(id) ?? 0,
-    budget,
-    between: async (nodes, atAllowance) => {
-      const t = performance.now();
-      if (atAllowance || t - lastReport >= REPORT_MS) {
-        channel.post({ id, nodes, ...(atAllowance ? { waiting: true } : {}) });
-        lastReport = t;
-      }
-      if (atAllowance) {
-        await new Promise<void>((resolve) => (wake = resolve)); // a grant or a cancel
-        wake = undefined;
-      } else if (t - lastYield >= YIELD_MS) {
-        await yieldToEventLoop(); // a cancel gets in
-        lastYield = performance.now();
-      }
-      if (cancelled.has(id)) throw stopped();
-    },
-  });
+  const held = resume === undefined ? undefined : kept.get(resume);
+  if (resume !== undefined) kept.delete(resume);
+  // A fresh search checks the task first: a board and its sub-boards as a task holds them.
+  const search = held ?? new TaskSearch(part, engine);
+  let result: SolvedTask | undefined;
+  try {
+    result = await search.run({
+      allowed: () => allowance.get(id) ?? 0,
+      budget,
+      between: async (nodes, atAllowance) => {
+        const t = performance.now();
+        if (atAllowance || t - lastReport >= REPORT_MS) {
+          channel.post({ id, nodes, ...(atAllowance ? { waiting: true } : {}) });
+          lastReport = t;
+        }
+        if (atAllowance) {
+          await new Promise<void>((resolve) => (wake = resolve)); // a grant or a cancel
+          wake = undefined;
+        } else if (t - lastYield >= YIELD_MS) {
+          await yieldToEventLoop(); // a cancel gets in
+          lastYield = performance.now();
+        }
+        if (cancelled.has(id)) throw stopped();
+      },
+    });
+    return result;
+  } finally {
+    if (result?.unfinished) kept.set(id, search); // to go on in a later slice, here
+    else search.close();
+  }
 }
 
 /** Counts (or searches) the waiting parts one at a time, in arrival order. */
@@ -189,6 +205,11 @@ channel.listen((request) => {
     }
     return;
   }
+  if ("drop" in request) {
+    kept.get(request.drop)?.close();
+    kept.delete(request.drop);
+    return;
+  }
   if ("grant" in request) {
     if (allowance.has(request.grant)) allowance.set(request.grant, Math.max(allowance.get(request.grant)!, request.allowed));
     if (current === request.grant) wake?.();
@@ -196,7 +217,7 @@ channel.listen((request) => {
   }
   if ("solve" in request) {
     allowance.set(request.id, request.allowed);
-    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget });
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, resume: request.resume });
   } else {
     waiting.push({ ...request, solve: false });
   }
