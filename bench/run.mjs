@@ -9,8 +9,9 @@
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
 // n-Queens sweep (bench/constrained.mjs; minutes: --boards B sets the boards per m, default 5; --quick a small sweep),
 // boards past n = 64 and Excluded Diagonals at n = 30, beside CaDiCaL where `cadical` is installed;
-// --only frontier runs the Excluded Diagonals part alone (--boards B per d, --quick d = 20, 28;
-// --cadical: CaDiCaL beside it on the same boards, as long a timeout each).
+// --only frontier: Excluded Diagonals on the published family (bench/frontier.mjs: n = 30..36, d = 0.8n..1.2n,
+// minFree 1 and 4, beside CaDiCaL; hours: --frontier-n 30,32 --min-free 4 --boards B --timeout-ms T narrow it,
+// --quick n = 30, minFree 4, 3 d, 2 boards, 10 s); --only frontier-hard: the boards found hard, kept as fixed cases.
 // --only solve-workers: solve's complete search on 1 and 2 threads against this thread, Excluded Diagonals at n = 30
 // (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first one).
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
@@ -28,11 +29,12 @@ import { benchQueue } from "./queue.mjs";
 import { benchQueueScale } from "./queue-scale.mjs";
 import { benchQueueCost } from "./queue-cost.mjs";
 import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
-import { benchConstrained, benchFrontier } from "./constrained.mjs";
+import { benchConstrained } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
 import { SOLVE_WORKERS_BOARDS, benchSolveWorkers } from "./solve-workers.mjs";
 import { benchStartup } from "./startup.mjs";
+import { benchFrontierHard, benchFrontierSweep } from "./frontier.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -40,7 +42,7 @@ const { values } = parseArgs({
     queue: { type: "string" }, "queue-repeats": { type: "string" },
     gpu: { type: "boolean", default: false }, "gpu-sizes": { type: "string" }, "gpu-slots": { type: "string" },
     "gpu-wasm-max": { type: "string" }, "gpu-repeats": { type: "string" }, "gpu-stack": { type: "string" },
-    constrained: { type: "boolean", default: false }, boards: { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
+    constrained: { type: "boolean", default: false }, boards: { type: "string" }, "frontier-n": { type: "string" }, "min-free": { type: "string" }, "timeout-ms": { type: "string" }, quick: { type: "boolean", default: false }, cadical: { type: "boolean", default: false },
     "queue-scale": { type: "boolean", default: false }, "queue-scale-keyless": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
     "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
@@ -73,11 +75,18 @@ const sections = {
       frontierOptions: { ds: [20, 28], boards: 3, timeoutMs: 10_000 },
     } : {}),
   }),
-  // Excluded Diagonals at n = 30 alone (also part of --constrained): 5 boards per d, 60 s a board.
-  frontier: () => benchFrontier({
-    ...(values.boards ? { boards: Number(values.boards) } : {}),
-    ...(values.quick ? { ds: [20, 28], boards: 3, timeoutMs: 10_000 } : {}),
-    ...(values.cadical ? { withCadical: true, cadicalTimeoutMs: values.quick ? 10_000 : 60_000 } : {}),
+  // The published instance family (bench/frontier.mjs): n = 30..36, d = 0.8n..1.2n, minFree 1 and 4, 5 boards a size,
+  // 60 s a board, beside CaDiCaL (hours in all: --frontier-n 30,32 --min-free 4 --boards 3 --timeout-ms 20000 narrow it).
+  frontier: () => benchFrontierSweep({
+    ...(values["frontier-n"] ? { ns: values["frontier-n"].split(",").map(Number) } : {}),
+    ...(values["min-free"] ? { minFrees: values["min-free"].split(",").map(Number) } : {}),
+    ...(values.boards ? { seeds: Number(values.boards) } : {}),
+    ...(values["timeout-ms"] ? { timeoutMs: Number(values["timeout-ms"]), cadicalTimeoutMs: Number(values["timeout-ms"]) } : {}),
+    ...(values.quick ? { ns: [30], minFrees: [4], steps: 3, seeds: 2, timeoutMs: 10_000, cadicalTimeoutMs: 10_000 } : {}),
+  }),
+  // The boards the frontier found hard (FRONTIER_HARD), each on one thread beside CaDiCaL.
+  "frontier-hard": () => benchFrontierHard({
+    ...(values["timeout-ms"] ? { timeoutMs: Number(values["timeout-ms"]), cadicalTimeoutMs: Number(values["timeout-ms"]) } : {}),
   }),
   // solve on worker threads against one thread (bench/solve-workers.mjs; not in the default run: minutes).
   "solve-workers": () => benchSolveWorkers({
@@ -100,7 +109,7 @@ const sections = {
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "queue-scale", "liar", "solve-workers"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "frontier-hard", "queue-scale", "liar", "solve-workers"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

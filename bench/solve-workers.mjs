@@ -14,9 +14,11 @@ import { median, printTable, round } from "./lib.mjs";
  * Boards (n, d, seed) that one thread decides in seconds: at n = 30, d = 33 and 34, boards with
  * a solution (2 and 15 s on one thread, load 10); without one, n = 23 (3 and 12 s): at n = 30
  * the boards near d = 36 without a solution are either proved at the root (d = 35 seeds 2, 3,
- * every seed 1-3 of d = 36 and 38) or undecided after minutes (d = 34 seeds 2-5, d = 35 seeds 1, 4, 5).
+ * every seed 1-3 of d = 36 and 38) or undecided after minutes (d = 34 seeds 2-5, d = 35 seeds 1, 4, 5);
+ * n = 30, d = 36 seed 4 is the frontier sweep's slowest board, proved without a solution in 31M
+ * nodes (17 s on one thread, load 8).
  */
-export const SOLVE_WORKERS_BOARDS = [[30, 33, 1], [30, 34, 1], [23, 21, 1], [23, 22, 2]];
+export const SOLVE_WORKERS_BOARDS = [[30, 33, 1], [30, 34, 1], [23, 21, 1], [23, 22, 2], [30, 36, 4]];
 
 async function timed(n, blocked, workers, timeoutMs) {
   const t0 = performance.now(), cpu0 = process.cpuUsage();

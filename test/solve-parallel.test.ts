@@ -260,7 +260,7 @@ describe("solve's tasks", () => {
     }
   });
 
-  it("on one thread a board without a solution costs its root and its tasks' own searches: no slice repeats a node", async () => {
+  it("on one thread and on two a board without a solution costs its root and its tasks' own searches: no slice repeats a node", async () => {
     const { blocked } = excludedDiagonalsBoard(23, 21, { seed: 1 });
     const sub = solveTasks(boardOf(23, { blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), 64);
     let tasksNodes = 0;
@@ -271,6 +271,9 @@ describe("solve's tasks", () => {
     const root = r.nodes - tasksNodes; // the root's first node or two, searched on the caller's thread
     expect(root).toBeGreaterThanOrEqual(1);
     expect(root).toBeLessThanOrEqual(2);
+    // Two threads: a task's slices stay on the thread that keeps its search, so the same nodes.
+    const two = await solve(23, { method: "complete", blocked, workers: 2 });
+    expect([two.found, two.reason, two.workers, two.nodes]).toEqual([false, "no-solution", 2, r.nodes]);
   });
 
   it("checkSolvedTask refuses an answer that breaks the givens, holds none of the task's squares, or is not a search's", async () => {

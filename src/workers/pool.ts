@@ -162,9 +162,9 @@ export class WorkerPool {
    * Searches one of solve's tasks (solveTasks) for a first solution on a thread, within
    * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
    * the task (checkSolvedTask). One call is one slice of the task's search: it ends unfinished
-   * at `budget`, with a token to pass to the next slice, which goes on where it stopped if its
-   * thread takes it (an idle thread takes it afresh rather than wait for a busy one). A thread
-   * that dies has the task run again from its start.
+   * at `budget`, with a token to pass to the next slice, which goes on where it stopped on the
+   * thread that kept it. A thread that dies has the task run again from its start (its kept
+   * searches too, by any thread).
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
     const resume = (options.resume as { kept?: Kept } | undefined)?.kept;
@@ -267,9 +267,9 @@ export class WorkerPool {
 
   /**
    * Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts.
-   * A solve task whose search a thread kept goes to that thread; an idle thread passes over
-   * those kept by busy threads, and takes one of them afresh only when nothing else waits: the
-   * one with the least search to repeat.
+   * A solve task whose search a thread kept goes to that thread, never to another (taken
+   * afresh it would repeat its search so far: measured, that cost more than the idle thread
+   * saved); an idle thread takes the first task no live thread keeps.
    */
   private pump(): void {
     while (!this.closed && this.queue.length > 0) {
@@ -278,8 +278,7 @@ export class WorkerPool {
       let slot: Slot | undefined, at = -1;
       if (idle.length > 0) {
         at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || idle.includes(h); });
-        // Only tasks kept by busy threads wait: the one with the least search behind it (the least budget) is taken afresh.
-        if (at < 0) at = this.queue.reduce((best, job, i) => (job.solve!.budget < this.queue[best].solve!.budget ? i : best), 0);
+        if (at < 0) return; // only tasks kept by busy threads wait: each waits for its thread
         const h = this.holder(this.queue[at]);
         slot = h !== undefined && idle.includes(h) ? h : idle[0];
       } else {
@@ -304,7 +303,7 @@ export class WorkerPool {
       slot.jobs.set(id, job);
       if (job.solve) {
         const kept = job.solve.resume, here = kept !== undefined && kept.slot === slot;
-        if (kept !== undefined && !here) kept.slot.worker?.post({ drop: kept.key }); // taken afresh elsewhere
+        if (kept !== undefined && !here) kept.slot.worker?.post({ drop: kept.key }); // (its thread died: nothing kept is lost)
         job.solve.resume = undefined; // (run again after a death: from its start)
         slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(here ? { resume: kept.key } : {}) });
       } else {

@@ -7,8 +7,8 @@
 // goes to the back of the line, its search kept on its thread, for a next slice of twice as many
 // (so no thread sinks into one hard sub-board while another holds a solution near its top). A
 // slice goes on where the last stopped (its thread keeps the open search), so a task searched in
-// slices does the nodes of one search to its end; only when an idle thread takes a task kept by
-// a busy one (nothing else waiting) does that task start again from its root. The first solution
+// slices does the nodes of one search to its end (a task kept by a busy thread waits for it;
+// taken afresh by an idle one it would repeat its slices, which cost more than it saved). The first solution
 // found stops the rest (the pool is closed: every thread ends); every task searched to its end
 // proves there is none. A found board is checked by
 // the pool against its part and here against the whole board (verify, and the givens) before

@@ -1,0 +1,97 @@
+// The hard frontier on CSPLib 079's own instance family: Excluded Diagonals boards
+// (src/board/excluded-diagonals.ts) at n = 30 to 36 over the hard region d = 0.8n to 1.2n,
+// for minFree 1 (the package's first sweep) and 4 (the `mininfile` of the published instance
+// names diag-N-4-ID: at least four free squares left in every row and column), several seeds
+// a size, the complete search (Wasm, one thread) beside CaDiCaL on the same boards as CNF.
+// Also FRONTIER_HARD: boards found hard, kept as fixed cases (`--only frontier-hard`), so a
+// change to the search is measured on them every time (never as timed tests).
+import os from "node:os";
+import { excludedDiagonalsBoard, solve } from "../dist/index.js";
+import { cadical, haveCadical } from "./cnf.mjs";
+import { median, printTable, round } from "./lib.mjs";
+
+/** The hard region's d for one n: about 0.8n to 1.2n, `steps` values evenly spaced. */
+export function frontierDs(n, steps = 5) {
+  const lo = Math.round(0.8 * n), hi = Math.round(1.2 * n);
+  return Array.from({ length: steps }, (_, i) => Math.round(lo + ((hi - lo) * i) / (steps - 1)));
+}
+
+/**
+ * Boards found hard (n, d, minFree, seed) and what was seen of them on one thread: kept so that a
+ * change to the search is measured on the same boards. Add a board with where it came from.
+ */
+export const FRONTIER_HARD = [
+  // The minFree 1 sweep's slowest decided board: no solution, 31,190,296 nodes (17 s, load 8).
+  { n: 30, d: 36, minFree: 1, seed: 4 },
+  // Undecided after minutes on one thread in the first sweeps (minFree 1).
+  { n: 30, d: 34, minFree: 1, seed: 2 },
+  { n: 32, d: 34, minFree: 1, seed: 1 },
+  { n: 32, d: 34, minFree: 1, seed: 2 },
+];
+
+/** One board: ours (decided or not, ms, nodes) and CaDiCaL's (sat or undefined, ms), the verdicts compared. */
+async function oneBoard({ n, d, minFree, seed }, timeoutMs, withCadical, cadicalTimeoutMs) {
+  const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
+  const r = await solve(n, { method: "complete", engine: "wasm", blocked, timeoutMs });
+  const decided = r.reason !== "timeout";
+  const row = { n, d, minFree, seed, verdict: decided ? (r.found ? "found" : "none") : "undecided", ms: decided ? round(r.ms, 1) : Infinity, nodes: r.nodes };
+  if (withCadical) {
+    const c = cadical(n, { blocked }, cadicalTimeoutMs);
+    Object.assign(row, { cadical: c.sat === undefined ? "undecided" : c.sat ? "found" : "none", cadical_ms: c.sat === undefined ? Infinity : round(c.ms, 1) });
+    if (decided && c.sat !== undefined && c.sat !== r.found) throw new Error(`frontier: CaDiCaL and the complete search disagree on n = ${n}, d = ${d}, minFree ${minFree}, seed ${seed}`);
+  }
+  return row;
+}
+
+/** The sweep: every n, minFree and d (frontierDs), `seeds` boards each; a row per (n, minFree, d), and every board's figures. */
+export async function benchFrontierSweep({ ns = [30, 32, 34, 36], minFrees = [1, 4], seeds = 5, steps = 5, timeoutMs = 60_000, cadicalTimeoutMs = 60_000, withCadical = haveCadical() } = {}) {
+  const load = [os.loadavg()[0]];
+  const rows = [], boards = [];
+  for (const n of ns) {
+    for (const minFree of minFrees) {
+      for (const d of frontierDs(n, steps)) {
+        const mine = [];
+        for (let seed = 1; seed <= seeds; seed++) {
+          const b = await oneBoard({ n, d, minFree, seed }, timeoutMs, withCadical, cadicalTimeoutMs);
+          mine.push(b);
+          boards.push(b);
+        }
+        const count = (v) => mine.filter((b) => b.verdict === v).length;
+        const row = {
+          n, minFree, d, found: count("found"), none: count("none"), undecided: count("undecided"),
+          median_ms: round(median(mine.map((b) => b.ms)), 1), worst_ms: Math.max(...mine.map((b) => b.ms)),
+          nodes_median: median(mine.map((b) => b.nodes)),
+        };
+        if (withCadical) {
+          Object.assign(row, {
+            cadical_median_ms: round(median(mine.map((b) => b.cadical_ms)), 1), cadical_worst_ms: Math.max(...mine.map((b) => b.cadical_ms)),
+            cadical_undecided: mine.filter((b) => b.cadical === "undecided").length,
+            // Boards CaDiCaL decided sooner than ours (ours undecided counts when CaDiCaL decided it).
+            cadical_faster: mine.filter((b) => b.cadical_ms < b.ms).length,
+          });
+        }
+        rows.push(row);
+        load.push(os.loadavg()[0]);
+        console.error(JSON.stringify(row));
+      }
+    }
+  }
+  printTable(
+    `Excluded Diagonals (CSPLib 079's generator), ${seeds} boards a size, ${timeoutMs / 1000} s a board on one thread (Infinity: undecided)` +
+      `${withCadical ? `; CaDiCaL on the same CNF, ${cadicalTimeoutMs / 1000} s a board` : "; cadical not installed"}; load ${Math.min(...load).toFixed(1)} to ${Math.max(...load).toFixed(1)}`,
+    rows,
+  );
+  return { load_min: round(Math.min(...load), 2), load_max: round(Math.max(...load), 2), rows, boards };
+}
+
+/** The fixed hard boards (FRONTIER_HARD), each on one thread beside CaDiCaL. */
+export async function benchFrontierHard({ boards = FRONTIER_HARD, timeoutMs = 60_000, cadicalTimeoutMs = 60_000, withCadical = haveCadical() } = {}) {
+  const loadBefore = os.loadavg()[0];
+  const rows = [];
+  for (const board of boards) {
+    rows.push(await oneBoard(board, timeoutMs, withCadical, cadicalTimeoutMs));
+    console.error(JSON.stringify(rows.at(-1)));
+  }
+  printTable(`The frontier's hard boards, ${timeoutMs / 1000} s a board (Infinity: undecided); load ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after`, rows);
+  return { load_before: round(loadBefore, 2), load_after: round(os.loadavg()[0], 2), rows };
+}
