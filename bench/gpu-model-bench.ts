@@ -1,26 +1,27 @@
 // npm run bench -- --gpu-model [--gpu-model-sizes 14-17] [--gpu-slots N]
-// The SIMT model of gpu/count.wgsl (gpu/model/simt.ts) for the kernel as it is ('tuned') and
-// as it was before the tuning ('baseline'), each over the task list its host makes, checked
-// against the prefix counter on the Wasm engine (countByPrefixes: total, unique and nodes must be equal, or the bench
-// fails). Prints, per n and kernel: the tasks, warp instructions per node, lane occupancy, the
-// share of the warp instructions taking tasks and in the rotation check, the tail (share of
-// the time after the last task was handed out), the makespan over the ideal, and a rough H200
-// time; then the ratio of the two kernels' warp instructions per node. A model's figures, not
-// a GPU's (what the model leaves out is in gpu/model/simt.ts's header).
-//
-// Then gpu/constellations.wgsl ('constellations', gpu/model/constellations.ts), the
-// kernel that counts the split's constellation tasks (parts), over the starts its host makes
-// from count(n)'s whole constellation split, checked against count(n) on the Wasm engine
-// (total, unique and its nodes: the constellation counter's, about 15% fewer than the prefix
-// counter's, so the two kernels' warp instructions a node are compared with that in mind; the
-// ratio printed is of the warp instructions in all, the work of counting n).
-// NQ_BENCH_GPU_MODEL_KERNELS=tuned,constellations picks kernels (default: all three).
+// The SIMT model (gpu/model/simt.ts) of the GPU kernel count(n, { engine: 'webgpu' }) and the
+// parts count on, gpu/constellations.wgsl ('constellations', gpu/model/constellations.ts),
+// over the starts its host makes from count(n)'s constellation split, checked against count(n)
+// on the Wasm engine (total, unique and nodes must be equal, or the bench fails); beside it
+// the prefix kernel count() ran before ('prefix', gpu/model/prefix.ts: gpu/count.wgsl's twin,
+// frozen with the file's removal, over the prefix tasks its host made), checked against the
+// prefix counter on the Wasm engine (countByPrefixes). Prints, per n and kernel: the tasks,
+// warp instructions per node, lane occupancy, the share of the warp instructions taking tasks
+// (and, for the prefix kernel, in the rotation check), the tail (share of the time after the
+// last task was handed out), the makespan over the ideal, and a rough H200 time; then the two
+// kernels' ratio: of the warp instructions a node, and in all (the work of counting n: the
+// constellation search has about 15% fewer nodes than the prefix search). A model's figures,
+// not a GPU's (what the model leaves out is in gpu/model/simt.ts's header).
+// NQ_BENCH_GPU_MODEL_KERNELS=constellations picks kernels (default: prefix,constellations);
+// NQ_BENCH_GPU_MODEL_STARTS=4,8,16 also runs the constellation kernel with so many starts a
+// slot asked of the host (the launch parameter count() tunes), and
+// NQ_BENCH_GPU_MODEL_ORDER=split with the starts in the host's order.
 //
 // bench/run.mjs bundles this file with esbuild (it imports TypeScript from src/, the Wasm
 // engine included).
 import { simulate, type ModelResult } from "../gpu/model/simt.js";
 import { countByPrefixes } from "../src/count/count.js";
-import { baselineKernel, tunedKernel } from "../gpu/model/kernels.js";
+import { prefixKernel } from "../gpu/model/prefix.js";
 import { constellationKernel } from "../gpu/model/constellations.js";
 import { count } from "../src/index.js";
 
@@ -52,18 +53,24 @@ function row(r: ModelResult, ms: number): ModelRow {
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }: { sizes?: number[]; slots?: number }) {
-  console.log(`\nSIMT model of gpu/count.wgsl (${slots} slots, warps of 32; a model's figures, not a GPU's)`);
+  console.log(`\nSIMT model of the GPU kernel (${slots} slots, warps of 32; a model's figures, not a GPU's)`);
   const rows: ModelRow[] = [];
-  const ratios: Array<{ n: number; baseline?: number; tuned?: number; ratio?: number; constellationsPerNode?: number; constellationsOverTuned?: number }> = [];
-  const picked = (process.env.NQ_BENCH_GPU_MODEL_KERNELS ?? "baseline,tuned,constellations").split(",");
+  const ratios: Array<{ n: number; prefixPerNode?: number; constellationsPerNode?: number; perNode?: number; inAll?: number }> = [];
+  const picked = (process.env.NQ_BENCH_GPU_MODEL_KERNELS ?? "prefix,constellations").split(",");
+  const perSlot = (process.env.NQ_BENCH_GPU_MODEL_STARTS ?? "").split(",").filter(Boolean).map(Number);
+  const order = process.env.NQ_BENCH_GPU_MODEL_ORDER === "split" ? "split" as const : undefined;
+  const kernels = [
+    ...(picked.includes("prefix") ? [prefixKernel()] : []),
+    ...(picked.includes("constellations") ? [constellationKernel({ order })] : []),
+    ...perSlot.map((k) => constellationKernel({ name: `constellations, ${k} starts a slot`, minStarts: (_n, s) => k * s, order })),
+  ];
   for (const n of sizes) {
-    // the prefix counter: the search gpu/count.wgsl's tasks split; count(n) itself counts constellations (gpu/constellations.wgsl's search)
-    const prefix = picked.includes("baseline") || picked.includes("tuned") ? countByPrefixes(n, "wasm") : undefined;
-    const cons = picked.includes("constellations") ? await count(n, { engine: "wasm" }) : undefined;
+    // the prefix counter: the search the former prefix kernel's tasks split; count(n) counts constellations (gpu/constellations.wgsl's search)
+    const prefix = kernels.some((k) => k.name === "prefix") ? countByPrefixes(n, "wasm") : undefined;
+    const cons = kernels.some((k) => k.name !== "prefix") ? await count(n, { engine: "wasm" }) : undefined;
     const byKernel: Record<string, ModelRow> = {};
-    const kernels = [baselineKernel, tunedKernel(), constellationKernel()].filter((k) => picked.includes(k.name));
     for (const kernel of kernels) {
-      const want = kernel.name === "constellations" ? cons! : prefix!;
+      const want = kernel.name === "prefix" ? prefix! : cons!;
       const t0 = performance.now();
       const r = simulate(n, kernel, { slots });
       if (BigInt(r.total) !== want.total || BigInt(r.unique) !== want.unique || BigInt(r.nodes) !== want.nodes) {
@@ -73,7 +80,7 @@ export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }:
       byKernel[kernel.name] = out;
       rows.push(out);
       console.log(
-        `n=${n} ${kernel.name.padEnd(8)} depth ${r.depth} tasks ${String(r.tasks).padStart(8)}  warp instr/node ${r.warpInstructionsPerNode.toFixed(2).padStart(6)}` +
+        `n=${n} ${kernel.name.padEnd(14)} depth ${r.depth} tasks ${String(r.tasks).padStart(8)}  warp instr/node ${r.warpInstructionsPerNode.toFixed(2).padStart(6)}` +
           `  occupancy ${r.laneOccupancy.toFixed(3)}  take ${pct(r.share.take).padStart(6)}  rotation ${pct(r.share.rotation).padStart(6)}` +
           `  tail ${pct(r.tail).padStart(6)}  makespan/ideal ${r.makespanOverIdeal.toFixed(3)}  H200 ~${out.h200Ms[0].toFixed(1)}-${out.h200Ms[1].toFixed(1)} ms` +
           `  (exact: total, unique, nodes = count(${n}); model ${(out.modelMs / 1000).toFixed(1)} s)`,
@@ -81,17 +88,13 @@ export async function benchGpuModel({ sizes = [14, 15, 16, 17], slots = 65536 }:
       console.log(`      top blocks: ${out.topBlocks.map(([name, v]) => `${name} ${pct(v)}`).join(", ")}`);
     }
     const out: (typeof ratios)[number] = { n };
-    if (byKernel.baseline && byKernel.tuned) {
-      const baseline = byKernel.baseline.warpInstructionsPerNode, tuned = byKernel.tuned.warpInstructionsPerNode;
-      Object.assign(out, { baseline, tuned, ratio: tuned / baseline });
-      console.log(`n=${n} tuned/baseline warp instructions per node: ${(tuned / baseline).toFixed(3)} (${pct(1 - tuned / baseline)} fewer)`);
-    }
-    if (byKernel.constellations) {
-      out.constellationsPerNode = byKernel.constellations.warpInstructionsPerNode;
-      if (byKernel.tuned) {
-        out.constellationsOverTuned = byKernel.constellations.warpInstructions / byKernel.tuned.warpInstructions;
-        console.log(`n=${n} constellations/tuned warp instructions in all (counting n): ${out.constellationsOverTuned.toFixed(3)}; a node: ${(byKernel.constellations.warpInstructionsPerNode / byKernel.tuned.warpInstructionsPerNode).toFixed(3)}`);
-      }
+    const before = byKernel.prefix, after = byKernel.constellations;
+    if (before) out.prefixPerNode = before.warpInstructionsPerNode;
+    if (after) out.constellationsPerNode = after.warpInstructionsPerNode;
+    if (before && after) {
+      out.perNode = after.warpInstructionsPerNode / before.warpInstructionsPerNode;
+      out.inAll = after.warpInstructions / before.warpInstructions;
+      console.log(`n=${n} count on the GPU, constellations/prefix: warp instructions a node ${out.perNode.toFixed(3)} (${before.warpInstructionsPerNode.toFixed(2)} -> ${after.warpInstructionsPerNode.toFixed(2)}), in all ${out.inAll.toFixed(3)}`);
     }
     ratios.push(out);
   }

@@ -1,4 +1,4 @@
-// Loads bench/gpu-model-bench.ts (TypeScript importing src/ and gpu/count.wgsl) for bench/run.mjs and
+// Loads bench/gpu-model-bench.ts (TypeScript importing src/ and gpu/constellations.wgsl) for bench/run.mjs and
 // scripts/gpu-device-check.sh: bundled once with esbuild (tsup's own dependency) into
 // node_modules/.cache/, then imported.
 import { mkdirSync } from "node:fs";

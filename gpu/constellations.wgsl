@@ -1,8 +1,9 @@
 // The start-constellation counter of assembly/constellations.ts (and its twin
-// src/engine/ts/constellations.ts) as a WebGPU compute kernel: the kernel that counts the
-// parts of a split (src/count/tasks.ts: ConstellationTask) on the GPU.
+// src/engine/ts/constellations.ts) as a WebGPU compute kernel, the package's one GPU kernel:
+// it counts constellation tasks (src/count/tasks.ts: ConstellationTask) on the GPU, the whole
+// board's for count(n, { engine: 'webgpu' }) and the parts of a split.
 //
-// The host (src/engine/webgpu/constellations.ts) takes a part's constellation tasks, places
+// The host (src/engine/webgpu/constellations.ts) takes the constellation tasks, places
 // the queens of a few more free rows itself (counting those nodes), and hands the kernel one
 // "start" for each placement: a state with some rows already taken. The rows the border
 // queens hold (k and l) are no rows of the search: each constellation has a table, per free
@@ -10,7 +11,7 @@
 // reach the next free row (1, 2 or 3), so the loop steps over the taken rows with one shift
 // and has no branch for them. Every start of a constellation reads the same table.
 //
-// The dispatch scheme is gpu/count.wgsl's: a fixed number of slots take starts from a shared
+// The dispatch scheme: a fixed number of slots take starts from a shared
 // atomic counter, search them depth first with an explicit stack (workgroup or private
 // memory), stop after `budget` steps a dispatch, save their stack to `state` and resume in
 // the next dispatch. Only u32 arithmetic: what a slot finds is added once a dispatch to its
@@ -33,7 +34,7 @@ struct Params {
   numTasks: u32,   // starts
   budget: u32,     // steps per invocation in this dispatch
   slots: u32,      // invocations that hold state
-  _pad0: u32,      // (a uniform struct of 48 bytes, as gpu/count.wgsl's)
+  _pad0: u32,      // (a uniform struct of 48 bytes, as the host writes it)
   _pad1: u32,
   _pad2: u32,
   _pad3: u32,

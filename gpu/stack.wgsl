@@ -1,11 +1,11 @@
-// The stack of each invocation and the attacks on its current row, shared by both kernels
-// (gpu/count.wgsl, gpu/constellations.wgsl): the host splices this file in at each kernel's
-// `// @include stack.wgsl` line (kernelSource in src/engine/webgpu/dispatch.ts), then keeps one
+// The stack of each invocation and the attacks on its current row, gpu/constellations.wgsl's
+// (it shared this file with the prefix kernel, gpu/count.wgsl, until that was removed): the
+// host splices this file in at the kernel's `// @include stack.wgsl` line (kernelSource in src/engine/webgpu/dispatch.ts), then keeps one
 // of the two layouts below (`// @stack NAME` ... `// @end`, tuning `stack`) and sets STACK_ROWS.
 //
 // Per stack row: the candidates left, the queen, and the left and right diagonal attacks on
-// that row (the column attacks are undone exactly: down & ~queen). What a stack row stands for
-// is the kernel's (a board row in gpu/count.wgsl, a free row in gpu/constellations.wgsl).
+// that row (the column attacks are undone exactly: down & ~queen). A stack row stands for a
+// free row of the constellation (see gpu/constellations.wgsl).
 // Workgroup memory (on-chip; 16 KiB for 32 invocations at 32 rows, the least every adapter
 // offers; row k of invocation `lid` at k * 32 + lid, so that the invocations of a workgroup
 // never share a bank) or private arrays (wherever the compiler puts them).

@@ -11,13 +11,13 @@
 #       give the machine back after)
 #
 # On the device it: prints the adapter; checks n = 8..13 on both stack layouts against OEIS;
-# counts parts on the GPU (gpu/constellations.wgsl, the path of countParallel({ engine: 'webgpu' })
+# counts parts on the GPU (gpu/constellations.wgsl, the one kernel: the path of countParallel({ engine: 'webgpu' })
 # and `nqueens worker --engine webgpu`: n = 8..13 checked against the CPU, n = 17 and 18 timed in 1 and
 # 64 parts beside count --engine webgpu, gpu-parts.json);
 # sweeps slots x stack at n = 17 (each checked); runs `bench --gpu` for n = 16..20 with the
 # fastest setting (Wasm on one thread measured to n = 16, estimated beyond from its node rate),
 # with the SIMT model's prediction beside each measured time (bench/gpu-model-bench.ts);
-# times the task order ('split' against the default 'largest-first') at n = 17 and 18;
+# times the start order ('split' against the default 'largest-first') at n = 17 and 18;
 # checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
 # (countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
 # beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
@@ -74,8 +74,8 @@ await releaseGpu();
 # countParallel({ engine: 'webgpu' }) and `nqueens worker --engine webgpu` count them): n = 8..13 in 7 parts on
 # the GPU alone against count(n) on the CPU (total, unique and nodes), then n = 17 and 18 (or
 # PART_TIMED) counted as parts on the GPU alone (countParallel with workers: 1, the GPU slot),
-# in 1 part (the whole split: the constellation kernel counting n) and in 64, beside
-# count(n, { engine: "webgpu" }) (gpu/count.wgsl's prefix tasks), every total against OEIS
+# in 1 part (the whole split) and in 64, beside count(n, { engine: "webgpu" }) (the same
+# kernel on the whole board's tasks, with the starts a whole count makes), every total against OEIS
 OUT_DIR="$out" PART_TIMED="${PART_TIMED:-17,18}" timeout "$(cap 120)" node --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import { count, countGpu, countParallel, releaseGpu } from "./dist/index.js";
@@ -87,9 +87,9 @@ for (let n = 8; n <= 13; n++) {
 console.log("n = 8..13 in 7 parts on the GPU alone: total, unique and nodes of count(n) on the CPU");
 const rows = [];
 for (const n of process.env.PART_TIMED.split(",").map(Number)) {
-  await countGpu(12); // (the prefix pipeline compiled before it is timed; the parts path compiles its own in its first part below)
+  await countGpu(12); // (the pipeline compiled before anything is timed)
   await countParallel(12, { engine: "webgpu", workers: 1, parts: 1 });
-  for (const [way, run] of [["count(n) on gpu/count.wgsl", () => countGpu(n)], ["parts: 1 (gpu/constellations.wgsl)", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 1 })], ["parts: 64", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 64 })]]) {
+  for (const [way, run] of [["count(n)", () => countGpu(n)], ["parts: 1", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 1 })], ["parts: 64", () => countParallel(n, { engine: "webgpu", workers: 1, parts: 64 })]]) {
     const t0 = performance.now();
     const r = await run();
     const ms = Math.round((performance.now() - t0) * 10) / 10;
@@ -157,11 +157,11 @@ OUT_DIR="$out" timeout "$(cap 20)" node --input-type=module -e '
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 const files = readdirSync("bench/results").filter((f) => /^gpu-model-.*\.json$/.test(f)).sort();
 if (!files.length) { console.log("no bench/results/gpu-model-*.json: run scripts/gpu-device-check.sh prepare"); process.exit(0); }
-const byN = new Map(); // the tuned kernel's rows, the newest file's where several have an n
+const byN = new Map(); // the constellation kernel's rows (what count runs), the newest file's where several have an n
 let model;
 for (const file of files) {
   model = JSON.parse(readFileSync("bench/results/" + file, "utf8")).sections["gpu-model"];
-  for (const r of model.rows) if (r.kernel === "tuned") byN.set(r.n, r);
+  for (const r of model.rows) if (r.kernel === "constellations") byN.set(r.n, r);
 }
 const file = files.join(", ");
 const bench = JSON.parse(readFileSync(process.env.OUT_DIR + "/gpu-bench-h200.json", "utf8")).sections.gpu;
@@ -181,7 +181,7 @@ console.table(rows);
 writeFileSync(process.env.OUT_DIR + "/gpu-model-vs-measured.json", JSON.stringify(rows, null, 2));
 ' || echo "the model comparison failed"
 
-# 3b. the task order (docs/gpu.md: largest first is the default; its gain was only simulated)
+# 3b. the start order (docs/gpu.md: largest first is the default; its gain was only modelled)
 # and the depth of the stacks (stackRows: the default 20 rows at n = 17 against 32; both
 # pipelines are compiled before anything is timed):
 # n = 17 and 18 with the fastest setting, 'split' against 'largest-first', each checked

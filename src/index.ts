@@ -5,7 +5,7 @@
  * where WebAssembly is missing).
  */
 export { init } from "./engine/select.js";
-export { count, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count/count.js";
+export { count, countGpu, COUNT_MAX_N, type CountOptions, type CountProgress, type CountResult } from "./count/count.js";
 export { solutions, SOLUTIONS_MAX_N, type SolutionsOptions } from "./count/solutions.js";
 export { solve, SOLVE_TASKS } from "./workers/solve-parallel.js";
 export {
@@ -54,4 +54,4 @@ export { METHODS, AUTO_RULE, type MethodSpec } from "./engine/registry.js";
 export { ErrorCode, type ErrorCodeValue, type ErrorFacts, type CodedError } from "./core/errors.js";
 export type { PacedOptions, SignalOptions, TimeoutOptions, ProgressOptions } from "./core/pacer.js";
 export type { EngineName, CountEngineName, SearchMethod, SearchPhase } from "./engine/contract.js";
-export { countGpu, gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack, type GpuTaskOrder } from "./engine/webgpu/index.js";
+export { gpuInfo, releaseGpu, type GpuInfo, type GpuCountProgress, type GpuCountTuning, type GpuStack, type GpuTaskOrder } from "./engine/webgpu/index.js";

@@ -1,6 +1,6 @@
 // What each built library entry ships: the Wasm kernels' bytes once (the counting threads'
 // bundle, embedded in the entry as text, holds none: the threads instantiate the module
-// their pool compiled) and at most 350 KB in all; and the WGSL kernels, embedded compacted
+// their pool compiled) and at most 350 KB in all; and the WGSL kernel, embedded compacted
 // (scripts/wgsl-compact.mjs), still counting on the GPU when run from the bundle.
 import { execFile } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
@@ -66,8 +66,8 @@ const haveGpu = await gpuInfo().then(() => true, (error: Error) => {
 });
 afterAll(() => releaseGpu());
 
-describe.skipIf(!haveGpu)("the bundle's compacted WGSL kernels", () => {
-  it("count on the GPU: count() on gpu/count.wgsl, countParallel's GPU thread on gpu/constellations.wgsl", async () => {
+describe.skipIf(!haveGpu)("the bundle's compacted WGSL kernel", () => {
+  it("count on the GPU: count() and countParallel's GPU thread, both on gpu/constellations.wgsl", async () => {
     const script = [
       "import { count, countParallel, releaseGpu } from 'nqueens-wasm';",
       "const c = await count(10, { engine: 'webgpu' });",

@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { count } from "../src/index.js";
-import { countByPrefixes } from "../src/count/count.js";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./chromium.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
@@ -61,7 +60,7 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
     if (/swiftshader/i.test(JSON.stringify(info))) expect(info).toMatchObject({ fallback: true });
   });
 
-  it("counts OEIS A000170 and A002562 for n = 1..12, with the nodes of the reference engine", async () => {
+  it("counts OEIS A000170 and A002562 for n = 1..12, with the nodes of count(n) on the reference engine", async () => {
     const got = await page.evaluate(async () => {
       const { count } = (window as unknown as { nqueens: Nq }).nqueens;
       const out: { n: number; total: string; unique: string; nodes: string; engine: string }[] = [];
@@ -72,8 +71,8 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
       return out;
     });
     for (let n = 1; n <= 12; n++) {
-      // the prefix counter's nodes (the search the GPU's tasks split) from n = 4; below, every engine answers directly
-      const ts = n <= 3 ? await count(n, { engine: "ts" }) : countByPrefixes(n, "ts");
+      // the constellation counter's nodes: the GPU counts count(n)'s tasks (below n = 4 every engine answers directly)
+      const ts = await count(n, { engine: "ts" });
       expect(got[n - 1]).toEqual({ n, total: String(A000170[n]), unique: String(A002562[n]), nodes: String(ts.nodes), engine: "webgpu" });
     }
   });

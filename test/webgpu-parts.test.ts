@@ -10,7 +10,7 @@ import { countTask, mergeCounts, splitCount } from "../src/count/split.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import {
-  CONSTELLATION_PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, gpuInfo, kernelSource, minStartsFor, releaseGpu,
+  PARAMS, constellationCounts, constellationStarts, countConstellationsWebGpu, countTurns, gpuInfo, kernelSource, minStartsFor, releaseGpu,
   type ConstellationStarts,
 } from "../src/engine/webgpu/index.js";
 import { countPartWebGpu } from "../src/count/gpu-part.js";
@@ -57,8 +57,8 @@ describe.skipIf(!haveGpu)("constellation parts on the GPU", () => {
     const parts = [...splitCount(12, { parts: 3 }), ...splitCount(11, { parts: 2 })];
     const cpu = parts.map((p) => countTask(p, { engine: "ts" }));
     const tunings = [
-      { minStarts: 1 }, // no row placed on the host: every task is one start
-      { minStarts: 100_000 }, // rows placed until no start has more than MIN_START_ROWS free rows below
+      { minTasks: 1 }, // no row placed on the host: every task is one start
+      { minTasks: 100_000 }, // rows placed until no start has more than MIN_START_ROWS free rows below
       { slots: 32, initialBudget: 1, targetMs: 1000 }, // a step or two a dispatch at first: saved and resumed
       { stack: "workgroup" as const, slots: 64, initialBudget: 4 },
       { seedLo: 0xfffffff0, slots: 32 }, // every slot's lo and mid words start just below 2^32
@@ -121,13 +121,27 @@ describe.skipIf(!haveGpu)("constellation parts on the GPU", () => {
     }
     t.close(); w.close();
     expect(cpu.count8).toBeGreaterThanOrEqual(15n);
-    for (const minStarts of [1, 1000]) {
-      expect(await countConstellationsWebGpu(n, tasks, {}, { minStarts, slots: 32 })).toEqual(cpu);
+    for (const minTasks of [1, 1000]) {
+      expect(await countConstellationsWebGpu(n, tasks, {}, { minTasks, slots: 32 })).toEqual(cpu);
     }
   });
 
+  it("leaves the symmetric tasks' turn-symmetric searches for later (the count runs them while the GPU counts), and refuses counts without them", async () => {
+    const [part] = splitCount(12, { parts: 1 });
+    const starts = await constellationStarts(12, part.prefixes, 1000);
+    expect(starts.turnsLeft.length).toBeGreaterThan(0);
+    expect([starts.half1, starts.half2, starts.quarter2]).toEqual([0n, 0n, 0n]);
+    const zero = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
+    expect(() => constellationCounts(starts, zero)).toThrow(expect.objectContaining({ code: "NQ_KERNEL_ABORT", message: expect.stringContaining("not counted yet") }));
+    let calls = 0;
+    await countTurns(starts, () => { calls++; });
+    expect(calls).toBeGreaterThan(1); // (one search a slice)
+    expect(starts.turnsLeft).toEqual([]);
+    expect(starts.half1 + starts.half2).toBeGreaterThan(0n);
+  });
+
   it("refuses solution sums that cannot be classes of 8, 4 and 2 (a wrong kernel's), never reporting them", () => {
-    const starts = { n: 8, count: 0, records: new Uint32Array(0), hostNodes: 0n, hostSolutions: [0n, 0n, 0n], half1: 2n, half2: 4n, quarter2: 2n, rowsPlaced: 0 } satisfies ConstellationStarts;
+    const starts = { n: 8, count: 0, records: new Uint32Array(0), hostNodes: 0n, hostSolutions: [0n, 0n, 0n], half1: 2n, half2: 4n, quarter2: 2n, turnsLeft: [], rowsPlaced: 0 } satisfies ConstellationStarts;
     expect(constellationCounts(starts, { count8: 5n, count4: 4n, count2: 8n, nodes: 9n })).toEqual({ count8: 5n + 1n + 1n, count4: 2n + 1n, count2: 2n, nodes: 9n });
     for (const wrong of [{ count4: 3n, count2: 8n }, { count4: 4n, count2: 6n }, { count4: 0n, count2: 8n }]) {
       expect(() => constellationCounts(starts, { count8: 5n, nodes: 9n, ...wrong })).toThrow(expect.objectContaining({ code: "NQ_KERNEL_ABORT" }));
@@ -135,10 +149,10 @@ describe.skipIf(!haveGpu)("constellation parts on the GPU", () => {
   });
 
   it("the kernel's struct Params is the host's, word for word", () => {
-    const text = kernelSource("private", 32, "constellations");
+    const text = kernelSource("private", 32);
     const fields = /struct Params \{([\s\S]*?)\}/.exec(text)![1].split("\n").map((l) => /^\s*(\w+):/.exec(l)?.[1]).filter((f): f is string => !!f && !f.startsWith("_pad"));
-    expect(fields).toEqual([...CONSTELLATION_PARAMS]);
-    expect(kernelSource("workgroup", 20, "constellations")).toMatch(/const STACK_ROWS: u32 = 20u;/);
+    expect(fields).toEqual([...PARAMS]);
+    expect(kernelSource("workgroup", 20)).toMatch(/const STACK_ROWS: u32 = 20u;/);
   });
 
   it("abort stops a part within a dispatch (and the next part is right); an aborted signal rejects at once", async () => {

@@ -1,38 +1,38 @@
 // The SIMT model's twin of gpu/constellations.wgsl (the kernel that counts constellation
-// tasks: parts, and in the model the whole split of count(n)), a lane's loop iteration
+// tasks: the whole split of count(n), and parts), a lane's loop iteration
 // written as the WGSL's, booking the blocks it passes (named as its `// @cost` markers, costs
 // from CONSTELLATION_COSTS). Its tasks are the starts the host makes
 // (src/engine/webgpu/constellations.ts) from every task of the constellation split with no
 // preset rows: the model's total, unique and nodes then equal count(n)'s on the Wasm engine
 // (the same nodes: the host's rows plus the lanes'), which test/gpu-model.test.ts and the
-// bench check. One dispatch, as for gpu/count.wgsl's twins: no save and resume; a flush when
+// bench check. One dispatch: no save and resume; a flush when
 // a lane takes a start of another symmetry class is booked (flush and two add96), not done
 // (the lanes' counters are kept by class here).
 import { CONSTELLATION_COSTS } from "./costs.js";
-import { popcount, stacks, type KernelModel, type Phase } from "./simt.js";
-import { constellationCounts, constellationStartsSync, type ConstellationStarts } from "../../src/engine/webgpu/constellations.js";
+import { popcount, stacks, type KernelModel, type ModelTasks, type Phase } from "./simt.js";
+import { constellationCounts, constellationStartsSync, minStartsFor, type ConstellationStarts } from "../../src/engine/webgpu/constellations.js";
 import { splitConstellations } from "../../src/count/tasks.js";
-import type { PackedTasks } from "../../src/engine/webgpu/tasks.js";
+import type { GpuTaskOrder } from "../../src/engine/webgpu/tuning.js";
 
-/** The model's task list: the starts as a PackedTasks (depth: the rows the host placed; prefixNodes: its nodes), the starts kept beside. */
-export type StartTasks = PackedTasks & { starts: ConstellationStarts };
+/** The model's task list: the starts (depth: the rows the host placed; prefixNodes: its nodes), the starts kept beside. */
+export type StartTasks = ModelTasks & { starts: ConstellationStarts };
 
-/** The starts of count(n)'s whole constellation split (no preset rows) for `slots` slots, as the host makes them for a part. */
-export function constellationTasks(n: number, slots: number, minStarts = 8 * slots, minRows?: number): StartTasks {
-  const starts = constellationStartsSync(n, splitConstellations(n, 0).tasks, minStarts, minRows);
+/** The starts of count(n)'s constellation split (no preset rows) for `slots` slots, as count(n, { engine: 'webgpu' })'s host makes them. */
+export function constellationTasks(n: number, slots: number, minStarts = minStartsFor(slots, false), minRows?: number, order?: GpuTaskOrder): StartTasks {
+  const starts = constellationStartsSync(n, splitConstellations(n, 0).tasks, minStarts, minRows, order);
   return { n, depth: starts.rowsPlaced, count: starts.count, words: starts.records, prefixNodes: starts.hostNodes, starts };
 }
 
 const FINISH = ["done", "flush", "add96"];
 
-export function constellationKernel(opts: { name?: string; minStarts?: (n: number, slots: number) => number; minRows?: number } = {}): KernelModel {
+export function constellationKernel(opts: { name?: string; minStarts?: (n: number, slots: number) => number; minRows?: number; order?: GpuTaskOrder } = {}): KernelModel {
   const costs = CONSTELLATION_COSTS;
   return {
     name: opts.name ?? "constellations",
     costs,
     blocks: Object.keys(costs),
     phaseOf: (block: string): Phase => (block === "take" || block === "open" || block.startsWith("take.") ? "take" : FINISH.includes(block) ? "finish" : "search"),
-    tasksFor: (n, slots) => constellationTasks(n, slots, opts.minStarts?.(n, slots), opts.minRows),
+    tasksFor: (n, slots) => constellationTasks(n, slots, opts.minStarts?.(n, slots), opts.minRows, opts.order),
     counts(tasks, lanes) {
       const starts = (tasks as StartTasks).starts;
       const r = constellationCounts(starts, { count8: BigInt(lanes.c8), count4: BigInt(lanes.c4), count2: BigInt(lanes.c2), nodes: 0n });

@@ -1,4 +1,4 @@
-// The instruction costs of gpu/count.wgsl's (and gpu/constellations.wgsl's) blocks, read from the WGSL: the kernel marks its
+// The instruction costs of gpu/constellations.wgsl's blocks, read from the WGSL: the kernel marks its
 // blocks with `// @cost NAME` lines (a block runs to the next marker or `// @cost-end`; one
 // name may cover several pieces, their costs add up), and `blockCosts` counts in each block,
 // comments left out: every operator (arithmetic, bitwise, comparison, logic, compound
@@ -13,7 +13,8 @@
 // The table below keeps, per block, its cost and a hash of its text. test/gpu-model.test.ts
 // fails when the WGSL's blocks and this table differ (a block changed, added or removed),
 // and prints the table to paste here: the model (gpu/model/simt.ts) never runs on costs
-// the kernel no longer has.
+// the kernel no longer has. (The former prefix kernel's table, frozen with its file's
+// removal, is gpu/model/prefix.ts's PREFIX_COSTS.)
 
 /** Per block: the cost (warp instructions a pass) and a hash of its normalized text. */
 export type CostTable = Record<string, { cost: number; hash: string }>;
@@ -92,103 +93,6 @@ export function blockCosts(wgsl: string): CostTable {
   for (const [name, text] of kernelBlocks(wgsl)) table[name] = { cost: rawCost(text, accessors), hash: hash(text) };
   return table;
 }
-
-/** gpu/count.wgsl's blocks as the table has them (test/gpu-model.test.ts checks it against the file). */
-export const KERNEL_COSTS: CostTable = {
-  "prefix": { cost: 4, hash: "2640d1c4" },
-  "prefix.row": { cost: 14, hash: "529b801f" },
-  "prefix.end": { cost: 0, hash: "49d04362" },
-  "queenAt": { cost: 9, hash: "2bc782e0" },
-  "queenAt.prefix": { cost: 15, hash: "dd119e66" },
-  "open": { cost: 25, hash: "bb77ced5" },
-  "candidates": { cost: 6, hash: "d60785a1" },
-  "candidates.upper": { cost: 3, hash: "8f59c02b" },
-  "candidates.bound2": { cost: 7, hash: "33e27f73" },
-  "candidates.return": { cost: 1, hash: "0a0714ec" },
-  "sym90.test": { cost: 5, hash: "5e632c9f" },
-  "sym90.start": { cost: 1, hash: "0271f57b" },
-  "sym90.outer": { cost: 18, hash: "3f384453" },
-  "sym90.inner": { cost: 13, hash: "a733a337" },
-  "sym90.end": { cost: 4, hash: "47d698bc" },
-  "sym180.test": { cost: 5, hash: "9e40208f" },
-  "sym180.start": { cost: 2, hash: "b4d281da" },
-  "sym180.outer": { cost: 18, hash: "28bfdbff" },
-  "sym180.inner": { cost: 13, hash: "fba16456" },
-  "sym180.end": { cost: 4, hash: "5f08c14c" },
-  "sym270.test": { cost: 5, hash: "6057c68c" },
-  "sym270.start": { cost: 2, hash: "0e0c75c0" },
-  "sym270.outer": { cost: 18, hash: "061bc843" },
-  "sym270.inner": { cost: 13, hash: "1ec5ea29" },
-  "sym.c8": { cost: 1, hash: "23161ba1" },
-  "leaf": { cost: 3, hash: "ce555447" },
-  "leaf.corner": { cost: 1, hash: "e7be7f6f" },
-  "leaf.side": { cost: 11, hash: "0e8ed240" },
-  "leaf.check": { cost: 2, hash: "bced6bbc" },
-  "add96": { cost: 22, hash: "21040f5c" },
-  "flush": { cost: 16, hash: "272e1f63" },
-  "loop": { cost: 2, hash: "263c3c77" },
-  "take": { cost: 15, hash: "a27e96e8" },
-  "take.leaf": { cost: 10, hash: "f4bf03ba" },
-  "take.row": { cost: 3, hash: "85f89568" },
-  "step": { cost: 7, hash: "899a93d5" },
-  "back": { cost: 5, hash: "2a3db57d" },
-  "done": { cost: 2, hash: "9e459a20" },
-  "back.restore": { cost: 8, hash: "a79935b6" },
-  "place": { cost: 12, hash: "3582ae89" },
-  "place.leaf": { cost: 10, hash: "f2f4262d" },
-  "place.leaf.found": { cost: 2, hash: "12158533" },
-  "place.row": { cost: 3, hash: "3add7b75" },
-  "push": { cost: 7, hash: "708671cc" },
-};
-
-/**
- * The kernel before the tuning (gpu/count.wgsl with its first cost markers): frozen, the
- * baseline the bench compares with (gpu/model/simt.ts's baselineKernel).
- */
-export const BASELINE_COSTS: CostTable = {
-  "taskColumn": { cost: 17, hash: "d39fcab7" },
-  "open": { cost: 16, hash: "1f82d23d" },
-  "open.row": { cost: 7, hash: "b3e0c54d" },
-  "attacks": { cost: 0, hash: "597e848d" },
-  "attacks.row": { cost: 11, hash: "762b910c" },
-  "candidates": { cost: 9, hash: "bb23a6fa" },
-  "candidates.last": { cost: 6, hash: "09ba96ec" },
-  "candidates.rules": { cost: 2, hash: "13ee4bbe" },
-  "candidates.upper": { cost: 4, hash: "da185578" },
-  "candidates.bound2": { cost: 7, hash: "33e27f73" },
-  "candidates.return": { cost: 1, hash: "0a0714ec" },
-  "sym90.test": { cost: 5, hash: "5e632c9f" },
-  "sym90.start": { cost: 1, hash: "0271f57b" },
-  "sym90.outer": { cost: 18, hash: "3f384453" },
-  "sym90.inner": { cost: 13, hash: "a733a337" },
-  "sym90.end": { cost: 4, hash: "47d698bc" },
-  "sym180.test": { cost: 5, hash: "9e40208f" },
-  "sym180.start": { cost: 2, hash: "b4d281da" },
-  "sym180.outer": { cost: 18, hash: "28bfdbff" },
-  "sym180.inner": { cost: 13, hash: "fba16456" },
-  "sym180.end": { cost: 4, hash: "5f08c14c" },
-  "sym270.test": { cost: 5, hash: "6057c68c" },
-  "sym270.start": { cost: 2, hash: "0e0c75c0" },
-  "sym270.outer": { cost: 18, hash: "061bc843" },
-  "sym270.inner": { cost: 13, hash: "1ec5ea29" },
-  "sym.c8": { cost: 1, hash: "23161ba1" },
-  "leaf": { cost: 3, hash: "ce555447" },
-  "leaf.corner": { cost: 1, hash: "e7be7f6f" },
-  "leaf.side": { cost: 3, hash: "4f721322" },
-  "add96": { cost: 22, hash: "21040f5c" },
-  "flush": { cost: 16, hash: "272e1f63" },
-  "loop": { cost: 2, hash: "263c3c77" },
-  "take": { cost: 16, hash: "f72ea046" },
-  "take.row": { cost: 5, hash: "d3e7f2c7" },
-  "step": { cost: 9, hash: "09b085f1" },
-  "pop": { cost: 2, hash: "32dddf60" },
-  "done": { cost: 1, hash: "5ba0f236" },
-  "back": { cost: 13, hash: "54826bb3" },
-  "place": { cost: 15, hash: "e9f115f9" },
-  "place.found": { cost: 2, hash: "f12cb555" },
-  "place.leaf": { cost: 4, hash: "1a2517c3" },
-  "push": { cost: 14, hash: "2f4fe088" },
-};
 
 /** gpu/constellations.wgsl's blocks as the table has them (test/gpu-model.test.ts checks it against the file). */
 export const CONSTELLATION_COSTS: CostTable = {

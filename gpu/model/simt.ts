@@ -1,5 +1,6 @@
-// A SIMT model of gpu/count.wgsl: its control flow run on the CPU, slot by slot, over the
-// real task list of count(n, { engine: 'webgpu' }), with the slots grouped in warps of 32
+// A SIMT model of the GPU kernel (gpu/constellations.wgsl, gpu/model/constellations.ts; and
+// the former prefix kernel, frozen: gpu/model/prefix.ts): its control flow run on the CPU,
+// slot by slot, over the real task list of count(n, { engine: 'webgpu' }), with the slots grouped in warps of 32
 // lanes that run one loop iteration at a time in lockstep. In an iteration a warp issues
 // every block that any of its lanes takes (a block taken k times by some lane, in a loop,
 // issues k times): the warp's instructions are the sum of those blocks' costs, read from the
@@ -19,7 +20,13 @@
 // Checked: the model's count8/count4/count2 and nodes are the kernel's, so its total, unique
 // and nodes must equal count(n)'s (test/gpu-model.test.ts at n = 8..11, the bench at every n).
 import type { CostTable } from "./costs.js";
-import { gpuTasks, largestFirst, type PackedTasks } from "../../src/engine/webgpu/tasks.js";
+
+/**
+ * A kernel's task list as the model reads it: `count` tasks in `words` (the kernel's layout),
+ * `depth` rows placed by the host, `prefixNodes` the host's nodes.
+ */
+export type ModelTasks = { n: number; depth: number; count: number; words: Uint32Array; prefixNodes: bigint };
+type PackedTasks = ModelTasks;
 
 /** What a lane (a slot) holds: its task's rules, its stack and its counters. */
 export type Lane = {
@@ -126,15 +133,6 @@ export function popcount(x: number): number {
   return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
 }
 
-/**
- * A hardware count's task list for `slots` slots, largest first: the split the engine makes
- * now (no deeper than 8 rows above the last once it has 4 tasks a slot: gpuTasks' work limit),
- * or with `limit: false` the one it made before the tuning.
- */
-export function defaultTasks(n: number, slots: number, minTasks = Math.min(16 * slots, 2 ** 21), limit = true): PackedTasks {
-  return largestFirst(gpuTasks(n, minTasks, limit ? { fewest: 4 * slots } : undefined));
-}
-
 /** Every lane's stack (33 rows a lane), one array per field: the lanes' `o` index them. */
 export const stacks = { rem: new Int32Array(0), board: new Int32Array(0), left: new Int32Array(0), right: new Int32Array(0), extra: new Int32Array(0) };
 const ROWS = 33;
@@ -170,7 +168,7 @@ export function simulate(n: number, kernel: KernelModel, opts: { slots?: number;
     cost[i] = row.cost;
     phase[i] = PHASES.indexOf(kernel.phaseOf(name));
   });
-  // the GPU launches no more slots than tasks (rounded up to a warp): as run() in src/engine/webgpu/count.ts
+  // the GPU launches no more slots than tasks (rounded up to a warp): as run() in src/engine/webgpu/dispatch.ts
   const used = Math.min(slots, Math.ceil(tasks.count / 32) * 32);
   const warps = used / 32;
   let next = 0;

@@ -3,7 +3,7 @@
 // verified by a check of its own, not the engines' verify kernel), the two engines compared,
 // and the `nqueens` command that reproduces a case.
 import type { CountEngineName, EngineName } from "../engine/contract.js";
-import { count, countByPrefixes } from "../count/count.js";
+import { count } from "../count/count.js";
 import { estimate } from "./estimate.js";
 import { lasVegasStats } from "./las-vegas-stats.js";
 import { solutions } from "../count/solutions.js";
@@ -92,13 +92,12 @@ export const KERNELS: Record<string, Kernel> = {
     run: ({ n }, engine, timeoutMs, signal) => count(n, { engine, timeoutMs, signal }),
     command: ({ n }) => `nqueens count ${n}`,
   },
-  // The GPU against the Wasm engine's prefix counter, the tree the GPU searches: total, unique
-  // and nodes (run by default where WebGPU has an adapter).
+  // count on the GPU against count on the Wasm engine: the same constellation search, so the
+  // same total, unique and nodes (run by default where WebGPU has an adapter).
   "count:webgpu": {
     engines: ["webgpu", "wasm"],
     cases: ({ sizes }) => sizes.filter((n) => n <= 12).map((n) => ({ n, options: {} })),
     run: async ({ n }, engine, timeoutMs, signal) => {
-      if ((engine as CountEngineName) !== "webgpu" && n >= 4) return countByPrefixes(n, engine);
       const { total, unique, nodes } = await count(n, { engine: engine as CountEngineName, timeoutMs, signal });
       return { n, total, unique, nodes };
     },

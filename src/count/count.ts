@@ -1,18 +1,19 @@
 // count(n): every solution and every solution up to symmetry, by the start-constellation
 // counter, one task per constellation class (src/count/tasks.ts), in chunks of about 10 ms
 // (the counter is resumable, so a task may be long) that honour signal/timeout/progress at
-// every n. The prefix counter (openCounter, src/engine/prefix-split.ts) stays as the
-// reference the tests check it against, and as the GPU engine's tasks.
-import type { CountEngineName } from "../engine/contract.js";
+// every n; with engine 'webgpu', the same tasks on the GPU (countGpu: with explicit tuning).
+// The prefix counter (openCounter, src/engine/prefix-split.ts) stays as the reference the
+// tests check it against.
+import type { ConstellationTask, CountEngineName } from "../engine/contract.js";
 import { symmetricTotal, type CountOptions, type CountProgress, type CountResult } from "../engine/count-types.js";
-import { webgpuEngine } from "../engine/webgpu/index.js";
+import { checkGpuTuning, webgpuEngine, type GpuCountTuning } from "../engine/webgpu/index.js";
 import { engineCan } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
 import { rangeError, timeoutError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
-import { checkOptions } from "../core/validate.js";
+import { checkInteger, checkOptions } from "../core/validate.js";
 import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
 
@@ -39,7 +40,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   if (opts.engine === "webgpu") {
     if (!board.plain && !engineCan("webgpu", "constrained")) throw rangeError(`engine "webgpu" counts plain boards only: count given queens or blocked squares with engine "wasm" or "ts"`);
     const { fixed: _fixed, blocked: _blocked, ...plain } = opts; // empty lists: the plain count
-    return webgpuEngine.count(n, plain);
+    return webgpuEngine.count(n, gpuTasks(n), plain);
   }
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<CountProgress>(opts);
@@ -102,10 +103,30 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
 }
 
 /**
+ * count(n, { engine: 'webgpu' }) with explicit tuning, for benchmarks on a given GPU (docs/gpu.md).
+ * @example const r = await countGpu(18, {}, { slots: 131072 }); // r.engine === 'webgpu'
+ */
+export function countGpu(n: number, options?: Omit<CountOptions, "engine">, tuning?: GpuCountTuning): Promise<CountResult> {
+  try {
+    checkInteger("n", n, 1, COUNT_MAX_N);
+    const opts = checkOptions<CountOptions>("countGpu", options, PACED_OPTION_NAMES);
+    const checked = checkGpuTuning(n, tuning);
+    return webgpuEngine.count(n, gpuTasks(n), opts, checked);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The board's constellation tasks for the GPU: count()'s own (none for n <= 3, answered directly). */
+function gpuTasks(n: number): ConstellationTask[] {
+  return n >= 4 ? splitConstellations(n).tasks : [];
+}
+
+/**
  * The prefix counter's count of n (4 <= n <= 32), in one synchronous pass: takaken's
- * full-symmetry search over src/engine/prefix-split.ts's tasks, the tree the GPU engine
- * searches (its nodes are that tree's, not the constellation counter's). Internal: the
- * reference for the tests and for crossCheck's count:webgpu; long beyond n = 15.
+ * full-symmetry search over src/engine/prefix-split.ts's tasks (its nodes are that tree's,
+ * not the constellation counter's). Internal: the reference for the tests and for the GPU
+ * model's frozen twin of the former prefix kernel (gpu/model/); long beyond n = 15.
  */
 export function countByPrefixes(n: number, engineName?: CountEngineName): { n: number; total: bigint; unique: bigint; nodes: bigint } {
   const engine = pickEngine(engineName === "webgpu" ? "wasm" : engineName);

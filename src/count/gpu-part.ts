@@ -14,7 +14,7 @@ import type { GpuCountTuning } from "../engine/webgpu/tuning.js";
  * NQ_DEVICE_LOST, NQ_KERNEL_ABORT, NQ_PART_MISMATCH, or the signal's reason; never with a
  * count from a lost device.
  */
-export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal; tuning?: GpuCountTuning & { minStarts?: number } } = {}): Promise<PartCount> {
+export async function countPartWebGpu(part: CountPart, options: { signal?: AbortSignal; tuning?: GpuCountTuning } = {}): Promise<PartCount> {
   const checked = checkPart(part);
   const s = await webgpuEngine.countConstellations(checked.n, checked.prefixes, { signal: options.signal }, options.tuning, 1 / checked.parts);
   const { splitVersion, n, part: index, parts, digest } = checked;

@@ -43,13 +43,14 @@ export function engineCan(engine: CountEngineName, capability: Capability): bool
 
 /**
  * The GPU engine's side of the contract: counting only. `count` is count(n) of the plain board
- * (options as count's, checked by the caller); `countConstellations` counts constellation tasks
- * (a part's: src/count/gpu-part.ts) and gives their class counts and nodes, as a CPU engine's
- * constellation counter does, node for node.
+ * from its constellation tasks (src/count/tasks.ts's split of n, empty for n <= 3; options as
+ * count's, checked by the caller); `countConstellations` counts constellation tasks (a part's:
+ * src/count/gpu-part.ts) and gives their class counts and nodes. Both as a CPU engine's
+ * constellation counter counts, node for node.
  */
 export type GpuEngine<Options, Result, Tuning> = {
   readonly name: "webgpu";
-  count(n: number, options: Options): Promise<Result>;
+  count(n: number, tasks: readonly ConstellationTask[], options: Options, tuning?: Tuning): Promise<Result>;
   countConstellations(n: number, tasks: readonly ConstellationTask[], options: { signal?: AbortSignal }, tuning?: Tuning, share?: number): Promise<TaskCount>;
 };
 

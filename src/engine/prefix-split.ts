@@ -1,11 +1,13 @@
 // The prefix split of the full-symmetry prefix counter (assembly/count.ts: the tests'
-// reference and the GPU engine's tasks): every placement of rows 0..depth-1 that counter
+// reference, countByPrefixes in src/count/count.ts): every placement of rows 0..depth-1 that counter
 // would reach, with the same pruning rules, becomes a task whose rows below `depth` are
 // searched. The queens placed inside the prefixes are counted here (`prefixNodes`), so
 // nodes = prefixNodes + the nodes of every task, whatever the depth.
 // Splitting is bounded: a split never holds more than MAX_SPLIT_TASKS prefixes (the
 // count kernel is resumable, so a task may be long: count() runs it in ~10 ms chunks).
-// It sits in engine/ because the GPU engine (webgpu/tasks.ts) cuts its tasks from it.
+// (It sat in engine/ while the GPU engine cut its tasks from it; the GPU now counts the
+// constellation tasks of src/count/tasks.ts, and the SIMT model's frozen prefix kernel,
+// gpu/model/prefix.ts, packs its own.)
 import type { CountTask } from "./contract.js";
 import { rangeError } from "../core/errors.js";
 

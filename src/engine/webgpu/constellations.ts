@@ -1,6 +1,7 @@
-// Constellation tasks (src/count/tasks.ts: the split's tasks, what parts hold) counted on the
-// GPU with gpu/constellations.wgsl, exactly as the CPU counter (assembly/constellations.ts,
-// src/engine/ts/constellations.ts) counts them: the same count8, count4, count2 and nodes.
+// Constellation tasks (src/count/tasks.ts: the split's tasks, the whole board's for count()
+// and what parts hold) counted on the GPU with gpu/constellations.wgsl, exactly as the CPU
+// counter (assembly/constellations.ts, src/engine/ts/constellations.ts) counts them: the same
+// count8, count4, count2 and nodes.
 //
 // The host replays each task's preset queens, then places the queens of a few more free rows
 // itself, row by row for all tasks, until there are enough starts for the GPU's slots
@@ -11,14 +12,16 @@
 // the shift to the next free row), read by all its starts. The GPU sums the solutions by the
 // symmetry class of their constellation; the turn-symmetric solutions of the symmetric
 // constellations (a small paired search, turnSymmetric of the TS twin, as the CPU counter
-// makes) turn those sums into classes of 8, 4 and 2 with the CPU counter's formulas.
+// makes; run one constellation at a time while the GPU counts) turn those sums into classes
+// of 8, 4 and 2 with the CPU counter's formulas.
 import type { ConstellationTask, TaskCount } from "../contract.js";
 import type { CountOptions } from "../count-types.js";
 import { borderTables, constellationSymmetry, turnSymmetric } from "../ts/constellations.js";
-import { stopper } from "./count.js";
-import type { GpuCountTuning } from "./tuning.js";
-import { kernelErrorOf, openGpuCount, run, throwStop, type KernelJob } from "./dispatch.js";
-import type { Between } from "./tasks.js";
+import type { GpuCountTuning, GpuTaskOrder } from "./tuning.js";
+import { kernelErrorOf, openGpuCount, run, stopper, type Between, type KernelJob } from "./dispatch.js";
+import type { Pacer } from "../../core/pacer.js";
+import type { CountProgress } from "../count-types.js";
+import type { GpuHandle } from "./device.js";
 
 /** Words of a start in gpu/constellations.wgsl's task buffer, and of a constellation's table. */
 export const START_WORDS = 5;
@@ -49,6 +52,11 @@ export type ConstellationStarts = {
   half1: bigint;
   half2: bigint;
   quarter2: bigint;
+  /**
+   * The symmetric tasks whose turn-symmetric solutions are not in half1, half2, quarter2 yet
+   * (countTurns adds them; constellationCounts refuses while any are left).
+   */
+  turnsLeft: ConstellationTask[];
   /** Free rows the host placed below each task's presets (at most). */
   rowsPlaced: number;
 };
@@ -71,9 +79,12 @@ function tableOf(n: number, t: ConstellationTask, index: number): Table {
 /**
  * The starts of `tasks` (constellation tasks of an n x n board, already checked) with enough
  * of them for the GPU (`minStarts`, bounded by MAX_STARTS and MIN_START_ROWS): see the header.
+ * `order`: largest first by a guess of their size (the default), or as the host made them ('split').
  */
-export async function constellationStarts(n: number, tasks: readonly ConstellationTask[], minStarts: number, between: Between = async () => {}, minRows = MIN_START_ROWS): Promise<ConstellationStarts> {
-  const steps = startSteps(n, tasks, minStarts, minRows);
+export async function constellationStarts(
+  n: number, tasks: readonly ConstellationTask[], minStarts: number, between: Between = async () => {}, minRows = MIN_START_ROWS, order: GpuTaskOrder = "largest-first",
+): Promise<ConstellationStarts> {
+  const steps = startSteps(n, tasks, minStarts, minRows, order);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -82,11 +93,14 @@ export async function constellationStarts(n: number, tasks: readonly Constellati
 }
 
 /** constellationStarts in one go (for the SIMT model and tests). */
-export function constellationStartsSync(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows = MIN_START_ROWS): ConstellationStarts {
-  const steps = startSteps(n, tasks, minStarts, minRows);
+export function constellationStartsSync(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows = MIN_START_ROWS, order: GpuTaskOrder = "largest-first"): ConstellationStarts {
+  const steps = startSteps(n, tasks, minStarts, minRows, order);
   for (;;) {
     const step = steps.next();
-    if (step.done) return step.value;
+    if (step.done) {
+      while (countTurn(step.value));
+      return step.value;
+    }
   }
 }
 
@@ -107,13 +121,13 @@ class Frontier {
 }
 
 /** The work of constellationStarts in slices: it yields between them (the caller checks abort and time there). */
-function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows: number): Generator<void, ConstellationStarts> {
+function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: number, minRows: number, order: GpuTaskOrder): Generator<void, ConstellationStarts> {
   const mask = n === 32 ? -1 : (1 << n) - 1;
   const tables = new Map<string, Table>();
-  const order: Table[] = [];
+  const byIndex: Table[] = [];
   let hostNodes = 0n, nodes = 0; // (nodes: below 2^53 between flushes)
   const hostSolutions: [bigint, bigint, bigint] = [0n, 0n, 0n];
-  let half1 = 0n, half2 = 0n, quarter2 = 0n;
+  const turnsLeft: ConstellationTask[] = [];
   let f = new Frontier();
   const keep = (t: Table, d: number, left: number, down: number, right: number): void => {
     const c = mask & ~(left | down | right | t.border[d]);
@@ -132,15 +146,11 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
     const key = `${task.i} ${task.j} ${task.k} ${task.l}`;
     let t = tables.get(key);
     if (!t) {
-      t = tableOf(n, task, order.length);
+      t = tableOf(n, task, byIndex.length);
       tables.set(key, t);
-      order.push(t);
+      byIndex.push(t);
     }
-    if (t.cls) {
-      const { half, quarter } = turnSymmetric(n, task.i, task.j, task.k, task.l);
-      if (t.cls === 1) half1 += BigInt(half);
-      else { half2 += BigInt(half); quarter2 += BigInt(quarter); }
-    }
+    if (t.cls) turnsLeft.push(task); // (its paired search: countTurns, later)
     if (t.last < 0) { // n = 4: the border queens fill the board (one leaf)
       nodes += 1;
       hostSolutions[t.cls] += 1n;
@@ -164,7 +174,7 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
     if (f.length >= minStarts) break;
     let grows = 0, next = 0;
     for (let e = 0, a = f.data; e < f.length; e++) {
-      const t = order[a[5 * e]], d = a[5 * e + 1];
+      const t = byIndex[a[5 * e]], d = a[5 * e + 1];
       if (t.last - d > minRows) { grows++; next += popcount(mask & ~(a[5 * e + 2] | a[5 * e + 3] | a[5 * e + 4] | t.border[d])); } else next++;
     }
     if (grows === 0 || next > MAX_STARTS) break;
@@ -177,7 +187,7 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
         nodes = 0;
         yield;
       }
-      const t = order[a[5 * e]], d = a[5 * e + 1], left = a[5 * e + 2], down = a[5 * e + 3], right = a[5 * e + 4];
+      const t = byIndex[a[5 * e]], d = a[5 * e + 1], left = a[5 * e + 2], down = a[5 * e + 3], right = a[5 * e + 4];
       if (t.last - d <= minRows) {
         f.push(t.index, d, left, down, right);
         continue;
@@ -195,13 +205,14 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   }
   hostNodes += BigInt(nodes);
   // Largest first, by a guess of each start's size (the free squares, attacked by none of its
-  // queens, on its rows but the last), ties in order: a counting sort (one pass).
+  // queens, on its rows but the last), ties in order: a counting sort (one pass). ('split': as made.)
   const count = f.length, a = f.data;
-  const records = new Uint32Array(START_WORDS * count + TABLE_WORDS * order.length);
+  const records = new Uint32Array(START_WORDS * count + TABLE_WORDS * byIndex.length);
   const sizes = new Uint16Array(count);
   const bySize = new Int32Array(MAX_SIZE + 2);
-  for (let e = 0; e < count; e++) {
-    const t = order[a[5 * e]], down = a[5 * e + 3];
+  for (let e = 0; e < count && order !== "split"; e++) {
+    if ((e & 65535) === 65535) yield;
+    const t = byIndex[a[5 * e]], down = a[5 * e + 3];
     let left = a[5 * e + 2], right = a[5 * e + 4], size = 0;
     for (let d = a[5 * e + 1]; d < t.last; d++) {
       size += popcount(mask & ~(left | down | right | t.border[d]));
@@ -214,38 +225,68 @@ function* startSteps(n: number, tasks: readonly ConstellationTask[], minStarts: 
   for (let b = 0, sum = 0; b <= MAX_SIZE; b++) { const c = bySize[b]; bySize[b] = sum; sum += c; }
   const tablesAt = START_WORDS * count;
   for (let e = 0; e < count; e++) {
-    const t = order[a[5 * e]];
-    const o = START_WORDS * bySize[MAX_SIZE - sizes[e]]++;
+    if ((e & 65535) === 65535) yield;
+    const t = byIndex[a[5 * e]];
+    const o = START_WORDS * (order === "split" ? e : bySize[MAX_SIZE - sizes[e]]++);
     records[o] = tablesAt + TABLE_WORDS * t.index;
     records[o + 1] = a[5 * e + 1] | (t.cls << 8) | (t.last << 16);
     records[o + 2] = a[5 * e + 2];
     records[o + 3] = a[5 * e + 3];
     records[o + 4] = a[5 * e + 4];
   }
-  for (const t of order) {
+  for (const t of byIndex) {
     records.set(t.border, tablesAt + TABLE_WORDS * t.index);
     records.set(t.shift, tablesAt + TABLE_WORDS * t.index + 32);
   }
-  return { n, count, records, hostNodes, hostSolutions, half1, half2, quarter2, rowsPlaced };
+  return { n, count, records, hostNodes, hostSolutions, half1: 0n, half2: 0n, quarter2: 0n, turnsLeft, rowsPlaced };
 }
 
 /**
- * The count of the starts' tasks from the solutions by class (the GPU's plus the host's):
- * the CPU counter's formulas summed over the tasks (each task's divisions are exact, so the
- * sums' are; one that is not, or a negative count, means a wrong count: refused).
+ * The turn-symmetric solutions of one symmetric task left (the CPU counter's paired search),
+ * added to the starts' half1, half2, quarter2; false when none is left. A call takes the
+ * search of one constellation: well under a millisecond at n = 16, about 10 to 30 ms at
+ * n = 20, seconds at n = 24 (the whole board's: 0.1 s at n = 18, 1 s at n = 20, 11 s at 22 in
+ * the reference engine here), so the count runs them while the GPU counts (run()'s `alongside`).
+ */
+export function countTurn(starts: ConstellationStarts): boolean {
+  const task = starts.turnsLeft.pop();
+  if (!task) return false;
+  const { n } = starts;
+  const { half, quarter } = turnSymmetric(n, task.i, task.j, task.k, task.l);
+  if (constellationSymmetry(n, task.i, task.j, task.k, task.l) === 1) starts.half1 += BigInt(half);
+  else {
+    starts.half2 += BigInt(half);
+    starts.quarter2 += BigInt(quarter);
+  }
+  return starts.turnsLeft.length > 0;
+}
+
+/** Every turn-symmetric search left (countTurn), calling `between` after each. */
+export async function countTurns(starts: ConstellationStarts, between: Between = async () => {}): Promise<void> {
+  while (starts.turnsLeft.length > 0) {
+    countTurn(starts);
+    await between();
+  }
+}
+
+/**
+ * The count of the starts' tasks from the solutions by class (the GPU's, in `gpu`'s count8,
+ * count4 and count2, plus the host's): the CPU counter's formulas summed over the tasks (each
+ * task's divisions are exact, so the sums' are; one that is not, or a negative count, means a
+ * wrong count: refused). `gpu.nodes` are all the nodes, the host's included.
  */
 export function constellationCounts(starts: ConstellationStarts, gpu: TaskCount): TaskCount {
   const s0 = starts.hostSolutions[0] + gpu.count8, s1 = starts.hostSolutions[1] + gpu.count4, s2 = starts.hostSolutions[2] + gpu.count2;
   const { half1, half2, quarter2 } = starts;
+  if (starts.turnsLeft.length > 0) throw kernelErrorOf(`${starts.turnsLeft.length} symmetric tasks' turn-symmetric solutions are not counted yet; count refused`);
   const a = s1 - half1, b = s2 - half2, c = half2 - quarter2;
   if (a < 0n || b < 0n || c < 0n || a % 2n !== 0n || b % 4n !== 0n || c % 2n !== 0n) {
     throw kernelErrorOf(
       `the solutions of the symmetric constellations (${s1} of half-turn ones with ${half1} turn-symmetric, ${s2} of quarter-turn ones with ${half2} and ${quarter2}) ` +
         "cannot be classes of 8, 4 and 2 images; count refused",
-      "constellations",
     );
   }
-  return { count8: s0 + a / 2n + b / 4n, count4: half1 + c / 2n, count2: quarter2, nodes: starts.hostNodes + gpu.nodes };
+  return { count8: s0 + a / 2n + b / 4n, count4: half1 + c / 2n, count2: quarter2, nodes: gpu.nodes };
 }
 
 /**
@@ -272,17 +313,37 @@ export async function countConstellationsWebGpu(
   n: number,
   tasks: readonly ConstellationTask[],
   opts: Pick<CountOptions, "signal" | "timeoutMs"> = {},
-  tuning: GpuCountTuning & { minStarts?: number } = {},
+  tuning: GpuCountTuning = {},
   share = 1,
 ): Promise<TaskCount> {
-  const { pacer, gpu, maxSlots } = await openGpuCount(n, opts, tuning);
+  return countOpened(n, tasks, await openGpuCount(n, opts, tuning), tuning, share);
+}
+
+/**
+ * The count of constellation tasks on an opened device (its pacer, the device, its slots):
+ * the host makes the starts (tuning.minTasks of them at least, or as many as the tasks' share
+ * of the board needs; in tuning.order), the kernel counts them, the host's formulas make the
+ * classes. Progress reports (through the pacer) count starts; their nodes include the host's.
+ * @internal for count() (./count.ts) and countConstellationsWebGpu
+ */
+export async function countOpened(
+  n: number, tasks: readonly ConstellationTask[], opened: { pacer: Pacer<CountProgress>; gpu: GpuHandle; maxSlots: number }, tuning: GpuCountTuning, share = 1,
+): Promise<TaskCount> {
+  const { pacer, gpu, maxSlots } = opened;
+  const minStarts = tuning.minTasks ?? minStartsFor(maxSlots, gpu.fallback, share);
   const between = stopper(n, pacer);
-  const starts = await constellationStarts(n, tasks, tuning.minStarts ?? minStartsFor(maxSlots, gpu.fallback, share), between);
-  const zero: TaskCount = { count8: 0n, count4: 0n, count2: 0n, nodes: 0n };
-  if (starts.count === 0) return constellationCounts(starts, zero);
-  const job: KernelJob = {
-    kernel: "constellations", count: starts.count, prefixNodes: 0n, records: starts.records,
-    params: { n, mask: n === 32 ? 0xffffffff : 2 ** n - 1, numTasks: starts.count },
-  };
-  return constellationCounts(starts, await run(n, gpu, pacer, tuning, job, maxSlots));
+  const starts = await constellationStarts(n, tasks, minStarts, between, MIN_START_ROWS, tuning.order);
+  let sums: TaskCount = { count8: 0n, count4: 0n, count2: 0n, nodes: starts.hostNodes };
+  if (starts.count > 0) {
+    const job: KernelJob = {
+      count: starts.count, prefixNodes: starts.hostNodes, records: starts.records,
+      params: { n, mask: n === 32 ? 0xffffffff : 2 ** n - 1, numTasks: starts.count },
+      alongside: () => countTurn(starts), // the paired searches, while the GPU counts
+    };
+    sums = await run(n, gpu, pacer, tuning, job, maxSlots);
+  }
+  await countTurns(starts, between); // (those the GPU finished before)
+  const counts = constellationCounts(starts, sums);
+  if (starts.count === 0) pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: counts.nodes, elapsedMs: pacer.elapsed() });
+  return counts;
 }

@@ -1,6 +1,6 @@
 /// <reference types="@webgpu/types" />
-// The host's side of both GPU kernels (gpu/count.wgsl: count()'s prefix tasks; gpu/constellations.wgsl:
-// the split's constellation tasks, parts): the pipelines, the buffers and the dispatch loop.
+// The host's side of the GPU kernel (gpu/constellations.wgsl: constellation tasks, the whole
+// board's for count() and a part's): the pipelines, the buffers and the dispatch loop.
 //
 // Each dispatch runs every slot (one GPU invocation, holding one task's search at a time)
 // for at most `budget` steps; the host measures each dispatch and adapts the budget so that
@@ -10,8 +10,7 @@
 // exactly as bigints; the slots' nodes must equal the kernel's running total and every task
 // must be done, or the count is refused. A lost device rejects with NQ_DEVICE_LOST, a
 // dispatch the GPU refuses or that makes no progress with NQ_KERNEL_ABORT: never a count.
-import shader from "../../../gpu/count.wgsl";
-import constellationShader from "../../../gpu/constellations.wgsl";
+import shader from "../../../gpu/constellations.wgsl";
 import stackPrelude from "../../../gpu/stack.wgsl";
 import type { CountOptions, CountProgress } from "../count-types.js";
 import { ErrorCode, invalid, timeoutError, withCode } from "../../core/errors.js";
@@ -26,25 +25,21 @@ export const DISPATCH_TARGET_MS = 20;
 const MIN_BUDGET = 16;
 export const MAX_BUDGET = 1 << 22;
 
-const WORKGROUP = 32; // @workgroup_size of gpu/count.wgsl and gpu/constellations.wgsl
-const STATE_FIELDS = 66; // see gpu/count.wgsl (gpu/constellations.wgsl has the same layout)
+const WORKGROUP = 32; // @workgroup_size of gpu/constellations.wgsl
+const STATE_FIELDS = 66; // see gpu/constellations.wgsl
 const RESULT_WORDS = 12; // per slot: count8, count4, count2, nodes, each lo/mid/hi
 const CTRL_BYTES = 32; // next, done, nodes lo/mid/hi
-/** struct Params of gpu/count.wgsl, word by word (padded to PARAM_WORDS); test/webgpu.test.ts checks that the two agree. */
-export const PARAMS = ["n", "lastRow", "mask", "topBit", "sideMask", "depth", "numTasks", "budget", "slots"] as const;
-/** struct Params of gpu/constellations.wgsl, word by word (test/webgpu.test.ts checks it too). */
-export const CONSTELLATION_PARAMS = ["n", "mask", "numTasks", "budget", "slots"] as const;
+/** struct Params of gpu/constellations.wgsl, word by word (padded to PARAM_WORDS); test/webgpu-parts.test.ts checks that the two agree. */
+export const PARAMS = ["n", "mask", "numTasks", "budget", "slots"] as const;
 const PARAM_WORDS = 12;
+const KERNEL_FILE = "gpu/constellations.wgsl";
 
-/** The two kernels: gpu/count.wgsl (prefix tasks, count()) and gpu/constellations.wgsl (the split's constellation tasks: parts). */
-export type GpuKernel = "count" | "constellations";
-const KERNELS: Record<GpuKernel, { file: string; text: string; params: readonly string[] }> = {
-  count: { file: "gpu/count.wgsl", text: shader, params: PARAMS },
-  constellations: { file: "gpu/constellations.wgsl", text: constellationShader, params: CONSTELLATION_PARAMS },
-};
-
-/** What one run of a kernel counts: its tasks (the kernel's words, `count` of them), the nodes the host counted, the Params values. */
-export type KernelJob = { kernel: GpuKernel; count: number; prefixNodes: bigint; records: Uint32Array<ArrayBuffer>; params: Record<string, number> };
+/**
+ * What one run of the kernel counts: its tasks (the kernel's words, `count` of them), the nodes
+ * the host counted, the Params values; and `alongside`, the host's own work done while the GPU
+ * runs each dispatch (a slice a call: true while some is left).
+ */
+export type KernelJob = { count: number; prefixNodes: bigint; records: Uint32Array<ArrayBuffer>; params: Record<string, number>; alongside?: () => boolean };
 
 // GPUBufferUsage / GPUMapMode values (spelled out: Node has no such globals unless installed).
 const MAP_READ = 0x0001, COPY_SRC = 0x0004, COPY_DST = 0x0008, UNIFORM = 0x0040, STORAGE = 0x0080;
@@ -56,8 +51,8 @@ export function deviceLostError(message: string): Error & { code: string } {
   return error;
 }
 
-export function kernelErrorOf(message: string, kernel: GpuKernel = "count"): Error & { code: string } {
-  return withCode(new Error(`${KERNELS[kernel].file}: ${message}`), ErrorCode.kernelAbort);
+export function kernelErrorOf(message: string): Error & { code: string } {
+  return withCode(new Error(`${KERNEL_FILE}: ${message}`), ErrorCode.kernelAbort);
 }
 
 /**
@@ -70,7 +65,7 @@ export function stackRows(n: number): number {
   return Math.max(16, Math.min(32, Math.ceil(n / 4) * 4));
 }
 
-/** The line of each kernel where the host splices in gpu/stack.wgsl (WGSL has no include of its own). */
+/** The kernel's line where the host splices in gpu/stack.wgsl (WGSL has no include of its own). */
 const INCLUDE_STACK = /^\/\/ @include stack\.wgsl$/m;
 
 /**
@@ -78,40 +73,39 @@ const INCLUDE_STACK = /^\/\/ @include stack\.wgsl$/m;
  * stack layout kept (the blocks between `// @stack NAME` and `// @end`) and its stacks `rows`
  * deep (STACK_ROWS; the board's n must not exceed it).
  */
-export function kernelSource(stack: GpuStack, rows = 32, kernel: GpuKernel = "count"): string {
-  const own = KERNELS[kernel].text;
-  if (!INCLUDE_STACK.test(own)) throw kernelErrorOf("the `// @include stack.wgsl` line is missing", kernel);
-  const text = own.replace(INCLUDE_STACK, () => stackPrelude.trimEnd());
+export function kernelSource(stack: GpuStack, rows = 32): string {
+  if (!INCLUDE_STACK.test(shader)) throw kernelErrorOf("the `// @include stack.wgsl` line is missing");
+  const text = shader.replace(INCLUDE_STACK, () => stackPrelude.trimEnd());
   const sized = text.replace(/^const STACK_ROWS: u32 = 32u;$/m, `const STACK_ROWS: u32 = ${rows}u;`);
-  if (rows !== 32 && sized === text) throw kernelErrorOf("the STACK_ROWS line is missing", kernel);
+  if (rows !== 32 && sized === text) throw kernelErrorOf("the STACK_ROWS line is missing");
   return sized.replace(/\/\/ @stack (\w+)\n([\s\S]*?)\/\/ @end\n/g, (_all, name: string, body: string) => (name === stack ? body : ""));
 }
 
 const pipelines = new WeakMap<GPUDevice, Map<string, Promise<GPUComputePipeline>>>();
-/** The budget the last constellation run's dispatches took about the target with, per device. */
+/** The budget the last run's dispatches took about the target with, per device. */
 const lastBudgets = new WeakMap<GPUDevice, number>();
 
-async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number, kernel: GpuKernel): Promise<GPUComputePipeline> {
+async function pipelineFor(device: GPUDevice, stack: GpuStack, rows: number): Promise<GPUComputePipeline> {
   let byStack = pipelines.get(device);
   if (!byStack) pipelines.set(device, (byStack = new Map()));
-  const key = `${kernel} ${stack} ${rows}`;
+  const key = `${stack} ${rows}`;
   let p = byStack.get(key);
   if (!p) {
     p = (async () => {
       // The scope is pushed and popped with nothing awaited in between: the device and its
       // stack of error scopes are shared by every count in flight (see run()).
-      const code = kernelSource(stack, rows, kernel); // (before the scope: a throw here leaves none pushed)
+      const code = kernelSource(stack, rows); // (before the scope: a throw here leaves none pushed)
       device.pushErrorScope("validation");
-      const module = device.createShaderModule({ code, label: `${KERNELS[kernel].file} (${stack} stack, ${rows} rows)` });
+      const module = device.createShaderModule({ code, label: `${KERNEL_FILE} (${stack} stack, ${rows} rows)` });
       const [failure, info] = await Promise.all([device.popErrorScope(), module.getCompilationInfo()]);
       const errors = info.messages.filter((m) => m.type === "error");
-      if (errors.length) throw kernelErrorOf(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "), kernel);
-      if (failure) throw kernelErrorOf(failure.message, kernel);
+      if (errors.length) throw kernelErrorOf(errors.map((m) => `line ${m.lineNum}: ${m.message}`).join("; "));
+      if (failure) throw kernelErrorOf(failure.message);
       try {
         // a pipeline that fails validation rejects this promise (a GPUPipelineError)
         return await device.createComputePipelineAsync({ layout: "auto", compute: { module, entryPoint: "main" } });
       } catch (error) {
-        throw kernelErrorOf(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`, kernel);
+        throw kernelErrorOf(`the pipeline could not be made: ${(error as Error)?.message ?? String(error)}`);
       }
     })();
     byStack.set(key, p);
@@ -149,9 +143,9 @@ export async function openGpuCount(n: number, opts: Pick<CountOptions, "signal" 
 }
 
 /**
- * Runs a kernel's job to its end in bounded dispatches: the sums of its slots' four counters
- * (for gpu/count.wgsl count8, count4, count2; for gpu/constellations.wgsl the solutions of
- * classes 0, 1, 2) and its nodes plus the job's host nodes.
+ * Runs the kernel's job to its end in bounded dispatches: the sums of its slots' four counters
+ * (the solutions of symmetry classes 0, 1, 2, in the count8, count4, count2 fields) and its
+ * nodes plus the job's host nodes.
  * @internal
  */
 // One function of about 220 lines: the dispatch loop (fill the slots, dispatch, read back,
@@ -162,9 +156,8 @@ export async function openGpuCount(n: number, opts: Pick<CountOptions, "signal" 
 export async function run(
   n: number, gpu: GpuHandle, pacer: Pacer<CountProgress>, tuning: GpuCountTuning, job: KernelJob, maxSlots: number,
 ): Promise<TaskCount> {
-  const { records, kernel } = job;
+  const { records } = job;
   const tasks = { count: job.count, prefixNodes: job.prefixNodes };
-  const kernelError = (message: string) => kernelErrorOf(message, kernel);
   const { device } = gpu;
   if (gpu.lost) throw deviceLostError(gpu.lostMessage);
   const slots = Math.min(maxSlots, Math.ceil(tasks.count / WORKGROUP) * WORKGROUP);
@@ -180,7 +173,7 @@ export async function run(
   // A pipeline compiles for seconds on some adapters (the workgroup stack on SwiftShader): the
   // count stops waiting for it when the signal aborts or the time limit passes; the compile
   // goes on and its pipeline is cached for the device's next count.
-  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"), tuning.stackRows ?? stackRows(n), kernel));
+  const compiled = await pacer.raceStop(pipelineFor(device, tuning.stack ?? (gpu.fallback ? "private" : "workgroup"), tuning.stackRows ?? stackRows(n)));
   if (compiled.stop) throwStop(n, pacer, compiled.stop);
   throwIfStopped(n, pacer);
   const pipeline = compiled.value;
@@ -218,13 +211,13 @@ export async function run(
     for (const b of buffers) b.destroy();
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
     if (outOfMemory) throw withCode(new Error(`count(${n}) on the GPU: buffers could not be had (${outOfMemory.message})`), ErrorCode.outOfMemory);
-    throw kernelError(`setting up the count failed: ${invalid!.message}`);
+    throw kernelErrorOf(`setting up the count failed: ${invalid!.message}`);
   }
   const values: Record<string, number> = { ...job.params, budget: 0, slots };
-  const names = KERNELS[kernel].params;
+  const names: readonly string[] = PARAMS;
   const p = new Uint32Array(PARAM_WORDS);
   names.forEach((name, i) => {
-    if (values[name] === undefined) throw kernelError(`no value for Params.${name}`);
+    if (values[name] === undefined) throw kernelErrorOf(`no value for Params.${name}`);
     p[i] = values[name];
   });
   const BUDGET = names.indexOf("budget");
@@ -257,11 +250,12 @@ export async function run(
   };
 
   // Steps a slot in the next dispatch. Parts come one after another (the pool's GPU slot, a
-  // queue worker): a part of the constellation kernel starts from the budget the last one
-  // ended with on this device (instead of doubling up from 64 again over several dispatches).
-  let budget = tuning.initialBudget ?? (kernel === "constellations" ? lastBudgets.get(device) : undefined) ?? 64;
+  // queue worker), counts too: a run starts from the budget the last one ended with on this
+  // device (instead of doubling up from 64 again over several dispatches).
+  let budget = tuning.initialBudget ?? lastBudgets.get(device) ?? 64;
   let lastBudget = 0; // ... and in the last one (what progress reports)
   let done = 0, dispatchMs = 0;
+  let alongside = job.alongside !== undefined;
   const seedValue = BigInt(seed) * (1n + 2n ** 32n); // what a seeded lo/mid pair starts at
   let runningNodes = 0n; // the kernel's running total (less the seed)
   const progress = (): CountProgress => {
@@ -307,23 +301,32 @@ export async function run(
       const t0 = performance.now();
       device.queue.submit([encoder.finish()]);
       const scopes = Promise.all([device.popErrorScope(), device.popErrorScope()]);
-      const [, [internal, invalid]] = await guard(Promise.all([ctrlRead.mapAsync(MODE_READ), scopes]));
+      const answer = guard(Promise.all([ctrlRead.mapAsync(MODE_READ), scopes]));
+      // The host's own work while the GPU runs the dispatch: a dispatch that ends after it is
+      // timed right; one that ended during it is known only to have taken no longer ("host-bound").
+      let hostMs = 0;
+      if (alongside) {
+        alongside = job.alongside!();
+        hostMs = performance.now() - t0;
+      }
+      const [, [internal, invalid]] = await answer;
       dispatchMs = performance.now() - t0;
+      const hostBound = hostMs > 0 && dispatchMs - hostMs < 1;
       const c = new Uint32Array(ctrlRead.getMappedRange().slice(0));
       ctrlRead.unmap();
       const refused = invalid ?? internal;
       if (refused) {
         if (gpu.lost) throw deviceLostError(gpu.lostMessage);
-        throw kernelError(`the GPU refused dispatch ${dispatches} of the count (${refused.message.trim()}); no count is reported`);
+        throw kernelErrorOf(`the GPU refused dispatch ${dispatches} of the count (${refused.message.trim()}); no count is reported`);
       }
       done = c[1];
       runningNodes = word96(c[2], c[3], c[4]) - seedValue;
-      if (done > tasks.count) throw kernelError(`${done} tasks reported done of ${tasks.count}`);
+      if (done > tasks.count) throw kernelErrorOf(`${done} tasks reported done of ${tasks.count}`);
       if (seen.every((word, i) => word === c[i])) {
         stalled++;
         stalledSteps += budget;
         if (stalled >= 3 && stalledSteps > stallSteps) {
-          throw kernelError(
+          throw kernelErrorOf(
             `no progress in ${stalled} dispatches (${stalledSteps} steps a slot; a working kernel shows some within ${stallSteps / 2}): ` +
               `the task cursor stayed at ${c[0]}, tasks done at ${done} of ${tasks.count}, nodes at ${runningNodes}; no count is reported`,
           );
@@ -337,9 +340,10 @@ export async function run(
       // dispatch with a big budget could take seconds); over twice the target, cut at once to
       // what would have taken the target (not just halved: a budget far too big, or a GPU
       // that slowed down, is back near the target after one dispatch).
+      // (A host-bound dispatch that took long says nothing of the GPU's time: the budget stays.)
       if (dispatchMs < targetMs / 2) budget = Math.min(MAX_BUDGET, budget * 2);
-      else if (dispatchMs > targetMs * 2) budget = Math.max(MIN_BUDGET, Math.floor((budget * targetMs) / dispatchMs));
-      if (kernel === "constellations" && tuning.initialBudget === undefined && dispatchMs >= targetMs / 2) lastBudgets.set(device, budget);
+      else if (dispatchMs > targetMs * 2 && !hostBound) budget = Math.max(MIN_BUDGET, Math.floor((budget * targetMs) / dispatchMs));
+      if (tuning.initialBudget === undefined && dispatchMs >= targetMs / 2 && !hostBound) lastBudgets.set(device, budget);
       if (done < tasks.count) await pacer.between(progress);
     }
     device.pushErrorScope("validation");
@@ -352,7 +356,7 @@ export async function run(
     const [readOutOfMemory, readInvalid] = await guard(readScopes);
     if (gpu.lost) throw deviceLostError(gpu.lostMessage);
     if (readOutOfMemory) throw withCode(new Error(`count(${n}) on the GPU: the results' readback buffer could not be had (${readOutOfMemory.message})`), ErrorCode.outOfMemory);
-    if (readInvalid) throw kernelError(`reading the results back failed (${readInvalid.message.trim()}); no count is reported`);
+    if (readInvalid) throw kernelErrorOf(`reading the results back failed (${readInvalid.message.trim()}); no count is reported`);
     await guard(read.mapAsync(MODE_READ));
     const words = new Uint32Array(read.getMappedRange().slice(0));
     read.unmap();
@@ -363,7 +367,7 @@ export async function run(
     sums.count4 -= seeded;
     sums.count2 -= seeded;
     sums.nodes -= seeded;
-    if (sums.nodes !== runningNodes) throw kernelError(`the slots' nodes (${sums.nodes}) differ from the running total (${runningNodes}); count refused`);
+    if (sums.nodes !== runningNodes) throw kernelErrorOf(`the slots' nodes (${sums.nodes}) differ from the running total (${runningNodes}); count refused`);
     pacer.finish(progress());
     return {
       count8: sums.count8,
@@ -375,6 +379,27 @@ export async function run(
     gpu.onLost.delete(onLost);
     if (!gpu.lost) for (const b of buffers) b.destroy();
   }
+}
+
+/**
+ * Called between slices of a long preparation (the host makes millions of starts for a large
+ * n in seconds): it may throw to stop it (an abort, a time limit) and may wait (to let the
+ * event loop run).
+ */
+export type Between = () => void | Promise<void>;
+
+/**
+ * Between slices of the host's work before the first dispatch: stop on an abort or the time
+ * limit, and let the event loop run (so that an abort from a timer gets through).
+ */
+export function stopper(n: number, pacer: Pacer<CountProgress>): Between {
+  return async () => {
+    const stop = pacer.stopReason();
+    if (stop) throwStop(n, pacer, stop);
+    await pacer.pause();
+    const after = pacer.stopReason();
+    if (after) throwStop(n, pacer, after);
+  };
 }
 
 export function throwStop(n: number, pacer: Pacer<CountProgress>, stop: PacerStop): never {
@@ -393,7 +418,7 @@ function word96(lo: number, mid: number, hi: number): bigint {
 
 /**
  * Exact sums of the slots' 96-bit counters: counter k's word j (lo, mid, hi) of slot s at
- * (3k + j) * slots + s (see gpu/count.wgsl).
+ * (3k + j) * slots + s (see gpu/constellations.wgsl).
  */
 export function sumResults(words: Uint32Array, slots: number): { count8: bigint; count4: bigint; count2: bigint; nodes: bigint } {
   const out = [0n, 0n, 0n, 0n];

@@ -19,15 +19,17 @@ export type GpuCountProgress = CountProgress & {
 /** Tuning of a GPU count (for benchmarks; count(n, { engine: 'webgpu' }) picks these itself). */
 export type GpuCountTuning = {
   /**
-   * GPU invocations that each hold one task's search (rounded up to a multiple of 32; default
+   * GPU invocations that each hold one start's search (rounded up to a multiple of 32; default
    * 65536, 256 on a software adapter). At most the adapter's maxComputeWorkgroupsPerDimension
    * x 32 (2,097,120 where that limit is 65,535): more is a RangeError.
    */
   slots?: number;
   /**
-   * The prefix split goes one row deeper at a time until there are at least this many tasks
-   * (default min(16 x slots, 2^21); 4 x slots on a software adapter). The depth that reaches it
-   * may give several times as many (n = 17: 2,272,676 for the default 2^20).
+   * The GPU's tasks are starts: the host places the queens of the constellations' free rows, one
+   * row at a time for all of them, until there are at least this many (default 8 x slots, 4 x
+   * slots on a software adapter; a part of P parts 1/P of that), but never leaves a start with
+   * 4 or fewer free rows below it nor makes over 2^22 starts. The row that reaches it may give
+   * several times as many (n = 17: 1,678,584 for the default 524,288).
    */
   minTasks?: number;
   /** Steps per invocation in the first dispatch (default 64; adapted after each dispatch). */
@@ -42,9 +44,9 @@ export type GpuCountTuning = {
   /** Rows of each invocation's stack, n to 32 (default stackRows(n): n rounded up to a multiple of 4, at least 16). */
   stackRows?: number;
   /**
-   * The order the slots take the tasks in: `'largest-first'` (default: by a cheap guess of each
-   * task's size, so that no large task starts last while the other slots idle; see docs/gpu.md)
-   * or `'split'` (the prefix split's order). Only the schedule changes, never a count or `nodes`.
+   * The order the slots take the starts in: `'largest-first'` (default: by a cheap guess of each
+   * start's size, so that no large start begins last while the other slots idle; see docs/gpu.md)
+   * or `'split'` (the order the host made them in). Only the schedule changes, never a count or `nodes`.
    */
   order?: GpuTaskOrder;
   /**
