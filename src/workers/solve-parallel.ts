@@ -19,7 +19,7 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { solveTasks } from "../count/solve-tasks.js";
+import { searchRoot, solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type SolveTask } from "./pool.js";
 
@@ -37,18 +37,8 @@ export const SOLVE_BUDGET_GROWTH = 4;
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
 
 /** The whole board's complete search on this thread, to its root's verdict: its first node or two (never past the cap). */
-function searchRoot(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
-  const { engine, n, constraints, caps } = plan;
-  const search = engine.openSearch("complete", n, {
-    seed: 0, param: 0, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(constraints.empty ? {} : { constraints }),
-  });
-  try {
-    // Two nodes: the solve's portfolio looks at its root only once it places a queen.
-    const status = search.run(Math.min(2, caps.maxNodes));
-    return { status, nodes: search.stats().nodes, columns: status === FOUND ? search.columns() : null };
-  } finally {
-    search.close();
-  }
+function rootOf(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
+  return searchRoot(plan.n, plan.constraints, plan.engine.name, plan.caps.maxNodes);
 }
 
 /**
@@ -81,7 +71,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     return { ...base, found: true, columns: found, ...figures, ms: pacer.elapsed() };
   };
-  const root = searchRoot(plan);
+  const root = rootOf(plan);
   if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
     const end: Outcome = root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" };
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: root.nodes, tries: 1, steps: 0, elapsedMs: pacer.elapsed(), tasksDone: 0, tasksTotal: 0, workers: 0 });
