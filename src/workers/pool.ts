@@ -182,7 +182,7 @@ export type SolveRunOptions = RunOptions & {
 };
 
 /** A solve task on the pool: its answer, and the grant of more nodes. */
-export type SolveTask = {
+export type SolveHandle = {
   /** Resolves with what the task found (checked against the task), or rejects as run does. */
   done: Promise<SolvedTask>;
   /** The task may use `allowed` nodes in all (more than before). */
@@ -245,7 +245,7 @@ export class WorkerPool {
    * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
    * the task (checkSolvedTask). A thread that dies has the task run again from its start.
    */
-  solve(task: Task, options: SolveRunOptions): SolveTask {
+  solve(task: Task, options: SolveRunOptions): SolveHandle {
     const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport };
     let job: Job | undefined;
     const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;

@@ -21,7 +21,7 @@ import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import { searchRoot, solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
-import { WorkerPool, availableCores, type SolveTask } from "./pool.js";
+import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
@@ -85,7 +85,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
   /** One search of a task on a thread, in one pass: its nodes as last reported (final once done), and its grant. */
-  type Run = { nodes: number; allowed: number; handle?: SolveTask };
+  type Run = { nodes: number; allowed: number; handle?: SolveHandle };
   let total = root.nodes, tasksDone = 0, pass = 0;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];

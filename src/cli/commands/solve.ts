@@ -153,7 +153,9 @@ function threadsText(r: { workers?: number; tasks?: number }): string[] {
 async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions): Promise<SolveResult> {
   const bar = await progressBar("solve");
   let started = false;
-  return await solve(n, {
+  // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
+  const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
+  return await solveWith(n, {
     method: opts.method,
     engine: opts.engine,
     seed,
@@ -224,7 +226,7 @@ export function solveCommand(program: Command): void {
       } else if (!result.found || !result.columns) {
         if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
         if (hasGivens(givens) && result.reason === "no-solution") {
-          out(`n = ${n}: no completion (proved by exhaustive search); ${[`${result.nodes} nodes`, ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+          out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
           return;
         }
         const kept = queued && result.reason === "timeout" ? "; the run stays in Redis: run the same command again to resume" : "";
