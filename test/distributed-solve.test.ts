@@ -208,6 +208,31 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     expect(runs.find((run) => run.queue === r.queue)).toMatchObject({ kind: "solve", found: true, open: false, verified: true, parts: r.tasks });
   });
 
+  it("a task in hand stops when its run is decided elsewhere (the record holds a verdict, the workers told): its job fails for good, saying so", async () => {
+    // A board one search does not decide for minutes (n = 30, d = 34, seed 2); its first task's job with no budget, so it runs till stopped.
+    const n = 30, givens = ed(30, 34, 2), queue = "decided-elsewhere";
+    const controller = new AbortController();
+    const run = solveDistributed(n, { connection: url, unauthenticated: true, ...givens, queue, signal: controller.signal, pollMs: 20 }).catch(() => undefined);
+    const first = await until("the tasks to be queued", async () => withQueue(queue, async (q) => (await q.getJob("task-0-p0")) ?? false));
+    controller.abort();
+    await run;
+    await withQueue(queue, async (q) => {
+      await q.drain(true);
+      await q.add("task", { ...first.data, budget: null, job: "task-0-r1" }, { jobId: "task-0-r1", attempts: 3 });
+    });
+    const worker = await startWorker({ connection: url, concurrency: 1, unauthenticated: true, queue, name: "busy" });
+    workers.push(worker);
+    await until("the task in hand", async () => withQueue(queue, async (q) => (await q.getActiveCount()) === 1));
+    // Decided elsewhere: the record says found, and the workers are told (a keyless record: no MAC to check).
+    const record = JSON.parse((await redis.get(metaKey(queue)))!);
+    await redis.set(metaKey(queue), JSON.stringify({ ...record, found: true }));
+    await redis.publish("nqueens:runs:changed", queue);
+    const failed = await until("the job given up", async () => withQueue(queue, async (q) => (await q.getFailed(0, -1))[0] ?? false), 60_000);
+    expect(failed.id).toBe("task-0-r1");
+    expect(failed.failedReason).toMatch(/the run was decided meanwhile \(a solution was found elsewhere\): task 0 no longer searched/);
+    expect(worker.searched).toBe(0);
+  });
+
   it("replicas 2: each task's \"none\" from two different workers; the verdict stands", async () => {
     await honest("a");
     await honest("b");

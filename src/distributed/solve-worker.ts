@@ -68,10 +68,11 @@ export function solveJobs(s: SolveWorkerSetup): {
     try {
       if (typeof data !== "object" || data === null || Array.isArray(data)) refuse(`its data is ${describe(data)}, not a task's identity`);
       const meta = await jobRecord<SolveRunMeta>({ client: s.client, name, jobId: id, data, format: SOLVE_FORMAT, key: s.key, hasIdentity: s.identity !== undefined, refuse });
-      if (meta.found !== undefined) refuse(`the run is decided already (${meta.found ? "a solution was found" : "it has no solution"}): not searched`);
+      // Decided already (a job taken just before the coordinator removed the waiting ones): given up, quietly.
+      if (meta.found !== undefined) throw new UnrecoverableError(`job ${id} of queue ${name}: the run is decided already (${meta.found ? "a solution was found" : "it has no solution"}): not searched`);
       ({ task, budget } = taskOfJob(data, meta, refuse));
     } catch (error) {
-      if (error instanceof UnrecoverableError) s.onRefused(name, error.message);
+      if (error instanceof UnrecoverableError && error.message.startsWith("refused ")) s.onRefused(name, error.message);
       throw error;
     }
     // A confirmation of a "none" (a replica's) is not this worker's when it said that "none",
