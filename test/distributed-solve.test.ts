@@ -15,7 +15,7 @@ import { solve as solveOneThread } from "../src/search/solve.js";
 import { boardOf } from "../src/board/board.js";
 import { solveTasks } from "../src/count/solve-tasks.js";
 import { SOLVE_TASKS } from "../src/workers/solve-parallel.js";
-import { listRuns, solveDistributed, solveQueueName, startWorker, type DistributedSolveResult, type DistributedWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { identityText, listRuns, solveDistributed, solveQueueName, startWorker, type DistributedSolveResult, type DistributedWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { metaKey } from "../src/distributed/keys.js";
 import type { SolveJob } from "../src/distributed/solve-jobs.js";
@@ -241,6 +241,26 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     expect([r.found, r.reason, r.replicas, r.audited]).toEqual([false, "no-solution", 2, 0]);
     const confirmations = await withQueue(r.queue, async (q) => (await q.getCompleted(0, -1)).filter((job) => /-r1$/.test(String(job.id))));
     expect(confirmations.length).toBe(r.tasks);
+  });
+
+  it("identities required and a revoked identity: the revoked worker's answers are never taken (the coordinator searches its tasks itself)", async () => {
+    const identity = (name: string) => {
+      const [, , , hex] = identityText(KEY, name).trim().split(" ");
+      return { name, key: new Uint8Array(hex!.match(/../g)!.map((h) => parseInt(h, 16))) };
+    };
+    const bad = await startWorker({ connection: url, concurrency: 1, identity: identity("bad"), queue: "revoked" });
+    workers.push(bad);
+    const n = 20, givens = ed(20, 18, 1);
+    const notices: string[] = [];
+    const r = await solveDistributed(n, { connection: url, key: KEY, ...givens, queue: "revoked", identities: "required", revoked: ["bad"], audit: 0, pollMs: 20, onNotice: (m) => notices.push(m) });
+    expect([r.found, r.reason]).toEqual([false, "no-solution"]);
+    expect(r.audited).toBe(r.tasks); // every task, the coordinator's own search
+    expect(notices.some((m) => /^queue revoked: task \d+ was searched by revoked worker bad; not taken: the coordinator searches it itself$/.test(m))).toBe(true);
+    // Identities required: a worker with only the cluster key is refused (searched again once, then NQ_TAMPERED).
+    await bad.close();
+    await honest("key-only", { queue: "required" });
+    await expect(solveDistributed(n, { connection: url, key: KEY, ...givens, queue: "required", identities: "required", pollMs: 20 }))
+      .rejects.toMatchObject({ code: "NQ_TAMPERED", message: expect.stringContaining("is not signed by a worker identity") });
   });
 
   it("no key, no run (NQ_KEY, before Redis), unless asked for; bad input is refused, naming the option", async () => {

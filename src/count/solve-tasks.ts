@@ -19,10 +19,20 @@ import { fnv1a64 } from "../core/digest.js";
 import { CONSTRAINED_MAX_N, depthFor, openConstrainedSolve, prefixConstraints, prefixesAt } from "./constrained.js";
 
 /**
- * The version of the tasks' cut (the root's branch, else the prefixes of SOLVE_TASKS_ASKED): a
+ * The version of the tasks' cut (the root's branch, else the prefixes of SOLVE_TASKS): a
  * queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
  */
 export const SOLVE_TASKS_VERSION = 1;
+
+/**
+ * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
+ * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
+ */
+export const SOLVE_TASKS = 64;
+/** The nodes a task's search may take in the first pass over the tasks (on threads and on the queue). */
+export const SOLVE_FIRST_BUDGET = 4096;
+/** How many times more nodes each pass gives a task than the pass before. */
+export const SOLVE_BUDGET_GROWTH = 4;
 
 /** One task: the board's givens, and its sub-boards (each prefix's queens given too), searched in turn; task of tasks. */
 export type SolveTask = { kind: "solve"; n: number; fixed: Square[]; blocked: Square[]; prefixes: Square[][]; task: number; tasks: number };

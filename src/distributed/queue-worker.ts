@@ -2,7 +2,8 @@
 // told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
 // polled too, slowly, in case a message is missed), or is given one queue, and counts each
 // part (plain, or of a constrained board) on the Wasm engine in a worker thread (the same embedded worker as
-// countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
+// countParallel), `concurrency` parts at once; a solve's jobs (solveDistributed) go to the same
+// threads (./solve-worker.ts). A worker killed mid-part loses its lock;
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
 import { availableParallelism, hostname } from "node:os";

@@ -19,19 +19,13 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { searchRoot, solveTasks } from "../count/solve-tasks.js";
+import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
 
-/**
- * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
- * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
- */
-export const SOLVE_TASKS = 64;
-/** The nodes a task's search may take in the first pass over the tasks. */
-export const SOLVE_FIRST_BUDGET = 4096;
-/** How many times more nodes each pass gives a task than the pass before. */
-export const SOLVE_BUDGET_GROWTH = 4;
+// The tasks asked for and the passes' budgets are the queue's too (src/distributed/solve-jobs.ts):
+// defined beside the tasks, so the queue's entry does not bundle this file.
+export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
