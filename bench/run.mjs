@@ -16,6 +16,8 @@
 // (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first one).
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
 // NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
+// --only queue-solve: solveDistributed on 2 local workers against one thread, Excluded Diagonals at n = 32
+// (bench/queue-solve.mjs; its own redis-server unless --queue; minutes: --boards B takes the first B boards, --quick the first one).
 // --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -33,6 +35,7 @@ import { benchConstrained } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
 import { SOLVE_WORKERS_BOARDS, benchSolveWorkers } from "./solve-workers.mjs";
+import { QUEUE_SOLVE_BOARDS, benchQueueSolve } from "./queue-solve.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchFrontierHard, benchFrontierSweep } from "./frontier.mjs";
 
@@ -92,6 +95,10 @@ const sections = {
   "solve-workers": () => benchSolveWorkers({
     ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values.boards ? { boards: SOLVE_WORKERS_BOARDS.slice(0, Number(values.boards)) } : {}),
   }),
+  // solveDistributed over 2 local workers against one thread (bench/queue-solve.mjs; not in the default run: minutes).
+  "queue-solve": () => benchQueueSolve({
+    url: values.queue, ...(values.quick ? { boards: QUEUE_SOLVE_BOARDS.slice(0, 1) } : values.boards ? { boards: QUEUE_SOLVE_BOARDS.slice(0, Number(values.boards)) } : {}),
+  }),
   "gpu-model": async () => {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");
     const { benchGpuModel } = await loadGpuModel();
@@ -109,7 +116,7 @@ const sections = {
 // --gpu and --constrained run only their own section; the default run leaves out those two,
 // the queue (without --queue) and the loader (without NQ_BENCH_BASELINE).
 const chosen = values.only ? values.only.split(",").map((name) => (name === "seed-001" ? "las-vegas" : name)) : values["gpu-model"] ? ["gpu-model"] : values.gpu ? ["gpu"] : values.constrained ? ["constrained"] : values["queue-scale"] ? ["queue-scale"]
-  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "frontier-hard", "queue-scale", "liar", "solve-workers"].includes(name));
+  : Object.keys(sections).filter((name) => ((name !== "queue" && name !== "queue-cost") || values.queue) && (name !== "loader" || process.env.NQ_BENCH_BASELINE) && !["gpu", "gpu-model", "constrained", "frontier", "frontier-hard", "queue-scale", "liar", "solve-workers", "queue-solve"].includes(name));
 if (chosen.includes("gpu")) await relaunchForSoftwareGpu();
 if (chosen.includes("queue") && !values.queue) throw new Error("the queue section needs Redis: npm run bench -- --only queue --queue redis://127.0.0.1:6379");
 if (values["queue-repeats"] && !(Number(values["queue-repeats"]) >= 3)) throw new Error("--queue-repeats must be a number >= 3");

@@ -11,7 +11,7 @@ import { trace } from "../src/search/trace.js";
 import { estimate } from "../src/analysis/estimate.js";
 import { lasVegasStats } from "../src/analysis/las-vegas-stats.js";
 import { crossCheck } from "../src/analysis/crosscheck.js";
-import { countDistributed, listRuns, startWorker } from "../src/distributed/index.js";
+import { countDistributed, listRuns, solveDistributed, startWorker } from "../src/distributed/index.js";
 import { ErrorCode, invalid, rephrased, timeoutError, type CodedError } from "../src/core/errors.js";
 import { PACED_OPTION_NAMES } from "../src/core/pacer.js";
 import { describeFailure } from "../src/cli/errors.js";
@@ -31,6 +31,7 @@ const ACCEPTS: Record<string, readonly string[]> = {
   countDistributed: ["n", "options", "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated"],
   startWorker: ["options", "connection", "concurrency", "prefetch", "queue", "lockDuration", "stalledInterval", "pollMs", "gpu", "name", "graceMs", "key", "keyFile", "identity", "identityFile", "unauthenticated"],
   listRuns: ["options", "connection", "connectTimeoutMs"],
+  solveDistributed: ["n", "options", "connection", "fixed", "blocked", "queue", "key", "keyFile", "unauthenticated", "audit", "replicas", "identities", "revoked", "signal", "timeoutMs", "onProgress", "onNotice", "connectTimeoutMs", "pollMs", "lostAfterMs", "stallNoticeMs"],
 };
 
 /** A bad call: the function, the call, and the parameter it is bad in. */
@@ -78,6 +79,13 @@ const BAD_CALLS: [keyof typeof ACCEPTS, () => unknown, string][] = [
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", parts: 0 }), "parts"],
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", key: "k", revoked: ["a", "two words"] }), "revoked"],
   ["countDistributed", () => countDistributed(10, { connection: "redis://h:1", key: "k", unauthenticated: true }), "unauthenticated"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "http://h:1" }), "connection"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", queue: "a b" }), "queue"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", audit: -1 }), "audit"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", replicas: 3 }), "replicas"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", timeoutMs: 0 }), "timeoutMs"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", blocked: [[20, 0]] }), "blocked"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", unauthenticated: true }), "unauthenticated"],
   ["startWorker", () => startWorker({ connection: "redis://h:1", concurrency: 0 }), "concurrency"],
   ["startWorker", () => startWorker({ connection: "redis://h:1", graceMs: -1 }), "graceMs"],
   ["startWorker", () => startWorker({ connection: "redis://%zz@h:1" }), "connection"],
@@ -114,7 +122,7 @@ describe("a bad input names its parameter as a field", () => {
       graceMs: "--grace", maxNodes: "--max-nodes", maxSteps: "--max-steps", stopVegas: "--stop-vegas", maxEvents: "--max-events",
       samples: "--samples", trials: "--trials", checkpoint: "--checkpoint", budgetMs: "--budget", kernels: "--kernels",
       method: "--method", engine: "--engine", queue: "--queue-name", audit: "--audit", revoked: "--revoked", unauthenticated: "--unauthenticated",
-      identityFile: "--identity-file", keyFile: "--key-file",
+      identityFile: "--identity-file", keyFile: "--key-file", replicas: "--replicas",
     };
     for (const [, call] of BAD_CALLS) {
       const error = await failure(call);

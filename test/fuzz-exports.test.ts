@@ -20,10 +20,10 @@ const CAP_MS = 10_000;
 /** Plain objects given to a paced function get a signal that stops it soon: an answer to junk stays cheap. */
 const PACED: Record<string, number> = {
   count: 1, countParallel: 1, countPart: 1, countConstrainedPartAsync: 1, crossCheck: 0, estimate: 1, treeSize: 1,
-  lasVegasStats: 1, lasVegasTable: 1, solve: 1, countGpu: 1, countDistributed: 1,
+  lasVegasStats: 1, lasVegasTable: 1, solve: 1, countGpu: 1, countDistributed: 1, solveDistributed: 1,
 };
 /** Functions that reach Redis: a plain object given them points at port 1 (nothing listens there), never at a real 6379. */
-const QUEUE = new Set(["countDistributed", "listRuns", "removeRun", "startWorker", "redisOptions"]);
+const QUEUE = new Set(["countDistributed", "solveDistributed", "listRuns", "removeRun", "startWorker", "redisOptions"]);
 
 const part8 = main.splitCount(8, { parts: 4 })[1];
 const cpart = main.splitConstrainedCount(6, { blocked: [[0, 0]] } as never, 4)[0];

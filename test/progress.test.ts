@@ -146,7 +146,8 @@ describe("ProgressThrottle", () => {
   });
 
   it("is the one throttle: Pacer, countParallel and the queue coordinator report through it, none throttles by hand", () => {
-    for (const file of ["src/core/pacer.ts", "src/workers/parallel.ts", "src/distributed/coordinator.ts"]) {
+    // (the queue's coordinators, a count's and a solve's, report through the drive they share)
+    for (const file of ["src/core/pacer.ts", "src/workers/parallel.ts", "src/distributed/drive.ts"]) {
       const source = readFileSync(file, "utf8");
       expect(source, file).toMatch(/new ProgressThrottle\(/);
       // no timestamp of the last report kept beside it

@@ -38,6 +38,8 @@ export const ErrorCode = {
   key: "NQ_KEY",
   /** A MAC does not verify under the key: a checkpoint, a queue job, result or run record was changed, or made under another key. */
   tampered: "NQ_TAMPERED",
+  /** A queue worker's "no solution here" for a solve's task was shown false: the coordinator's own search (the audit), or another worker's solution checked on the board, found one there. */
+  auditMismatch: "NQ_AUDIT_MISMATCH",
 } as const;
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
 

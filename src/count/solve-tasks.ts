@@ -6,7 +6,7 @@
 // (./constrained.ts, the constrained count's parts' split). Measured, one thread, Excluded
 // Diagonals at n = 30, d = 33 and 34 (docs/solving.md): the root's branch found the solutions
 // in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M.
-import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search } from "../engine/contract.js";
+import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchStatus } from "../engine/contract.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import type { Board } from "../board/board.js";
 import { ChunkSizer, now } from "../core/pacer.js";
@@ -14,7 +14,25 @@ import { ErrorCode, withCode } from "../core/errors.js";
 import { describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
+import { verifyRepeats } from "../engine/ts/verify.js";
+import { fnv1a64 } from "../core/digest.js";
 import { CONSTRAINED_MAX_N, depthFor, openConstrainedSolve, prefixConstraints, prefixesAt } from "./constrained.js";
+
+/**
+ * The version of the tasks' cut (the root's branch, else the prefixes of SOLVE_TASKS): a
+ * queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
+ */
+export const SOLVE_TASKS_VERSION = 1;
+
+/**
+ * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
+ * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
+ */
+export const SOLVE_TASKS = 64;
+/** The nodes of a task's first slice on threads, and of its first pass on the queue. */
+export const SOLVE_FIRST_BUDGET = 4096;
+/** How many times more nodes each pass gives a task on the queue than the pass before (threads: SOLVE_SLICE_GROWTH). */
+export const SOLVE_BUDGET_GROWTH = 4;
 
 /** One task: the board's givens, and its sub-boards (each prefix's queens given too), searched in turn; task of tasks. */
 export type SolveTask = { kind: "solve"; n: number; fixed: Square[]; blocked: Square[]; prefixes: Square[][]; task: number; tasks: number };
@@ -184,4 +202,41 @@ export function checkSolvedTask(task: SolveTask, value: unknown): SolvedTask {
   if (columns.includes(-1) || !satisfiesConstraints(constraints, columns)) throw mismatch(`${label} breaks the board's given queens or blocked squares`);
   if (!task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c))) throw mismatch(`${label} holds none of the task's prefixes`);
   return { columns, nodes };
+}
+
+/** A task's digest: FNV-1a 64 of its JSON (board, givens, prefixes, place): what a queue job names it by. */
+export function taskDigest(task: SolveTask): string {
+  const { n, fixed, blocked, prefixes, task: index, tasks } = task;
+  return fnv1a64(JSON.stringify({ v: SOLVE_TASKS_VERSION, n, fixed, blocked, prefixes, task: index, tasks }));
+}
+
+/**
+ * What a worker elsewhere says it found in a task, checked on the board itself: checkSolvedTask
+ * (nodes a count, the givens kept, one of the task's prefixes held) and, for a board, that no
+ * two of its queens attack each other. Returns a copy; NQ_PART_MISMATCH otherwise.
+ */
+export function checkSolvedBoard(task: SolveTask, value: unknown, label?: string): SolvedTask {
+  const checked = checkSolvedTask(task, value);
+  if (checked.columns !== null && verifyRepeats(Int32Array.from(checked.columns)) !== 0) {
+    throw mismatch(`${label ?? `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`} is not a solution: two of its queens attack each other`);
+  }
+  return checked;
+}
+
+/**
+ * The whole board's complete search, on this thread, to its root's verdict: its first node or
+ * two (never past maxNodes). Many boards are decided there (the diagonal bounds prove them
+ * without a completion), and need no task at all.
+ */
+export function searchRoot(n: number, constraints: Constraints, engineName: EngineName | undefined, maxNodes = Infinity): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
+  const search = pickEngine(engineName).openSearch("complete", n, {
+    seed: 0, param: 0, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(constraints.empty ? {} : { constraints }),
+  });
+  try {
+    // Two nodes: the solve's portfolio looks at its root only once it places a queen.
+    const status = search.run(Math.min(2, maxNodes));
+    return { status, nodes: search.stats().nodes, columns: status === FOUND ? search.columns() : null };
+  } finally {
+    search.close();
+  }
 }

@@ -151,3 +151,35 @@ export function readIdentity(path: string): WorkerIdentity {
   if (!m) throw keyNeeded(`identity file ${path} is not a worker identity (one line "nqueens-worker-identity v1 NAME KEY", as \`nqueens key --worker NAME\` writes it)`);
   return { name: m[1]!, key: new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16))) };
 }
+
+/** What a coordinator takes a result under: its key, the identities it takes, the revoked ones, and the run and job the result must be for. */
+export type SealCheck = {
+  key: Uint8Array | undefined; identities: "allowed" | "required"; revoked: ReadonlySet<string>;
+  queue: string; runId: string; job: string;
+  /** The result in messages: "the result for part 3 of 16 (n = 12)". */
+  what: string;
+};
+
+/**
+ * A worker's result checked as the coordinator takes it, whatever the run: under a key its MAC
+ * (under the worker's own identity key when it is marked so, and only so with identities
+ * "required") and its run and job ids (NQ_TAMPERED saying why otherwise). Returns the worker's
+ * name as the result gives it (at most 200 characters; "(unnamed)") and, under a key, whether
+ * it is a revoked identity's.
+ */
+export function checkSeal(value: unknown, s: SealCheck): { worker: string; revoked: boolean } {
+  const v = (typeof value === "object" && value !== null ? value : {}) as { run?: unknown; job?: unknown; worker?: unknown; identity?: unknown };
+  let revoked = false;
+  if (s.key) {
+    const own = v.identity === true && typeof v.worker === "string" && IDENTITY_NAME.test(v.worker);
+    if (s.identities === "required" && !own) {
+      throw tampered(`${s.what} is not signed by a worker identity (the run takes only results under a worker's own key: nqueens key --worker NAME)`);
+    }
+    if (!(verifies(own ? identityKey(s.key, v.worker as string) : s.key, RESULT_DOMAIN, s.queue, value) && v.run === s.runId && v.job === s.job)) {
+      throw tampered(`${s.what} does not verify under ${own ? `the key of worker ${v.worker as string}` : "the key"} (changed in Redis, or written without the key)`);
+    }
+    revoked = own && s.revoked.has(v.worker as string);
+  }
+  const named = v.worker;
+  return { worker: typeof named === "string" && named.length > 0 ? named.slice(0, 200) : "(unnamed)", revoked };
+}

@@ -3,7 +3,7 @@
 // without a record must hold no jobs. Gives the run's id, the record's or a fresh one.
 import type { Queue } from "bullmq";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
-import { metaKey, type RunMeta } from "./keys.js";
+import { metaKey, type CountRunMeta, type RunMeta } from "./keys.js";
 import { RUN_DOMAIN, keyNeeded, tampered, verifies } from "./auth.js";
 
 /**
@@ -25,7 +25,7 @@ export async function claimQueue(stored: string | null, queue: Queue, name: stri
   try { meta = JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
   if (!meta || !same(meta)) {
     throw withCode(rangeError(
-      `queue ${name} holds another count (${meta ? runText(meta) : "unreadable"}), ` +
+      `queue ${name} holds another ${meta?.format === "nqueens-solve-run" ? "run" : "count"} (${meta ? runText(meta) : "unreadable"}), ` +
       `not ${runText(want)}: use another queue name or remove that run`,
     ), ErrorCode.queueMismatch);
   }
@@ -48,14 +48,15 @@ function randomId(): string {
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** What a run is, in messages: n, parts, split version and, for a constrained board, its digest. */
+/** What a run is, in messages: n, parts, split version and, for a constrained board, its digest; a solve's n, board and tasks. */
 function runText(meta: RunMeta): string {
   const board = meta.board === undefined ? "" : typeof meta.board === "object" && meta.board !== null ? `, board ${String(meta.board.digest)}` : ", an unreadable board";
+  if (meta.format === "nqueens-solve-run") return `a solve of n = ${meta.n}${board}, ${meta.tasks} tasks, tasks version ${meta.tasksVersion}`;
   return `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}${board}`;
 }
 
 /** The same board (or both plain): digest, depth and lists, field by field. */
-export function sameBoard(a: RunMeta["board"], b: RunMeta["board"]): boolean {
+export function sameBoard(a: CountRunMeta["board"], b: CountRunMeta["board"]): boolean {
   if (a === undefined || b === undefined) return a === b;
   if (typeof a !== "object" || a === null) return false;
   return a.digest === b.digest && a.n === b.n && a.depth === b.depth && JSON.stringify(a.fixed) === JSON.stringify(b.fixed) && JSON.stringify(a.blocked) === JSON.stringify(b.blocked);

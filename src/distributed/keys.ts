@@ -15,6 +15,8 @@ export const RUNS_CHANNEL = "nqueens:runs:changed";
 export const metaKey = (queue: string): string => `nqueens:meta:${queue}`;
 /** Hash part -> how many times a worker finished counting it (tests read it: nothing is recounted). */
 export const countedKey = (queue: string): string => `nqueens:counted:${queue}`;
+/** A solve's distrusted workers (caught answering "none" where a task holds a solution): their answers are never taken again in that run. */
+export const distrustKey = (queue: string): string => `nqueens:distrusted:${queue}`;
 
 /**
  * The queue a run uses by default: its name says n, the number of parts and the split version;
@@ -58,13 +60,28 @@ export const jobId = (part: number): string => `part-${part}`;
  * (normalised), digest, and the depth of its split; its splitVersion is the constrained
  * split's, and once merged it has a total but no unique (the givens break the symmetry).
  */
-export type RunMeta = {
+export type RunMeta = CountRunMeta | SolveRunMeta;
+
+/** A count's record. */
+export type CountRunMeta = {
   format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string;
   board?: RunBoard;
   /** The run's random identity (16 bytes, hex), in every job's and result's MAC. */
   run?: string;
   /** HMAC-SHA-256 of the record under the cluster key (absent in a run without a key). */
   mac?: string;
+};
+
+/**
+ * A solve's record (solveDistributed, ./solve-jobs.ts): the board (its normal-form givens and
+ * digest), its tasks (how many, and the version of their cut), and once decided the answer:
+ * `found`, with the solution's columns when true, and the nodes of every search.
+ */
+export type SolveRunMeta = {
+  format: "nqueens-solve-run"; n: number; tasks: number; tasksVersion: number;
+  board: { n: number; fixed: [number, number][]; blocked: [number, number][]; digest: string };
+  run?: string; mac?: string;
+  found?: boolean; columns?: number[]; nodes?: number;
 };
 
 /** A constrained run's board as its record holds it. */

@@ -2,7 +2,8 @@
 // told at once of new and finished runs by a Redis PUBLISH on RUNS_CHANNEL (the set is
 // polled too, slowly, in case a message is missed), or is given one queue, and counts each
 // part (plain, or of a constrained board) on the Wasm engine in a worker thread (the same embedded worker as
-// countParallel), `concurrency` parts at once. A worker killed mid-part loses its lock;
+// countParallel), `concurrency` parts at once; a solve's jobs (solveDistributed) go to the same
+// threads (./solve-worker.ts). A worker killed mid-part loses its lock;
 // another worker's stalled-job check puts the part back on the queue. close() (SIGTERM/SIGINT
 // in the CLI) finishes the parts in hand first.
 import { availableParallelism, hostname } from "node:os";
@@ -18,14 +19,16 @@ import { countPartWebGpu } from "../count/gpu-part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
 import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
 import {
-  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type PartJob, type RunMeta,
+  ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type CountRunMeta, type PartJob, type RunMeta,
 } from "./keys.js";
 import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
-import { IDENTITY_NAME, JOB_DOMAIN, RESULT_DOMAIN, RUN_DOMAIN, keylessChoice, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
+import { IDENTITY_NAME, RESULT_DOMAIN, RUN_DOMAIN, keylessChoice, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
 import { workerKey } from "./plan.js";
+import { jobRecord } from "./intake.js";
+import { isSolveJob, solveJobs, type SolveEvent } from "./solve-worker.js";
 
 export type WorkerEvent =
   | { type: "joined"; queue: string }
@@ -36,6 +39,8 @@ export type WorkerEvent =
    */
   | { type: "left"; queue: string; reason: "finished" | "removed" | "unlisted" }
   | { type: "counted"; queue: string; part: number; ms: number }
+  /** A solve's task answered (solveDistributed): found, none, or unfinished within its pass's budget. */
+  | SolveEvent
   | { type: "error"; queue?: string; message: string };
 
 export type WorkerOptions = {
@@ -116,6 +121,8 @@ function workerIdentity(opts: Partial<WorkerOptions>): WorkerIdentity | undefine
 export type DistributedWorker = {
   /** Parts this worker finished counting. */
   readonly counted: number;
+  /** Solve jobs this worker answered (found, none, or unfinished within a pass's budget). */
+  readonly searched: number;
   /** Its name in results (and in a coordinator's `suspects`). */
   readonly name: string;
   /** Whether it has a key (counts only runs signed with it, and signs its results). */
@@ -206,7 +213,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
 
   const join = (name: string): void => {
-    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track(countPart(name, job, token)), {
+    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track<unknown>(isSolveJob(job) ? solver.run(name, job, token) : countPart(name, job, token)), {
       connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
     });
     worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
@@ -232,23 +239,17 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       if (!Number.isSafeInteger(data[key])) refuse(`its ${key} is ${describe(data[key])}, not an integer`);
     }
     if (typeof data.digest !== "string") refuse(`its digest is ${describe(data.digest)}, not a string`);
-    const stored = await client.get(metaKey(name));
-    let meta: RunMeta | undefined;
-    try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* refused below */ }
-    if (!meta || meta.format !== "nqueens-count-run") return refuse("no coordinator started a run on this queue (no readable nqueens:meta record)");
-    if (key) {
-      // Retried, not refused: the coordinator writes its record back within a poll.
-      if (!verifies(key, RUN_DOMAIN, name, meta)) throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run's record is not signed by this worker's key (changed in Redis, or made under another key)`);
-      if (!verifies(key, JOB_DOMAIN, name, data) || data.run !== meta.run || data.job !== job.id) {
-        refuse("it does not verify under this worker's key (changed in Redis, or written without the key)");
-      }
-    } else if (meta.mac !== undefined && !identity) {
-      throw new Error(`job ${job.id ?? "?"} of queue ${name}: the run was made under a key; this worker has none (NQUEENS_KEY, --key-file)`);
-    }
+    const meta = await jobRecord<CountRunMeta>({ client, name, jobId: String(job.id ?? "?"), data, format: "nqueens-count-run", key, hasIdentity: identity !== undefined, refuse });
     return partOfIdentity(data, meta, CONSTRAINED_QUEUE_MAX_PARTS, refuse);
   };
 
   const onThread = (part: Part): Promise<PartResult> => pool.run(part); // checked against its part
+
+  // A solve's tasks (./solve-worker.ts): searched on the same threads, stopped when their run is decided.
+  const solver = solveJobs({
+    client, key, identity, workerName, pool, errors: { UnrecoverableError, DelayedError, WaitingError },
+    onSearched: (e) => onEvent(e), onRefused: (queue, message) => onEvent({ type: "error", queue, message }), forced: () => forced,
+  });
 
   const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartResult> => {
     const t0 = performance.now();
@@ -302,12 +303,16 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const worker = workers.get(name);
     workers.delete(name);
     countedHere.delete(name);
+    solver.stop(name); // a solve's tasks in hand stop now, rather than being searched to their end
     // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
     // can never be stored; waiting for it would stop this worker from looking for runs.
     if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
     const stored = await client.get(metaKey(name)).catch(() => undefined);
     let total: unknown;
-    try { total = stored ? (JSON.parse(stored) as RunMeta).total : undefined; } catch { /* unlisted */ }
+    try {
+      const meta = stored ? JSON.parse(stored) as RunMeta : undefined;
+      total = meta?.format === "nqueens-solve-run" ? meta.found : meta?.total; // a count's total, a solve's verdict
+    } catch { /* unlisted */ }
     onEvent({ type: "left", queue: name, reason: total !== undefined ? "finished" : stored === null ? "removed" : "unlisted" });
   };
 
@@ -349,6 +354,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       if (closing) return;
       for (const name of names) if (!workers.has(name) && await mayJoin(name) && !closing && !workers.has(name)) join(name);
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
+      for (const name of workers.keys()) await solver.checkDecided(name); // a run still listed (a worker on one queue) but decided
     } catch (error) {
       if (!closing) onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
     }
@@ -365,28 +371,27 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     return looking;
   };
 
-  // Coordinators PUBLISH on RUNS_CHANNEL when a run starts or finishes: look at once.
-  let subscriber: Redis | undefined;
-  if (!opts.queue) {
-    subscriber = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
-    subscriber.on("error", () => {}); // it reconnects and resubscribes by itself; the poll covers the gap
-    subscriber.on("message", () => void discover());
-    await within(subscriber.subscribe(RUNS_CHANNEL), connectTimeoutMs, "subscribe").catch((error) => {
-      onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
-    });
-  }
+  // Coordinators PUBLISH on RUNS_CHANNEL when a run starts or finishes: look at once (a worker
+  // on one queue, when it is that queue's run: a solve decided stops its tasks in hand).
+  const subscriber: Redis = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
+  subscriber.on("error", () => {}); // it reconnects and resubscribes by itself; the poll covers the gap
+  subscriber.on("message", (_channel: string, message: string) => { if (!opts.queue || message === opts.queue) void discover(); });
+  await within(subscriber.subscribe(RUNS_CHANNEL), connectTimeoutMs, "subscribe").catch((error) => {
+    onEvent({ type: "error", message: `no notices of new runs, looking every ${pollMs} ms instead: ${error instanceof Error ? error.message : String(error)}` });
+  });
   pool.warm(); // threads started and the Wasm compiled before the first part comes (each compiles as it starts)
   await discover();
 
   return {
     get counted() { return counted; },
+    get searched() { return solver.searched; },
     name: workerName,
     authenticated: key !== undefined || identity !== undefined,
     async close(force = false) {
       const first = !closing;
       closing = true;
       clearTimeout(timer);
-      subscriber?.disconnect();
+      subscriber.disconnect();
       const queueWorkers = [...workers.values()];
       if (force) {
         // Stop counting now; the parts in hand go back to the queue (see the processor).

@@ -3,13 +3,15 @@ import { invalid } from "../core/errors.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { bull, connect, lost, redisOptions, within, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
-import { ACTIVE_RUNS_KEY, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type RunMeta } from "./keys.js";
+import { ACTIVE_RUNS_KEY, QUEUE_NAME, RUNS_CHANNEL, countedKey, distrustKey, metaKey, type CountRunMeta, type RunMeta } from "./keys.js";
 import { RUN_DOMAIN, queueKey, verifies } from "./auth.js";
 import type { KeyInput } from "../core/key.js";
 
 /** One run as Redis holds it (listRuns). */
 export type RunInfo = {
   queue: string;
+  /** "solve" for a solveDistributed run (then `parts` is its tasks, `splitVersion` their cut's version, `done` the jobs answered, passes included); absent for a count. */
+  kind?: "solve";
   n: number;
   parts: number;
   splitVersion: number;
@@ -28,6 +30,8 @@ export type RunInfo = {
   total?: bigint;
   /** Set with total; null for a constrained board's run (the givens break the symmetry). */
   unique?: bigint | null;
+  /** A solve's verdict, once decided: true (a solution was found; it is in the record), false (none). */
+  found?: boolean;
   /** Set when the run's record (`nqueens:meta:QUEUE`) cannot be read as it should: what is wrong. */
   unreadable?: string;
   /**
@@ -78,25 +82,30 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       const stored = await ask(client.get(recordKey), "get");
       let meta: RunMeta | undefined;
       try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* not ours */ }
-      if (!meta || meta.format !== "nqueens-count-run") continue;
+      if (!meta || (meta.format !== "nqueens-count-run" && meta.format !== "nqueens-solve-run")) continue;
+      const solve = meta.format === "nqueens-solve-run" ? meta : undefined;
+      const kind = solve ? { kind: "solve" as const } : {};
+      const count = (solve ? { n: meta.n, parts: solve.tasks, splitVersion: solve.tasksVersion, total: undefined, unique: undefined, board: solve.board } : meta) as CountRunMeta;
       const problems: string[] = [];
       for (const field of ["n", "parts", "splitVersion"] as const) {
-        if (!Number.isSafeInteger(meta[field])) problems.push(`${field} ${JSON.stringify(meta[field]) ?? "missing"} is not an integer`);
+        if (!Number.isSafeInteger(count[field])) problems.push(`${field} ${JSON.stringify(count[field]) ?? "missing"} is not an integer`);
       }
-      const constrained = meta.board !== undefined;
-      const board = constrained && typeof meta.board === "object" && meta.board !== null && typeof meta.board.digest === "string" ? meta.board.digest : undefined;
+      const constrained = count.board !== undefined;
+      const board = constrained && typeof count.board === "object" && count.board !== null && typeof count.board.digest === "string" ? count.board.digest : undefined;
       if (constrained && board === undefined) problems.push("its board is not a board's record");
-      const total = meta.total === undefined ? undefined : storedCount(meta.total);
-      const unique = meta.total === undefined ? undefined : constrained ? (meta.unique === undefined ? null : undefined) : storedCount(meta.unique);
-      if (meta.total !== undefined && total === undefined) problems.push(`the stored total ${JSON.stringify(meta.total)} is not a count`);
-      if (meta.total !== undefined && unique === undefined) {
-        problems.push(constrained ? `a constrained board's run has no unique count, but it holds ${JSON.stringify(meta.unique)}` : `the stored unique ${JSON.stringify(meta.unique) ?? "(missing)"} is not a count`);
+      const total = count.total === undefined ? undefined : storedCount(count.total);
+      const unique = count.total === undefined ? undefined : constrained ? (count.unique === undefined ? null : undefined) : storedCount(count.unique);
+      if (count.total !== undefined && total === undefined) problems.push(`the stored total ${JSON.stringify(count.total)} is not a count`);
+      if (count.total !== undefined && unique === undefined) {
+        problems.push(constrained ? `a constrained board's run has no unique count, but it holds ${JSON.stringify(count.unique)}` : `the stored unique ${JSON.stringify(count.unique) ?? "(missing)"} is not a count`);
       }
       const verified = key ? verifies(key, RUN_DOMAIN, name, meta) : null;
+      if (solve && solve.found !== undefined && typeof solve.found !== "boolean") problems.push(`its verdict ${JSON.stringify(solve.found)} is not true or false`);
+      const verdict = solve && typeof solve.found === "boolean" && verified !== false ? { found: solve.found } : {};
       const shown = verified !== false; // a record that does not verify reports no total
       if (!QUEUE_NAME.test(name)) { // not a queue BullMQ can open: listed as unreadable, the others still listed
         runs.push({
-          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion, done: 0, active: 0, waiting: 0, failed: 0, workers: 0, open: open.has(name),
+          queue: name, ...kind, n: count.n, parts: count.parts, splitVersion: count.splitVersion, done: 0, active: 0, waiting: 0, failed: 0, workers: 0, open: open.has(name),
           unreadable: `${metaKey(name)}: its queue name is not one a run can have (letters, digits, '.', '_' and '-')`, verified,
         });
         continue;
@@ -106,10 +115,10 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       try {
         const counts = await ask(queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed"), `queue ${name}`);
         runs.push({
-          queue: name, n: meta.n, parts: meta.parts, splitVersion: meta.splitVersion, ...(board !== undefined ? { board } : {}),
+          queue: name, ...kind, n: count.n, parts: count.parts, splitVersion: count.splitVersion, ...(board !== undefined ? { board } : {}),
           done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
           workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
-          ...(shown && total !== undefined && unique !== undefined ? { total, unique } : {}),
+          ...(shown && total !== undefined && unique !== undefined ? { total, unique } : {}), ...verdict,
           ...(problems.length ? { unreadable: `${metaKey(name)}: ${problems.join("; ")}` } : {}),
           verified,
         });
@@ -134,7 +143,7 @@ export async function removeRun(queue: string, options: { connection: Connection
   const q = new Queue(queue, { connection: bull(redis) });
   try {
     await q.obliterate({ force: true });
-    await client.del(metaKey(queue), countedKey(queue));
+    await client.del(metaKey(queue), countedKey(queue), distrustKey(queue));
     await client.srem(ACTIVE_RUNS_KEY, queue);
     await client.publish(RUNS_CHANNEL, queue);
   } finally {

@@ -4,16 +4,17 @@
 import type { Redis } from "ioredis";
 import { SPLIT_VERSION } from "../count/parts.js";
 import { RUN_DOMAIN, verifies } from "./auth.js";
-import { metaKey, type RunMeta } from "./keys.js";
+import { metaKey, type CountRunMeta } from "./keys.js";
 
 /** Why a run with no part finished for a while may be waiting, and what would end the wait. */
-export function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean }): string {
+export function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean; unit?: string }): string {
+  const unit = q.unit ?? "part";
   const why: string[] = [];
   if (q.workers === 0) why.push(`no worker is on it: start one (nqueens worker --queue URL${q.keyed ? " with this run's key" : ""})`);
-  else if (q.replicas > 1 && q.workers < 2) why.push("with replicas 2 each part is counted by two different workers, and one worker is on it: start another");
+  else if (q.replicas > 1 && q.workers < 2) why.push(`with replicas 2 each ${unit} is ${unit === "part" ? "counted" : "searched"} by two different workers, and one worker is on it: start another`);
   if (q.keyed) why.push("a worker without this run's key does not join it (it says so on its own stderr)");
-  if (q.active > 0) why.push(`${q.active} part${q.active === 1 ? " is" : "s are"} being counted (a long part takes a while)`);
-  return `queue ${name}: no part finished for ${Math.round(forMs / 1000)} s (${q.done} of ${q.parts} done, ${q.active} in hand, ${q.waiting} waiting, ${q.workers} worker${q.workers === 1 ? "" : "s"} on it): ${why.join("; ") || "the workers may be slow or stopped"}; Ctrl-C stops waiting, and the same command resumes`;
+  if (q.active > 0) why.push(`${q.active} ${unit}${q.active === 1 ? " is" : "s are"} being ${unit === "part" ? "counted" : "searched"} (a long ${unit} takes a while)`);
+  return `queue ${name}: no ${unit} finished for ${Math.round(forMs / 1000)} s (${q.done} of ${q.parts} done, ${q.active} in hand, ${q.waiting} waiting, ${q.workers} worker${q.workers === 1 ? "" : "s"} on it): ${why.join("; ") || "the workers may be slow or stopped"}; Ctrl-C stops waiting, and the same command resumes`;
 }
 
 /**
@@ -34,9 +35,9 @@ export async function runToResume(client: Redis, n: number, runKey: Uint8Array |
   let finished: number | undefined;
   for (const key of keys.sort()) {
     const parts = Number(/-p(\d+)-v\d+$/.exec(key)?.[1]);
-    let meta: RunMeta | undefined;
-    try { meta = JSON.parse((await client.get(key)) ?? "null") as RunMeta; } catch { continue; }
-    if (!meta || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
+    let meta: CountRunMeta | undefined;
+    try { meta = JSON.parse((await client.get(key)) ?? "null") as CountRunMeta; } catch { continue; }
+    if (!meta || meta.format !== "nqueens-count-run" || meta.n !== n || meta.parts !== parts || meta.board !== undefined) continue;
     const name = key.slice(metaKey("").length);
     if (!Number.isSafeInteger(parts) || parts < 1 || parts > 1_000_000) continue; // the most a queue run takes (parts' own check)
     if (runKey && !verifies(runKey, RUN_DOMAIN, name, meta)) continue;

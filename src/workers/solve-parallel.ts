@@ -22,36 +22,22 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { solveTasks } from "../count/solve-tasks.js";
+import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
 
-/**
- * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
- * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
- */
-export const SOLVE_TASKS = 64;
-/** The nodes of a task's first slice. */
-export const SOLVE_FIRST_BUDGET = 4096;
-/** How many times more nodes each slice of a task gets than its slice before. */
-export const SOLVE_BUDGET_GROWTH = 2;
+// The tasks asked for and the passes' budgets are the queue's too (src/distributed/solve-jobs.ts):
+// defined beside the tasks, so the queue's entry does not bundle this file.
+export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
+/** How many times more nodes each slice of a task gets on threads than its slice before (a slice goes on where the last stopped). */
+export const SOLVE_SLICE_GROWTH = 2;
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
 
 /** The whole board's complete search on this thread, to its root's verdict: its first node or two (never past the cap). */
-function searchRoot(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
-  const { engine, n, constraints, caps } = plan;
-  const search = engine.openSearch("complete", n, {
-    seed: 0, param: 0, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(constraints.empty ? {} : { constraints }),
-  });
-  try {
-    // Two nodes: the solve's portfolio looks at its root only once it places a queen.
-    const status = search.run(Math.min(2, caps.maxNodes));
-    return { status, nodes: search.stats().nodes, columns: status === FOUND ? search.columns() : null };
-  } finally {
-    search.close();
-  }
+function rootOf(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
+  return searchRoot(plan.n, plan.constraints, plan.engine.name, plan.caps.maxNodes);
 }
 
 /**
@@ -84,7 +70,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     return { ...base, found: true, columns: found, ...figures, ms: pacer.elapsed() };
   };
-  const root = searchRoot(plan);
+  const root = rootOf(plan);
   if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
     const end: Outcome = root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" };
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: root.nodes, tries: 1, steps: 0, elapsedMs: pacer.elapsed(), tasksDone: 0, tasksTotal: 0, workers: 0 });
@@ -137,7 +123,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
     run.handle = pool.solve(parts[task], {
       allowed: run.allowed,
-      budget: SOLVE_FIRST_BUDGET * SOLVE_BUDGET_GROWTH ** k,
+      budget: SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);

@@ -3,11 +3,13 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { out, toJson, err, inline } from "../output.js";
 import { queueConnection } from "../options.js";
+import { plural } from "../progress.js";
+import type { RunInfo } from "../../distributed/runs.js";
 
 export function runsCommand(program: Command): void {
   program
     .command("runs")
-    .description("list the `nqueens count N --queue URL` runs held in Redis, or remove one (--remove NAME)")
+    .description("list the `nqueens count N --queue URL` and `nqueens solve N --queue URL` runs held in Redis, or remove one (--remove NAME)")
     .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
     .option("--remove <NAME>", "delete this run's queue, jobs and results (stop its coordinator first)")
     .option("--key-file <FILE>", "the cluster key (default: NQUEENS_KEY): each run's record is verified under it, and a record that does not verify shows no total")
@@ -23,15 +25,19 @@ export function runsCommand(program: Command): void {
         }
         await removeRun(run.queue, { connection });
         if (opts.json) return out(toJson({ removed: run.queue }));
-        return out(`removed ${inline(run.queue)} (n = ${run.n}, ${run.done}/${run.parts} parts done)`);
+        return out(`removed ${inline(run.queue)} (n = ${run.n}, ${run.kind === "solve" ? `a solve of ${plural(run.parts, "task")}, ${plural(run.done, "job")} answered` : `${run.done}/${run.parts} parts done`})`);
       }
       if (opts.json) return out(toJson({ runs }));
       if (runs.length === 0) return out("no runs");
+      // A solve's row: its jobs answered (passes included) of its tasks, searching / solved / no solution, and its verdict.
+      const state = (r: RunInfo): string => r.unreadable !== undefined ? "unreadable" : r.verified === false ? "unverified"
+        : r.kind === "solve" ? (r.found !== undefined ? (r.found ? "solved" : "no solution") : r.open ? "searching" : "stopped")
+        : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped";
+      const answer = (r: RunInfo): string => r.kind === "solve" ? (r.found === undefined ? "-" : r.found ? `a solution (board ${r.board ?? "?"})` : `none (board ${r.board ?? "?"})`)
+        : r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-";
       const rows = runs.map((r) => [
-        r.queue, String(r.n), `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
-        r.unreadable !== undefined ? "unreadable" : r.verified === false ? "unverified" : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped",
-        r.verified === null ? "no key" : r.verified ? "yes" : "NO",
-        r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-",
+        r.queue, String(r.n), r.kind === "solve" ? `${r.done} jobs/${r.parts} tasks` : `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
+        state(r), r.verified === null ? "no key" : r.verified ? "yes" : "NO", answer(r),
       ].map(inline)); // every cell may hold text from Redis
       const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "verified", "total"];
       const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));

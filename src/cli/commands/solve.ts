@@ -1,7 +1,9 @@
-// nqueens solve N: one solution by any method; --workers W: the complete search on W threads.
+// nqueens solve N: one solution by any method; --workers W: the complete search on W threads;
+// --queue URL: on `nqueens worker` processes through Redis (./solve-queue.ts).
 import type { Command } from "commander";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { render } from "../../board/render.js";
+import type { Square } from "../../board/constraints.js";
 import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveResult } from "../../search/solve.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +14,7 @@ import { limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
 import { METHODS, type SearchMethod } from "../../engine/registry.js";
+import { checkQueueSolveFlags, queueText, solveOnQueue, type QueueSolveCliOptions } from "./solve-queue.js";
 
 /**
  * The figures that mean something for a method: nodes for the tree searches, steps for the
@@ -130,7 +133,10 @@ type SolveCliOptions = {
   out?: string;
   json?: boolean;
   workers?: number | "auto";
-} & GivensCliOptions;
+} & GivensCliOptions & QueueSolveCliOptions;
+
+/** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
+const collectNames = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim())];
 
 /** A --workers value of solve: a number (the API checks its range), or 'auto', which the API turns into one thread per core. */
 function solveWorkersOption(text: string): number | "auto" {
@@ -141,6 +147,38 @@ function solveWorkersOption(text: string): number | "auto" {
 function threadsText(r: { workers?: number; tasks?: number }): string[] {
   if (r.workers === undefined) return [];
   return [r.workers === 0 ? "at its root, no thread" : `on ${plural(r.workers, "thread")}, ${plural(r.tasks ?? 0, "task")}`];
+}
+
+/** The solve in this process: one thread, or the complete search on --workers threads; a progress bar on a terminal. */
+async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions): Promise<SolveResult> {
+  const bar = await progressBar("solve");
+  let started = false;
+  // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
+  const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
+  return await solveWith(n, {
+    method: opts.method,
+    engine: opts.engine,
+    seed,
+    stopVegas: opts.stopVegas,
+    maxNodes: opts.maxNodes,
+    maxSteps: opts.maxSteps,
+    maxTries: opts.maxTries,
+    timeoutMs: opts.timeout,
+    ...(opts.workers === undefined ? {} : { workers: opts.workers }),
+    ...(givens.fixed ? { fixed: givens.fixed } : {}),
+    ...(givens.blocked ? { blocked: givens.blocked } : {}),
+    signal: interruptSignal(),
+    onProgress: (p) => {
+      if (!bar || p.elapsedMs < 500) return;
+      const limits = { timeoutMs: opts.timeout, maxNodes: opts.maxNodes, maxSteps: opts.maxSteps, maxTries: opts.maxTries };
+      const tasks = p.tasksTotal === undefined ? [] : [`${p.tasksDone}/${p.tasksTotal} tasks`, plural(p.workers ?? 0, "thread")];
+      const shown = [...tasks, ...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
+      const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", etaText: limitEtaText(p, limits) };
+      // The payload from the first draw on: started without it, the bar once drew its raw template ({n} | {phase} ...).
+      if (!started) { bar.start(1, 0, payload); started = true; }
+      bar.update(0, payload);
+    },
+  }).finally(() => bar?.stop());
 }
 
 export function solveCommand(program: Command): void {
@@ -157,44 +195,29 @@ export function solveCommand(program: Command): void {
     .option("--max-tries <X>", "stop after X tries or restarts (randomized methods)", number("--max-tries"))
     .option("--timeout <ms>", "stop after this many milliseconds", number("--timeout"))
     .option("--workers <W>", "the complete search on W worker threads, or 'auto' for one per core (--method complete, or auto on a board with givens)", solveWorkersOption)
+    .option("--queue <URL>", "with --method complete: search the tasks on `nqueens worker` processes through Redis (redis://HOST:PORT); run again to resume")
+    .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the board's digest and its tasks)")
+    .option("--key-file <FILE>", "with --queue: the cluster key (default: NQUEENS_KEY)")
+    .option("--audit <FRACTION>", "with --queue: the share of the workers' \"no solution here\" answers the coordinator searches again itself, 0 to 1 (default 0.03, and one of each worker's; 0: no audit)", number("--audit"))
+    .option("--replicas <R>", "with --queue: 2 has each task's \"none\" said by two different workers (default 1)", number("--replicas"))
+    .addOption(choiceOption("--identities <allowed|required>", "with --queue: required takes only answers signed by worker identities (default allowed)", ["allowed", "required"]))
+    .option("--revoked <NAME,...>", "with --queue: worker identities whose answers are never taken (the coordinator searches their tasks itself); repeated, the names add up", collectNames)
+    .option("--unauthenticated", "with --queue: run without a cluster key, as asked (anyone who can write to this Redis can change the answer)")
     .option("--out <FILE>", "write the columns (0-based, one per line) to FILE instead of drawing the board")
     .option("--json", "print one JSON object");
   givensOptions(command)
-    .action(async (nArgument: number | undefined, opts: SolveCliOptions) => {
+    .action(async (nArgument: number | undefined, opts: SolveCliOptions, command: Command) => {
       const givens = await readGivens(nArgument, opts);
       const n = givens.n;
+      checkQueueSolveFlags(command, opts, hasGivens(givens));
       const seed = opts.seed === undefined || opts.seed === "random" ? opts.seed : number("--seed")(opts.seed);
       if (opts.out !== undefined) checkWritableFile("--out", opts.out); // before the search, not after it
       const hopeless = hopelessHint(opts.method, n, hasGivens(givens));
       if (hopeless) err(`nqueens: ${hopeless}\n`);
-      const bar = await progressBar("solve");
-      let started = false;
-      // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
-      const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
-      const result: SolveResult = await solveWith(n, {
-        method: opts.method,
-        engine: opts.engine,
-        seed,
-        stopVegas: opts.stopVegas,
-        maxNodes: opts.maxNodes,
-        maxSteps: opts.maxSteps,
-        maxTries: opts.maxTries,
-        timeoutMs: opts.timeout,
-        ...(opts.workers === undefined ? {} : { workers: opts.workers }),
-        ...(givens.fixed ? { fixed: givens.fixed } : {}),
-        ...(givens.blocked ? { blocked: givens.blocked } : {}),
-        signal: interruptSignal(),
-        onProgress: (p) => {
-          if (!bar || p.elapsedMs < 500) return;
-          const limits = { timeoutMs: opts.timeout, maxNodes: opts.maxNodes, maxSteps: opts.maxSteps, maxTries: opts.maxTries };
-          const tasks = p.tasksTotal === undefined ? [] : [`${p.tasksDone}/${p.tasksTotal} tasks`, plural(p.workers ?? 0, "thread")];
-          const shown = [...tasks, ...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
-          const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", etaText: limitEtaText(p, limits) };
-          // The payload from the first draw on: started without it, the bar once drew its raw template ({n} | {phase} ...).
-          if (!started) { bar.start(1, 0, payload); started = true; }
-          bar.update(0, payload);
-        },
-      }).finally(() => bar?.stop());
+      const queued = opts.queue === undefined ? undefined : await solveOnQueue(n, givens, opts);
+      const result: SolveResult = queued ?? await solveHere(n, givens, seed, opts);
+      // How it ran: on threads ("on 2 threads, 13 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
+      const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
       const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;
       const lost = kept?.failure !== undefined;
@@ -203,10 +226,11 @@ export function solveCommand(program: Command): void {
       } else if (!result.found || !result.columns) {
         if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
         if (hasGivens(givens) && result.reason === "no-solution") {
-          out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+          out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
           return;
         }
-        out(`n = ${n}: ${stopText(result.reason, n, opts)}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+        const kept = queued && result.reason === "timeout" ? "; the run stays in Redis: run the same command again to resume" : "";
+        out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
@@ -214,7 +238,7 @@ export function solveCommand(program: Command): void {
         else if (hasGivens(givens) && n <= 64) out(`${drawBoard(n, givens, result.columns)}\n(Q given, q placed, # blocked)`);
         else out(render(result.columns));
         out(`method ${result.method}, engine ${result.engine}${result.seed === null ? "" : `, seed ${result.seed}`}: ` +
-          [...methodFigures(result.method, result), ...threadsText(result), `${result.ms.toFixed(1)} ms`].join(", "));
+          [...methodFigures(result.method, result), ...how(result), `${result.ms.toFixed(1)} ms`].join(", "));
       }
       if (lost) {
         throw new RuntimeError(`${kept!.failure}; the solution is kept ${kept!.where === "stdout" ? "on stdout above" : `in ${kept!.where}`}`);

@@ -1,4 +1,4 @@
-// nqueens worker: counts parts of queue runs until stopped.
+// nqueens worker: counts parts of queue runs, and searches the tasks of queue solves, until stopped.
 import type { Command } from "commander";
 import { EXIT_INTERRUPTED, UsageError } from "../errors.js";
 import { choiceOption, number, queueConnection } from "../options.js";
@@ -12,7 +12,7 @@ type WorkerCliOptions = { queue: string; queueName?: string; concurrency?: numbe
 export function workerCommand(program: Command): void {
   program
     .command("worker")
-    .description("count parts for `nqueens count N --queue URL` runs, until stopped (SIGINT/SIGTERM finish the parts in hand, handing back within --grace ms those not done; a second one hands them back at once and exits 130)")
+    .description("count parts for `nqueens count N --queue URL` runs and search tasks for `nqueens solve N --queue URL` ones, until stopped (SIGINT/SIGTERM finish the parts in hand, handing back within --grace ms those not done; a second one hands them back at once and exits 130)")
     .requiredOption("--queue <URL>", "Redis holding the runs (redis://HOST:PORT)")
     .option("--queue-name <NAME>", "work on this queue only (default: every unfinished run)")
     .option("--concurrency <C>", "parts counted at once, each on a thread (default: the cores available)", number("--concurrency"))
@@ -90,6 +90,6 @@ export function workerCommand(program: Command): void {
           void worker.close(true).finally(resolve);
         }
       });
-      log(`stopped after ${plural(worker.counted, "part")}`);
+      log(`stopped after ${plural(worker.counted, "part")}${worker.searched > 0 ? ` and ${plural(worker.searched, "solve job")}` : ""}`);
     });
 }

@@ -1,0 +1,98 @@
+// The audit of a solve on the queue (internal): the coordinator searches again, itself, a
+// sample of the workers' "no solution here" answers, each task to its end. A "found" needs no
+// audit (it is checked on the board itself); a "none" can only be checked by searching again.
+// As the count's audit (./auditor.ts) does, it takes each "none" with probability `fraction`
+// (AuditSampler, drawn from node:crypto, so no worker can foresee which), and once every task
+// is in, one more of each worker's (drawn the same way) not searched yet, so every worker is
+// checked. It also searches the tasks the coordinator must decide itself (a revoked worker's,
+// a replica's confirmation no other worker took). A solution found where a worker said "none"
+// stops the run (the state's `found` decides what that means).
+import { randomInt } from "node:crypto";
+import { solveTaskChunked, type SolveTask } from "../count/solve-tasks.js";
+import { AuditSampler } from "./audit.js";
+
+export type SolveAuditSetup = {
+  tasks: readonly SolveTask[]; fraction: number; signal: AbortSignal | undefined;
+  /** The coordinator's own search of task t found this solution (may throw: the run's verdict). */
+  found: (task: number, columns: number[]) => Promise<void>;
+  /** The coordinator's own search of task t found none. */
+  none: (task: number) => void;
+};
+
+/** A uniform draw in [0, 1) from node:crypto: the score that makes each worker's pick at the end a random one of its answers. */
+const draw = (): number => randomInt(2 ** 30) / 2 ** 30;
+
+export class SolveAudit {
+  /** Tasks the coordinator searched itself. */
+  audited = 0;
+  /** Nodes of those searches. */
+  nodes = 0;
+  onDone: () => void = () => {};
+  private readonly checked: Uint8Array;
+  private readonly waiting: number[] = [];
+  private searching: Promise<void> | undefined;
+  private error: unknown;
+  private readonly sampler: AuditSampler;
+  private toppedUp = false;
+  private readonly stopper = new AbortController();
+
+  constructor(private readonly s: SolveAuditSetup) {
+    this.checked = new Uint8Array(s.tasks.length);
+    this.sampler = new AuditSampler(s.fraction);
+  }
+
+  /** The audit's failure (a worker found lying, or the search could not be made), thrown where the run goes on. */
+  rethrow(): void {
+    if (this.error) throw this.error;
+  }
+
+  /** Worker w answered "none" for task t (accepted): drawn for the sample, and a candidate for its worker's pick at the end. */
+  accepted(t: number, w: number): void {
+    if (this.s.fraction > 0 && this.sampler.offer(w, t, draw())) this.queue(t);
+  }
+
+  /** Task t is searched by the coordinator (once, whatever asks for it). */
+  queue(t: number): void {
+    this.waiting.push(t);
+    this.searching ??= this.searchAll().catch((e) => { this.error = e; }).finally(() => { this.searching = undefined; this.onDone(); });
+  }
+
+  private async searchAll(): Promise<void> {
+    while (this.waiting.length > 0) {
+      const t = this.waiting.shift()!;
+      if (this.checked[t]) continue;
+      const stop = this.stopper.signal, outer = this.s.signal;
+      // On this thread, in chunks of about 10 ms, the coordinator's poll loop running between them.
+      const answer = await solveTaskChunked(this.s.tasks[t], "wasm", {
+        allowed: () => Infinity,
+        between: async () => {
+          await new Promise((resolve) => setImmediate(resolve));
+          if (stop.aborted) throw stop.reason;
+          outer?.throwIfAborted();
+        },
+      });
+      this.audited++;
+      this.nodes += answer.nodes;
+      this.checked[t] = 1;
+      if (answer.columns !== null) await this.s.found(t, answer.columns);
+      else this.s.none(t);
+    }
+  }
+
+  /** Once every task is in: each worker's pick not searched yet is; true when the audit is done too. */
+  finish(): boolean {
+    this.rethrow();
+    if (!this.toppedUp && this.s.fraction > 0) {
+      this.toppedUp = true;
+      for (const t of this.sampler.leastPlausible()) if (!this.checked[t]) this.queue(t);
+    }
+    if (this.searching) return false;
+    this.rethrow();
+    return true;
+  }
+
+  /** Stops a search in progress (the run is over). */
+  close(): void {
+    this.stopper.abort(Object.assign(new Error("the run is over"), { name: "AbortError" }));
+  }
+}

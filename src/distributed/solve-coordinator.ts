@@ -1,0 +1,212 @@
+// The coordinator of a solve on the queue: solveDistributed(n, { fixed, blocked }) decides a
+// board by the complete search, as solve(n, { method: 'complete', workers }) does on threads,
+// with the tasks of src/count/solve-tasks.ts (the search's root branch, one square a task)
+// spread over the workers of the count's queue (startWorker, `nqueens worker`) and the count's
+// machinery: the record and jobs MACed under the cluster key, the run's id, worker identities,
+// the audit, replicas, and a run resumed after a stop (./drive.ts, ./queue-run.ts). Its own
+// parts: the tasks' jobs and passes (./solve-jobs.ts), the answers' checks (./solve-state.ts),
+// the audit of "none" answers (./solve-audit.ts). The root is searched here first: a board its
+// root decides is answered without Redis.
+import type { KeyInput } from "../core/key.js";
+import type { Square } from "../board/constraints.js";
+import { satisfiesConstraints } from "../board/constraints.js";
+import { boardOf } from "../board/board.js";
+import { COMPLETE_MAX_N } from "../engine/registry.js";
+import { EXHAUSTED, FOUND } from "../engine/contract.js";
+import { ErrorCode, withCode } from "../core/errors.js";
+import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
+import { SOLVE_TASKS, searchRoot, solveTasks, taskDigest } from "../count/solve-tasks.js";
+import { verifyRepeats } from "../engine/ts/verify.js";
+import { connect, redisOptions, type Connection } from "./redis.js";
+import { queueLibraries } from "./deps.js";
+import { redact } from "./redact.js";
+import { keylessChoice } from "./auth.js";
+import { checkQueueName, keyOptions, timings } from "./coordinator.js";
+import { driveRun } from "./drive.js";
+import type { RunMeta, SolveRunMeta } from "./keys.js";
+import { SOLVE_FORMAT, SOLVE_TASKS_VERSION, recordedBoard, solveQueueName } from "./solve-jobs.js";
+import { SolveRunState } from "./solve-state.js";
+
+export type SolveDistributedOptions = {
+  /** Redis: a URL such as redis://user:password@host:6379 (rediss:// for TLS) or ioredis options. */
+  connection: Connection;
+  /** Queens given in advance, [row, col] pairs, 0-based. */
+  fixed?: readonly Square[];
+  /** Squares no queen may use, [row, col] pairs, 0-based (an Excluded Diagonals board's, say). */
+  blocked?: readonly Square[];
+  /** Queue name (default solveQueueName: n, the board's digest, its tasks); a queue that holds another run is refused. */
+  queue?: string;
+  /** The cluster key, as countDistributed's (default: the file `keyFile`, else NQUEENS_KEY); without one the run is refused (NQ_KEY) unless `unauthenticated`. */
+  key?: KeyInput;
+  keyFile?: string;
+  /** true: run without a key, as asked (`authenticated: false`: anyone who can write to Redis can change the answer). */
+  unauthenticated?: boolean;
+  /**
+   * The share of the workers' "no solution here" answers the coordinator searches again itself,
+   * to the task's end, drawn at random, 0 to 1 (default 0.03; besides, one of each worker's at
+   * the end; 0: no audit). A solution found where a worker said none stops the run, NQ_AUDIT_MISMATCH naming it.
+   */
+  audit?: number;
+  /** 1 (default) or 2: with 2 a task's "none" stands once two different workers said it. */
+  replicas?: number;
+  /** As countDistributed's: "required" takes only answers under worker identities. */
+  identities?: "allowed" | "required";
+  /** Worker identities whose answers are never taken: the coordinator searches their tasks itself. */
+  revoked?: readonly string[];
+  /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Stops waiting after this long and answers `found: false`, reason 'timeout' (the run stays in Redis; run again to resume). */
+  timeoutMs?: number;
+  /** Called as the coordinator sees tasks decided, at most every 200 ms, and once at the end. */
+  onProgress?: (progress: DistributedSolveProgress) => void;
+  /** Told of faults the coordinator survives (an answer refused, the run put back) and why it waits. */
+  onNotice?: (message: string) => void;
+  connectTimeoutMs?: number;
+  pollMs?: number;
+  lostAfterMs?: number;
+  stallNoticeMs?: number;
+};
+
+export type DistributedSolveProgress = {
+  phase: "search"; n: number;
+  /** Tasks decided "none" so far (those of an earlier run of this command included), of all the tasks. */
+  tasksDone: number; tasksTotal: number; tasksResumed: number;
+  /** Nodes of every answer read so far (repeated passes included). */
+  nodes: number;
+  /** The highest pass enqueued (each gives a task SOLVE_BUDGET_GROWTH times the nodes of the one before). */
+  pass: number;
+  /** Workers connected to the queue, as Redis sees them. */
+  workers: number;
+  elapsedMs: number;
+};
+
+/** What every answer of solveDistributed holds. */
+export type DistributedSolveBase = {
+  n: number; method: "complete"; engine: "wasm"; seed: null;
+  /** Nodes of every answer taken (repeated passes included), the root's, and the audit's own searches. */
+  nodes: number; tries: 1; steps: 0; ms: number;
+  /** The tasks the board was cut into (0: its root decided it here, without Redis). */
+  tasks: number;
+  /** Tasks decided before this call (a run resumed). */
+  resumed: number;
+  queue: string;
+  /** Whether jobs and answers were MACed under a key. */
+  authenticated: boolean;
+  /** Tasks the coordinator searched itself (the audit, and tasks no other worker would take). */
+  audited: number;
+  replicas: number;
+  /** Workers connected to the queue when it ended. */
+  workers: number;
+  /** Passes the tasks took (the highest enqueued, plus one). */
+  passes: number;
+};
+
+/** What solveDistributed answers; `found` narrows it, as solve's does. */
+export type DistributedSolveResult = DistributedSolveBase & (
+  | { found: true; columns: Int32Array; reason?: undefined; conflict?: undefined; task: number; foundBy: string }
+  | { found: false; columns: null; reason: "no-solution" | "timeout" | "conflict"; conflict?: { reason: string; squares: Square[] } }
+);
+
+/**
+ * Decides a board by the complete search over a BullMQ queue that workers (startWorker,
+ * `nqueens worker`) take its tasks from: the first solution found (checked on the board) ends
+ * the run, every task searched to its end proves there is none. Run again after a stop, it
+ * resumes (the tasks decided are not searched again).
+ * @example const r = await solveDistributed(32, { connection: "redis://127.0.0.1:6379", blocked, keyFile: "cluster.key" }); // r.found
+ */
+// About 110 lines: the options, the answers given at once (givens in conflict, n = 2 or 3, a
+// board its root decides), then ./drive.ts drives the run with the solve's state.
+export async function solveDistributed(n: number, options: SolveDistributedOptions): Promise<DistributedSolveResult> {
+  const opts = checkOptions<SolveDistributedOptions>("solveDistributed", options, [
+    "connection", "fixed", "blocked", "queue", "key", "keyFile", "unauthenticated", "audit", "replicas", "identities", "revoked", "signal", "timeoutMs", "onProgress", "onNotice", "connectTimeoutMs", "pollMs", "lostAfterMs", "stallNoticeMs",
+  ]);
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "solveDistributed", plain: [1, COMPLETE_MAX_N], givens: [1, COMPLETE_MAX_N] });
+  const redis = redisOptions(opts.connection as Connection);
+  const signal = optionalSignal(opts.signal);
+  const onProgress = optionalFunction<(p: DistributedSolveProgress) => void>("onProgress", opts.onProgress);
+  const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
+  const notice = (message: string): void => onNotice?.(redact(message));
+  const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
+  const timeoutMs = opts.timeoutMs === undefined ? undefined : checkInteger("timeoutMs", opts.timeoutMs, 1, Number.MAX_SAFE_INTEGER);
+  const { key, identities, revoked } = keyOptions(opts);
+  checkQueueName(opts.queue);
+  keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
+  signal?.throwIfAborted();
+  const start = performance.now();
+  const base = { n, method: "complete" as const, engine: "wasm" as const, seed: null, tries: 1 as const, steps: 0 as const, authenticated: key !== undefined, replicas };
+  const none = { found: false as const, columns: null, tasks: 0, resumed: 0, audited: 0, workers: 0, passes: 0 };
+
+  // Answered at once, as solve answers them: givens in conflict, n = 2 or 3, a board its root decides.
+  const constraints = board.constraints;
+  if (constraints.conflict !== null) {
+    const { reason, squares } = constraints.conflict;
+    return { ...base, ...none, nodes: 0, ms: performance.now() - start, queue: "", reason: "conflict", conflict: { reason, squares } };
+  }
+  if (n === 2 || n === 3) return { ...base, ...none, nodes: 0, ms: performance.now() - start, queue: "", reason: "no-solution" };
+  const root = searchRoot(n, constraints, "wasm");
+  if (root.status === FOUND || root.status === EXHAUSTED) {
+    const at = { ...base, tasks: 0, resumed: 0, audited: 0, workers: 0, passes: 0, nodes: root.nodes, ms: performance.now() - start, queue: "" };
+    return root.columns ? { ...at, found: true, columns: root.columns, task: -1, foundBy: "the coordinator (the root)" } : { ...at, found: false, columns: null, reason: "no-solution" };
+  }
+
+  const tasks = solveTasks(board, SOLVE_TASKS);
+  const digests = tasks.map(taskDigest);
+  const name = opts.queue ?? solveQueueName(n, board.digest, tasks.length);
+  const record: SolveRunMeta = { format: SOLVE_FORMAT, n, tasks: tasks.length, tasksVersion: SOLVE_TASKS_VERSION, board: recordedBoard(board) };
+  const same = (meta: RunMeta): boolean => meta.format === SOLVE_FORMAT && meta.n === n && meta.tasks === tasks.length && meta.tasksVersion === SOLVE_TASKS_VERSION &&
+    typeof meta.board === "object" && meta.board !== null && meta.board.digest === board.digest && JSON.stringify([meta.board.fixed, meta.board.blocked]) === JSON.stringify([record.board.fixed, record.board.blocked]);
+
+  // The wait: the caller's signal, and timeoutMs (then the answer says 'timeout').
+  const waiting = new AbortController();
+  const onAbort = (): void => waiting.abort(signal!.reason);
+  signal?.addEventListener("abort", onAbort, { once: true });
+  const timer = timeoutMs === undefined || timeoutMs > 2 ** 31 - 1 ? undefined : setTimeout(() => waiting.abort(timeUp), timeoutMs); // (a longer wait: no timer, as Node's cannot hold it)
+  await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
+  let state: SolveRunState | undefined;
+  try {
+    const client = await connect(redis, connectTimeoutMs);
+    const driven = await driveRun({
+      name, redis, client, start, key, record, same, timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal: waiting.signal, notice, unit: "task", units: tasks.length,
+      makeRun: ({ runId, queue }) => (state = new SolveRunState({ name, client, queue, notice, n, tasks, digests, board: board.digest, runId, key, audit, replicas, identities, revoked, signal: waiting.signal })),
+      answered: (meta) => meta.format === SOLVE_FORMAT && meta.found !== undefined,
+      onProgress: onProgress && ((p) => onProgress({
+        phase: "search", n, tasksDone: state?.found ? tasks.length : p.done, tasksTotal: tasks.length, tasksResumed: p.resumed,
+        nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0), pass: state?.maxPass ?? 0, workers: p.workers, elapsedMs: p.elapsedMs,
+      })),
+      answer: (run) => ({ found: run.found !== undefined, ...(run.found ? { columns: run.found.columns } : {}), nodes: root.nodes + run.nodes + run.audit.nodes }),
+      // The first solution stops the rest: the jobs still waiting are removed, and the workers, told the run is over, stop the tasks in hand.
+      conclude: async (queue) => { if (state?.found) await queue.drain(true); },
+    });
+    const at = { ...base, tasks: tasks.length, resumed: driven.resumed, queue: name, workers: driven.workers, ms: performance.now() - start };
+    if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints);
+    const run = driven.run;
+    const figures = { audited: run.audit.audited, passes: run.maxPass + 1, nodes: root.nodes + run.nodes + run.audit.nodes };
+    if (!run.found) return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
+    const columns = Int32Array.from(run.found.columns);
+    // Checked once more against the whole board before it is returned: no two queens attack, every given kept.
+    if (verifyRepeats(columns) !== 0 || !satisfiesConstraints(board.constraints, columns)) throw new Error("solveDistributed: a task's solution is not a solution of the given board (a bug)");
+    return { ...at, ...figures, found: true, columns, task: run.found.task, foundBy: run.found.by };
+  } catch (error) {
+    if (waiting.signal.reason !== timeUp || signal?.aborted) throw error;
+    const figures = { audited: state?.audit.audited ?? 0, passes: (state?.maxPass ?? 0) + 1, nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0) };
+    return { ...base, ...figures, found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: 0, queue: name, workers: 0, ms: performance.now() - start };
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener("abort", onAbort);
+    state?.close();
+  }
+}
+
+/** The reason the wait is aborted with when timeoutMs runs out. */
+const timeUp = Object.assign(new Error("timeoutMs ran out"), { name: "TimeoutError" });
+
+/** A run answered before: its record's verdict (a solution checked on the board once more: a keyless record is anyone's). */
+function storedAnswer(meta: SolveRunMeta, at: Omit<DistributedSolveBase, "audited" | "passes" | "nodes">, constraints: Parameters<typeof satisfiesConstraints>[0]): DistributedSolveResult {
+  const figures = { audited: 0, passes: 0, nodes: Number.isSafeInteger(meta.nodes) ? meta.nodes! : 0 };
+  if (!meta.found) return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
+  const columns = Array.isArray(meta.columns) && meta.columns.length === at.n && meta.columns.every((c) => Number.isInteger(c) && c >= 0 && c < at.n) ? Int32Array.from(meta.columns) : undefined;
+  if (!columns || verifyRepeats(columns) !== 0 || !satisfiesConstraints(constraints, columns)) {
+    throw withCode(new RangeError(`queue ${at.queue}: the run's record says a solution was found, but what it holds is not a solution of this board (remove the run with \`nqueens runs --remove ${at.queue}\` and solve again)`), ErrorCode.partMismatch);
+  }
+  return { ...at, ...figures, found: true, columns, task: -1, foundBy: "an earlier run (its record)" };
+}

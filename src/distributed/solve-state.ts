@@ -1,0 +1,301 @@
+// One solve as its coordinator follows it (internal): its tasks' jobs (./queue-run.ts reads what
+// finished or failed, as for a count), each answer verified (MAC, identity, the task it names)
+// before it is believed: a "found" is checked on the board itself (no two queens attack, the
+// givens kept, the task's square held), an "unfinished" gets the task's next pass, a "none"
+// decides the task (with replicas 2, once a second worker says so too) and goes to the audit
+// (./solve-audit.ts). The first solution found ends the run; a "none" shown false ends it too
+// (NQ_AUDIT_MISMATCH, naming the worker). Every task decided "none" is the proof.
+import { ErrorCode, rephrased, withCode } from "../core/errors.js";
+import { checkSolvedBoard, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
+import { JOB_DOMAIN, RUN_DOMAIN, checkSeal, signed, verifies } from "./auth.js";
+import { distrustKey } from "./keys.js";
+import { QueueRun, type QueueRunSetup } from "./queue-run.js";
+import { jobIdsIn } from "./job-checks.js";
+import { SolveAudit } from "./solve-audit.js";
+import { confirmJobId, passBudget, passJobId, slotOfJobId, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
+
+/** A task's state: nothing decided; decided "none"; one "none" in (replicas 2: a second is asked for); searched by the coordinator itself. */
+const PENDING = 0, DECIDED = 1, ONE_NONE = 2, SETTLING = 3;
+/** Extra confirmations a task may get when one worker gave both its "none"s (then the coordinator searches it). */
+const MAX_EXTRA_JOBS = 2;
+
+type Setup = QueueRunSetup & {
+  n: number; tasks: readonly SolveTask[]; digests: readonly string[]; board: string; runId: string;
+  key: Uint8Array | undefined; audit: number; replicas: number;
+  identities: "allowed" | "required"; revoked: ReadonlySet<string>;
+  signal: AbortSignal | undefined;
+};
+
+/** The solution the run found: in which task, by whom. */
+export type Found = { task: number; columns: number[]; by: string };
+
+export class SolveRunState extends QueueRun {
+  protected readonly unitName = "task";
+  protected readonly jobName = "task";
+  readonly audit: SolveAudit;
+  /** Tasks decided "none" (every one: the proof). */
+  decided = 0;
+  /** Answers read (a pass unfinished included): what moves while a long pass is searched. */
+  answers = 0;
+  /** Nodes of every answer read, repeated passes included. */
+  nodes = 0;
+  /** The highest pass enqueued so far. */
+  maxPass = 0;
+  found: Found | undefined;
+  /** Workers by index, as their answers name them. */
+  readonly names: string[] = [];
+
+  private readonly T: number;
+  private readonly state: Uint8Array;
+  /** The pass of each task's latest search job. */
+  private readonly pass: Int32Array;
+  /** Each task's latest confirmation (0: `-r1`, k: `-xK`), -1 before one. */
+  private readonly confirm: Int32Array;
+  /** The worker of each task's first "none" (replicas 2). */
+  private readonly firstNone: Int32Array;
+  /** The workers that answered "none" for a task. */
+  private readonly noneBy = new Map<number, Set<number>>();
+  private readonly readIds = new Set<string>();
+  private readonly retried = new Set<number>();
+  private readonly byName = new Map<string, number>();
+  /** Workers caught answering "none" where a task holds a solution, in this run or an earlier one of it (read from Redis once). */
+  private distrusted: Set<string> | undefined;
+
+  constructor(private readonly s: Setup) {
+    super(s);
+    this.T = s.tasks.length;
+    this.state = new Uint8Array(this.T);
+    this.pass = new Int32Array(this.T);
+    this.confirm = new Int32Array(this.T).fill(-1);
+    this.firstNone = new Int32Array(this.T).fill(-1);
+    this.audit = new SolveAudit({
+      tasks: s.tasks, fraction: s.audit, signal: s.signal,
+      found: (t, columns) => this.foundIn(t, columns, "the coordinator's own search (the audit)"),
+      none: (t) => { if (this.state[t] === SETTLING) this.decide(t); },
+    });
+    this.audit.onDone = () => this.onWake();
+  }
+
+  get accepted(): number { return this.decided; }
+  get activity(): number { return this.answers + this.audit.audited; }
+
+  async finished(): Promise<boolean> {
+    this.audit.rethrow();
+    if (this.found) return true;
+    return this.decided >= this.T && this.audit.finish();
+  }
+
+  /** The run is over: a search of the audit in progress stops. */
+  close(): void {
+    this.audit.close();
+  }
+
+  private worker(name: string): number {
+    let i = this.byName.get(name);
+    if (i === undefined) { i = this.names.length; this.names.push(name); this.byName.set(name, i); }
+    return i;
+  }
+
+  // ---- jobs ----------------------------------------------------------------------------
+
+  protected jobData(id: string, t: number): SolveJob {
+    const slot = slotOfJobId(id, this.T)!;
+    const first = this.firstNone[t];
+    const not = slot.slot !== "p" && first >= 0 ? [this.names[first]] : undefined;
+    const { n, board, runId, key, name } = this.s;
+    return signed(key, JOB_DOMAIN, name, {
+      kind: "solve", n, board, tasks: this.T, index: t, digest: this.s.digests[t], budget: slot.slot === "p" ? passBudget(slot.k) : null,
+      run: runId, job: id, ...(not ? { not } : {}),
+    } as SolveJob);
+  }
+
+  /** Each undecided task's latest job (its pass, or its confirmation), idempotent. */
+  async enqueueAll(): Promise<void> {
+    this.distrusted ??= await this.readDistrusted();
+    const jobs: { id: string; unit: number }[] = [];
+    for (let t = 0; t < this.T; t++) {
+      if (this.state[t] === PENDING) jobs.push({ id: passJobId(t, this.pass[t]), unit: t });
+      else if (this.state[t] === ONE_NONE) jobs.push({ id: confirmJobId(t, this.confirm[t]), unit: t });
+    }
+    this.countJobs();
+    await this.add(jobs);
+  }
+
+  /** Every job the run has made: each task's passes and confirmations so far. */
+  private countJobs(): void {
+    let jobs = 0;
+    for (let t = 0; t < this.T; t++) jobs += this.pass[t] + 1 + (this.confirm[t] + 1);
+    this.ownJobs = jobs;
+  }
+
+  private async next(id: string, t: number): Promise<void> {
+    this.countJobs();
+    await this.add([{ id, unit: t }]);
+  }
+
+  protected unitOf(id: string): number | undefined { return slotOfJobId(id, this.T)?.task; }
+  protected isRead(id: string): boolean { return this.readIds.has(id); }
+  protected markRead(id: string): void { this.readIds.add(id); }
+  protected clearRead(id: string): boolean { return this.readIds.delete(id); }
+  protected settled(t: number): boolean { return this.found !== undefined || this.state[t] === DECIDED; }
+  protected beforeRound(): void { this.audit.rethrow(); }
+
+  protected pendingIds(): string[] {
+    const ids: string[] = [];
+    for (let t = 0; t < this.T; t++) {
+      if (this.state[t] === PENDING) ids.push(passJobId(t, this.pass[t]));
+      else if (this.state[t] === ONE_NONE) ids.push(confirmJobId(t, this.confirm[t]));
+    }
+    return ids;
+  }
+
+  // ---- answers -------------------------------------------------------------------------
+
+  /** Verifies the answer stored for job `id` of task t and takes it in, or refuses it (searched again once, then the run stops). */
+  protected async result(id: string, t: number, text: string): Promise<void> {
+    const { n, key, name, runId } = this.s;
+    const slot = slotOfJobId(id, this.T)!;
+    const what = `the answer for task ${t} of ${this.T} (n = ${n})`;
+    let value: unknown = text;
+    try { value = JSON.parse(text); } catch { /* refused by the checks */ }
+    let answer: SolvedTask, worker: number, revoked: boolean;
+    let from = "";
+    try {
+      const seal = checkSeal(value, { key, identities: this.s.identities, revoked: this.s.revoked, queue: name, runId, job: id, what });
+      from = ` (from worker ${seal.worker})`;
+      const v = value as Partial<SolveAnswer>;
+      if (v.kind !== "solve" || v.task !== t || v.tasks !== this.T || v.digest !== this.s.digests[t]) {
+        throw withCode(new RangeError(`${what} is not an answer for that task (its kind, task, tasks or digest differ)`), ErrorCode.partMismatch);
+      }
+      // A "found" is believed only once checked on the board: no two queens attack, every given kept, the task's square held.
+      answer = checkSolvedBoard(this.s.tasks[t], value, what);
+      if (answer.unfinished && slot.slot !== "p") throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
+      worker = this.worker(seal.worker);
+      revoked = seal.revoked;
+    } catch (error) {
+      const e = error as Error & { code?: string };
+      if (this.settled(t) || this.state[t] === SETTLING) return; // nothing of it is needed
+      if (this.retried.has(t)) {
+        throw rephrased(e, `queue ${name}: ${e.message}${from}, again after searching it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`);
+      }
+      this.retried.add(t);
+      this.s.notice(`queue ${name}: ${e.message}${from}; not taken: searching task ${t} again`);
+      await this.rewrite(id, t);
+      return;
+    }
+    this.answers++;
+    this.nodes += answer.nodes;
+    if (this.found || this.state[t] === DECIDED || this.state[t] === SETTLING) return;
+    const distrusted = this.distrusted?.has(this.names[worker]);
+    if (revoked || distrusted) {
+      // A revoked identity's answer, or a worker's caught lying in this run, is never taken: the coordinator searches the task itself.
+      this.state[t] = SETTLING;
+      this.s.notice(`queue ${name}: task ${t} was searched by ${revoked ? "revoked" : "distrusted"} worker ${this.names[worker]}${distrusted ? " (caught answering \"none\" where a task holds a solution)" : ""}; not taken: the coordinator searches it itself`);
+      this.audit.queue(t);
+      return;
+    }
+    if (answer.columns !== null) return this.foundIn(t, answer.columns, `worker ${this.names[worker]}`);
+    if (answer.unfinished) {
+      // Its pass's budget ran out: the next pass, with SOLVE_BUDGET_GROWTH times more, behind the jobs waiting.
+      const next = slot.k + 1;
+      if (this.state[t] === PENDING && next > this.pass[t]) {
+        this.pass[t] = next;
+        this.maxPass = Math.max(this.maxPass, next);
+        await this.next(passJobId(t, next), t);
+      }
+      return;
+    }
+    await this.none(t, worker);
+  }
+
+  /** Worker w answered that task t holds no solution. */
+  private async none(t: number, w: number): Promise<void> {
+    let by = this.noneBy.get(t);
+    if (by === undefined) this.noneBy.set(t, (by = new Set()));
+    by.add(w);
+    this.audit.accepted(t, w);
+    if (this.s.replicas === 1) return this.decide(t);
+    if (this.state[t] === PENDING) {
+      // Replicas 2: a second worker searches it to its end, not this one.
+      this.state[t] = ONE_NONE;
+      this.firstNone[t] = w;
+      this.confirm[t] = 0;
+      return this.next(confirmJobId(t, 0), t);
+    }
+    if (w !== this.firstNone[t]) return this.decide(t);
+    // The same worker said "none" twice: once more by another, at most MAX_EXTRA_JOBS times a
+    // task; past that (a worker that ignores the exclusion, or only one worker there) the
+    // coordinator searches it itself, so the jobs stay bounded.
+    const k = this.confirm[t] + 1;
+    if (k > MAX_EXTRA_JOBS) {
+      this.state[t] = SETTLING;
+      this.s.notice(`queue ${this.s.name}: task ${t} was searched again by the same worker ${this.names[w]} ${k} times (no other worker took it): the coordinator searches it itself`);
+      this.audit.queue(t);
+      return;
+    }
+    this.confirm[t] = k;
+    await this.next(confirmJobId(t, k), t);
+  }
+
+  private decide(t: number): void {
+    if (this.state[t] === DECIDED) return;
+    this.state[t] = DECIDED;
+    this.decided++;
+  }
+
+  /**
+   * A solution of task t, checked on the board, found by `by`: the run's answer, unless a worker
+   * answered "none" for that same task. Then that worker lied (or is broken): its answers are
+   * removed from Redis (so the same command searches their tasks again) and the run stops,
+   * NQ_AUDIT_MISMATCH naming it.
+   */
+  private async foundIn(t: number, columns: number[], by: string): Promise<void> {
+    const liars = [...(this.noneBy.get(t) ?? [])].map((w) => this.names[w]);
+    if (liars.length === 0) {
+      this.found ??= { task: t, columns, by };
+      this.onWake();
+      return;
+    }
+    const who = liars.join(", ");
+    await this.distrust(liars);
+    const jobs = await this.removeAnswersOf(new Set(liars));
+    throw Object.assign(withCode(new Error(
+      `queue ${this.s.name}: worker${liars.length > 1 ? "s" : ""} ${who} answered that task ${t} of ${this.T} (n = ${this.s.n}) holds no solution, but ${by} found one there ` +
+      `(checked on the board): no answer of ${who} can be trusted; the run is stopped and ${liars.length > 1 ? "their" : "its"} ${jobs} answers in Redis removed ` +
+      `(stop that worker, then run the same command again: its tasks are searched afresh, and any answer of it still in Redis is not taken)`,
+    ), ErrorCode.auditMismatch), { workers: liars, task: t, columns });
+  }
+
+  /** Every answer in Redis that names one of `workers` (read or not yet), removed: the same command searches their tasks afresh. Returns how many. */
+  private async removeAnswersOf(workers: ReadonlySet<string>): Promise<number> {
+    const { client, queue } = this.q;
+    const ids = (await jobIdsIn(client, queue, "completed")).filter((id) => this.unitOf(id) !== undefined);
+    const pipeline = client.pipeline();
+    for (const id of ids) pipeline.hget(queue.toKey(id), "returnvalue");
+    const answers = (await pipeline.exec()) ?? [];
+    let removed = 0;
+    for (const [j, id] of ids.entries()) {
+      let worker: unknown;
+      try { worker = (JSON.parse(String(answers[j]?.[1])) as { worker?: unknown }).worker; } catch { continue; }
+      if (typeof worker === "string" && workers.has(worker.slice(0, 200)) && await queue.remove(id).then(() => true, () => false)) removed++;
+    }
+    return removed;
+  }
+
+  /** The run's distrusted workers as Redis holds them (under a key, only a list whose MAC verifies for this run). */
+  private async readDistrusted(): Promise<Set<string>> {
+    const text = await this.q.client.get(distrustKey(this.q.name));
+    let list: { run?: unknown; workers?: unknown } | undefined;
+    try { list = text === null ? undefined : JSON.parse(text) as typeof list; } catch { /* none */ }
+    const ok = list !== undefined && list.run === this.s.runId && Array.isArray(list.workers) && (!this.s.key || verifies(this.s.key, RUN_DOMAIN, this.q.name, list));
+    return new Set(ok ? (list!.workers as unknown[]).filter((w): w is string => typeof w === "string") : []);
+  }
+
+  /** `workers` distrusted from now on in this run (a later coordinator of it reads the list), MACed with the run's id. */
+  private async distrust(workers: readonly string[]): Promise<void> {
+    const all = new Set([...(this.distrusted ?? []), ...workers]);
+    this.distrusted = all;
+    const list = signed(this.s.key, RUN_DOMAIN, this.q.name, { format: "nqueens-distrusted", run: this.s.runId, workers: [...all] });
+    await this.q.client.set(distrustKey(this.q.name), JSON.stringify(list)).catch(() => {});
+  }
+}
