@@ -38,10 +38,12 @@ export function openConstrainedCount(engine: Engine, n: number, constraints: Con
  * search, started afresh in every task, cost the tasks 1.5 times the one search's nodes on
  * n = 30, d = 36 seed 4 (46.8M against 31.2M); the 64-bit search alone, task by task, does
  * exactly its own one search's nodes (22.9M) and found the solutions of d = 33 seed 1 and
- * d = 34 seed 1 in 1.1M and 3.5M nodes in its first task (the portfolio: 2.6M and 7.0M).
+ * d = 34 seed 1 in 1.1M and 3.5M nodes in its first task (the portfolio: 2.6M and 7.0M). `plain` false: the portfolio, whose node
+ * limits are exact at every node (the 64-bit search alone may pass one by its lookahead's step,
+ * up to n^2 nodes), for a solve under a node cap.
  */
-export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints): Search {
-  return openMode(engine, n, constraints, MODE_SOLVE | COMPLETE_PLAIN);
+export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints, plain = true): Search {
+  return openMode(engine, n, constraints, plain ? MODE_SOLVE | COMPLETE_PLAIN : MODE_SOLVE);
 }
 
 /** How many tasks count() splits a constrained board into (the prefixes of the shallowest split with this many), for its progress and ETA. */

@@ -117,8 +117,8 @@ export class TaskSearch {
   private at = 0;
   private search: Search | undefined;
 
-  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH). */
-  constructor(value: unknown, engineName: EngineName | undefined) {
+  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `exact`: node limits kept at every node (openConstrainedSolve). */
+  constructor(value: unknown, engineName: EngineName | undefined, private readonly exact = false) {
     const { task, constraints } = checkSolveTask(value);
     this.task = task;
     this.constraints = constraints;
@@ -141,7 +141,7 @@ export class TaskSearch {
         }
         if (used() >= budget) return unfinished();
         while (control.allowed() - used() < 1) await control.between(used(), true); // the search's root is its first node
-        this.search = openConstrainedSolve(this.engine, this.task.n, board);
+        this.search = openConstrainedSolve(this.engine, this.task.n, board, !this.exact);
         workFrom = 0;
         nodesFrom = 0;
       }

@@ -37,7 +37,7 @@ type Job = {
    * A solve task (else a count): the nodes it may use so far, its budget, where its reports go,
    * and the thread that kept its search at the end of its last slice (to go on there).
    */
-  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept };
+  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept; exact?: boolean };
   resolve(result: PartResult | SolvedTask): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
@@ -89,6 +89,8 @@ export type SolveRunOptions = RunOptions & {
   budget?: number;
   /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
   onReport(nodes: number, waiting: boolean): void;
+  /** Node limits kept at every node (under a node cap): the search with its portfolio, not the 64-bit search alone. */
+  exact?: boolean;
   /** An earlier slice's `resume`: this slice goes on with the search it stopped (on its thread, if that thread is free first). */
   resume?: ResumeToken;
 };
@@ -168,7 +170,7 @@ export class WorkerPool {
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
     const resume = (options.resume as { kept?: Kept } | undefined)?.kept;
-    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume };
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume, exact: options.exact };
     let job: Job | undefined;
     const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedSlice>;
     return {
@@ -305,7 +307,7 @@ export class WorkerPool {
         const kept = job.solve.resume, here = kept !== undefined && kept.slot === slot;
         if (kept !== undefined && !here) kept.slot.worker?.post({ drop: kept.key }); // (its thread died: nothing kept is lost)
         job.solve.resume = undefined; // (run again after a death: from its start)
-        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(here ? { resume: kept.key } : {}) });
+        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(here ? { resume: kept.key } : {}), ...(job.solve.exact ? { exact: true } : {}) });
       } else {
         slot.worker!.post({ id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
       }

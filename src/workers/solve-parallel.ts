@@ -124,6 +124,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     run.handle = pool.solve(parts[task], {
       allowed: run.allowed,
       budget: SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
+      exact: cap !== Infinity, // maxNodes is exact: the tasks' searches keep node limits at every node
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);

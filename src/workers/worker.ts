@@ -38,7 +38,7 @@ import { TaskSearch, type SolveTask, type SolvedTask } from "../count/solve-task
 
 export type WorkerRequest =
   | { id: number; part: Part; engine: EngineName }
-  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; resume?: number }
+  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; resume?: number; exact?: boolean }
   | { grant: number; allowed: number }
   | { drop: number }
   | { cancel: number }
@@ -103,7 +103,7 @@ function describePart(part: Part | SolveTask, solve = false): string {
   return solve ? `solve task ${String(p.task)} of ${String(p.tasks)} (n = ${String(p.n)})` : `part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
 }
 
-type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; resume?: number };
+type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; resume?: number; exact?: boolean };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
 /** Solve tasks' searches stopped at their budget, kept to go on (by the id of the job that stopped them). */
@@ -128,14 +128,14 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-async function solveJob({ id, part, engine, budget, resume }: Job): Promise<SolvedTask> {
+async function solveJob({ id, part, engine, budget, resume, exact }: Job): Promise<SolvedTask> {
   const stopped = (): Error => abortError(`searching ${describePart(part, true)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
   let lastYield = performance.now(), lastReport = lastYield;
   const held = resume === undefined ? undefined : kept.get(resume);
   if (resume !== undefined) kept.delete(resume);
   // A fresh search checks the task first: a board and its sub-boards as a task holds them.
-  const search = held ?? new TaskSearch(part, engine);
+  const search = held ?? new TaskSearch(part, engine, exact);
   let result: SolvedTask | undefined;
   try {
     result = await search.run({
@@ -217,7 +217,7 @@ channel.listen((request) => {
   }
   if ("solve" in request) {
     allowance.set(request.id, request.allowed);
-    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, resume: request.resume });
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, resume: request.resume, exact: request.exact });
   } else {
     waiting.push({ ...request, solve: false });
   }
