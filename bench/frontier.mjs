@@ -27,6 +27,10 @@ export const FRONTIER_HARD = [
   { n: 30, d: 34, minFree: 1, seed: 2 },
   { n: 32, d: 34, minFree: 1, seed: 1 },
   { n: 32, d: 34, minFree: 1, seed: 2 },
+  // The published family (minFree 4), undecided in 30 s on one thread at load 6-11 (11.5M and 4.1M nodes),
+  // CaDiCaL undecided too (bench/results/2026-12-06T05-30-19.json).
+  { n: 32, d: 35, minFree: 4, seed: 2 },
+  { n: 34, d: 34, minFree: 4, seed: 2 },
 ];
 
 /** One board: ours (decided or not, ms, nodes) and CaDiCaL's (sat or undefined, ms), the verdicts compared. */
