@@ -10,11 +10,12 @@ import { countTask, derivePart, maxParts } from "../src/index.js";
 import { derivePartRange } from "../src/count/parts.js";
 import { MAX_JOB_PARTS, partsOfIdentity, rangeDigest, splitBoard } from "../src/count/split.js";
 import { plainBoard } from "../src/board/board.js";
-import { countDistributed, startWorker } from "../src/distributed/index.js";
+import { countDistributed, listRuns, startWorker } from "../src/distributed/index.js";
 import { MAX_RUN_JOBS, countedKey, metaKey, partOfJobId, partsPerJob } from "../src/distributed/keys.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { haveRedisServer, RedisServer, requireRedis, usePrivateRedis } from "./redis-harness.js";
+import { runCli } from "./cli-run.js";
 
 const refuse = (why: string): never => { throw new Error(why); };
 
@@ -114,6 +115,8 @@ describe.skipIf(!haveRedisServer)("a run whose jobs hold several parts", () => {
       const counted = await redis.hgetall(countedKey("grouped"));
       expect(Object.keys(counted).length).toBe(1000);
       expect(Object.values(counted).every((times) => times === "1")).toBe(true);
+      // `nqueens runs` says parts done, not jobs.
+      expect((await listRuns({ connection: url })).find((r) => r.queue === "grouped")).toMatchObject({ parts: 1000, perJob: 16, done: 1000 });
     } finally {
       await worker.close();
     }
@@ -157,6 +160,21 @@ describe.skipIf(!haveRedisServer)("a run whose jobs hold several parts", () => {
     } finally {
       await short.close();
     }
+  });
+
+  it("nqueens count --queue --parts-per-job K: jobs of K parts, said in the summary; without --queue it is refused", async () => {
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "grouped-cli", key: KEY });
+    try {
+      const run = await runCli(["count", "11", "--queue", url, "--parts", "200", "--parts-per-job", "32", "--queue-name", "grouped-cli"], { env: { ...process.env, NQUEENS_KEY: KEY } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain(`n = 11: ${A000170[11]} solutions, ${A002562[11]} unique`);
+      expect(run.stdout).toMatch(/200 parts in jobs of 32 \(0 finished before this run\)/);
+    } finally {
+      await worker.close();
+    }
+    const alone = await runCli(["count", "11", "--parts-per-job", "4"]);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--parts-per-job applies to a count on Redis workers: add --queue URL/);
   });
 
   it("another number of parts a job on the same queue is another run: refused, naming both", async () => {
