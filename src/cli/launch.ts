@@ -82,8 +82,8 @@ const source = readFileSync(fd, "latin1");
 closeSync(fd);
 
 const dir = cacheDir(process.env);
-const name = cacheName(size, mtimeMs);
-const cachedData = dir === undefined ? undefined : readOptional(join(dir, name));
+const cacheFile = cacheName(size, mtimeMs);
+const cachedData = dir === undefined ? undefined : readOptional(join(dir, cacheFile));
 // The CommonJS wrapper, on the program's first line (so its line numbers stay the file's), and
 // __nqImport: import() as from this module (the program's own import() calls are built to call
 // it, tsup.config.ts, since a vm.Script has no module loader of its own).
@@ -93,8 +93,12 @@ const script = new Script(`(function (exports, require, module, __filename, __di
 });
 if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
   // After the run, so the cache holds what it compiled, not only the top level.
-  process.once("exit", () => writeCache(dir, name, script.createCachedData()));
+  process.once("exit", () => writeCache(dir, cacheFile, script.createCachedData()));
 }
-const module = { exports: {} };
+const program = { exports: {} };
 const nqImport = (specifier: string): Promise<unknown> => import(specifier);
-(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, programFile, dirname(programFile), nqImport);
+(script.runInThisContext() as (...args: unknown[]) => void).call(program.exports, program.exports, require, program, programFile, dirname(programFile), nqImport);
+
+// A module to TypeScript (its names are its own, not globals'); esbuild's CommonJS output has
+// no exports for it.
+export {};
