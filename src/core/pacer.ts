@@ -4,6 +4,7 @@
 // reported once, by finish) and lets the event loop run (so an abort from a button or a
 // timer gets through).
 import { optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
+import { monotonicMs } from "./platform.js";
 
 /** Default least time between two progress reports. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -11,7 +12,7 @@ const YIELD_INTERVAL_MS = 25;
 /** How long one chunk of kernel work should take. */
 export const CHUNK_TARGET_MS = 10;
 
-const now: () => number = typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+const now: () => number = monotonicMs;
 
 function yieldToEventLoop(): Promise<void> {
   if (typeof setImmediate === "function") return new Promise((resolve) => setImmediate(resolve));

@@ -10,6 +10,14 @@
 /** True in Node (and where Node's `process.versions.node` is), false in browsers and workers of theirs. */
 export const isNode: boolean = typeof process !== "undefined" && typeof process.versions?.node === "string";
 
+/**
+ * A monotonic clock in milliseconds: in Node `process.hrtime` (reading `performance` there
+ * loads perf_hooks, about 1 ms of a fresh CLI process), elsewhere `performance.now()`.
+ */
+export const monotonicMs: () => number = isNode && typeof process.hrtime?.bigint === "function"
+  ? () => Number(process.hrtime.bigint()) / 1e6
+  : typeof performance !== "undefined" ? () => performance.now() : () => Date.now();
+
 /** `import(specifier)` that bundlers leave alone: a Node built-in ("node:fs") or an optional package ("webgpu"). */
 export function importModule<T>(specifier: string): Promise<T> {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ specifier) as Promise<T>;
