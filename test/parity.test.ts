@@ -4,7 +4,7 @@ import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { splitTasks } from "../src/engine/prefix-split.js";
 import { count, randomSequence, solutions, solve } from "../src/index.js";
-import { isSolution } from "./helpers.js";
+import { isSolution, isSolutionLarge } from "./helpers.js";
 
 describe("engines agree", () => {
   it("count: total, unique and nodes for n = 1..13", async () => {
@@ -68,6 +68,26 @@ describe("engines agree", () => {
       expect(wasmEngine.verifyRepeats(board)).toBe(tsEngine.verifyRepeats(board));
     }
   });
+
+  it("verify: past the Wasm check's slices of 2^20 rows, the repeats counted here, and none on a solution", async () => {
+    const n = 2_500_003;
+    const board = Int32Array.from(randomSequence(11, { bound: n, count: n })); // random columns: repeats in every slice
+    const seen = [new Uint8Array(n), new Uint8Array(2 * n), new Uint8Array(2 * n)];
+    let repeats = 0;
+    for (let r = 0; r < n; r++) {
+      const lines = [board[r], r + board[r], r - board[r] + n];
+      for (let k = 0; k < 3; k++) {
+        if (seen[k][lines[k]]) repeats++;
+        seen[k][lines[k]] = 1;
+      }
+    }
+    expect(repeats).toBeGreaterThan(n / 4); // (random columns repeat everywhere)
+    expect(wasmEngine.verifyRepeats(board)).toBe(repeats);
+    expect(tsEngine.verifyRepeats(board)).toBe(repeats);
+    const solved = await solve(n, { method: "construct" });
+    expect(isSolutionLarge(solved.columns!)).toBe(true);
+    for (const engine of [wasmEngine, tsEngine]) expect(engine.verifyRepeats(solved.columns!)).toBe(0);
+  }, 60_000);
 
   it("random sequences: raw outputs and bounded draws for many seeds and bounds", () => {
     for (const seed of [0, 1, 2, 42, 0x7fffffff, 0x80000000, 0xffffffff]) {
