@@ -16,5 +16,5 @@ export const SPARE_BYTES: i32 = 32;
 export const NARROW_FROM: i32 = 1 << 22;
 /** The overflow list of the 2-bit counters (diagonals holding more than 2 queens), its length. */
 export const OVERFLOW_CAPACITY: i32 = 4096;
-/** Group draws load their words a batch ahead from this n on (past the caches), directly below. */
-export const BATCHED_FROM: i32 = 1 << 24;
+/** Group draws load their words a batch ahead from this n on (bits of 1 MB and more: past the L2 cache and the TLB's reach). */
+export const BATCHED_FROM: i32 = 1 << 22;

@@ -29,7 +29,7 @@
 // 2n + 32 bytes each; 2-bit from there, with an overflow list: n / 2 + 16) + 64 KiB of
 // candidates: 4 GiB hold n <= 858,947,576 (min-conflicts-params.ts's twin computes it).
 // Small counters suffice: a try restarts when a queen at rest stands on a diagonal
-// holding more than CROWDED (a trial adds at most 2). From n = 2^24 the group draws load
+// holding more than CROWDED (a trial adds at most 2). From n = 2^22 the group draws load
 // their words a batch of rows ahead (min-conflicts-bits.ts touchAhead): same search.
 //
 // Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in

@@ -58,8 +58,8 @@ describe("min-conflicts: 2-bit counters", () => {
     expect(past3).toBeGreaterThan(10);
   });
 
-  test("past n = 2^24 the counters are 2-bit on their own (from 2^22), and the group draws load ahead: both engines find the same checked board", () => {
-    for (const n of [2 ** 24 + 5]) {
+  test("from n = 2^22 the counters are 2-bit on their own and the group draws load ahead: both engines find the same checked board", () => {
+    for (const n of [NARROW_FROM + 5]) {
       const [wasm, ts] = [wasmEngine, tsEngine].map((engine) => searchOnce(engine, n, 3, 0));
       expect(wasm.status).toBe(FOUND);
       expect(isSolutionOfSize(wasm.columns, n)).toBe(true);

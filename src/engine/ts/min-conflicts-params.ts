@@ -17,7 +17,7 @@ export const NARROW_FROM = 1 << 22;
 /** The overflow list of the 2-bit counters (diagonals holding more than 2 queens), its length. */
 export const OVERFLOW_CAPACITY = 4096;
 /** The Wasm kernel's group draws load their words a batch ahead from this n on (assembly/min-conflicts-bits.ts touchAhead); the twin has no such loads. */
-export const BATCHED_FROM = 1 << 24;
+export const BATCHED_FROM = 1 << 22;
 
 /** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
 const STATIC_BYTES = 65536;

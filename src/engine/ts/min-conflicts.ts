@@ -4,7 +4,7 @@
 // random groups of 32 columns while many remain, then swaps with a random partner row);
 // the bits expanded into diagonal counters (u8, or 2-bit from n = 2^22:
 // min-conflicts-counters.ts); conflict-driven swaps on the few candidate rows. Same steps,
-// same draws, same figures (the kernel's loads ahead from 2^24 change only its cache); typed
+// same draws, same figures (the kernel's loads ahead from 2^22 change only its cache); typed
 // arrays and small integers only, so V8 keeps it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
