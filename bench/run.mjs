@@ -3,7 +3,7 @@
 // The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
-// n = 10^8 on wasm (about 1.2 GB). The loader section compares against an earlier build and
+// n = 10^8 on wasm (about 0.55 GB); --mc-sizes 1e7,1e8 and --mc-seeds 1,2 choose its rows. The loader section compares against an earlier build and
 // runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js. --gpu runs only the WebGPU
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked

@@ -135,6 +135,15 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
         before[`${name}_ms`] = row[`${name}_ms`];
         before[`${name}_speedup`] = round(before[`before_${name}_ms`] / row[`${name}_ms`], 2);
       }
+      // By CPU time too (a loaded machine inflates wall times most): the solve's, and the whole process's.
+      const cpu = (list, key) => round(median(list.map((r) => r[key])), 1);
+      before.before_wasm_cpu_ms = cpu(runs.before_wasm, "cpuMs");
+      before.wasm_cpu_ms = row.wasm_cpu_ms;
+      if (runs.before_wasm.every((r) => r.processCpuMs !== undefined)) {
+        before.before_wasm_process_cpu_ms = cpu(runs.before_wasm, "processCpuMs");
+        before.wasm_process_cpu_ms = row.wasm_process_cpu_ms;
+        before.before_wasm_rss_MB = rss(runs.before_wasm);
+      }
       if (binary) {
         before.before_wasm_over_c = round(before.before_wasm_ms / row.c_ms);
         before.wasm_over_c = row.wasm_over_c;
