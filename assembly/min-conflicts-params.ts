@@ -10,5 +10,11 @@ export const GREEDY_TRIES: i32 = 64;
 export const REPAIR_TRIALS: i32 = 4096;
 /** The plain board's list of candidate rows, its length. */
 export const CANDIDATE_CAPACITY: i32 = 16384;
-/** Bytes each counter array of the plain board takes beyond 2n: the top word of bits expands past counter 2n - 1. */
+/** Bytes each counter array of the plain board takes beyond its counters: the top word of bits expands past counter 2n - 1. */
 export const SPARE_BYTES: i32 = 32;
+/** The plain board's diagonal counters are 2 bits wide from this n on (assembly/min-conflicts-counters.ts), u8 below. */
+export const NARROW_FROM: i32 = 1 << 22;
+/** The overflow list of the 2-bit counters (diagonals holding more than 2 queens), its length. */
+export const OVERFLOW_CAPACITY: i32 = 4096;
+/** Group draws load their words a batch ahead from this n on (bits of 1 MB and more: past the L2 cache and the TLB's reach). */
+export const BATCHED_FROM: i32 = 1 << 22;

@@ -25,9 +25,12 @@
 //     compare, undo). A moved queen becomes a candidate. No improving swap in min(8n, 4096)
 //     trials: a random swap (a kick); n + 50 kicks: restart.
 //
-// Memory: 4n (cols) + 2 (2n + 32) (u8 counters, bits first) + 64 KiB (candidates), each
-// rounded up to 16: 4 GiB hold n <= 536,846,328. u8 counters suffice: a try restarts when a
-// queen at rest stands on a diagonal holding more than CROWDED (a trial adds at most 2).
+// Memory, one allocation: 4n (cols) + two sets of counters, bits first (u8 below n = 2^22:
+// 2n + 32 bytes each; 2-bit from there, with an overflow list: n / 2 + 16) + 64 KiB of
+// candidates: 4 GiB hold n <= 858,947,576 (min-conflicts-params.ts's twin computes it).
+// Small counters suffice: a try restarts when a queen at rest stands on a diagonal
+// holding more than CROWDED (a trial adds at most 2). From n = 2^22 the group draws load
+// their words a batch of rows ahead (min-conflicts-bits.ts touchAhead): same search.
 //
 // Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
 // construction, per word of bits gathered or counted, per candidate counted or drawn,
@@ -37,18 +40,20 @@
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { bitAt, draw, drawGroup, expandWord, firstFrom, openColumns, seedBatches, setBit } from "./min-conflicts-bits";
-import { CANDIDATE_CAPACITY, GREEDY_TRIES, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params";
+import { bitAt, draw, drawGroup, firstFrom, openColumns, seedBatches, setBit, touchAhead } from "./min-conflicts-bits";
+import { addQueenOn, countersFailed, crowdedOn, expandCounters, removeQueenOn, resetOverflow, sharedOn, useCounters } from "./min-conflicts-counters";
+import { BATCHED_FROM, CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, OVERFLOW_CAPACITY, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
 } from "./status";
 
-const CROWDED: i32 = 250;
 /** Rows take direct draws while more than n / 2^DIRECT_SHIFT columns remain. */
 const DIRECT_SHIFT: i32 = 6;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES: i32 = 256;
+/** Rows between two batches of loads ahead (batched: min-conflicts-bits.ts touchAhead). */
+const TOUCH_ROWS: i32 = 16;
 
 const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
 const STAGE_COUNT: i32 = 4, STAGE_REPAIR: i32 = 5;
@@ -75,6 +80,8 @@ let status: i32 = RUNNING;
 let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsStat)
 let maxSteps: f64 = 0, maxTries: f64 = 0;
 let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
+let batched: bool = false; // group draws load their words a batch of rows ahead (constructDirect)
+let touched: u32 = 0; // what those loads read, kept so that they stay
 
 /** Allocate and reset for an n x n board (with the job's constraints, if any); the columns buffer, 0 if out of memory. */
 export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
@@ -86,16 +93,24 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   status = RUNNING; // (an instance may be reused for another job: reset everything)
   work = steps = 0;
   tries = 1;
-  cols = allocate(<usize>n << 2);
-  sumCount = allocate((<usize>n << 1) + SPARE_BYTES);
-  diffCount = allocate((<usize>n << 1) + SPARE_BYTES);
-  candidates = allocate(<usize>CANDIDATE_CAPACITY << 2);
-  if (cols == 0 || sumCount == 0 || diffCount == 0 || candidates == 0) return 0;
+  bitWords = ((2 * n - 2) >>> 5) + 1;
+  groups = (n + 31) >>> 5;
+  // One allocation (memory grows once): cols, the two counter sets, candidates, overflow list.
+  // 2-bit counters (param 1 forces them, for the tests) take 8 bytes a word of bits, u8 ones 32.
+  const narrow = n >= NARROW_FROM || param == 1;
+  const counterBytes = narrow ? (<usize>bitWords << 3) + 16 : (<usize>n << 1) + SPARE_BYTES;
+  const colBytes = ((<usize>n << 2) + 15) & ~(<usize>15), setBytes = (counterBytes + 15) & ~(<usize>15);
+  const listBytes = <usize>CANDIDATE_CAPACITY << 2;
+  cols = allocate(colBytes + 2 * setBytes + listBytes + (narrow ? <usize>OVERFLOW_CAPACITY << 3 : 0));
+  if (cols == 0) return 0;
+  sumCount = cols + colBytes;
+  diffCount = sumCount + setBytes;
+  candidates = diffCount + setBytes;
+  useCounters(narrow, candidates + listBytes);
+  batched = n >= BATCHED_FROM;
   const tail = n < 64 ? n : 32 + (n >> 20);
   greedyEnd = n - tail;
   directEnd = min(greedyEnd, n - (n >> DIRECT_SHIFT));
-  bitWords = ((2 * n - 2) >>> 5) + 1;
-  groups = (n + 31) >>> 5;
   used = diffCount + (<usize>bitWords << 2); // 4 (bitWords + groups) <= 2n + SPARE_BYTES for every n >= 1
   repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
   seedBatches(seed);
@@ -116,30 +131,14 @@ function startTry(): void {
   return cols + (<usize>r << 2);
 }
 
-@inline function sumAt(r: i32, c: i32): usize {
-  return sumCount + <usize>(r + c);
-}
-
-@inline function diffAt(r: i32, c: i32): usize {
-  return diffCount + <usize>(c - r + size - 1);
-}
-
-/** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
+/** Put a queen on (r, c)'s diagonals, counting the collisions it makes (the counters: min-conflicts-counters.ts). */
 @inline function addQueen(r: i32, c: i32): void {
-  const s = load<u8>(sumAt(r, c));
-  const d = load<u8>(diffAt(r, c));
-  collisions += <i32>(s != 0) + <i32>(d != 0);
-  store<u8>(sumAt(r, c), s + 1);
-  store<u8>(diffAt(r, c), d + 1);
+  collisions += addQueenOn(sumCount, r + c, diffCount, c - r + size - 1);
 }
 
 /** Take a queen off (r, c)'s diagonals, counting the collisions it leaves. */
 @inline function removeQueen(r: i32, c: i32): void {
-  const s = load<u8>(sumAt(r, c)) - 1;
-  const d = load<u8>(diffAt(r, c)) - 1;
-  collisions -= <i32>(s != 0) + <i32>(d != 0);
-  store<u8>(sumAt(r, c), s);
-  store<u8>(diffAt(r, c), d);
+  collisions -= removeQueenOn(sumCount, r + c, diffCount, c - r + size - 1);
 }
 
 /** Swap the queens of rows i and j, keeping the counters and collisions exact. */
@@ -162,13 +161,13 @@ function startTry(): void {
 
 @inline function attacked(r: i32): bool {
   const c = load<i32>(colAt(r));
-  return load<u8>(sumAt(r, c)) > 1 || load<u8>(diffAt(r, c)) > 1;
+  return sharedOn(sumCount, r + c, diffCount, c - r + size - 1);
 }
 
 /** Whether the queen of row r stands on a diagonal close to the u8 counters' limit. */
 @inline function crowded(r: i32): bool {
   const c = load<i32>(colAt(r));
-  return <i32>load<u8>(sumAt(r, c)) > CROWDED || <i32>load<u8>(diffAt(r, c)) > CROWDED;
+  return crowdedOn(sumCount, r + c, diffCount, c - r + size - 1);
 }
 
 @inline function candidateAt(k: i32): usize {
@@ -254,6 +253,7 @@ function constructDirect(workLimit: f64): i32 {
   let w = work;
   while (r < end) {
     if (w >= workLimit) break;
+    if (batched && (r & (TOUCH_ROWS - 1)) == 0) touched ^= touchAhead(k, TOUCH_ROWS, used, sumCount, diffCount, n, r);
     const diffBase = n - 1 - r; // the diff diagonal of (r, c) is c + diffBase
     let draws = 0, c = -1;
     while (draws < 2 * GREEDY_TRIES) {
@@ -363,13 +363,14 @@ function countDiagonals(workLimit: f64): i32 {
   while (row >= 0) {
     if (work >= workLimit) return RUNNING;
     // Word `row` of each bitset becomes counters 32 row .. 32 row + 31, which only
-    // overwrite words of bits already expanded (8 row >= row), or this one, read first.
-    // The top word may write zeros past counter 2n - 2 (SPARE_BYTES).
-    expandWord(sumCount, row);
-    expandWord(diffCount, row);
+    // overwrite words of bits already expanded (at byte 32 row or 8 row), or this one,
+    // read first. The top word may write zeros past counter 2n - 2 (SPARE_BYTES).
+    expandCounters(sumCount, row);
+    expandCounters(diffCount, row);
     row--;
     work++;
   }
+  resetOverflow();
   for (let k = 0; k < candidateCount; k++) {
     const r = load<i32>(candidateAt(k));
     addQueen(r, load<i32>(colAt(r)));
@@ -379,7 +380,7 @@ function countDiagonals(workLimit: f64): i32 {
   }
   work += <f64>candidateCount;
   stage = STAGE_REPAIR;
-  if (restartNeeded) return restart();
+  if (restartNeeded || countersFailed()) return restart();
   return collisions == 0 ? FOUND : RUNNING;
 }
 
@@ -387,7 +388,7 @@ function countDiagonals(workLimit: f64): i32 {
 function repair(workLimit: f64): i32 {
   const n = size;
   while (collisions != 0) {
-    if (restartNeeded || candidateCount == 0) return restart();
+    if (restartNeeded || candidateCount == 0 || countersFailed()) return restart();
     if (work >= workLimit) return RUNNING;
     const k = <i32>draw(<u32>candidateCount);
     const i = load<i32>(candidateAt(k));
@@ -425,7 +426,7 @@ function repair(workLimit: f64): i32 {
     }
     if (collisions != 0 && steps >= maxSteps) return MAX_STEPS;
   }
-  return FOUND;
+  return countersFailed() ? restart() : FOUND;
 }
 
 /** The figures of the search (no nodes: local search places no queens one by one). */

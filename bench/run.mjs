@@ -3,7 +3,7 @@
 // The queue section (counting over BullMQ against countParallel) needs Redis, so it runs
 // only when --queue gives its address. Timings are medians; ratios compare runs made in this
 // same process, since the machines are shared and noisy. --big adds min-conflicts at
-// n = 10^8 on wasm (about 1.2 GB). The loader section compares against an earlier build and
+// n = 10^8 on wasm (about 0.55 GB); --mc-sizes 1e7,1e8 and --mc-seeds 1,2 choose its rows. The loader section compares against an earlier build and
 // runs only with NQ_BENCH_BASELINE=/path/to/earlier/dist/index.js. --gpu runs only the WebGPU
 // section (bench/gpu.mjs: --gpu-sizes 8-13, --gpu-slots N, --gpu-stack workgroup|private,
 // --gpu-wasm-max N, --gpu-repeats N). --constrained runs only the Blocked
@@ -49,12 +49,25 @@ const { values } = parseArgs({
     "queue-scale": { type: "boolean", default: false }, "queue-scale-keyless": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
     "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
+    "mc-sizes": { type: "string" }, "mc-seeds": { type: "string" },
   },
 });
+/** A comma-separated list of positive integers (1e8 allowed), or a clear error naming the option. */
+function numberList(option, text) {
+  const list = text.split(",").map((s) => Number(s.trim()));
+  for (const x of list) if (!Number.isInteger(x) || x < 1) throw new RangeError(`${option} must be a comma-separated list of positive integers (1e8 allowed), got ${JSON.stringify(text)}`);
+  return list;
+}
+
 const sections = {
   count: () => benchCount(),
   "las-vegas": () => benchLasVegas(),
-  "min-conflicts": () => benchMinConflicts({ big: values.big }),
+  // --mc-sizes 1e7,1e8 and --mc-seeds 1,2 pick the min-conflicts rows (bench/solve.mjs): 10^8 beside minconf.c.
+  "min-conflicts": () => benchMinConflicts({
+    big: values.big,
+    ...(values["mc-sizes"] ? { sizes: numberList("--mc-sizes", values["mc-sizes"]) } : {}),
+    ...(values["mc-seeds"] ? { seeds: numberList("--mc-seeds", values["mc-seeds"]) } : {}),
+  }),
   // How soon an abort or a time limit stops each long job (bench/abort.mjs; about 2 minutes).
   abort: () => benchAbort(),
   construct: () => benchConstruct(),

@@ -45,11 +45,12 @@ function child(n, method, engine, seed, dist, warm = false) {
 }
 
 function runC(binary, args, pattern) {
-  const r = spawnSync("/usr/bin/time", ["-f", "maxrss=%M", binary, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
+  const r = spawnSync("/usr/bin/time", ["-f", "maxrss=%M cpu=%U+%S", binary, ...args], { encoding: "utf8", maxBuffer: 1 << 20 });
   if (r.status !== 0) throw new Error(`${binary} ${args.join(" ")} failed: ${r.stderr}`);
   const match = pattern.exec(r.stdout);
   const rss = /maxrss=(\d+)/.exec(r.stderr);
-  return { ms: Number(match[1]) * 1000, maxRssMB: rss ? Math.round(Number(rss[1]) / 1024) : undefined };
+  const cpu = /cpu=([\d.]+)\+([\d.]+)/.exec(r.stderr); // the whole process: allocation, solve and its check
+  return { ms: Number(match[1]) * 1000, maxRssMB: rss ? Math.round(Number(rss[1]) / 1024) : undefined, processCpuMs: cpu ? (Number(cpu[1]) + Number(cpu[2])) * 1000 : undefined };
 }
 
 /**
@@ -105,7 +106,10 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
     const row = { n };
     for (const name in variants) {
       row[`${name}_ms`] = ms(runs[name]);
-      if (name === "wasm") row.wasm_cpu_ms = round(median(runs.wasm.map((r) => r.cpuMs)), 1); // CPU of the solve: a loaded machine inflates it less
+      if (name === "wasm") {
+        row.wasm_cpu_ms = round(median(runs.wasm.map((r) => r.cpuMs)), 1); // CPU of the solve: a loaded machine inflates it less
+        row.wasm_process_cpu_ms = round(median(runs.wasm.map((r) => r.processCpuMs)), 1); // the whole process, its check included
+      }
       if (name !== "wasm_warm") row[`${name}_rss_MB`] = rss(runs[name]);
     }
     if (binary) {
@@ -116,7 +120,11 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
     }
     if (prefetching) {
       row.c_pf_ms = ms(runs.c_pf);
+      row.c_pf_rss_MB = rss(runs.c_pf);
       row.wasm_over_c_pf = round(row.wasm_ms / row.c_pf_ms);
+      // Whole processes by CPU time: each solves and checks its board (the C with bitsets, ours on the TS engine).
+      row.c_pf_process_cpu_ms = round(median(runs.c_pf.map((r) => r.processCpuMs)), 1);
+      row.wasm_over_c_pf_process_cpu = round(row.wasm_process_cpu_ms / row.c_pf_process_cpu_ms);
     }
     row.ts_over_wasm = row.ts_ms ? round(row.ts_ms / row.wasm_ms) : undefined;
     rows.push(row);
@@ -126,6 +134,15 @@ export async function benchMinConflicts({ sizes = [1e5, 1e6, 1e7], big = false, 
         before[`before_${name}_ms`] = ms(runs[`before_${name}`]);
         before[`${name}_ms`] = row[`${name}_ms`];
         before[`${name}_speedup`] = round(before[`before_${name}_ms`] / row[`${name}_ms`], 2);
+      }
+      // By CPU time too (a loaded machine inflates wall times most): the solve's, and the whole process's.
+      const cpu = (list, key) => round(median(list.map((r) => r[key])), 1);
+      before.before_wasm_cpu_ms = cpu(runs.before_wasm, "cpuMs");
+      before.wasm_cpu_ms = row.wasm_cpu_ms;
+      if (runs.before_wasm.every((r) => r.processCpuMs !== undefined)) {
+        before.before_wasm_process_cpu_ms = cpu(runs.before_wasm, "processCpuMs");
+        before.wasm_process_cpu_ms = row.wasm_process_cpu_ms;
+        before.before_wasm_rss_MB = rss(runs.before_wasm);
       }
       if (binary) {
         before.before_wasm_over_c = round(before.before_wasm_ms / row.c_ms);

@@ -4,7 +4,7 @@ import { tsEngine } from "../src/engine/ts/index.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { splitTasks } from "../src/engine/prefix-split.js";
 import { count, randomSequence, solutions, solve } from "../src/index.js";
-import { isSolution } from "./helpers.js";
+import { isSolution, isSolutionLarge } from "./helpers.js";
 
 describe("engines agree", () => {
   it("count: total, unique and nodes for n = 1..13", async () => {
@@ -68,6 +68,30 @@ describe("engines agree", () => {
       expect(wasmEngine.verifyRepeats(board)).toBe(tsEngine.verifyRepeats(board));
     }
   });
+
+  it("verify: past the Wasm check's slices of 2^20 rows, rows in order and (from 2^24) sorted by region: the repeats counted here, and none on a solution", async () => {
+    for (const n of [2_500_003, 2 ** 24 + 3]) await checkRepeats(n);
+  }, 120_000);
+
+  async function checkRepeats(n: number): Promise<void> {
+    const board = new Int32Array(n); // random columns (an LCG's high bits): repeats in every slice
+    for (let r = 0, x = 11; r < n; r++) board[r] = Math.floor(((x = (Math.imul(x, 1664525) + 1013904223) >>> 0) / 2 ** 32) * n);
+    const seen = [new Uint8Array(n), new Uint8Array(2 * n), new Uint8Array(2 * n)];
+    let repeats = 0;
+    for (let r = 0; r < n; r++) {
+      const lines = [board[r], r + board[r], r - board[r] + n];
+      for (let k = 0; k < 3; k++) {
+        if (seen[k][lines[k]]) repeats++;
+        seen[k][lines[k]] = 1;
+      }
+    }
+    expect(repeats).toBeGreaterThan(n / 4); // (random columns repeat everywhere)
+    expect(wasmEngine.verifyRepeats(board)).toBe(repeats);
+    expect(tsEngine.verifyRepeats(board)).toBe(repeats);
+    const solved = await solve(n, { method: "construct" });
+    expect(isSolutionLarge(solved.columns!)).toBe(true);
+    for (const engine of [wasmEngine, tsEngine]) expect(engine.verifyRepeats(solved.columns!)).toBe(0);
+  }
 
   it("random sequences: raw outputs and bounded draws for many seeds and bounds", () => {
     for (const seed of [0, 1, 2, 42, 0x7fffffff, 0x80000000, 0xffffffff]) {

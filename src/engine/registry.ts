@@ -23,8 +23,9 @@ export const CONSTRUCT_MAX_N = 500_000_000;
 
 /**
  * Largest n min-conflicts takes by its index arithmetic (diagonal indices up to 2n - 2
- * in an i32). Memory narrows it further: 8 bytes per queen must fit in Wasm's 4 GiB,
- * so n <= MIN_CONFLICTS_MAX_N (536,846,328), checked by solve before anything is allocated.
+ * in an i32). Memory narrows it further: 5 bytes per queen (2-bit diagonal counters from
+ * n = 2^22) must fit in Wasm's 4 GiB, so n <= MIN_CONFLICTS_MAX_N (858,947,576), checked by
+ * solve before anything is allocated.
  */
 export const MIN_CONFLICTS_INDEX_MAX_N = 2 ** 30;
 
@@ -106,7 +107,7 @@ export const METHODS = {
     maxN: CONSTRUCT_MAX_N, limits: [], seeded: false, stopVegas: false, local: false, traceable: false,
     crossCheckMaxN: Infinity, constraints: false,
   },
-  // 8 bytes per queen; n = 10^8 in 0.8 GB. The checked maximum is the documented one, MIN_CONFLICTS_MAX_N
+  // 8 bytes per queen below 2^22, 5 from there; n = 10^8 in 0.55 GB. The checked maximum is the documented one, MIN_CONFLICTS_MAX_N
   // (what Wasm memory holds), not the looser index bound MIN_CONFLICTS_INDEX_MAX_N.
   "min-conflicts": {
     title: "min-conflicts",

@@ -26,7 +26,7 @@ function checkMinConflictsMemory(n: number): void {
   const bytes = minConflictsBytes(n);
   if (bytes <= WASM_HEAP_BYTES) return;
   throw invalid(
-    "n", ` = ${n} is too large for method "min-conflicts": it needs ${bytes} bytes (8 per queen + 64 KiB), ` +
+    "n", ` = ${n} is too large for method "min-conflicts": it needs ${bytes} bytes (5 per queen from n = 2^22, 8 below, and up to 96 KiB), ` +
       `more than the ${WASM_HEAP_BYTES} bytes Wasm memory can hold; n must be an integer from 1 to ${MIN_CONFLICTS_MAX_N}`,
   );
 }

@@ -2,21 +2,22 @@
 // after Sosic & Gu's QS4 (SIGART Bulletin 2(2), 1991; IEEE TKDE 6(5), 1994).
 // Greedy randomised construction of a permutation with diagonal bits (the better of two
 // random groups of 32 columns while many remain, then swaps with a random partner row);
-// the bits expanded into u8 diagonal counters; conflict-driven swaps on the few
-// candidate rows. Same steps, same draws, same figures; typed arrays and small integers
-// only, so V8 keeps it all in 32-bit registers.
+// the bits expanded into diagonal counters (u8, or 2-bit from n = 2^22:
+// min-conflicts-counters.ts); conflict-driven swaps on the few candidate rows. Same steps,
+// same draws, same figures (the kernel's loads ahead from 2^22 change only its cache); typed
+// arrays and small integers only, so V8 keeps it all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
 import { bitAt, draw, drawGroup, firstFrom, openColumns, popcount, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
-import { CANDIDATE_CAPACITY, GREEDY_TRIES, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params.js";
+import { CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, REPAIR_TRIALS, counterSetBytes } from "./min-conflicts-params.js";
+import { CROWDED, OverflowList, addOne, countAt, expandNarrow, fieldAt, removeOne } from "./min-conflicts-counters.js";
 
 export { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "./min-conflicts-constrained.js";
 // The memory sizing lives below the registry (min-conflicts-params.ts); solve and the tests read it here too.
 export { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "./min-conflicts-params.js";
 
-const CROWDED = 250;
 /** Rows take group draws while more than n / 2^DIRECT_SHIFT columns remain. */
 const DIRECT_SHIFT = 6;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
@@ -41,9 +42,12 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const maxSteps = params.maxSteps;
   const maxTries = params.maxTries;
   const cols = new Int32Array(n); // column of the queen in each row
-  const sumCount = new Uint8Array(2 * n + SPARE_BYTES); // queens on diagonal row + col (bits while constructing)
-  const diffCount = new Uint8Array(2 * n + SPARE_BYTES); // queens on diagonal col - row + n - 1 (bits while constructing)
-  const sumBits = new Uint32Array(sumCount.buffer, 0, sumCount.length >>> 2);
+  // 2-bit counters from NARROW_FROM (param 1 forces them, for the tests): min-conflicts-counters.ts.
+  const narrow = n >= NARROW_FROM || params.param === 1;
+  const overflow = new OverflowList();
+  const sumCount = new Uint8Array(counterSetBytes(n, narrow)); // queens on diagonal row + col (bits while constructing)
+  const diffCount = new Uint8Array(sumCount.length); // queens on diagonal col - row + n - 1 (bits while constructing)
+  const sumBits = new Uint32Array(sumCount.buffer, 0, sumCount.length >>> 2); // and the 2-bit counters' words
   const diffBits = new Uint32Array(diffCount.buffer, 0, diffCount.length >>> 2);
   const diffBase = n - 1;
   const candidates = new Int32Array(CANDIDATE_CAPACITY); // rows whose queen may be attacked
@@ -79,6 +83,12 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   /** Put a queen on (r, c)'s diagonals, counting the collisions it makes. */
   function addQueen(r: number, c: number): void {
+    if (narrow) {
+      const s = addOne(sumBits, 0, r + c, overflow);
+      const d = addOne(diffBits, 1, diffBase + c - r, overflow);
+      collisions += (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
+      return;
+    }
     const s = sumCount[r + c];
     const d = diffCount[diffBase + c - r];
     collisions += (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
@@ -88,6 +98,12 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   /** Take a queen off (r, c)'s diagonals, counting the collisions it leaves. */
   function removeQueen(r: number, c: number): void {
+    if (narrow) {
+      const s = removeOne(sumBits, 0, r + c, overflow);
+      const d = removeOne(diffBits, 1, diffBase + c - r, overflow);
+      collisions -= (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
+      return;
+    }
     const s = sumCount[r + c] - 1;
     const d = diffCount[diffBase + c - r] - 1;
     collisions -= (s !== 0 ? 1 : 0) + (d !== 0 ? 1 : 0);
@@ -115,12 +131,14 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
 
   function attacked(r: number): boolean {
     const c = cols[r];
+    if (narrow) return fieldAt(sumBits, r + c) > 1 || fieldAt(diffBits, diffBase + c - r) > 1;
     return sumCount[r + c] > 1 || diffCount[diffBase + c - r] > 1;
   }
 
   /** Whether the queen of row r stands on a diagonal close to the u8 counters' limit. */
   function crowded(r: number): boolean {
     const c = cols[r];
+    if (narrow) return countAt(sumBits, 0, r + c, overflow) > CROWDED || countAt(diffBits, 1, diffBase + c - r, overflow) > CROWDED;
     return sumCount[r + c] > CROWDED || diffCount[diffBase + c - r] > CROWDED;
   }
 
@@ -317,16 +335,22 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       if (work >= workLimit) return RUNNING;
       // Word `row` of each bitset becomes counters 32 row .. 32 row + 31, which only
       // overwrite words of bits already expanded (8 row >= row), or this one, read first.
-      const s = sumBits[row];
-      const d = diffBits[row];
-      const low = row << 5;
-      for (let k = 0; k < 32; k++) {
-        sumCount[low + k] = (s >>> k) & 1;
-        diffCount[low + k] = (d >>> k) & 1;
+      if (narrow) {
+        expandNarrow(sumBits, row);
+        expandNarrow(diffBits, row);
+      } else {
+        const s = sumBits[row];
+        const d = diffBits[row];
+        const low = row << 5;
+        for (let k = 0; k < 32; k++) {
+          sumCount[low + k] = (s >>> k) & 1;
+          diffCount[low + k] = (d >>> k) & 1;
+        }
       }
       row--;
       work++;
     }
+    overflow.reset();
     for (let k = 0; k < candidateCount; k++) {
       const r = candidates[k];
       addQueen(r, cols[r]);
@@ -336,7 +360,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
     }
     work += candidateCount;
     stage = STAGE_REPAIR;
-    if (restartNeeded) return restart();
+    if (restartNeeded || overflow.full) return restart();
     return collisions === 0 ? FOUND : RUNNING;
   }
 
@@ -344,7 +368,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   function repair(workLimit: number): SearchStatus {
     const n = size;
     while (collisions !== 0) {
-      if (restartNeeded || candidateCount === 0) return restart();
+      if (restartNeeded || candidateCount === 0 || overflow.full) return restart();
       if (work >= workLimit) return RUNNING;
       const k = draw(random, candidateCount);
       const i = candidates[k];
@@ -382,7 +406,7 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       }
       if (collisions !== 0 && steps >= maxSteps) return MAX_STEPS;
     }
-    return FOUND;
+    return overflow.full ? restart() : FOUND;
   }
 
   return {

@@ -51,8 +51,8 @@ export type KernelExports = {
 } & {
   [K in `${SearchKernel}Stat`]: (slot: number) => number;
 } & {
-  verifyInput(n: number): number;
-  verifyRepeats(n: number): number;
+  verifyInput(n: number, rows: number): number;
+  verifyRepeats(n: number, from: number, to: number): number;
   estimateInit(n: number, seed: number): number;
   estimateRun(count: number): number;
   treeSizeInit(n: number): number;
