@@ -1,28 +1,36 @@
 // solve(n, { workers }): the complete search spread over the thread pool. The board (plain or
-// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own root
-// branch (its row or column with the fewest squares, one square a task), or where that cannot
-// be had (n > 64) at the constrained split's prefixes of the lowest free rows; each task's
-// sub-board is searched by the complete search on a pool thread (src/workers/pool.ts, solve), in
-// slices: a task's first slice may take SOLVE_FIRST_BUDGET nodes, and a task not finished by then
-// goes to the back of the line, its search kept on its thread, for a next slice of twice as many
-// (so no thread sinks into one hard sub-board while another holds a solution near its top). A
-// slice goes on where the last stopped (its thread keeps the open search), so a task searched in
-// slices does the nodes of one search to its end (a task kept by a busy thread waits for it;
-// taken afresh by an idle one it would repeat its slices, which cost more than it saved). The first solution
-// found stops the rest (the pool is closed: every thread ends); every task searched to its end
-// proves there is none. A found board is checked by
-// the pool against its part and here against the whole board (verify, and the givens) before
-// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and
-// asks for more when it has used them, so the threads' nodes never add up to more than the cap.
-// The root is searched on this thread first (its first node or two): a board its root decides
-// (the bounds prove many boards without a completion there) is answered without a thread.
+// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own first
+// real branch (its row or column with the fewest squares, past the lines with one square; one
+// square a task), or where that cannot be had (n > 64) at the constrained split's prefixes of
+// the lowest free rows; each task's sub-board is searched by the complete search on a pool
+// thread (src/workers/pool.ts, solve), in slices: a task's first slice may take
+// SOLVE_FIRST_BUDGET nodes, and a task not finished by then goes to the back of the line, its
+// search kept on its thread, for a next slice of twice as many (so no thread sinks into one hard
+// sub-board while another holds a solution near its top). A slice goes on where the last stopped
+// (its thread keeps the open search), so a task searched in slices does the nodes of one search
+// to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
+// repeat its slices, which cost more than it saved). With two threads or more, one of them is
+// the lane: the first task not searched to its end, in the one search's order, goes first in
+// line without a budget, so that the threads search the board as the one plain search would
+// (a solution deep in the first task, found there in 1.1M nodes, where 13 tasks in turn took
+// 14.7M) and as the slices do (a solution near the top of a later task) at once; a task kept by
+// the lane's thread, or the lane's own kept by a busy thread, is taken afresh by a thread that
+// would idle. The first solution found stops the rest (the pool is closed: every thread ends);
+// every task searched to its end proves there is none. A found board is checked by the pool
+// against its part and here against the whole board (verify, and the givens) before it is
+// returned. maxNodes is shared out: a task may use only the nodes granted to it, and asks for
+// more when it has used them, so the threads' nodes never add up to more than the cap. The root
+// is searched on this thread first (its first node or two): a board its root decides (the
+// bounds prove many boards without a completion there) is answered without a thread.
 // This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
 import {
   answerAtOnce, planSolve, solvePlanned, type SolveOptions, type SolvePlan, type SolveProgress, type SolveResult,
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks } from "../count/solve-tasks.js";
+import {
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks,
+} from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
 
@@ -80,6 +88,13 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const size = Math.min(asked, parts.length);
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
+  /**
+   * The lane (two threads or more): the first task, in the one search's order, not yet searched
+   * to its end; each of its slices goes first in line, without a budget, so that one thread
+   * searches the board as the one plain search would, while the others take the rest in slices.
+   */
+  let lane = size >= 2 ? 0 : -1;
+  const finished = parts.map(() => false);
 
   /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
@@ -118,13 +133,16 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks waiting.
+  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
+  // waiting (the lane's: first, to its end).
   const start = (task: number, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
+    const inLane = task === lane;
     run.handle = pool.solve(parts[task], {
       allowed: run.allowed,
-      budget: SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
+      budget: inLane ? Infinity : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
       exact: cap !== Infinity, // maxNodes is exact: the tasks' searches keep node limits at every node
+      ...(inLane ? { first: true } : {}),
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);
@@ -144,9 +162,11 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       if (result.columns !== null) return settle({ columns: result.columns });
       if (result.unfinished) {
         pass = Math.max(pass, k + 1);
-        start(task, k + 1, result.resume); // behind every task waiting
-      } else if (++tasksDone === parts.length) {
-        return settle({ columns: null, reason: "no-solution" });
+        start(task, k + 1, result.resume);
+      } else {
+        finished[task] = true;
+        if (++tasksDone === parts.length) return settle({ columns: null, reason: "no-solution" });
+        if (task === lane) lane = finished.indexOf(false); // its next slice goes first, to its end
       }
       report();
       serve();
