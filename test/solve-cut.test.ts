@@ -1,13 +1,13 @@
 // solve's tasks cover a board exactly: the cut at the complete search's first real branch
 // (past the given queens' rows and the lines left one square) partitions the board's
 // solutions, checked against a brute-force solver of the tests' own (test/constrained.ts) on
-// random small boards; and on threads, with the lane (one thread in the one search's order)
-// and the tasks taken afresh from it, the verdict is the one thread's on many random boards,
-// every board found verified.
+// random small boards; the whole board's task is the one thread's search itself (the same
+// board found, in the same nodes); and on threads, with that task beside the plain ones, the
+// verdict is the one thread's on many random boards, every board found verified.
 import { describe, expect, it } from "vitest";
 import { solve } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
-import { solveTasks, type SolveTask } from "../src/count/solve-tasks.js";
+import { TaskSearch, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
 import { boardOf } from "../src/board/board.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { bruteForce, honours, randomGivens, rng, type Givens } from "./constrained.js";
@@ -56,7 +56,34 @@ describe("solve's tasks cover the board exactly", () => {
   });
 });
 
-describe("solve on threads with the lane: the one thread's verdict", () => {
+describe("the whole board's portfolio beside the tasks", () => {
+  it("its task, searched with the portfolio (exact), is the one thread's solve: the same board found, or none, in the same nodes", async () => {
+    for (const [n, d, seed] of [[20, 16, 1], [21, 23, 2], [23, 21, 1], [22, 20, 3]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+      const one = await solveOneThread(n, { method: "complete", blocked, engine: "wasm" });
+      const board = boardOf(n, { blocked }, limits);
+      const task = wholeBoardTask(board, 5);
+      expect([task.task, task.tasks, task.prefixes]).toEqual([4, 5, [[]]]);
+      const search = new TaskSearch(task, "wasm", true);
+      try {
+        const r = await search.run({ allowed: () => Infinity, between: async () => {} });
+        expect(r.columns).toEqual(one.found ? Array.from(one.columns) : null);
+        expect(r.nodes).toBe(one.nodes);
+      } finally {
+        search.close();
+      }
+    }
+  });
+
+  it("on two threads it is one more task; on one pool thread there is none (the plain tasks alone)", async () => {
+    const { blocked } = excludedDiagonalsBoard(23, 21, { seed: 1 });
+    const plain = solveTasks(boardOf(23, { blocked }, limits), 64).length;
+    const [one, two] = [await solve(23, { method: "complete", blocked, workers: 1 }), await solve(23, { method: "complete", blocked, workers: 2 })];
+    expect([one.tasks, one.workers, two.tasks, two.workers]).toEqual([plain, 1, plain + 1, 2]);
+  });
+});
+
+describe("solve on threads, the whole board's portfolio beside the tasks: the one thread's verdict", () => {
   it("random blocked boards n = 10..16 on 2 and 3 threads: the same verdict, each board found honouring the givens", async () => {
     const random = rng(77);
     const verdicts = new Set<boolean>();

@@ -87,6 +87,14 @@ export function solveTasks(board: Board, asked: number): SolveTask[] {
   return prefixes.map((prefix, task) => ({ kind: "solve", n, fixed, blocked, prefixes: [prefix], task, tasks: prefixes.length }));
 }
 
+/**
+ * The whole board as one more task, searched by solve's portfolio (the one-thread search, not
+ * the 64-bit search alone) beside the plain tasks of solveTasks: task `tasks - 1` of `tasks`.
+ */
+export function wholeBoardTask(board: Board, tasks: number): SolveTask {
+  return { kind: "solve", n: board.n, fixed: board.fixed as Square[], blocked: board.blocked as Square[], prefixes: [[]], task: tasks - 1, tasks };
+}
+
 function mismatch(message: string): RangeError & { code: string } {
   return withCode(new RangeError(message), ErrorCode.partMismatch);
 }

@@ -9,16 +9,16 @@
 // sub-board while another holds a solution near its top). A slice goes on where the last stopped
 // (its thread keeps the open search), so a task searched in slices does the nodes of one search
 // to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
-// repeat its slices, which cost more than it saved). With two threads or more, one of them is
-// the lane: the first task not searched to its end, in the one search's order, goes first in
-// line without a budget, so that the threads search the board as the one plain search would
-// (a solution deep in the first task, found there in 1.1M nodes, where 13 tasks in turn took
-// 14.7M) and as the slices do (a solution near the top of a later task) at once; a task kept by
-// the lane's thread, or the lane's own kept by a busy thread, is taken afresh by a thread that
-// would idle. The first solution found stops the rest (the pool is closed: every thread ends);
-// every task searched to its end proves there is none. A found board is checked by the pool
-// against its part and here against the whole board (verify, and the givens) before it is
-// returned. maxNodes is shared out: a task may use only the nodes granted to it, and asks for
+// repeat its slices, which cost more than it saved). With two threads or more, one more task is
+// the whole board searched as one thread searches it (the portfolio: the 64-bit search and the
+// wide path's restarts in turns), in one slice without a budget, so that its thread finds what
+// the one thread finds, as soon (a solution deep in the first task, or one the wide path's
+// restarts reach: n = 30, d = 33 seed 1, 2.6M nodes, where 13 tasks in turn took 14.7M), while
+// the other threads find what the slices find (near the top of a later task), and its end is a
+// proof as well. The first solution found stops the rest (the pool is closed: every thread
+// ends); every plain task searched to its end proves there is none. A found board is checked
+// by the pool against its task and here against the whole board (verify, and the givens) before
+// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and asks for
 // more when it has used them, so the threads' nodes never add up to more than the cap. The root
 // is searched on this thread first (its first node or two): a board its root decides (the
 // bounds prove many boards without a completion there) is answered without a thread.
@@ -29,7 +29,7 @@ import {
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import {
-  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks,
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, wholeBoardTask, type SolveTask,
 } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
@@ -85,16 +85,11 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
   }
   const parts = solveTasks(board, SOLVE_TASKS);
-  const size = Math.min(asked, parts.length);
+  // With two threads or more, one of them searches the whole board as one thread would (the portfolio), to its end.
+  const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
+  const size = Math.min(asked, parts.length + (whole ? 1 : 0));
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
-  /**
-   * The lane (two threads or more): the first task, in the one search's order, not yet searched
-   * to its end; each of its slices goes first in line, without a budget, so that one thread
-   * searches the board as the one plain search would, while the others take the rest in slices.
-   */
-  let lane = size >= 2 ? 0 : -1;
-  const finished = parts.map(() => false);
 
   /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
@@ -134,15 +129,14 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
   // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
-  // waiting (the lane's: first, to its end).
-  const start = (task: number, k: number, resume?: ResumeToken): void => {
+  // waiting. The whole board's portfolio has one slice, without a budget: its thread searches it to the end.
+  const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
-    const inLane = task === lane;
-    run.handle = pool.solve(parts[task], {
+    const portfolio = task === whole;
+    run.handle = pool.solve(task, {
       allowed: run.allowed,
-      budget: inLane ? Infinity : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
-      exact: cap !== Infinity, // maxNodes is exact: the tasks' searches keep node limits at every node
-      ...(inLane ? { first: true } : {}),
+      budget: portfolio ? Infinity : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
+      exact: portfolio || cap !== Infinity, // the portfolio; and maxNodes is exact: the tasks' searches keep node limits at every node
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);
@@ -160,25 +154,28 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         run.allowed = result.nodes;
       }
       if (result.columns !== null) return settle({ columns: result.columns });
+      if (portfolio) { // the whole board searched to its end: every task is proved with it
+        tasksDone = parts.length;
+        return settle({ columns: null, reason: "no-solution" });
+      }
       if (result.unfinished) {
         pass = Math.max(pass, k + 1);
-        start(task, k + 1, result.resume);
-      } else {
-        finished[task] = true;
-        if (++tasksDone === parts.length) return settle({ columns: null, reason: "no-solution" });
-        if (task === lane) lane = finished.indexOf(false); // its next slice goes first, to its end
+        start(task, k + 1, result.resume); // behind every task waiting
+      } else if (++tasksDone === parts.length) {
+        return settle({ columns: null, reason: "no-solution" });
       }
       report();
       serve();
     }, fail);
   };
-  for (let task = 0; task < parts.length; task++) start(task, 0);
+  if (whole) start(whole, 0); // first in line: the first thread takes it
+  for (const task of parts) start(task, 0);
 
   try {
     const race = await pacer.raceStop(outcome);
     if (race.stop === "aborted") pacer.throwIfAborted();
     pacer.finish(progress());
-    const stats = { nodes: total, workers: size, tasks: parts.length };
+    const stats = { nodes: total, workers: size, tasks: parts.length + (whole ? 1 : 0) };
     if (race.stop !== undefined) return { ...base, found: false, columns: null, ...stats, tries: 1, steps: 0, ms: pacer.elapsed(), reason: "timeout" };
     return answer(race.value, stats);
   } finally {
