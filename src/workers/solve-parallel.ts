@@ -11,10 +11,11 @@
 // to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
 // repeat its slices, which cost more than it saved). With two threads or more, one more task is
 // the whole board searched as one thread searches it (the portfolio: the 64-bit search and the
-// wide path's restarts in turns), in one slice without a budget, so that its thread finds what
-// the one thread finds, as soon (a solution deep in the first task, or one the wide path's
-// restarts reach: n = 30, d = 33 seed 1, 2.6M nodes, where 13 tasks in turn took 14.7M), while
-// the other threads find what the slices find (near the top of a later task), and its end is a
+// wide path's restarts in turns), in slices as long as the open plain tasks' slices together
+// (half of each round's nodes), for its first SOLVE_PORTFOLIO_NODES nodes: so a board the one
+// thread decides early is decided as early (n = 30, d = 33 seed 1: its solution at 2.6M nodes,
+// where 13 tasks in turn took 14.7M), and a board without a solution pays at most those nodes
+// more (n = 30, d = 36 seed 4: 22.9M nodes in the tasks, 31.2M in the one search). Its end is a
 // proof as well. The first solution found stops the rest (the pool is closed: every thread
 // ends); every plain task searched to its end proves there is none. A found board is checked
 // by the pool against its task and here against the whole board (verify, and the givens) before
@@ -39,6 +40,12 @@ import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "
 export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
 /** How many times more nodes each slice of a task gets on threads than its slice before (a slice goes on where the last stopped). */
 export const SOLVE_SLICE_GROWTH = 2;
+/**
+ * The nodes the whole board's search (the one-thread portfolio) gets beside the plain tasks on
+ * two threads or more: what the measured boards it finds sooner than the slices took (2.6M at
+ * n = 30, d = 33 seed 1), with room; on a board without a solution they are spent in vain.
+ */
+export const SOLVE_PORTFOLIO_NODES = 2 ** 22;
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
@@ -85,7 +92,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
   }
   const parts = solveTasks(board, SOLVE_TASKS);
-  // With two threads or more, one of them searches the whole board as one thread would (the portfolio), to its end.
+  // With two threads or more, one more task: the whole board searched as one thread searches it, for its first nodes.
   const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
   const size = Math.min(asked, parts.length + (whole ? 1 : 0));
   const pool = new WorkerPool({ size, engine: plan.engine.name });
@@ -129,13 +136,16 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
   // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
-  // waiting. The whole board's portfolio has one slice, without a budget: its thread searches it to the end.
+  // waiting. The whole board's slice k takes as many as the open plain tasks' slices k together (half the nodes of a
+  // round), until it has had SOLVE_PORTFOLIO_NODES; its kept search is then dropped.
+  let portfolioNodes = 0;
   const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
     const portfolio = task === whole;
+    const plainBudget = SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k;
     run.handle = pool.solve(task, {
       allowed: run.allowed,
-      budget: portfolio ? Infinity : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
+      budget: portfolio ? Math.min((parts.length - tasksDone) * plainBudget, SOLVE_PORTFOLIO_NODES - portfolioNodes) : plainBudget,
       exact: portfolio || cap !== Infinity, // the portfolio; and maxNodes is exact: the tasks' searches keep node limits at every node
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
@@ -154,13 +164,18 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         run.allowed = result.nodes;
       }
       if (result.columns !== null) return settle({ columns: result.columns });
-      if (portfolio) { // the whole board searched to its end: every task is proved with it
+      if (portfolio && !result.unfinished) { // the whole board searched to its end: every task is proved with it
         tasksDone = parts.length;
         return settle({ columns: null, reason: "no-solution" });
       }
       if (result.unfinished) {
-        pass = Math.max(pass, k + 1);
-        start(task, k + 1, result.resume); // behind every task waiting
+        if (portfolio) portfolioNodes += result.nodes;
+        if (portfolio && portfolioNodes >= SOLVE_PORTFOLIO_NODES) {
+          pool.release(result.resume!);
+        } else {
+          if (!portfolio) pass = Math.max(pass, k + 1);
+          start(task, k + 1, result.resume); // behind every task waiting
+        }
       } else if (++tasksDone === parts.length) {
         return settle({ columns: null, reason: "no-solution" });
       }
@@ -168,7 +183,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       serve();
     }, fail);
   };
-  if (whole) start(whole, 0); // first in line: the first thread takes it
+  if (whole) start(whole, 0);
   for (const task of parts) start(task, 0);
 
   try {
