@@ -17,8 +17,8 @@
 // - also searches solve's tasks for a first solution (solve(task): src/count/solve-tasks.ts,
 //   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
 //   caller's grants of more, and checks what a thread says it found (checkSolvedTask); a task's
-//   next slice goes to the thread that kept its search, unless a thread would idle while that
-//   one searches a slice without a budget (solve's lane): it is then taken afresh;
+//   next slice goes to the thread that kept its search (release() frees one not wanted), and
+//   none waits behind another task's slice;
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import type { EngineName } from "../engine/contract.js";
@@ -93,8 +93,6 @@ export type SolveRunOptions = RunOptions & {
   onReport(nodes: number, waiting: boolean): void;
   /** Node limits kept at every node (under a node cap): the search with its portfolio, not the 64-bit search alone. */
   exact?: boolean;
-  /** First in line, before the tasks waiting (else behind them). */
-  first?: boolean;
   /** An earlier slice's `resume`: this slice goes on with the search it stopped (on its thread, if that thread is free first). */
   resume?: ResumeToken;
 };
@@ -193,6 +191,11 @@ export class WorkerPool {
     if (kept !== undefined && !kept.slot.dead) kept.slot.worker?.post({ drop: kept.key });
   }
 
+  /** Threads started and free now: no part on them, none waiting that they may take (solve's tasks kept by others wait for those). */
+  get idle(): number {
+    return this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined && s.jobs.size === 0).length;
+  }
+
   private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
@@ -203,8 +206,7 @@ export class WorkerPool {
         job.onAbort = () => this.cancel(job, options.signal!.reason);
         options.signal.addEventListener("abort", job.onAbort, { once: true });
       }
-      if ((options as SolveRunOptions).first) this.queue.unshift(job);
-      else this.queue.push(job);
+      this.queue.push(job);
       this.pump();
     });
   }
@@ -279,22 +281,10 @@ export class WorkerPool {
   }
 
   /**
-   * Whether an idle thread takes a waiting solve task afresh (from its start, its kept search
-   * dropped) rather than leave it to its busy holder: where the holder searches a slice without
-   * a budget, or the task's slice has none (either would wait for a whole search).
-   */
-  private afresh(job: Job): boolean {
-    const h = this.holder(job);
-    if (h === undefined || h.jobs.size === 0) return false;
-    return job.solve!.budget === Infinity || [...h.jobs.values()].some((held) => held.solve?.budget === Infinity);
-  }
-
-  /**
    * Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts.
-   * A solve task whose search a thread kept goes to that thread, not to another (taken
+   * A solve task whose search a thread kept goes to that thread, never to another (taken
    * afresh it would repeat its search so far: measured, that cost more than the idle thread
-   * saved); an idle thread takes the first task no live thread keeps, else one whose holder
-   * is held by a whole search (afresh: a slice without a budget, its own or its holder's).
+   * saved); an idle thread takes the first task no live thread keeps.
    */
   private pump(): void {
     while (!this.closed && this.queue.length > 0) {
@@ -303,7 +293,6 @@ export class WorkerPool {
       let slot: Slot | undefined, at = -1;
       if (idle.length > 0) {
         at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || idle.includes(h); });
-        if (at < 0) at = this.queue.findIndex((job) => this.afresh(job)); // else one its busy holder would keep to a whole search
         if (at < 0) return; // only tasks kept by busy threads wait: each waits for its thread
         const h = this.holder(this.queue[at]);
         slot = h !== undefined && idle.includes(h) ? h : idle[0];
@@ -317,8 +306,8 @@ export class WorkerPool {
         // One part ahead only while there is at least one more per thread: at the end of a
         // run a part waits for an idle thread instead of queueing behind a busy one.
         if (this.queue.length >= this.size) {
-          // (never behind a solve slice without a budget: it holds its thread to its end)
-          for (const s of ready.filter((r) => r.jobs.size === 1 && [...r.jobs.values()].every((j) => j.solve?.budget !== Infinity))) {
+          // (never behind a solve task's slice: its length is the task's, up to a whole search)
+          for (const s of ready.filter((r) => r.jobs.size === 1 && [...r.jobs.values()].every((j) => !j.solve))) {
             at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || h === s; });
             if (at >= 0) { slot = s; break; }
           }

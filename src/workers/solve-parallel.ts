@@ -9,13 +9,15 @@
 // sub-board while another holds a solution near its top). A slice goes on where the last stopped
 // (its thread keeps the open search), so a task searched in slices does the nodes of one search
 // to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
-// repeat its slices, which cost more than it saved). With two threads or more, one more task is
-// the whole board searched as one thread searches it (the portfolio: the 64-bit search and the
-// wide path's restarts in turns), in slices as long as the open plain tasks' slices together
-// (half of each round's nodes), for its first SOLVE_PORTFOLIO_NODES nodes: so a board the one
-// thread decides early is decided as early (n = 30, d = 33 seed 1: its solution at 2.6M nodes,
-// where 13 tasks in turn took 14.7M), and a board without a solution pays at most those nodes
-// more (n = 30, d = 36 seed 4: 22.9M nodes in the tasks, 31.2M in the one search). Its end is a
+// repeat its slices, which cost more than it saved); but where a thread is idle when a task's
+// slice ends (every task left is kept by a busy thread), that task is cut again at its
+// sub-board's first real branch, its kept search dropped, and its sub-tasks start afresh for
+// any thread. With two threads or more, one more task comes first: the whole board searched as
+// one thread searches it (the portfolio: the 64-bit search and the wide path's restarts in
+// turns) for its first SOLVE_PORTFOLIO_NODES nodes, in one slice on its thread, so that a board
+// the one thread decides early is decided as early (n = 30, d = 33 seed 1: its solution at 2.6M
+// nodes, where 13 tasks in turn took 14.7M), and a board without a solution pays at most those
+// nodes more; then its thread goes to the tasks (cut again for it). Its end is a
 // proof as well. The first solution found stops the rest (the pool is closed: every thread
 // ends); every plain task searched to its end proves there is none. A found board is checked
 // by the pool against its task and here against the whole board (verify, and the givens) before
@@ -30,7 +32,7 @@ import {
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import {
-  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, wholeBoardTask, type SolveTask,
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, splitTask, wholeBoardTask, type SolveTask,
 } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
@@ -41,9 +43,9 @@ export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
 /** How many times more nodes each slice of a task gets on threads than its slice before (a slice goes on where the last stopped). */
 export const SOLVE_SLICE_GROWTH = 2;
 /**
- * The nodes the whole board's search (the one-thread portfolio) gets beside the plain tasks on
- * two threads or more: what the measured boards it finds sooner than the slices took (2.6M at
- * n = 30, d = 33 seed 1), with room; on a board without a solution they are spent in vain.
+ * The nodes of the whole board's search (the one-thread portfolio) beside the plain tasks on two
+ * threads or more, in one slice: what the measured boards it finds sooner than the slices took
+ * (2.6M at n = 30, d = 33 seed 1), with room; on a board without a solution they are spent in vain.
  */
 export const SOLVE_PORTFOLIO_NODES = 2 ** 22;
 
@@ -102,12 +104,12 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
   /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
-  let total = root.nodes, tasksDone = 0, pass = 0;
+  let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length, splits = 0;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
     phase: "search", conflicts: -1, method, n, nodes: total, tries: 1, steps: 0, elapsedMs: pacer.elapsed(),
-    tasksDone, tasksTotal: parts.length, workers: size, pass,
+    tasksDone, tasksTotal: tasksDone + open, workers: size, pass,
   });
 
   let settle!: (outcome: Outcome) => void, fail!: (error: unknown) => void;
@@ -136,16 +138,15 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
   // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
-  // waiting. The whole board's slice k takes as many as the open plain tasks' slices k together (half the nodes of a
-  // round), until it has had SOLVE_PORTFOLIO_NODES; its kept search is then dropped.
-  let portfolioNodes = 0;
+  // waiting, unless a thread is idle (every task left is kept by a busy thread): it is then cut again at its sub-board's
+  // first real branch, its kept search dropped (its nodes are done again, and counted again), and its sub-tasks start
+  // afresh, for any thread. The whole board's portfolio has one slice of SOLVE_PORTFOLIO_NODES, its thread's alone.
   const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
     const portfolio = task === whole;
-    const plainBudget = SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k;
     run.handle = pool.solve(task, {
       allowed: run.allowed,
-      budget: portfolio ? Math.min((parts.length - tasksDone) * plainBudget, SOLVE_PORTFOLIO_NODES - portfolioNodes) : plainBudget,
+      budget: portfolio ? SOLVE_PORTFOLIO_NODES : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
       exact: portfolio || cap !== Infinity, // the portfolio; and maxNodes is exact: the tasks' searches keep node limits at every node
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
@@ -164,33 +165,42 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         run.allowed = result.nodes;
       }
       if (result.columns !== null) return settle({ columns: result.columns });
-      if (portfolio && !result.unfinished) { // the whole board searched to its end: every task is proved with it
-        tasksDone = parts.length;
-        return settle({ columns: null, reason: "no-solution" });
-      }
-      if (result.unfinished) {
-        if (portfolio) portfolioNodes += result.nodes;
-        if (portfolio && portfolioNodes >= SOLVE_PORTFOLIO_NODES) {
+      if (portfolio) {
+        if (result.unfinished) {
+          pool.release(result.resume!); // its nodes are spent: the thread goes to the tasks
+        } else { // the whole board searched to its end: every task is proved with it
+          tasksDone += open;
+          open = 0;
+          return settle({ columns: null, reason: "no-solution" });
+        }
+      } else if (result.unfinished) {
+        pass = Math.max(pass, k + 1);
+        const sub = pool.idle > 0 ? splitTask(task, parts.length) : null;
+        if (sub !== null) {
           pool.release(result.resume!);
+          parts.push(...sub);
+          open += sub.length - 1;
+          splits++;
+          for (const t of sub) start(t, 0);
         } else {
-          if (!portfolio) pass = Math.max(pass, k + 1);
           start(task, k + 1, result.resume); // behind every task waiting
         }
-      } else if (++tasksDone === parts.length) {
-        return settle({ columns: null, reason: "no-solution" });
+      } else {
+        tasksDone++;
+        if (--open === 0) return settle({ columns: null, reason: "no-solution" });
       }
       report();
       serve();
     }, fail);
   };
-  if (whole) start(whole, 0);
-  for (const task of parts) start(task, 0);
+  if (whole) start(whole, 0); // first: the first thread takes it
+  for (const task of [...parts]) start(task, 0);
 
   try {
     const race = await pacer.raceStop(outcome);
     if (race.stop === "aborted") pacer.throwIfAborted();
     pacer.finish(progress());
-    const stats = { nodes: total, workers: size, tasks: parts.length + (whole ? 1 : 0) };
+    const stats = { nodes: total, workers: size, tasks: parts.length - splits + (whole ? 1 : 0) };
     if (race.stop !== undefined) return { ...base, found: false, columns: null, ...stats, tries: 1, steps: 0, ms: pacer.elapsed(), reason: "timeout" };
     return answer(race.value, stats);
   } finally {
