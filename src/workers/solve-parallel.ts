@@ -105,6 +105,9 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
   let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length, splits = 0;
+  /** The open plain tasks' nodes in their ended slices: each task's (by its number), and theirs together. */
+  const searched: number[] = [];
+  let openNodes = 0;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
@@ -175,17 +178,23 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         }
       } else if (result.unfinished) {
         pass = Math.max(pass, k + 1);
-        const sub = pool.idle > 0 ? splitTask(task, parts.length) : null;
+        const had = searched[task.task] ?? 0, now = had + result.nodes;
+        // (only a task searched no more than the open tasks' mean: its nodes are searched again)
+        const sub = pool.idle > 0 && now * open <= openNodes + result.nodes ? splitTask(task, parts.length) : null;
         if (sub !== null) {
           pool.release(result.resume!);
+          openNodes -= had;
           parts.push(...sub);
           open += sub.length - 1;
           splits++;
           for (const t of sub) start(t, 0);
         } else {
+          searched[task.task] = now;
+          openNodes += result.nodes;
           start(task, k + 1, result.resume); // behind every task waiting
         }
       } else {
+        openNodes -= searched[task.task] ?? 0;
         tasksDone++;
         if (--open === 0) return settle({ columns: null, reason: "no-solution" });
       }
