@@ -274,12 +274,11 @@ describe("solve's tasks", () => {
     const root = r.nodes - tasksNodes; // the root's first node or two, searched on the caller's thread
     expect(root).toBeGreaterThanOrEqual(1);
     expect(root).toBeLessThanOrEqual(2);
-    // Two threads: beside the tasks the whole board's portfolio search (one more task, its nodes added) is stopped by
-    // the tasks' proof, or proves it first with more nodes of its own than the tasks' all (0.87M against 0.32M); a task
-    // cut again for an idle thread does its nodes so far again: at least the one pool thread's nodes either way.
+    // Two threads: a task's slices stay on the thread that keeps its search; beside them the whole board's portfolio
+    // search (one more task, its nodes added) is stopped by the tasks' proof, or proves it first with more nodes of its
+    // own than the tasks' all (0.87M against 0.32M): at least the one pool thread's nodes either way.
     const two = await solve(23, { method: "complete", blocked, workers: 2 });
-    expect([two.found, two.reason, two.workers]).toEqual([false, "no-solution", 2]);
-    expect(two.tasks).toBeGreaterThanOrEqual(sub.length + 1); // (more where a task was cut again for an idle thread)
+    expect([two.found, two.reason, two.workers, two.tasks]).toEqual([false, "no-solution", 2, sub.length + 1]);
     expect(two.nodes).toBeGreaterThanOrEqual(r.nodes);
   });
 

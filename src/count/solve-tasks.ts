@@ -88,22 +88,6 @@ export function solveTasks(board: Board, asked: number): SolveTask[] {
 }
 
 /**
- * A task cut again at its own sub-board's first real branch (past its given queens' rows and
- * the lines left one square): one task a square, its prefix and that square, numbered from
- * `from` (the tasks' count is the caller's to keep). null where it cannot be cut: a task of
- * several prefixes, n > 64, or a sub-board the search decides before it branches (such a task
- * is small). The sub-tasks' solutions are exactly the task's.
- */
-export function splitTask(task: SolveTask, from = 0): SolveTask[] | null {
-  if (task.prefixes.length !== 1) return null;
-  const { constraints } = checkSolveTask(task);
-  const prefix = task.prefixes[0];
-  const branch = firstBranch(task.n, prefixConstraints(constraints, prefix));
-  if (branch === null) return null;
-  return branch.map((square, i) => ({ ...task, prefixes: [[...prefix, square]], task: from + i, tasks: from + branch.length }));
-}
-
-/**
  * The whole board as one more task, searched by solve's portfolio (the one-thread search, not
  * the 64-bit search alone) beside the plain tasks of solveTasks: task `tasks - 1` of `tasks`.
  */

@@ -57,7 +57,7 @@ export type SolveProgress = {
   elapsedMs: number;
   /** With `workers`: the board's tasks (its sub-boards, one square of the search's first real branch each) searched to the end so far (all, once the whole board's search has ended). */
   tasksDone?: number;
-  /** With `workers`: the board's tasks in all, a task cut again counted as its sub-tasks (not counting the whole board's search beside them). */
+  /** With `workers`: the board's tasks in all (not counting the whole board's search beside them). */
   tasksTotal?: number;
   /** With `workers`: the threads searching. */
   workers?: number;

@@ -191,11 +191,6 @@ export class WorkerPool {
     if (kept !== undefined && !kept.slot.dead) kept.slot.worker?.post({ drop: kept.key });
   }
 
-  /** Threads started and free now: no part on them, none waiting that they may take (solve's tasks kept by others wait for those). */
-  get idle(): number {
-    return this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined && s.jobs.size === 0).length;
-  }
-
   private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);

@@ -9,15 +9,12 @@
 // sub-board while another holds a solution near its top). A slice goes on where the last stopped
 // (its thread keeps the open search), so a task searched in slices does the nodes of one search
 // to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
-// repeat its slices, which cost more than it saved); but where a thread is idle when a task's
-// slice ends (every task left is kept by a busy thread), that task is cut again at its
-// sub-board's first real branch, its kept search dropped, and its sub-tasks start afresh for
-// any thread. With two threads or more, one more task comes first: the whole board searched as
-// one thread searches it (the portfolio: the 64-bit search and the wide path's restarts in
-// turns) for its first SOLVE_PORTFOLIO_NODES nodes, in one slice on its thread, so that a board
-// the one thread decides early is decided as early (n = 30, d = 33 seed 1: its solution at 2.6M
-// nodes, where 13 tasks in turn took 14.7M), and a board without a solution pays at most those
-// nodes more; then its thread goes to the tasks (cut again for it). Its end is a
+// repeat its slices, which cost more than it saved). With two threads or more, one more task
+// comes first: the whole board searched as one thread searches it (the portfolio: the 64-bit
+// search and the wide path's restarts in turns) for its first SOLVE_PORTFOLIO_NODES nodes, in
+// one slice on its thread, so that a board the one thread decides early is decided as early
+// (n = 30, d = 33 seed 1: its solution at 2.6M nodes, where 13 tasks in turn took 14.7M), and a
+// board without a solution pays at most those nodes more; then its search is dropped. Its end is a
 // proof as well. The first solution found stops the rest (the pool is closed: every thread
 // ends); every plain task searched to its end proves there is none. A found board is checked
 // by the pool against its task and here against the whole board (verify, and the givens) before
@@ -32,7 +29,7 @@ import {
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import {
-  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, splitTask, wholeBoardTask, type SolveTask,
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, wholeBoardTask, type SolveTask,
 } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
@@ -104,10 +101,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
   /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
-  let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length, splits = 0;
-  /** The open plain tasks' nodes in their ended slices: each task's (by its number), and theirs together. */
-  const searched: number[] = [];
-  let openNodes = 0;
+  let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
@@ -141,9 +135,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
   // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
-  // waiting, unless a thread is idle (every task left is kept by a busy thread): it is then cut again at its sub-board's
-  // first real branch, its kept search dropped (its nodes are done again, and counted again), and its sub-tasks start
-  // afresh, for any thread. The whole board's portfolio has one slice of SOLVE_PORTFOLIO_NODES, its thread's alone.
+  // waiting. The whole board's portfolio has one slice of SOLVE_PORTFOLIO_NODES, its thread's alone.
   const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
     const portfolio = task === whole;
@@ -170,7 +162,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       if (result.columns !== null) return settle({ columns: result.columns });
       if (portfolio) {
         if (result.unfinished) {
-          pool.release(result.resume!); // its nodes are spent: the thread goes to the tasks
+          pool.release(result.resume!); // its nodes are spent: the thread takes the tasks no thread keeps
         } else { // the whole board searched to its end: every task is proved with it
           tasksDone += open;
           open = 0;
@@ -178,23 +170,8 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         }
       } else if (result.unfinished) {
         pass = Math.max(pass, k + 1);
-        const had = searched[task.task] ?? 0, now = had + result.nodes;
-        // (only a task searched no more than the open tasks' mean: its nodes are searched again)
-        const sub = pool.idle > 0 && now * open <= openNodes + result.nodes ? splitTask(task, parts.length) : null;
-        if (sub !== null) {
-          pool.release(result.resume!);
-          openNodes -= had;
-          parts.push(...sub);
-          open += sub.length - 1;
-          splits++;
-          for (const t of sub) start(t, 0);
-        } else {
-          searched[task.task] = now;
-          openNodes += result.nodes;
-          start(task, k + 1, result.resume); // behind every task waiting
-        }
+        start(task, k + 1, result.resume); // behind every task waiting
       } else {
-        openNodes -= searched[task.task] ?? 0;
         tasksDone++;
         if (--open === 0) return settle({ columns: null, reason: "no-solution" });
       }
@@ -209,7 +186,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     const race = await pacer.raceStop(outcome);
     if (race.stop === "aborted") pacer.throwIfAborted();
     pacer.finish(progress());
-    const stats = { nodes: total, workers: size, tasks: parts.length - splits + (whole ? 1 : 0) };
+    const stats = { nodes: total, workers: size, tasks: parts.length + (whole ? 1 : 0) };
     if (race.stop !== undefined) return { ...base, found: false, columns: null, ...stats, tries: 1, steps: 0, ms: pacer.elapsed(), reason: "timeout" };
     return answer(race.value, stats);
   } finally {
