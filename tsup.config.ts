@@ -84,12 +84,24 @@ export default defineConfig([
     define: { __NQ_VERSION__: JSON.stringify(version) }, // nqueens --version
   },
   {
+    // The `nqueens` command (package.json "bin"): CommonJS, so a fresh process starts without
+    // Node's ES module loader (src/cli/launch.ts).
     entry: { cli: "src/cli/launch.ts" },
-    format: ["esm"],
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
     outDir,
     target: "node20",
     platform: "node",
     banner: { js: "#!/usr/bin/env node" },
     define: { __NQ_VERSION__: JSON.stringify(version) }, // the code cache's name
+  },
+  {
+    // `node dist/cli.js`: requires dist/cli.cjs (src/cli/launch-esm.ts).
+    entry: { cli: "src/cli/launch-esm.ts" },
+    format: ["esm"],
+    outDir,
+    target: "node20",
+    platform: "node",
+    banner: { js: "#!/usr/bin/env node" },
   },
 ]);

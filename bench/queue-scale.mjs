@@ -10,7 +10,7 @@
 // to the answer (audit top-up, merge, record). Keyed with the default audit, as any queue run
 // is unless asked otherwise (--queue-scale-keyless: the keyless run, for comparison).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,11 +34,19 @@ const freePort = () => new Promise((resolve, reject) => {
 });
 
 function startWorker(url, keyed) {
-  const child = spawn(process.execPath, [CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet", ...(keyed ? [] : ["--unauthenticated"])], {
+  const child = spawn(process.execPath, [...(process.env.NQ_BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.NQ_BENCH_PROF}`] : []), CLI, "worker", "--queue", url, "--concurrency", "1", "--quiet", ...(keyed ? [] : ["--unauthenticated"])], {
     stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, NQUEENS_KEY: keyed ? KEY : "" },
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   return { child, exited };
+}
+
+/** A process's CPU seconds so far (user + system, from /proc; NaN where there is no /proc). */
+function cpuSecondsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch { return NaN; }
 }
 
 /** Sums of INFO: commands called, used memory, Redis CPU seconds. */
@@ -54,7 +62,7 @@ async function info(redis) {
 
 function runCoordinator(url, n, parts, queue, keyed) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--expose-gc", CHILD, url, String(n), String(parts), queue, keyed ? KEY : ""], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [...(process.env.NQ_BENCH_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.NQ_BENCH_PROF}`] : []), "--expose-gc", CHILD, url, String(n), String(parts), queue, keyed ? KEY : ""], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "", err = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (err += d));
@@ -91,16 +99,20 @@ export async function benchQueueScale({ url, sizes = [1000, 10_000, 100_000], n 
       const queue = `nqueens-scale-n${n}-p${parts}`;
       await redis.config("RESETSTAT");
       const before = await info(redis);
+      const workersBefore = procs.reduce((sum, p) => sum + cpuSecondsOf(p.child.pid), 0);
       const r = await runCoordinator(url, n, parts, queue, keyed);
+      const workersAfter = procs.reduce((sum, p) => sum + cpuSecondsOf(p.child.pid), 0);
       const after = await info(redis);
       await removeRun(queue, { connection: url });
       if (BigInt(r.total) !== A000170[n]) throw new Error(`n = ${n}, ${parts} parts: total ${r.total}, not ${A000170[n]}`);
       const overhead = (r.ms - countMs / workers) / r.parts;
       rows.push({
-        n, parts: r.parts, workers, keyed, wall_s: round(r.ms / 1000, 1), overhead_ms_per_part: round(overhead, 2),
+        n, parts: r.parts, per_job: r.perJob, workers, keyed, wall_s: round(r.ms / 1000, 1), overhead_ms_per_part: round(overhead, 2),
         redis_cmds_per_part: round((after.calls - before.calls) / r.parts, 1), redis_bytes_per_part: round((after.memory - before.memory) / r.parts, 0),
         redis_cpu_ms_per_part: round(((after.seconds - before.seconds) * 1000) / r.parts, 3),
-        coordinator_cpu_s: round(r.cpuMs / 1000, 1), coordinator_peak_rss_mb: round(r.maxRssMB, 0), coordinator_heap_bytes_per_part: round(r.heapPerPart ?? NaN, 0), end_ms: round(r.endMs, 0), audited: r.audited,
+        coordinator_cpu_s: round(r.cpuMs / 1000, 1), coordinator_cpu_ms_per_part: round(r.cpuMs / r.parts, 3),
+        // The workers' CPU less the count's own (one thread's time), per part: what a part costs a worker beyond counting it.
+        worker_cpu_ms_per_part: round(((workersAfter - workersBefore) * 1000 - countMs) / r.parts, 3), coordinator_peak_rss_mb: round(r.maxRssMB, 0), coordinator_peak_heap_mb: round(r.peak.heapUsedMB, 0), coordinator_peak_external_mb: round(r.peak.externalMB, 0), coordinator_heap_bytes_per_part: round(r.heapPerPart ?? NaN, 0), end_ms: round(r.endMs, 0), audited: r.audited,
       });
       console.log(JSON.stringify(rows.at(-1)));
     }

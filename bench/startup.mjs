@@ -1,5 +1,5 @@
 // What a fresh `nqueens` process costs before and around its first answer: whole-process CPU
-// time (user + system, every thread) of `node dist/cli.js solve 8`, `count 10` and
+// time (user + system, every thread) of `node dist/cli.cjs solve 8` (the bin), `count 10` and
 // `--version` against a bare `node -e 0`, each a fresh process, the runs interleaved (one of
 // each in turn, `repeats` times), medians. The CPU time is read in the child itself, at its
 // exit, by a preloaded reporter (process.resourceUsage), the same in every run and in the bare
@@ -13,7 +13,9 @@ import os from "node:os";
 import { join } from "node:path";
 import { median, printTable } from "./lib.mjs";
 
-const CLI = new URL("../dist/cli.js", import.meta.url).pathname;
+/** The `nqueens` bin (package.json), a CommonJS launcher; `node dist/cli.js` (an ES module that requires it) is timed too. */
+const CLI = new URL("../dist/cli.cjs", import.meta.url).pathname;
+const CLI_ESM = new URL("../dist/cli.js", import.meta.url).pathname;
 const CASES = [["solve", "8"], ["count", "10"], ["--version"]];
 
 /** Runs node with `args` under the reporter; the child's CPU time in ms, and its exit status. */
@@ -33,6 +35,7 @@ export async function benchStartup({ repeats = Number(process.env.NQ_BENCH_START
     { name: "node -e 0", args: ["-e", "0"] },
     ...CASES.map((c) => ({ name: c.join(" "), args: [CLI, ...c] })),
     { name: "solve 8 (no code cache)", args: [CLI, "solve", "8"], env: { NQUEENS_CODE_CACHE: "0" } },
+    { name: "node dist/cli.js solve 8", args: [CLI_ESM, "solve", "8"] },
     ...(baseline ? CASES.map((c) => ({ name: `baseline ${c.join(" ")}`, args: [baseline, ...c] })) : []),
   ];
   const loadBefore = os.loadavg();

@@ -40,6 +40,25 @@ function probed(args: string[]): { stdout: string; compiles: number; builtins: s
 const NOT_FOR_SHORT_COMMANDS = ["worker_threads", "child_process", "crypto", "readline", "dgram"];
 
 describe("a short command loads only what it needs", () => {
+  it("the `nqueens` bin (dist/cli.cjs) starts without Node's ES module loader, and `node dist/cli.js` runs the same program", () => {
+    const pkg = JSON.parse(readFileSync("package.json", "utf8")) as { bin: Record<string, string> };
+    expect(pkg.bin).toEqual({ nqueens: "./dist/cli.cjs" });
+    const out = join(dir, "loaded.json");
+    const list = join(dir, "list.cjs");
+    writeFileSync(list, `process.on("exit", () => require("node:fs").writeFileSync(process.env.NQ_LIST_OUT, JSON.stringify(process.moduleLoadList)));\n`);
+    const run = (entry: string): { stdout: string; loader: boolean } => {
+      const r = spawnSync(process.execPath, ["-r", list, entry, "solve", "8"], { encoding: "utf8", env: { ...process.env, NQ_LIST_OUT: out } });
+      expect(r.status, r.stderr).toBe(0);
+      return { stdout: r.stdout, loader: (JSON.parse(readFileSync(out, "utf8")) as string[]).includes("NativeModule internal/modules/esm/loader") };
+    };
+    const bin = run("dist/cli.cjs"), esm = run("dist/cli.js");
+    expect(bin.loader).toBe(false);
+    expect(esm.loader).toBe(true); // the check can see the loader where it is used
+    expect(bin.stdout).toMatch(/method backtrack, engine wasm: 114 nodes/);
+    const untimed = (text: string): string => text.replace(/[\d.]+ ms/g, "T ms");
+    expect(untimed(esm.stdout)).toBe(untimed(bin.stdout));
+  });
+
   it("solve 8: no built-in of the threads, the queue, the keys or the bars; the kernels compiled once", () => {
     for (const run of [1, 2]) { // without the code cache, then with it
       const { stdout, compiles, builtins } = probed(["solve", "8"]);

@@ -25,6 +25,7 @@ const FLAG_NAMES: Record<string, string> = {
   stalledInterval: "--stalled-interval", budgetMs: "--budget", kernels: "--kernels", checkpoint: "--checkpoint", method: "--method",
   engine: "--engine", queue: "--queue-name", graceMs: "--grace", keyFile: "--key-file", name: "--name", identityFile: "--identity-file",
   identities: "--identities", revoked: "--revoked", unauthenticated: "--unauthenticated", audit: "--audit", replicas: "--replicas",
+  partsPerJob: "--parts-per-job",
 };
 
 /** The way out of a queue run refused for want of a key (the API's keyMissing), in the CLI's words. */

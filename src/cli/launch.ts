@@ -13,14 +13,13 @@
 // that had none (at exit, to a temporary file renamed into place, so a reader never sees half
 // of one); caches not written for 30 days are removed then. A directory that cannot be written, a file that cannot be read or a cache V8
 // refuses only costs the compile the cache would have saved. Nothing else imports this file.
-import { createRequire } from "node:module";
-
-// Node's built-ins through require: each import of one from an ES module costs a facade
-// (about 1 ms for these four), a require does not.
-const require = createRequire(import.meta.url);
+//
+// It is built as CommonJS (dist/cli.cjs, the package's `bin`): a CommonJS entry starts without
+// Node's ES module loader, which costs a fresh process about 6 ms of CPU (an empty .mjs against
+// an empty .cjs) and reads the entry through fs/promises. `node dist/cli.js` (./launch-esm.ts)
+// requires it.
 const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
 const { dirname, isAbsolute, join } = require("node:path") as typeof import("node:path");
-const { fileURLToPath } = require("node:url") as typeof import("node:url");
 const { Script } = require("node:vm") as typeof import("node:vm");
 
 /** The package's version, put in by tsup at build time (tsup.config.ts). */
@@ -29,7 +28,7 @@ declare const __NQ_VERSION__: string;
 /** The commands (their names as typed); any other first word shares one cache, "other". */
 const COMMAND_NAMES = ["count", "all", "solve", "trace", "estimate", "tree", "lv-stats", "crosscheck", "worker", "runs", "key"];
 
-const programFile = fileURLToPath(new URL("./cli-main.cjs", import.meta.url));
+const programFile = join(__dirname, "cli-main.cjs");
 
 /** Where caches go, or undefined for none (turned off, or no home to put them in). */
 function cacheDir(env: NodeJS.ProcessEnv): string | undefined {
@@ -83,8 +82,8 @@ const source = readFileSync(fd, "latin1");
 closeSync(fd);
 
 const dir = cacheDir(process.env);
-const name = cacheName(size, mtimeMs);
-const cachedData = dir === undefined ? undefined : readOptional(join(dir, name));
+const cacheFile = cacheName(size, mtimeMs);
+const cachedData = dir === undefined ? undefined : readOptional(join(dir, cacheFile));
 // The CommonJS wrapper, on the program's first line (so its line numbers stay the file's), and
 // __nqImport: import() as from this module (the program's own import() calls are built to call
 // it, tsup.config.ts, since a vm.Script has no module loader of its own).
@@ -94,8 +93,12 @@ const script = new Script(`(function (exports, require, module, __filename, __di
 });
 if (dir !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
   // After the run, so the cache holds what it compiled, not only the top level.
-  process.once("exit", () => writeCache(dir, name, script.createCachedData()));
+  process.once("exit", () => writeCache(dir, cacheFile, script.createCachedData()));
 }
-const module = { exports: {} };
+const program = { exports: {} };
 const nqImport = (specifier: string): Promise<unknown> => import(specifier);
-(script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, require, module, programFile, dirname(programFile), nqImport);
+(script.runInThisContext() as (...args: unknown[]) => void).call(program.exports, program.exports, require, program, programFile, dirname(programFile), nqImport);
+
+// A module to TypeScript (its names are its own, not globals'); esbuild's CommonJS output has
+// no exports for it.
+export {};

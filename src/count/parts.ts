@@ -12,7 +12,7 @@
 // them up. Nothing that fails a check is ever summed.
 import type { ConstellationTask, EngineName } from "../engine/contract.js";
 import {
-  MAX_CONSTELLATION_TASKS, constellationIndex, constellationTaskBounds, constellationTaskProblem, constellationTasksOf, taskLine,
+  MAX_CONSTELLATION_TASKS, constellationIndex, constellationTaskBounds, constellationTaskProblem, constellationTasksOf, constellationTasksOfRange, taskLine,
   walkConstellationTasks, type ConstellationIndex,
 } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
@@ -129,10 +129,26 @@ export function dealParts(n: number, parts: number, indices?: ReadonlySet<number
     for (let i = 0; i < parts; i++) dealt.set(i, []);
     walkConstellationTasks(n, split.presets, (task, index) => dealt.get(index % parts)!.push(task));
   }
-  return [...dealt].map(([part, prefixes]) => {
-    const body = { splitVersion: SPLIT_VERSION, n, part, parts, prefixNodes: part === 0 ? String(prefixNodes) : "0", prefixes };
-    return { splitVersion: SPLIT_VERSION, n, part, parts, digest: partDigest(body), prefixNodes: body.prefixNodes, prefixes };
-  });
+  return [...dealt].map(([part, prefixes]) => madePart(n, parts, part, prefixNodes, prefixes));
+}
+
+function madePart(n: number, parts: number, part: number, prefixNodes: number, prefixes: ConstellationTask[]): CountPart {
+  const body = { splitVersion: SPLIT_VERSION, n, part, parts, prefixNodes: part === 0 ? String(prefixNodes) : "0", prefixes };
+  return { splitVersion: SPLIT_VERSION, n, part, parts, digest: partDigest(body), prefixNodes: body.prefixNodes, prefixes };
+}
+
+/**
+ * Parts `first` .. `first + count - 1` of the split of n into exactly `parts` parts, in one walk
+ * of the constellations they share (a queue job of consecutive parts: about one part's cost).
+ */
+export function derivePartRange(n: number, parts: number, first: number, count: number): CountPart[] {
+  checkInteger("n", n, 4, COUNT_MAX_N);
+  checkInteger("parts", parts, 1, MAX_PARTS);
+  checkInteger("first", first, 0, parts - 1);
+  checkInteger("count", count, 1, parts - first);
+  const split = splitFor(n, parts);
+  if (split.tasks < parts) throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
+  return constellationTasksOfRange(split, parts, first, count).map((prefixes, i) => madePart(n, parts, first + i, split.prefixNodes, prefixes));
 }
 
 /**

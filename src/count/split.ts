@@ -13,7 +13,7 @@ import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { boardOf, plainBoard, type Board } from "../board/board.js";
 import type { Square } from "../board/constraints.js";
 import {
-  MAX_PARTS, SPLIT_VERSION, checkPart, checkPlainCount, countChunked, countPlainTask, dealParts, defaultParts, derivePart, mergePlainCounts, partsFor,
+  MAX_PARTS, SPLIT_VERSION, checkPart, checkPlainCount, countChunked, countPlainTask, dealParts, defaultParts, derivePart, derivePartRange, mergePlainCounts, partsFor,
   type CountPart, type PartCount, type MergedCount,
 } from "./parts.js";
 import {
@@ -23,6 +23,7 @@ import {
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
 import { symmetricTotal } from "../engine/count-types.js";
+import { fnv1a64 } from "../core/digest.js";
 
 /** One part of a count, as plain JSON: of a plain board (CountPart) or of a board with givens (ConstrainedPart). */
 export type Part = CountPart | ConstrainedPart;
@@ -31,8 +32,20 @@ export type PartResult = PartCount | ConstrainedPartCount;
 /** A count added up from its parts: `unique` only for a plain board (givens break the symmetry). */
 export type MergedParts = { n: number; total: bigint; unique: bigint | null; nodes: bigint };
 
-/** A part's identity, as a queue job names it: the part is re-derived from it, never read. */
-export type PartIdentity = { kind?: "constrained"; n: number; board?: string; depth?: number; parts: number; index: number; splitVersion: number; digest: string };
+/**
+ * A part's identity, as a queue job names it: the part is re-derived from it, never read. A job
+ * of several consecutive parts (a plain run of many parts) has `count`, the parts it holds from
+ * `index` on, and `digest` is rangeDigest's of them.
+ */
+export type PartIdentity = { kind?: "constrained"; n: number; board?: string; depth?: number; parts: number; index: number; count?: number; splitVersion: number; digest: string };
+
+/** The most consecutive parts one job may hold (a bound on what a job can ask of a worker). */
+export const MAX_JOB_PARTS = 4096;
+
+/** The digest of a job's parts: a lone part's own; several parts', FNV-1a 64 of their digests in order. */
+export function rangeDigest(parts: readonly Part[]): string {
+  return parts.length === 1 ? parts[0].digest : fnv1a64(`nqueens-parts ${parts.map((p) => p.digest).join(" ")}`);
+}
 
 /** The options of counting a part: the engine, and signal and timeoutMs (TimeoutOptions). */
 export interface CountPartOptions extends TimeoutOptions {
@@ -105,6 +118,10 @@ export type Split = {
   all(): Part[];
   /** A part's identity as a job carries it. */
   identity(part: Part): PartIdentity;
+  /** Parts first .. first + count - 1 (a plain split derives them in one walk). */
+  range(first: number, count: number): Part[];
+  /** The identity of a job of consecutive parts in a run whose jobs hold several (`count` set), else of its one part (identity's). */
+  rangeIdentity(parts: readonly Part[], grouped: boolean): PartIdentity;
   /** The counts of a checked result, in the split's order (fields). */
   countsOf(result: PartResult): bigint[];
   /** The count from the sums of every part's counts (the tally's). */
@@ -115,13 +132,16 @@ export type Split = {
   readonly kind: "plain" | "constrained";
 };
 
-function makeSplit(board: Board, kind: Kind<Part, PartResult>, count: number, depth: number | undefined, at: (p: number) => Part, whole: () => Part[]): Split {
+function makeSplit(board: Board, kind: Kind<Part, PartResult>, count: number, depth: number | undefined, at: (p: number) => Part, whole: () => Part[], range?: (first: number, k: number) => Part[]): Split {
+  const identity = (part: Part): PartIdentity => depth === undefined
+    ? { n: board.n, parts: count, index: part.part, splitVersion: part.splitVersion, digest: part.digest }
+    : { kind: "constrained", n: board.n, board: board.digest, depth, parts: count, index: part.part, splitVersion: part.splitVersion, digest: part.digest };
   return {
     board, version: kind.version, count, depth, fields: kind.fields.length, gpu: kind.gpu, at,
     all: whole,
-    identity: (part) => depth === undefined
-      ? { n: board.n, parts: count, index: part.part, splitVersion: part.splitVersion, digest: part.digest }
-      : { kind: "constrained", n: board.n, board: board.digest, depth, parts: count, index: part.part, splitVersion: part.splitVersion, digest: part.digest },
+    identity,
+    range: range ?? ((first, k) => Array.from({ length: k }, (_, i) => at(first + i))),
+    rangeIdentity: (parts, grouped) => (grouped ? { ...identity(parts[0]), count: parts.length, digest: rangeDigest(parts) } : identity(parts[0])),
     countsOf: (result) => kind.fields.map((f) => BigInt((result as unknown as Record<string, string>)[f])),
     totalOf: (sums) => ({ n: board.n, ...kind.total(sums) }),
     kind: kind.name,
@@ -150,7 +170,7 @@ export function splitBoard(board: Board, asked?: number, limits: SplitLimits = {
 }
 
 function plainSplit(board: Board, count: number): Split {
-  return makeSplit(board, PLAIN as unknown as Kind<Part, PartResult>, count, undefined, (p) => derivePart(board.n, count, p), () => dealParts(board.n, count));
+  return makeSplit(board, PLAIN as unknown as Kind<Part, PartResult>, count, undefined, (p) => derivePart(board.n, count, p), () => dealParts(board.n, count), (first, k) => derivePartRange(board.n, count, first, k));
 }
 
 /** A board as a run's record holds it: n, normal-form lists and digest, and the split's depth. */
@@ -180,8 +200,40 @@ export function recordedSplit(n: number, parts: number, board: RecordedBoard | u
   return makeSplit(shown, CONSTRAINED as unknown as Kind<Part, PartResult>, parts, board.depth, at, () => Array.from({ length: parts }, (_, p) => at(p)));
 }
 
-/** A run as its record names it: n, parts, split version and, for a board with givens, the board. */
-export type RecordedRun = { n: unknown; parts: unknown; splitVersion: unknown; board?: unknown };
+/** A run as its record names it: n, parts, split version, for a board with givens the board, and the parts a job holds (absent: 1). */
+export type RecordedRun = { n: unknown; parts: unknown; splitVersion: unknown; board?: unknown; perJob?: unknown };
+
+/**
+ * The parts a job's identity names in the run its record describes (one, or `count`
+ * consecutive parts from `index`: exactly the run's own job of them, perJob parts from a
+ * multiple of perJob), re-derived from the record alone and checked against the identity's
+ * digest. Throws (through `refuse`) saying why the identity names no job of that run.
+ */
+export function partsOfIdentity(id: Partial<PartIdentity>, run: RecordedRun, maxConstrainedParts: number, refuse: (why: string) => never): Part[] {
+  const perJob = run.perJob === undefined ? 1 : run.perJob;
+  if (!Number.isSafeInteger(perJob) || (perJob as number) < 1 || (perJob as number) > MAX_JOB_PARTS) return refuse(`the run's record says ${describe(perJob)} parts a job, not an integer from 1 to ${MAX_JOB_PARTS}`);
+  if (perJob === 1) {
+    if (id.count !== undefined) refuse(`it names ${describe(id.count)} parts; the run's jobs hold one part each`);
+    return [partOfIdentity(id, run, maxConstrainedParts, refuse)];
+  }
+  if (run.board !== undefined || id.kind !== undefined) return refuse("a constrained board's jobs hold one part each");
+  if (id.n !== run.n || id.parts !== run.parts || id.splitVersion !== run.splitVersion) {
+    refuse(`it is a job of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${String(run.n)}, ${String(run.parts)} parts, split version ${String(run.splitVersion)}`);
+  }
+  if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
+  const parts = run.parts as number, k = perJob as number;
+  if (!Number.isSafeInteger(id.index) || id.index! < 0 || id.index! >= parts || id.index! % k !== 0) refuse(`its first part ${describe(id.index)} is not where one of the run's jobs starts (a multiple of ${k} below ${parts})`);
+  const size = Math.min(k, parts - id.index!);
+  if (id.count !== size) refuse(`it holds ${describe(id.count)} parts; the run's job from part ${id.index} holds ${size}`);
+  let made: CountPart[];
+  try {
+    made = derivePartRange(id.n!, parts, id.index!, size);
+  } catch (error) {
+    return refuse(error instanceof Error ? error.message : String(error));
+  }
+  if (rangeDigest(made) !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of parts ${id.index} to ${id.index! + size - 1} of ${parts} (n = ${id.n})`);
+  return made;
+}
 
 /**
  * The part a job's identity names in the run its record describes, re-derived from the record

@@ -231,6 +231,33 @@ export function constellationTasksOf(index: ConstellationIndex, parts: number, p
   return out;
 }
 
+/**
+ * The tasks of parts `first` .. `first + count - 1` of the split (dealt round-robin), one list a
+ * part, in one walk of each constellation that holds one: the parts of a run of consecutive
+ * indices share their constellations, so a queue job of many parts costs about one part's walk.
+ */
+export function constellationTasksOfRange(index: ConstellationIndex, parts: number, first: number, count: number): ConstellationTask[][] {
+  const list = constellations(index.n);
+  const out: ConstellationTask[][] = Array.from({ length: count }, () => []);
+  // The tasks of these parts are the runs [base + first, base + first + count) for base = 0, parts, 2 * parts, ...
+  for (let base = 0; base + first < index.tasks; base += parts) {
+    const lo = base + first, hi = Math.min(lo + count, index.tasks);
+    let c = 0, top = list.length - 1; // the last c with starts[c] <= lo
+    while (c < top) {
+      const mid = (c + top + 1) >> 1;
+      if (index.starts[mid] <= lo) c = mid; else top = mid - 1;
+    }
+    for (; c < list.length && index.starts[c] < hi; c++) {
+      let at = index.starts[c];
+      walkConstellation(index.n, list[c], index.presets, (task) => {
+        if (at >= lo && at < hi) out[at - lo].push(task);
+        at++;
+      });
+    }
+  }
+  return out;
+}
+
 export type ConstellationSplit = { n: number; presets: number; tasks: ConstellationTask[]; prefixNodes: bigint };
 
 /** The constellation tasks of an n x n board (4 <= n <= 32) with `presets` preset rows (0: one task per constellation). */

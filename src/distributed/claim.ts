@@ -52,7 +52,8 @@ function randomId(): string {
 function runText(meta: RunMeta): string {
   const board = meta.board === undefined ? "" : typeof meta.board === "object" && meta.board !== null ? `, board ${String(meta.board.digest)}` : ", an unreadable board";
   if (meta.format === "nqueens-solve-run") return `a solve of n = ${meta.n}${board}, ${meta.tasks} tasks, tasks version ${meta.tasksVersion}`;
-  return `n = ${meta.n}, ${meta.parts} parts, split version ${meta.splitVersion}${board}`;
+  const perJob = meta.perJob === undefined || meta.perJob === 1 ? "" : `, ${String(meta.perJob)} parts a job`;
+  return `n = ${meta.n}, ${meta.parts} parts${perJob}, split version ${meta.splitVersion}${board}`;
 }
 
 /** The same board (or both plain): digest, depth and lists, field by field. */

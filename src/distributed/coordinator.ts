@@ -16,9 +16,9 @@ import type { Square } from "../board/constraints.js";
 import { boardOf } from "../board/board.js";
 import { COUNT_MAX_N } from "../count/count.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
-import { splitBoard, type Split } from "../count/split.js";
+import { MAX_JOB_PARTS, splitBoard, type Split } from "../count/split.js";
 import { connect, lost, redisOptions, type Connection } from "./redis.js";
-import { CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, CONSTRAINED_QUEUE_PARTS, defaultQueueParts, queueName, type RunMeta } from "./keys.js";
+import { CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, CONSTRAINED_QUEUE_PARTS, defaultQueueParts, partsPerJob, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { IDENTITY_NAME, keyNeeded, keylessChoice, queueKey } from "./auth.js";
@@ -48,6 +48,12 @@ export type DistributedOptions = {
    * the split can make is refused, naming the most it can.
    */
   parts?: number;
+  /**
+   * Consecutive parts each job holds (default: 1 up to 16,384 parts, else enough for 16,384
+   * jobs: a job costs the queue 1 to 2 ms of CPU whatever it holds). Each part's result is still
+   * checked, tallied and audited on its own. A board with givens has one part a job.
+   */
+  partsPerJob?: number;
   /** Queue name (default queueName(n, parts), with givens queueName(n, parts, board digest)); a queue that holds another run is refused. */
   queue?: string;
   /** Stops waiting (the jobs stay queued; run again to resume); rejects with the signal's reason. */
@@ -115,6 +121,8 @@ export type DistributedResult = CountResult & {
   /** Workers (by name) a mismatch made suspect: every result of theirs was counted again. */
   suspects: string[];
   replicas: number;
+  /** Consecutive parts each job held (1 unless the run had many parts, or partsPerJob said so). */
+  partsPerJob: number;
   /** The plan the run started with (parts, threads seen, estimated lengths). */
   plan: RunPlan;
 };
@@ -131,12 +139,13 @@ export type DistributedResult = CountResult & {
 // is in; the steps that need none of that are apart (timings, keyOptions, workerThreads).
 export async function countDistributed(n: number, options: DistributedOptions): Promise<DistributedResult> {
   const opts = checkOptions<DistributedOptions>("countDistributed", options, [
-    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated",
+    "connection", "parts", "queue", "signal", "onProgress", "connectTimeoutMs", "pollMs", "lostAfterMs", "onNotice", "fixed", "blocked", "key", "keyFile", "audit", "replicas", "onPlan", "stallNoticeMs", "identities", "revoked", "unauthenticated", "partsPerJob",
   ]);
   const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "countDistributed", plain: [4, COUNT_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
   const constrained = !board.plain;
   const redis = redisOptions(opts.connection as Connection);
   if (opts.parts !== undefined) checkInteger("parts", opts.parts, 1, constrained ? CONSTRAINED_QUEUE_MAX_PARTS : 1_000_000);
+  if (opts.partsPerJob !== undefined) checkInteger("partsPerJob", opts.partsPerJob, 1, constrained ? 1 : MAX_JOB_PARTS);
   const signal = optionalSignal(opts.signal);
   const onProgress = optionalFunction<(p: DistributedProgress) => void>("onProgress", opts.onProgress);
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
@@ -185,14 +194,16 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   // The run's board as its record holds it (a constrained board's: lists, digest, split depth).
   const recorded = depth === undefined ? undefined : { n, fixed: [...board.fixed], blocked: [...board.blocked], digest: board.digest, depth };
   const name = opts.queue ?? queueName(n, parts.length, recorded?.digest);
-  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, recorded);
+  // A run of many parts puts several consecutive parts in each job (partsPerJob: fixed by the parts, so a resumed run has the same jobs).
+  const perJob = Math.min(opts.partsPerJob ?? partsPerJob(parts.length, constrained), parts.length);
+  const same = (meta: RunMeta): boolean => meta.format === "nqueens-count-run" && meta.n === n && meta.parts === parts.length && meta.splitVersion === splitVersion && sameBoard(meta.board, recorded) && (meta.perJob ?? 1) === perJob;
   const plan = planRun(n, parts.length, threads, from);
   onPlan?.(plan);
 
   const driven = await driveRun({
-    name, redis, client, start, key, record: { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}) }, same,
+    name, redis, client, start, key, record: { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}), ...(perJob > 1 ? { perJob } : {}) }, same,
     timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal, notice, unit: "part", units: parts.length,
-    makeRun: ({ runId, queue }) => new RunState({ name, n, parts: whole, runId, key, client, queue, audit, replicas, identities, revoked, notice, signal }),
+    makeRun: ({ runId, queue }) => new RunState({ name, n, parts: whole, perJob, runId, key, client, queue, audit, replicas, identities, revoked, notice, signal }),
     onProgress: onProgress && ((p, final) => {
       const here = p.done - p.resumed;
       const rate = here > 0 ? here / (p.elapsedMs / 1000) : undefined;
@@ -210,7 +221,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const merged = run.merge();
   return {
     n, ...merged, ms: performance.now() - start, engine: "wasm", parts: parts.length, resumed: driven.resumed, queue: name,
-    authenticated: key !== undefined, audited: run.audit.audited, mismatches: run.audit.mismatches, suspects: run.audit.suspectNames(), replicas, plan,
+    authenticated: key !== undefined, audited: run.audit.audited, mismatches: run.audit.mismatches, suspects: run.audit.suspectNames(), replicas, partsPerJob: perJob, plan,
   };
 }
 

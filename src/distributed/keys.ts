@@ -56,6 +56,22 @@ export function defaultQueueParts(n: number): number {
 export const jobId = (part: number): string => `part-${part}`;
 
 /**
+ * Most jobs of a plain run's first count: a run of more parts puts several consecutive parts in
+ * each job (a job costs the queue about 1 to 2 ms of CPU, in BullMQ, Redis and the worker,
+ * whatever it holds; the coordinator and the worker derive a job's parts in one walk). Each
+ * part is still checked, tallied and audited on its own.
+ */
+export const MAX_RUN_JOBS = 16_384;
+
+/** The parts one job holds in a run of `parts` parts: 1 up to MAX_RUN_JOBS parts (and for a constrained board), else enough for MAX_RUN_JOBS jobs. */
+export function partsPerJob(parts: number, constrained: boolean): number {
+  return constrained || parts <= MAX_RUN_JOBS ? 1 : Math.ceil(parts / MAX_RUN_JOBS);
+}
+
+/** Job id of the job of `perJob` parts from part `first`: `part-I` where a job holds one part, `parts-F` (from part F on) where it holds several. */
+export const groupJobId = (first: number, perJob: number): string => (perJob === 1 ? jobId(first) : `parts-${first}`);
+
+/**
  * A run's record (`nqueens:meta:QUEUE`). A constrained board's run has `board`: its givens
  * (normalised), digest, and the depth of its split; its splitVersion is the constrained
  * split's, and once merged it has a total but no unique (the givens break the symmetry).
@@ -66,6 +82,8 @@ export type RunMeta = CountRunMeta | SolveRunMeta;
 export type CountRunMeta = {
   format: "nqueens-count-run"; n: number; parts: number; splitVersion: number; total?: string; unique?: string;
   board?: RunBoard;
+  /** Consecutive parts a job holds (partsPerJob), when more than one. */
+  perJob?: number;
   /** The run's random identity (16 bytes, hex), in every job's and result's MAC. */
   run?: string;
   /** HMAC-SHA-256 of the record under the cluster key (absent in a run without a key). */
@@ -102,11 +120,15 @@ export type PartJob = { n: number; parts: number; index: number; splitVersion: n
  */
 export type ConstrainedPartJob = { kind: "constrained"; n: number; board: string; depth: number; parts: number; index: number; splitVersion: number; digest: string } & JobSeal;
 
-/** The job id of a part's count: `part-I` (the first), `part-I-r1` (a replica's second), `part-I-xK` (a further count). */
-export function partOfJobId(id: string, parts: number): { part: number; slot: "r0" | "r1" | "x" } | undefined {
-  const m = /^part-(0|[1-9]\d{0,8})(?:-(r1|x[1-9]\d{0,3}))?$/.exec(id);
-  if (!m) return undefined;
-  const part = Number(m[1]);
-  if (part >= parts) return undefined;
-  return { part, slot: m[2] === undefined ? "r0" : m[2] === "r1" ? "r1" : "x" };
+/**
+ * The job id of a part's count: `part-I` (the first), `part-I-r1` (a replica's second),
+ * `part-I-xK` (a further count); in a run whose jobs hold several parts, `parts-F...` alike,
+ * F the job's first part (a multiple of perJob). `part` is that first part.
+ */
+export function partOfJobId(id: string, parts: number, perJob = 1): { part: number; slot: "r0" | "r1" | "x" } | undefined {
+  const m = /^(parts?)-(0|[1-9]\d{0,8})(?:-(r1|x[1-9]\d{0,3}))?$/.exec(id);
+  if (!m || (m[1] === "parts") !== (perJob > 1)) return undefined;
+  const part = Number(m[2]);
+  if (part >= parts || part % perJob !== 0) return undefined;
+  return { part, slot: m[3] === undefined ? "r0" : m[3] === "r1" ? "r1" : "x" };
 }

@@ -32,6 +32,8 @@ export abstract class QueueRun {
   protected abstract readonly unitName: string;
   /** The BullMQ name of the run's jobs. */
   protected abstract readonly jobName: string;
+  /** Results read per Redis round trip: fewer where a job's result is large (a job of many parts), so a batch's garbage stays small. */
+  protected readBatch = BATCH;
   /** Jobs the run has now (every unit's, replicas and extras included): fewer in Redis means some vanished. */
   protected ownJobs = 0;
   private readonly completedIds = new Set<string>();
@@ -195,7 +197,8 @@ export abstract class QueueRun {
 
   private async readCompleted(): Promise<void> {
     while (this.completedIds.size > 0) {
-      const batch = [...this.completedIds].slice(0, BATCH);
+      const batch: string[] = [];
+      for (const id of this.completedIds) { if (batch.length >= this.readBatch) break; batch.push(id); }
       for (const id of batch) this.completedIds.delete(id);
       const own: { id: string; unit: number }[] = [];
       for (const id of batch) {

@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { CountPart, PartCount } from "../count/parts.js";
-import { gpuCounts, partOfIdentity, type Part, type PartResult } from "../count/split.js";
+import { gpuCounts, partsOfIdentity, type Part, type PartResult } from "../count/split.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
 import { threadsEngine } from "../engine/select.js";
 import { ErrorCode, invalid } from "../core/errors.js";
@@ -222,14 +222,15 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
 
   /**
-   * The part a job names, re-derived from its identity (n, parts, index, split version) and
+   * The parts a job names (one, or a run's job of several consecutive ones), re-derived from
+   * its identity (n, parts, index, count, split version) and
    * checked against its digest and the run's record: a job written by someone else cannot
    * change what is counted. A constrained board's part is re-derived from the board the run's
    * record holds (its lists must give its digest) and the job's depth, parts and index, which
    * must be the run's; its prefixes are never read from Redis. Anything else fails the job at
    * once (no retries), saying why.
    */
-  const partOfJob = async (name: string, job: Job<unknown>): Promise<Part> => {
+  const partsOfJob = async (name: string, job: Job<unknown>): Promise<Part[]> => {
     const refuse = (why: string): never => {
       throw new UnrecoverableError(`refused job ${job.id ?? "?"} of queue ${name}: ${why}`);
     };
@@ -240,7 +241,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     }
     if (typeof data.digest !== "string") refuse(`its digest is ${describe(data.digest)}, not a string`);
     const meta = await jobRecord<CountRunMeta>({ client, name, jobId: String(job.id ?? "?"), data, format: "nqueens-count-run", key, hasIdentity: identity !== undefined, refuse });
-    return partOfIdentity(data, meta, CONSTRAINED_QUEUE_MAX_PARTS, refuse);
+    return partsOfIdentity(data, meta, CONSTRAINED_QUEUE_MAX_PARTS, refuse);
   };
 
   const onThread = (part: Part): Promise<PartResult> => pool.run(part); // checked against its part
@@ -251,11 +252,12 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     onSearched: (e) => onEvent(e), onRefused: (queue, message) => onEvent({ type: "error", queue, message }), forced: () => forced,
   });
 
-  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<PartResult> => {
+  /** A job's parts counted in turn (one, or a run's job of several): its result is the one part's, or `results`, one a part. */
+  const countPart = async (name: string, job: Job<unknown>, token?: string): Promise<object> => {
     const t0 = performance.now();
-    let part: Part;
+    let parts: Part[];
     try {
-      part = await partOfJob(name, job);
+      parts = await partsOfJob(name, job);
     } catch (error) {
       if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
       throw error;
@@ -266,11 +268,25 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const mine = countedHere.get(name) ?? new Set<number>();
     countedHere.set(name, mine);
     const secondCount = typeof seal.job === "string" && /-(r1|x\d+)$/.test(seal.job);
-    if ((Array.isArray(seal.not) && seal.not.includes(workerName)) || (secondCount && mine.has(part.part))) {
+    if ((Array.isArray(seal.not) && seal.not.includes(workerName)) || (secondCount && mine.has(parts[0].part))) {
       await job.moveToDelayed(Date.now() + 250, token);
       throw new DelayedError();
     }
-    mine.add(part.part);
+    mine.add(parts[0].part);
+    const results: PartResult[] = [];
+    for (const part of parts) results.push(await countOne(name, part, job, token));
+    const counts = client.pipeline();
+    for (const result of results) counts.hincrby(countedKey(name), String(result.part), 1);
+    await counts.exec();
+    counted += results.length;
+    const ms = performance.now() - t0;
+    for (const result of results) onEvent({ type: "counted", queue: name, part: result.part, ms: ms / results.length });
+    // Who counted it, for which run and job: MACed with the counts under the key.
+    const body = (job.data as { count?: unknown }).count === undefined ? results[0] : { results };
+    return signed(identity?.key ?? key, RESULT_DOMAIN, name, { ...body, worker: workerName, ...(identity ? { identity: true } : {}), ...(typeof seal.run === "string" ? { run: seal.run } : {}), job: job.id ?? "" });
+  };
+
+  const countOne = async (name: string, part: Part, job: Job<unknown>, token: string | undefined): Promise<PartResult> => {
     let result: PartResult;
     try {
       // The GPU counts plain parts only: a constrained board's part goes to the CPU threads.
@@ -292,11 +308,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       await job.moveToWait(token);
       throw new WaitingError();
     }
-    await client.hincrby(countedKey(name), String(result.part), 1);
-    counted++;
-    onEvent({ type: "counted", queue: name, part: result.part, ms: performance.now() - t0 });
-    // Who counted it, for which run and job: MACed with the counts under the key.
-    return signed(identity?.key ?? key, RESULT_DOMAIN, name, { ...result, worker: workerName, ...(identity ? { identity: true } : {}), ...(typeof seal.run === "string" ? { run: seal.run } : {}), job: job.id ?? "" });
+    return result;
   };
 
   const leave = async (name: string): Promise<void> => {

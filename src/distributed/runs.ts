@@ -15,11 +15,16 @@ export type RunInfo = {
   n: number;
   parts: number;
   splitVersion: number;
-  /** Parts finished, being counted, waiting (including delayed retries), failed for good. */
+  /**
+   * Parts finished (jobs finished, times the parts a job holds, at most `parts`); then jobs
+   * being counted, waiting (including delayed retries), failed for good.
+   */
   done: number;
   active: number;
   waiting: number;
   failed: number;
+  /** Consecutive parts a job of this run holds, when more than one (a run of many parts). */
+  perJob?: number;
   /** Worker connections on the queue now. */
   workers: number;
   /** Listed for workers to find: a coordinator started it and has not yet seen it finish. */
@@ -110,13 +115,14 @@ export async function listRuns(options: { connection: Connection; connectTimeout
         });
         continue;
       }
+      const perJob = !solve && Number.isSafeInteger(count.perJob) && count.perJob! > 1 ? count.perJob! : 1;
       const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: timeoutMs }) });
       queue.on("error", () => {});
       try {
         const counts = await ask(queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed"), `queue ${name}`);
         runs.push({
           queue: name, ...kind, n: count.n, parts: count.parts, splitVersion: count.splitVersion, ...(board !== undefined ? { board } : {}),
-          done: counts.completed, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
+          ...(perJob > 1 ? { perJob } : {}), done: Math.min(count.parts, counts.completed * perJob), active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
           workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
           ...(shown && total !== undefined && unique !== undefined ? { total, unique } : {}), ...verdict,
           ...(problems.length ? { unreadable: `${metaKey(name)}: ${problems.join("; ")}` } : {}),

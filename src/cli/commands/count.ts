@@ -16,7 +16,7 @@ import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
 type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
-type QueueCliOptions = { audit?: number; replicas?: number; identities?: "allowed" | "required"; revoked?: string[]; unauthenticated?: boolean };
+type QueueCliOptions = { audit?: number; replicas?: number; identities?: "allowed" | "required"; revoked?: string[]; unauthenticated?: boolean; partsPerJob?: number };
 
 /** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
 const collectNames = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim())];
@@ -38,6 +38,7 @@ export function countCommand(program: Command): void {
     .option("--queue-name <NAME>", "with --queue: the queue's name (default: from N, the parts, the split version and, with givens, the board's digest)")
     .option("--audit <FRACTION>", "with --queue: the share of each worker's results the coordinator recounts itself, drawn at random, 0 to 1 (default 0.03; besides, each worker's least plausible result and any far from the coordinator's estimate; 0: no audit)", number("--audit"))
     .option("--replicas <R>", "with --queue: 2 has every part counted by two different workers, a disagreement settled by the coordinator's own count (default 1)", number("--replicas"))
+    .option("--parts-per-job <K>", "with --queue: consecutive parts each job holds (default 1 up to 16,384 parts, else enough for 16,384 jobs; each part still checked and audited alone)", number("--parts-per-job"))
     .addOption(choiceOption("--identities <allowed|required>", "with --queue: required takes only results signed by worker identities (`nqueens key --worker NAME`), so replicas and the audit count proven identities (default allowed: the cluster key's too)", ["allowed", "required"]))
     .option("--revoked <NAME,...>", "with --queue: worker identities whose results are never taken (the coordinator counts their parts itself); repeated, the names add up", collectNames)
     .option("--unauthenticated", "with --queue: run without a cluster key, as asked (anyone who can write to this Redis can change the answer)")
@@ -61,8 +62,8 @@ export function countCommand(program: Command): void {
       }
       const queueOpts = opts as CountCliOptions & QueueCliOptions;
       if (opts.queue === undefined) {
-        const given = (["audit", "replicas", "identities", "revoked", "unauthenticated"] as const).find((name) => queueOpts[name] !== undefined);
-        if (given) throw new UsageError(`--${given} applies to a count on Redis workers: add --queue URL`);
+        const given = (["audit", "replicas", "identities", "revoked", "unauthenticated", "partsPerJob"] as const).find((name) => queueOpts[name] !== undefined);
+        if (given) throw new UsageError(`--${given === "partsPerJob" ? "parts-per-job" : given} applies to a count on Redis workers: add --queue URL`);
       }
       if (queueOpts.unauthenticated && opts.keyFile !== undefined) throw new UsageError("--unauthenticated runs the count without a key: it does not go with --key-file");
       if (opts.checkpoint !== undefined) checkWritableFile("--checkpoint", opts.checkpoint);
@@ -118,7 +119,7 @@ export function countCommand(program: Command): void {
         const r = await countDistributed(n, {
           connection: queueConnection(opts.queue), parts: opts.parts, queue: opts.queueName, signal, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked,
           ...(opts.keyFile !== undefined ? { keyFile: opts.keyFile } : {}), // the cluster key (never silently dropped: an API without it refuses the option)
-          audit: queueOpts.audit, replicas: queueOpts.replicas, identities: queueOpts.identities, revoked: queueOpts.revoked,
+          audit: queueOpts.audit, replicas: queueOpts.replicas, identities: queueOpts.identities, revoked: queueOpts.revoked, partsPerJob: queueOpts.partsPerJob,
           ...(queueOpts.unauthenticated ? { unauthenticated: true } : {}),
           onPlan: (plan) => {
             // From n = 18 a run is long: say how it is cut and about how long it should take.
@@ -137,7 +138,7 @@ export function countCommand(program: Command): void {
         if (opts.json) return out(toJson(r));
         if (r.unique === null) out(`n = ${r.n}: ${plural(r.total, "solution")} with the given queens and blocked squares (no count up to symmetry: they break it)`);
         else out(`n = ${r.n}: ${plural(r.total, "solution")}, ${r.unique} unique (up to rotation and reflection)`);
-        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${inline(r.queue)}, ${plural(r.parts, "part")} (${r.resumed} finished before this run)`);
+        out(`${plural(r.nodes, "queen")} placed, ${r.ms.toFixed(1)} ms, engine ${r.engine}, queue ${inline(r.queue)}, ${plural(r.parts, "part")}${r.partsPerJob > 1 ? ` in jobs of ${r.partsPerJob}` : ""} (${r.resumed} finished before this run)`);
         out(`${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "part")} recounted by the coordinator, ${plural(r.mismatches, "mismatch", "mismatches")}${r.suspects.length ? `; suspect workers (every result recounted): ${r.suspects.map(inline).join(", ")}` : ""}${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`);
         return;
       }
