@@ -180,7 +180,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }, fail);
   };
   if (whole) start(whole, 0); // first: the first thread takes it
-  for (const task of [...parts]) start(task, 0);
+  for (const task of parts) start(task, 0);
 
   try {
     const race = await pacer.raceStop(outcome);
