@@ -13,7 +13,8 @@
 // minFree 1 and 4, beside CaDiCaL; hours: --frontier-n 30,32 --min-free 4 --boards B --timeout-ms T narrow it,
 // --quick n = 30, minFree 4, 3 d, 2 boards, 10 s); --only frontier-hard: the boards found hard, kept as fixed cases.
 // --only solve-workers: solve's complete search on 1 and 2 threads against this thread, Excluded Diagonals at n = 30
-// (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first one).
+// and the frontier's hard boards (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first
+// one, --timeout-ms T a run's limit, 60 s by default).
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
 // NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only queue-solve: solveDistributed on 2 local workers against one thread, Excluded Diagonals at n = 32
@@ -34,7 +35,7 @@ import { benchGpu, parseSizes, relaunchForSoftwareGpu } from "./gpu.mjs";
 import { benchConstrained } from "./constrained.mjs";
 import { benchAbort } from "./abort.mjs";
 import { benchLiar } from "./liar.mjs";
-import { SOLVE_WORKERS_BOARDS, benchSolveWorkers } from "./solve-workers.mjs";
+import { SOLVE_WORKERS_BOARDS, SOLVE_WORKERS_HARD, benchSolveWorkers } from "./solve-workers.mjs";
 import { QUEUE_SOLVE_BOARDS, benchQueueSolve } from "./queue-solve.mjs";
 import { benchStartup } from "./startup.mjs";
 import { benchFrontierHard, benchFrontierSweep } from "./frontier.mjs";
@@ -106,7 +107,8 @@ const sections = {
   }),
   // solve on worker threads against one thread (bench/solve-workers.mjs; not in the default run: minutes).
   "solve-workers": () => benchSolveWorkers({
-    ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values.boards ? { boards: SOLVE_WORKERS_BOARDS.slice(0, Number(values.boards)) } : {}),
+    ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values.boards ? { boards: [...SOLVE_WORKERS_BOARDS, ...SOLVE_WORKERS_HARD].slice(0, Number(values.boards)) } : {}),
+    ...(values["timeout-ms"] ? { timeoutMs: Number(values["timeout-ms"]) } : {}),
   }),
   // solveDistributed over 2 local workers against one thread (bench/queue-solve.mjs; not in the default run: minutes).
   "queue-solve": () => benchQueueSolve({

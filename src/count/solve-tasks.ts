@@ -1,11 +1,14 @@
 // solve's tasks on threads (src/workers/solve-parallel.ts): a board cut into sub-boards, each
 // searched by the complete search in its solving mode for a first solution, and a thread's
-// answer checked. The cut is the complete search's own first choice where it can be had (the
-// root's branch: the row or column with the fewest squares after its filtering, one task a
-// square: the one search's tree cut at its root), else the prefix split of the lowest free rows
-// (./constrained.ts, the constrained count's parts' split). Measured, one thread, Excluded
-// Diagonals at n = 30, d = 33 and 34 (docs/solving.md): the root's branch found the solutions
-// in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M.
+// answer checked. The cut is the complete search's own first choice where it can be had (its
+// first real branch: the row or column with the fewest squares after its filtering, past the
+// levels with one square, a given queen's row or a line the filtering left one square; one task
+// a square: the one search's tree cut where it first branches), else the prefix split of the
+// lowest free rows (./constrained.ts, the constrained count's parts' split). Measured, one
+// thread, Excluded Diagonals at n = 30, d = 33 and 34 (docs/solving.md): the root's branch found
+// the solutions in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M. (A board with
+// given queens branches first on their rows, one square each: the root's branch alone left it
+// to the prefix split.)
 import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchStatus } from "../engine/contract.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import type { Board } from "../board/board.js";
@@ -19,10 +22,11 @@ import { fnv1a64 } from "../core/digest.js";
 import { CONSTRAINED_MAX_N, depthFor, openConstrainedSolve, prefixConstraints, prefixesAt } from "./constrained.js";
 
 /**
- * The version of the tasks' cut (the root's branch, else the prefixes of SOLVE_TASKS): a
- * queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
+ * The version of the tasks' cut (the first real branch, past the lines with one square, else
+ * the prefixes of SOLVE_TASKS; version 1 cut at the root's branch only where it had two squares
+ * or more): a queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
  */
-export const SOLVE_TASKS_VERSION = 1;
+export const SOLVE_TASKS_VERSION = 2;
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
@@ -57,25 +61,38 @@ export type SolveTaskControl = {
   between(nodes: number, waiting: boolean): Promise<void>;
 };
 
-/** The complete search's root branch on a board of n <= 64 (after its filtering and lookahead), as squares; null where the root decides. */
-function rootBranch(n: number, constraints: Constraints): Square[] | null {
-  if (n > NARROW_MAX_N) return null;
-  const branch = new CompleteSearch(n, constraints.empty ? undefined : constraints, 0, Infinity).rootBranch();
+/**
+ * The complete search's first real branch on a board of n <= 64 (after its filtering and
+ * lookahead, past the levels with one square: CompleteSearch.firstBranch), as squares; null
+ * where the search decides before it branches. Every solution of the board holds exactly one
+ * of them (the filtering only removes squares no solution holds).
+ */
+function firstBranch(n: number, constraints: Constraints): Square[] | null {
+  if (n > NARROW_MAX_N || constraints.conflict !== null) return null;
+  const branch = new CompleteSearch(n, constraints.empty ? undefined : constraints, 0, Infinity).firstBranch();
   return branch && branch.values.map((v): Square => (branch.byRow ? [branch.index, v] : [v, branch.index]));
 }
 
 /**
- * The tasks of a board: its root's branch, one square a task, where it has two squares or more
- * (n <= 64); else the prefixes of the lowest free rows at the shallowest depth with at least
- * `asked` of them, one a task (none at all: one task, the whole board).
+ * The tasks of a board: its first real branch, one square a task, where it has one (n <= 64);
+ * else the prefixes of the lowest free rows at the shallowest depth with at least `asked` of
+ * them, one a task (none at all: one task, the whole board).
  */
 export function solveTasks(board: Board, asked: number): SolveTask[] {
   const { n, constraints } = board;
-  const branch = rootBranch(n, constraints);
-  let prefixes = branch !== null && branch.length >= 2 ? branch.map((square) => [square]) : prefixesAt(constraints, depthFor(constraints, asked));
+  const branch = firstBranch(n, constraints);
+  let prefixes = branch !== null ? branch.map((square) => [square]) : prefixesAt(constraints, depthFor(constraints, asked));
   if (prefixes.length === 0) prefixes = [[]];
   const fixed = board.fixed as Square[], blocked = board.blocked as Square[];
   return prefixes.map((prefix, task) => ({ kind: "solve", n, fixed, blocked, prefixes: [prefix], task, tasks: prefixes.length }));
+}
+
+/**
+ * The whole board as one more task, searched by solve's portfolio (the one-thread search, not
+ * the 64-bit search alone) beside the plain tasks of solveTasks: task `tasks - 1` of `tasks`.
+ */
+export function wholeBoardTask(board: Board, tasks: number): SolveTask {
+  return { kind: "solve", n: board.n, fixed: board.fixed as Square[], blocked: board.blocked as Square[], prefixes: [[]], task: tasks - 1, tasks };
 }
 
 function mismatch(message: string): RangeError & { code: string } {

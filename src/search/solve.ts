@@ -55,9 +55,9 @@ export type SolveProgress = {
   tries: number;
   steps: number;
   elapsedMs: number;
-  /** With `workers`: the tasks (parts of the board's prefix split) searched to the end so far. */
+  /** With `workers`: the board's tasks (its sub-boards, one square of the search's first real branch each) searched to the end so far (all, once the whole board's search has ended). */
   tasksDone?: number;
-  /** With `workers`: the tasks in all. */
+  /** With `workers`: the board's tasks in all (not counting the whole board's search beside them). */
   tasksTotal?: number;
   /** With `workers`: the threads searching. */
   workers?: number;
@@ -129,7 +129,7 @@ export type SolveResultBase = {
   ms: number;
   /** With `workers`: the threads that searched (at most the tasks; 0 when the board's root decided it on this thread). */
   workers?: number;
-  /** With `workers`: the tasks the board was split into (its prefix split's parts; 0 when its root decided it). */
+  /** With `workers`: the tasks searched: the board's sub-boards, and with two threads or more the whole board's search beside them (0 when its root decided it). */
   tasks?: number;
 };
 

@@ -16,7 +16,9 @@
 //   that crossed a thread is never returned unchecked;
 // - also searches solve's tasks for a first solution (solve(task): src/count/solve-tasks.ts,
 //   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
-//   caller's grants of more, and checks what a thread says it found (checkSolvedTask);
+//   caller's grants of more, and checks what a thread says it found (checkSolvedTask); a task's
+//   next slice goes to the thread that kept its search (release() frees one not wanted), and
+//   none waits behind another task's slice;
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import type { EngineName } from "../engine/contract.js";
@@ -183,6 +185,12 @@ export class WorkerPool {
     };
   }
 
+  /** A slice's kept search (its `resume`) is not wanted any more: its thread frees it. */
+  release(resume: ResumeToken): void {
+    const kept = (resume as { kept?: Kept }).kept;
+    if (kept !== undefined && !kept.slot.dead) kept.slot.worker?.post({ drop: kept.key });
+  }
+
   private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
     if (this.closed) return Promise.reject(stoppedError());
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
@@ -293,7 +301,8 @@ export class WorkerPool {
         // One part ahead only while there is at least one more per thread: at the end of a
         // run a part waits for an idle thread instead of queueing behind a busy one.
         if (this.queue.length >= this.size) {
-          for (const s of ready.filter((r) => r.jobs.size === 1)) {
+          // (never behind a solve task's slice: its length is the task's, up to a whole search)
+          for (const s of ready.filter((r) => r.jobs.size === 1 && [...r.jobs.values()].every((j) => !j.solve))) {
             at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || h === s; });
             if (at >= 0) { slot = s; break; }
           }

@@ -1,28 +1,36 @@
 // solve(n, { workers }): the complete search spread over the thread pool. The board (plain or
-// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own root
-// branch (its row or column with the fewest squares, one square a task), or where that cannot
-// be had (n > 64) at the constrained split's prefixes of the lowest free rows; each task's
-// sub-board is searched by the complete search on a pool thread (src/workers/pool.ts, solve), in
-// slices: a task's first slice may take SOLVE_FIRST_BUDGET nodes, and a task not finished by then
-// goes to the back of the line, its search kept on its thread, for a next slice of twice as many
-// (so no thread sinks into one hard sub-board while another holds a solution near its top). A
-// slice goes on where the last stopped (its thread keeps the open search), so a task searched in
-// slices does the nodes of one search to its end (a task kept by a busy thread waits for it;
-// taken afresh by an idle one it would repeat its slices, which cost more than it saved). The first solution
-// found stops the rest (the pool is closed: every thread ends); every task searched to its end
-// proves there is none. A found board is checked by
-// the pool against its part and here against the whole board (verify, and the givens) before
-// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and
-// asks for more when it has used them, so the threads' nodes never add up to more than the cap.
-// The root is searched on this thread first (its first node or two): a board its root decides
-// (the bounds prove many boards without a completion there) is answered without a thread.
+// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own first
+// real branch (its row or column with the fewest squares, past the lines with one square; one
+// square a task), or where that cannot be had (n > 64) at the constrained split's prefixes of
+// the lowest free rows; each task's sub-board is searched by the complete search on a pool
+// thread (src/workers/pool.ts, solve), in slices: a task's first slice may take
+// SOLVE_FIRST_BUDGET nodes, and a task not finished by then goes to the back of the line, its
+// search kept on its thread, for a next slice of twice as many (so no thread sinks into one hard
+// sub-board while another holds a solution near its top). A slice goes on where the last stopped
+// (its thread keeps the open search), so a task searched in slices does the nodes of one search
+// to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
+// repeat its slices, which cost more than it saved). With two threads or more, one more task
+// comes first: the whole board searched as one thread searches it (the portfolio: the 64-bit
+// search and the wide path's restarts in turns) for its first SOLVE_PORTFOLIO_NODES nodes, in
+// one slice on its thread, so that a board the one thread decides early is decided as early
+// (n = 30, d = 33 seed 1: its solution at 2.6M nodes, where 13 tasks in turn took 14.7M), and a
+// board without a solution pays at most those nodes more; then its search is dropped. Its end is a
+// proof as well. The first solution found stops the rest (the pool is closed: every thread
+// ends); every plain task searched to its end proves there is none. A found board is checked
+// by the pool against its task and here against the whole board (verify, and the givens) before
+// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and asks for
+// more when it has used them, so the threads' nodes never add up to more than the cap. The root
+// is searched on this thread first (its first node or two): a board its root decides (the
+// bounds prove many boards without a completion there) is answered without a thread.
 // This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
 import {
   answerAtOnce, planSolve, solvePlanned, type SolveOptions, type SolvePlan, type SolveProgress, type SolveResult,
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks } from "../count/solve-tasks.js";
+import {
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, wholeBoardTask, type SolveTask,
+} from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
 
@@ -31,6 +39,12 @@ import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "
 export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
 /** How many times more nodes each slice of a task gets on threads than its slice before (a slice goes on where the last stopped). */
 export const SOLVE_SLICE_GROWTH = 2;
+/**
+ * The nodes of the whole board's search (the one-thread portfolio) beside the plain tasks on two
+ * threads or more, in one slice: what the measured boards it finds sooner than the slices took
+ * (2.6M at n = 30, d = 33 seed 1), with room; on a board without a solution they are spent in vain.
+ */
+export const SOLVE_PORTFOLIO_NODES = 2 ** 22;
 
 /** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
@@ -77,7 +91,9 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
   }
   const parts = solveTasks(board, SOLVE_TASKS);
-  const size = Math.min(asked, parts.length);
+  // With two threads or more, one more task: the whole board searched as one thread searches it, for its first nodes.
+  const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
+  const size = Math.min(asked, parts.length + (whole ? 1 : 0));
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
 
@@ -85,12 +101,12 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
   /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
-  let total = root.nodes, tasksDone = 0, pass = 0;
+  let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
     phase: "search", conflicts: -1, method, n, nodes: total, tries: 1, steps: 0, elapsedMs: pacer.elapsed(),
-    tasksDone, tasksTotal: parts.length, workers: size, pass,
+    tasksDone, tasksTotal: tasksDone + open, workers: size, pass,
   });
 
   let settle!: (outcome: Outcome) => void, fail!: (error: unknown) => void;
@@ -118,13 +134,15 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks waiting.
-  const start = (task: number, k: number, resume?: ResumeToken): void => {
+  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
+  // waiting. The whole board's portfolio has one slice of SOLVE_PORTFOLIO_NODES, its thread's alone.
+  const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
-    run.handle = pool.solve(parts[task], {
+    const portfolio = task === whole;
+    run.handle = pool.solve(task, {
       allowed: run.allowed,
-      budget: SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
-      exact: cap !== Infinity, // maxNodes is exact: the tasks' searches keep node limits at every node
+      budget: portfolio ? SOLVE_PORTFOLIO_NODES : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
+      exact: portfolio || cap !== Infinity, // the portfolio; and maxNodes is exact: the tasks' searches keep node limits at every node
       ...(resume === undefined ? {} : { resume }),
       onReport: (nodes, waiting) => {
         took(run, nodes);
@@ -142,23 +160,33 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         run.allowed = result.nodes;
       }
       if (result.columns !== null) return settle({ columns: result.columns });
-      if (result.unfinished) {
+      if (portfolio) {
+        if (result.unfinished) {
+          pool.release(result.resume!); // its nodes are spent: the thread takes the tasks no thread keeps
+        } else { // the whole board searched to its end: every task is proved with it
+          tasksDone += open;
+          open = 0;
+          return settle({ columns: null, reason: "no-solution" });
+        }
+      } else if (result.unfinished) {
         pass = Math.max(pass, k + 1);
         start(task, k + 1, result.resume); // behind every task waiting
-      } else if (++tasksDone === parts.length) {
-        return settle({ columns: null, reason: "no-solution" });
+      } else {
+        tasksDone++;
+        if (--open === 0) return settle({ columns: null, reason: "no-solution" });
       }
       report();
       serve();
     }, fail);
   };
-  for (let task = 0; task < parts.length; task++) start(task, 0);
+  if (whole) start(whole, 0); // first: the first thread takes it
+  for (const task of parts) start(task, 0);
 
   try {
     const race = await pacer.raceStop(outcome);
     if (race.stop === "aborted") pacer.throwIfAborted();
     pacer.finish(progress());
-    const stats = { nodes: total, workers: size, tasks: parts.length };
+    const stats = { nodes: total, workers: size, tasks: parts.length + (whole ? 1 : 0) };
     if (race.stop !== undefined) return { ...base, found: false, columns: null, ...stats, tries: 1, steps: 0, ms: pacer.elapsed(), reason: "timeout" };
     return answer(race.value, stats);
   } finally {

@@ -216,7 +216,7 @@ export function solveCommand(program: Command): void {
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const queued = opts.queue === undefined ? undefined : await solveOnQueue(n, givens, opts);
       const result: SolveResult = queued ?? await solveHere(n, givens, seed, opts);
-      // How it ran: on threads ("on 2 threads, 13 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
+      // How it ran: on threads ("on 2 threads, 14 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
       const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
       const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;

@@ -70,6 +70,32 @@ export class CompleteSearch extends CompleteState {
   }
 
   /**
+   * The search's first real branch: from the root down the levels with one square (a given
+   * queen's row, a line the filtering left one square), placing each as run() would, to the
+   * first level with two squares or more; its line as rootBranch gives it, and the squares
+   * placed on the way ([row, col]). null when the search is decided first (a level fails, or
+   * the board is full). Only levels below the root are written: the search is not run after it.
+   */
+  firstBranch(): { placed: [number, number][]; byRow: boolean; index: number; values: number[] } | null {
+    if (this.depth !== 0) return null;
+    const placed: [number, number][] = [];
+    for (let d = 0; ; d++) {
+      const lo = this.restLo[d], hi = this.restHi[d];
+      const count = popcount32(lo) + popcount32(hi);
+      if (count === 0) return null;
+      const values: number[] = [];
+      if (this.orderPos[d] >= 0) for (let i = 0; i < count; i++) values.push(this.order[d * 64 + this.orderPos[d] + i]);
+      else for (let v = 0; v < 64; v++) if ((v < 32 ? (lo >>> v) & 1 : (hi >>> (v - 32)) & 1) !== 0) values.push(v);
+      const byRow = this.kind[d] === BY_ROW;
+      if (count >= 2) return { placed, byRow, index: this.index[d], values };
+      const r = byRow ? this.index[d] : values[0], c = byRow ? values[0] : this.index[d];
+      placed.push([r, c]);
+      this.cols[r] = c;
+      if (this.expand(d, d + 1, r, c) !== OPEN) return null;
+    }
+  }
+
+  /**
    * One of Knuth's random probes of this search's tree (for an estimate of its nodes, not a
    * count): from the root, one branch drawn at random (`random` in [0, 1)) at each level, by
    * the search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches

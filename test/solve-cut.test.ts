@@ -1,0 +1,120 @@
+// solve's tasks cover a board exactly: the cut at the complete search's first real branch
+// (past the given queens' rows and the lines left one square) partitions the board's
+// solutions, checked against a brute-force solver of the tests' own (test/constrained.ts) on
+// random small boards; the whole board's task is the one thread's search itself (the same
+// board found, in the same nodes); and on threads, with that task beside the plain ones, the
+// verdict is the one thread's on many random boards, every board found verified.
+import { describe, expect, it } from "vitest";
+import { solve } from "../src/index.js";
+import { solve as solveOneThread } from "../src/search/solve.js";
+import { TaskSearch, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
+import { boardOf } from "../src/board/board.js";
+import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
+import { bruteForce, honours, randomGivens, rng, type Givens } from "./constrained.js";
+
+const limits = { caller: "test", plain: [1, 1000], givens: [1, 1000] } as const;
+
+/** Each solution holds exactly one task's prefix (one of its prefixes, for a task of several). */
+function expectPartition(solutions: number[][], tasks: SolveTask[]): void {
+  for (const columns of solutions) {
+    const holders = tasks.filter((t) => t.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c)));
+    expect(holders).toHaveLength(1);
+  }
+}
+
+describe("solve's tasks cover the board exactly", () => {
+  it("random boards n = 5..8 with given queens and blocked squares: every solution (brute force) in exactly one task", () => {
+    const random = rng(2026);
+    let cut = 0, withSolutions = 0;
+    for (let i = 0; i < 120; i++) {
+      const n = 5 + (i % 4);
+      const givens: Givens = randomGivens(n, random, 2, 0.15);
+      let board;
+      try {
+        board = boardOf(n, givens, limits);
+      } catch {
+        continue; // a given queen on a blocked square, or two on one square: refused before any cut
+      }
+      const solutions = bruteForce(n, givens);
+      if (solutions.length > 0) withSolutions++;
+      const tasks = solveTasks(board, 16);
+      expectPartition(solutions, tasks);
+      if (tasks.length >= 2 && tasks.every((t) => t.prefixes.length === 1 && t.prefixes[0].length === 1)) cut++;
+    }
+    expect(withSolutions).toBeGreaterThan(20);
+    expect(cut).toBeGreaterThan(60);
+  });
+
+  it("a board with given queens is cut past their rows: at a line of two squares or more, none of them given", () => {
+    const n = 12;
+    const fixed: [number, number][] = [[0, 1], [5, 7]];
+    const tasks = solveTasks(boardOf(n, { fixed, blocked: [[3, 3]] }, limits), 64);
+    expect(tasks.length).toBeGreaterThanOrEqual(2);
+    const squares = tasks.map((t) => { expect(t.prefixes).toHaveLength(1); expect(t.prefixes[0]).toHaveLength(1); return t.prefixes[0][0]; });
+    expect(new Set(squares.map(([r]) => r)).size === 1 || new Set(squares.map(([, c]) => c)).size === 1).toBe(true);
+    for (const [r, c] of squares) expect(fixed.some(([fr]) => fr === r) || fixed.some(([, fc]) => fc === c)).toBe(false);
+  });
+});
+
+describe("the whole board's portfolio beside the tasks", () => {
+  it("its task, searched with the portfolio (exact), is the one thread's solve: the same board found, or none, in the same nodes", async () => {
+    for (const [n, d, seed] of [[20, 16, 1], [21, 23, 2], [23, 21, 1], [22, 20, 3]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+      const one = await solveOneThread(n, { method: "complete", blocked, engine: "wasm" });
+      const board = boardOf(n, { blocked }, limits);
+      const task = wholeBoardTask(board, 5);
+      expect([task.task, task.tasks, task.prefixes]).toEqual([4, 5, [[]]]);
+      const search = new TaskSearch(task, "wasm", true);
+      try {
+        const r = await search.run({ allowed: () => Infinity, between: async () => {} });
+        expect(r.columns).toEqual(one.found ? Array.from(one.columns) : null);
+        expect(r.nodes).toBe(one.nodes);
+      } finally {
+        search.close();
+      }
+    }
+  });
+
+  it("on two threads it is one more task; on one pool thread there is none (the plain tasks alone)", async () => {
+    const { blocked } = excludedDiagonalsBoard(23, 21, { seed: 1 });
+    const plain = solveTasks(boardOf(23, { blocked }, limits), 64).length;
+    const [one, two] = [await solve(23, { method: "complete", blocked, workers: 1 }), await solve(23, { method: "complete", blocked, workers: 2 })];
+    expect([one.tasks, one.workers, two.tasks, two.workers]).toEqual([plain, 1, plain + 1, 2]);
+  });
+});
+
+describe("solve on threads, the whole board's portfolio beside the tasks: the one thread's verdict", () => {
+  it("random blocked boards n = 10..16 on 2 and 3 threads: the same verdict, each board found honouring the givens", async () => {
+    const random = rng(77);
+    const verdicts = new Set<boolean>();
+    for (let i = 0; i < 24; i++) {
+      const n = 10 + (i % 7);
+      const givens: Givens = randomGivens(n, random, 1, 0.2 + 0.2 * random());
+      let one;
+      try {
+        one = await solveOneThread(n, { method: "complete", ...givens });
+      } catch {
+        continue; // refused givens (a queen on a blocked square): the threads refuse them the same way (solve-parallel.test.ts)
+      }
+      verdicts.add(one.found);
+      for (const workers of [2, 3]) {
+        const r = await solve(n, { method: "complete", ...givens, workers });
+        expect([r.found, r.reason]).toEqual([one.found, one.reason]);
+        if (r.found) expect(honours(Array.from(r.columns), n, givens)).toBe(true);
+      }
+    }
+    expect(verdicts).toEqual(new Set([true, false]));
+  }, 120_000);
+
+  it("Excluded Diagonals boards of both verdicts (n = 20..23) on 2 and 3 threads: the one thread's verdict, boards found verified", async () => {
+    for (const [n, d, seed] of [[23, 21, 1], [21, 23, 2], [20, 16, 1], [22, 20, 3]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+      const one = await solveOneThread(n, { method: "complete", blocked });
+      for (const workers of [2, 3]) {
+        const r = await solve(n, { method: "complete", blocked, workers });
+        expect([r.found, r.reason]).toEqual([one.found, one.reason]);
+        if (r.found) expect(honours(Array.from(r.columns), n, { fixed: [], blocked: blocked.map(([row, col]): [number, number] => [row, col]) })).toBe(true);
+      }
+    }
+  }, 120_000);
+});
