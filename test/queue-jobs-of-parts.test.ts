@@ -177,6 +177,25 @@ describe.skipIf(!haveRedisServer)("a run whose jobs hold several parts", () => {
     expect(alone.stderr).toMatch(/--parts-per-job applies to a count on Redis workers: add --queue URL/);
   });
 
+  it("a run stopped midway resumes with the same jobs: the results already in are taken, not counted again, and the total is exact", async () => {
+    const worker = await startWorker({ connection: url, concurrency: 1, queue: "grouped-resume", key: KEY });
+    try {
+      const controller = new AbortController();
+      const first = countDistributed(13, { connection: url, parts: 2000, partsPerJob: 16, queue: "grouped-resume", key: KEY, pollMs: 50, signal: controller.signal,
+        onProgress: (p) => { if (p.tasksDone >= 400) controller.abort(); } });
+      await expect(first).rejects.toThrow();
+      const result = await countDistributed(13, { connection: url, parts: 2000, partsPerJob: 16, queue: "grouped-resume", key: KEY, pollMs: 50 });
+      expect(result).toMatchObject({ total: BigInt(A000170[13]), unique: BigInt(A002562[13]), partsPerJob: 16 });
+      expect(result.resumed).toBeGreaterThanOrEqual(400);
+      expect(result.resumed % 16 === 0 || result.resumed === 2000).toBe(true); // whole jobs' parts
+      const counted = await redis.hgetall(countedKey("grouped-resume"));
+      expect(Object.keys(counted).length).toBe(2000);
+      expect(Object.values(counted).every((times) => times === "1")).toBe(true);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it("another number of parts a job on the same queue is another run: refused, naming both", async () => {
     const controller = new AbortController();
     const first = countDistributed(12, { connection: url, parts: 1000, partsPerJob: 16, queue: "grouped-other", key: KEY, pollMs: 50, signal: controller.signal });
