@@ -31,6 +31,11 @@ export const FRONTIER_HARD = [
   // CaDiCaL undecided too (bench/results/2026-12-06T05-30-19.json).
   { n: 32, d: 35, minFree: 4, seed: 2 },
   { n: 34, d: 34, minFree: 4, seed: 2 },
+  // n = 36, minFree 4, undecided in 30 s on one thread at load 1.0-1.4 (27.4M, 37.5M and 39.5M
+  // nodes), CaDiCaL undecided too (bench/results/2026-12-06T11-01-25.json).
+  { n: 36, d: 33, minFree: 4, seed: 2 },
+  { n: 36, d: 36, minFree: 4, seed: 1 },
+  { n: 36, d: 40, minFree: 4, seed: 1 },
 ];
 
 /** One board: ours (decided or not, ms, nodes) and CaDiCaL's (sat or undefined, ms), the verdicts compared. */
