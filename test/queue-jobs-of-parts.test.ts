@@ -7,7 +7,7 @@ import { DelayedError, Worker as BullWorker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { countTask, derivePart, maxParts } from "../src/index.js";
-import { derivePartRange } from "../src/count/parts.js";
+import { dealParts, derivePartRange } from "../src/count/parts.js";
 import { MAX_JOB_PARTS, partsOfIdentity, rangeDigest, splitBoard } from "../src/count/split.js";
 import { plainBoard } from "../src/board/board.js";
 import { countDistributed, listRuns, startWorker } from "../src/distributed/index.js";
@@ -31,6 +31,13 @@ describe("the parts of a job", () => {
       }
     }
     expect(() => derivePartRange(12, 1000, 998, 3)).toThrow(/count must be an integer from 1 to 2, got 3/);
+    // And both are the whole split's one walk (dealParts without indices), part by part, where a
+    // part's tasks share constellations (few parts) and where they do not (many).
+    for (const [n, parts] of [[10, 8], [11, 3], [12, 1000]] as const) {
+      const whole = dealParts(n, parts);
+      expect(derivePartRange(n, parts, 0, parts)).toEqual(whole);
+      expect(whole.map((p) => derivePart(n, parts, p.part))).toEqual(whole);
+    }
   });
 
   it("a job's identity names exactly the run's job of those parts: other counts, starts, digests or kinds are refused", () => {

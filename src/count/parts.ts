@@ -117,10 +117,7 @@ export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }
 
 /** Parts `indices` (all when undefined) of the split of n into exactly `parts` parts, in one walk. */
 export function dealParts(n: number, parts: number, indices?: ReadonlySet<number>): CountPart[] {
-  const split = splitFor(n, parts);
-  if (split.tasks < parts) {
-    throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
-  }
+  const split = exactSplit(n, parts);
   const { prefixNodes } = split;
   const dealt = new Map<number, ConstellationTask[]>();
   if (indices) {
@@ -130,6 +127,15 @@ export function dealParts(n: number, parts: number, indices?: ReadonlySet<number
     walkConstellationTasks(n, split.presets, (task, index) => dealt.get(index % parts)!.push(task));
   }
   return [...dealt].map(([part, prefixes]) => madePart(n, parts, part, prefixNodes, prefixes));
+}
+
+/** The split of n into exactly `parts` parts (refused where it has fewer tasks). */
+function exactSplit(n: number, parts: number): ConstellationIndex {
+  const split = splitFor(n, parts);
+  if (split.tasks < parts) {
+    throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
+  }
+  return split;
 }
 
 function madePart(n: number, parts: number, part: number, prefixNodes: number, prefixes: ConstellationTask[]): CountPart {
@@ -146,8 +152,7 @@ export function derivePartRange(n: number, parts: number, first: number, count: 
   checkInteger("parts", parts, 1, MAX_PARTS);
   checkInteger("first", first, 0, parts - 1);
   checkInteger("count", count, 1, parts - first);
-  const split = splitFor(n, parts);
-  if (split.tasks < parts) throw invalid("parts", ` must be an integer from 1 to ${split.tasks} for n = ${n} (the tasks a split of n has), got ${parts}`);
+  const split = exactSplit(n, parts);
   return constellationTasksOfRange(split, parts, first, count).map((prefixes, i) => madePart(n, parts, first + i, split.prefixNodes, prefixes));
 }
 

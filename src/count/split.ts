@@ -217,10 +217,7 @@ export function partsOfIdentity(id: Partial<PartIdentity>, run: RecordedRun, max
     return [partOfIdentity(id, run, maxConstrainedParts, refuse)];
   }
   if (run.board !== undefined || id.kind !== undefined) return refuse("a constrained board's jobs hold one part each");
-  if (id.n !== run.n || id.parts !== run.parts || id.splitVersion !== run.splitVersion) {
-    refuse(`it is a job of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${String(run.n)}, ${String(run.parts)} parts, split version ${String(run.splitVersion)}`);
-  }
-  if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
+  checkPlainRun(id, run, "job", refuse);
   const parts = run.parts as number, k = perJob as number;
   if (!Number.isSafeInteger(id.index) || id.index! < 0 || id.index! >= parts || id.index! % k !== 0) refuse(`its first part ${describe(id.index)} is not where one of the run's jobs starts (a multiple of ${k} below ${parts})`);
   const size = Math.min(k, parts - id.index!);
@@ -242,10 +239,7 @@ export function partsOfIdentity(id: Partial<PartIdentity>, run: RecordedRun, max
  */
 export function partOfIdentity(id: Partial<PartIdentity>, run: RecordedRun, maxConstrainedParts: number, refuse: (why: string) => never): Part {
   if (run.board !== undefined || id.kind !== undefined) return constrainedPartOf(id, run, maxConstrainedParts, refuse);
-  if (id.n !== run.n || id.parts !== run.parts || id.splitVersion !== run.splitVersion) {
-    refuse(`it is a part of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${String(run.n)}, ${String(run.parts)} parts, split version ${String(run.splitVersion)}`);
-  }
-  if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
+  checkPlainRun(id, run, "part", refuse);
   let part: CountPart;
   try {
     part = derivePart(id.n!, id.parts!, id.index!); // indexed once per process: no split kept here
@@ -254,6 +248,14 @@ export function partOfIdentity(id: Partial<PartIdentity>, run: RecordedRun, maxC
   }
   if (part.digest !== id.digest) refuse(`its digest ${describe(id.digest)} is not that of part ${id.index} of ${id.parts} (n = ${id.n})`);
   return part;
+}
+
+/** A plain identity's n, parts and split version are the run's and this worker's (else refused, naming both). */
+function checkPlainRun(id: Partial<PartIdentity>, run: RecordedRun, what: "part" | "job", refuse: (why: string) => never): void {
+  if (id.n !== run.n || id.parts !== run.parts || id.splitVersion !== run.splitVersion) {
+    refuse(`it is a ${what} of n = ${id.n}, ${id.parts} parts, split version ${id.splitVersion}; the run is n = ${String(run.n)}, ${String(run.parts)} parts, split version ${String(run.splitVersion)}`);
+  }
+  if (id.splitVersion !== SPLIT_VERSION) refuse(`its split version ${id.splitVersion} is not this worker's (${SPLIT_VERSION})`);
 }
 
 function constrainedPartOf(id: Partial<PartIdentity>, run: RecordedRun, maxParts: number, refuse: (why: string) => never): Part {

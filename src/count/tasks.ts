@@ -208,52 +208,41 @@ export function walkConstellationTasks(n: number, presets: number, visit: (task:
  * (a part dealt round-robin), walking only the constellations that hold one.
  */
 export function constellationTasksOf(index: ConstellationIndex, parts: number, part: number): ConstellationTask[] {
-  const list = constellations(index.n);
-  const out: ConstellationTask[] = [];
-  // The part's task indices are part, part + parts, ...: each one's constellation found by a
-  // binary search of `starts`, so a part of a split of many parts walks only its own few
-  // constellations, not a scan of all of them (the coordinator derives a part per job and per
-  // result: at 10^5 parts of n = 16 the scan was a third of its time).
-  for (let i = part; i < index.tasks;) {
-    let lo = 0, hi = list.length - 1; // the last c with starts[c] <= i
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (index.starts[mid] <= i) lo = mid; else hi = mid - 1;
-    }
-    const c = lo, start = index.starts[c], end = index.starts[c + 1];
-    let at = start;
-    walkConstellation(index.n, list[c], index.presets, (task) => {
-      if (at % parts === part) out.push(task);
-      at++;
-    });
-    i += Math.ceil((end - i) / parts) * parts; // the part's first index past this constellation
-  }
-  return out;
+  return constellationTasksOfRange(index, parts, part, 1)[0];
 }
 
 /**
  * The tasks of parts `first` .. `first + count - 1` of the split (dealt round-robin), one list a
- * part, in one walk of each constellation that holds one: the parts of a run of consecutive
- * indices share their constellations, so a queue job of many parts costs about one part's walk.
+ * part, walking each constellation that holds one of their tasks once: the parts of a run of
+ * consecutive indices share their constellations, so a queue job of many parts costs about
+ * one part's walk.
  */
 export function constellationTasksOfRange(index: ConstellationIndex, parts: number, first: number, count: number): ConstellationTask[][] {
   const list = constellations(index.n);
   const out: ConstellationTask[][] = Array.from({ length: count }, () => []);
-  // The tasks of these parts are the runs [base + first, base + first + count) for base = 0, parts, 2 * parts, ...
-  for (let base = 0; base + first < index.tasks; base += parts) {
-    const lo = base + first, hi = Math.min(lo + count, index.tasks);
-    let c = 0, top = list.length - 1; // the last c with starts[c] <= lo
+  // The parts' task indices are those i with i mod parts in [first, first + count): the first
+  // of them at or past i.
+  const nextFrom = (i: number): number => {
+    const r = i % parts;
+    return r < first ? i - r + first : r < first + count ? i : i - r + parts + first;
+  };
+  // Each one's constellation found by a binary search of `starts`, so a part of a split of many
+  // parts walks only its own few constellations, not a scan of all of them (the coordinator
+  // derives a job's parts per job and per result: at 10^5 parts of n = 16 the scan was a third
+  // of its time).
+  for (let i = nextFrom(0); i < index.tasks;) {
+    let c = 0, top = list.length - 1; // the last c with starts[c] <= i
     while (c < top) {
       const mid = (c + top + 1) >> 1;
-      if (index.starts[mid] <= lo) c = mid; else top = mid - 1;
+      if (index.starts[mid] <= i) c = mid; else top = mid - 1;
     }
-    for (; c < list.length && index.starts[c] < hi; c++) {
-      let at = index.starts[c];
-      walkConstellation(index.n, list[c], index.presets, (task) => {
-        if (at >= lo && at < hi) out[at - lo].push(task);
-        at++;
-      });
-    }
+    let at = index.starts[c];
+    walkConstellation(index.n, list[c], index.presets, (task) => {
+      const k = (at % parts) - first;
+      if (k >= 0 && k < count) out[k].push(task);
+      at++;
+    });
+    i = nextFrom(index.starts[c + 1]);
   }
   return out;
 }

@@ -211,8 +211,8 @@ export class RunState extends QueueRun {
       }
       return;
     }
-    const again = parts.filter((part, i) => this.take(part.part, counts[i], worker));
-    if (again.length > 0) this.countAgain(g, again.map((part) => part.part), counts.filter((_, i) => again.includes(parts[i])), worker);
+    const again = parts.flatMap((part, i) => (this.take(part.part, counts[i], worker) ? [i] : []));
+    if (again.length > 0) this.countAgain(g, again.map((i) => parts[i].part), again.map((i) => counts[i]), worker);
   }
 
   /**
