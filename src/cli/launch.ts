@@ -84,10 +84,11 @@ closeSync(fd);
 const dir = cacheDir(process.env);
 const cacheFile = cacheName(size, mtimeMs);
 const cachedData = dir === undefined ? undefined : readOptional(join(dir, cacheFile));
-// The CommonJS wrapper, on the program's first line (so its line numbers stay the file's), and
-// __nqImport: import() as from this module (the program's own import() calls are built to call
-// it, tsup.config.ts, since a vm.Script has no module loader of its own).
-const script = new Script(`(function (exports, require, module, __filename, __dirname, __nqImport) {${source}\n})`, {
+// The file is the program inside its CommonJS wrapper, built so (tsup.config.ts): compiled as it
+// was read, with no copy of half a megabyte into a wrapped string first. The wrapper's last
+// parameter, __nqImport, is import() as from this module (the program's own import() calls are
+// built to call it, since a vm.Script has no module loader of its own).
+const script = new Script(source, {
   filename: programFile,
   ...(cachedData === undefined ? {} : { cachedData }),
 });
