@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { inline, printable, toJson } from "../src/cli/output.js";
+import { inline, printable, toJson, writeWhole } from "../src/cli/output.js";
 
 describe("the CLI's output is printable", () => {
   it("escapes control characters, DEL, C1 and the bidirectional overrides; keeps newlines, tabs and all other text", () => {
@@ -35,11 +35,34 @@ describe("the CLI's output is printable", () => {
     expect(files.length).toBeGreaterThan(10);
     for (const file of files) {
       const text = readFileSync(join(dir, file), "utf8");
-      const writes = [...text.matchAll(/process\.(stdout|stderr)\.write\(([^\n]*)/g)];
-      for (const [, stream, rest] of writes) {
+      const writes = [...text.matchAll(/(?:process\.(stdout|stderr)|(stdout)\(\))\.write\(([^\n]*)/g)].map(([, raw, streamed, rest]) => [raw ?? streamed, rest] as const);
+      for (const [stream, rest] of writes) {
         // all --json / --jsonl: digits, commas and brackets only, written raw for speed
         expect(file === "commands/all.ts" && stream === "stdout" && /columns\.join\(","\)|\{"n":\$\{n\}/.test(rest!), `${file}: process.${stream}.write(${rest}`).toBe(true);
       }
     }
+  });
+});
+
+describe("stdout written straight to its descriptor (writeWhole)", () => {
+  const bytes = Buffer.from("0 4 7 5 2 6 1 3\n");
+  it("writes every byte though each write takes only part of them", () => {
+    const written: Buffer[] = [];
+    expect(writeWhole(bytes, (b) => { written.push(Buffer.from(b.subarray(0, 3))); return Math.min(3, b.length); })).toBeUndefined();
+    expect(Buffer.concat(written).toString()).toBe(bytes.toString());
+  });
+  it("where the descriptor would block, returns exactly what was not written, for the stream to take", () => {
+    let calls = 0;
+    const rest = writeWhole(bytes, () => {
+      if (calls++ === 0) return 5;
+      throw Object.assign(new Error("would block"), { code: "EAGAIN" });
+    });
+    expect(rest?.toString()).toBe(bytes.subarray(5).toString());
+  });
+  it("any other failure goes to stdout's handler (EPIPE: the reader has gone; ENOSPC: a message)", () => {
+    const failures: string[] = [];
+    const rest = writeWhole(bytes, () => { throw Object.assign(new Error("no space"), { code: "ENOSPC" }); }, (e) => failures.push(e.code!));
+    expect(rest).toBeUndefined();
+    expect(failures).toEqual(["ENOSPC"]);
   });
 });

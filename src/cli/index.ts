@@ -8,7 +8,7 @@
 // line is the only one registered; --help, a mistyped or missing command and `help`
 // register them all, in the order below, so what commander prints is the same.
 import { Command, CommanderError } from "commander";
-import { EXIT_RUNTIME, EXIT_USAGE, describeFailure } from "./errors.js";
+import { EXIT_USAGE, describeFailure } from "./errors.js";
 import { err } from "./output.js";
 
 /** The package's version, put in by tsup at build time (tsup.config.ts). */
@@ -54,11 +54,6 @@ function commandsFor(args: readonly string[]): string[] {
 }
 
 async function main(): Promise<number> {
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(0); // the reader (e.g. head) has gone
-    err(`nqueens: cannot write to stdout (${error.code ?? error.message})\n`);
-    process.exit(EXIT_RUNTIME);
-  });
   try {
     const adders = await Promise.all(commandsFor(process.argv.slice(2)).map((name) => COMMANDS[name]()));
     for (const add of adders) add(program);

@@ -1,4 +1,6 @@
 // What the CLI prints on stdout: lines, JSON, table cells.
+import { writeSync } from "node:fs";
+import { EXIT_RUNTIME } from "./errors.js";
 
 /** A time in ms (`ms`, `wasmMs`, `elapsedMs`...): printed to 0.1 ms. */
 const TIME_KEY = /^ms$|Ms$/;
@@ -50,9 +52,63 @@ export function inline(text: string): string {
   return printable(text).replace(/[\n\r\t\u2028\u2029]/g, (c) => (c === "\n" ? "\\n" : c === "\r" ? "\\r" : c === "\t" ? "\\t" : `\\u${c.charCodeAt(0).toString(16)}`));
 }
 
+/** process.stdout, once it has been asked for (`stdout()`). */
+let stdoutStream: NodeJS.WriteStream | undefined;
+
+/** Where stdout cannot be written: a reader that has gone (head) ends the CLI quietly, anything else with a message. */
+function stdoutFailed(error: NodeJS.ErrnoException): never {
+  if (error.code === "EPIPE") process.exit(0);
+  err(`nqueens: cannot write to stdout (${error.code ?? error.message})\n`);
+  process.exit(EXIT_RUNTIME);
+}
+
+/**
+ * process.stdout, with the CLI's handler of write errors: for output that streams (a long list,
+ * which waits for 'drain'). Once it has been asked for, every line goes through it, in order.
+ */
+export function stdout(): NodeJS.WriteStream {
+  if (stdoutStream === undefined) {
+    stdoutStream = process.stdout;
+    stdoutStream.on("error", stdoutFailed);
+  }
+  return stdoutStream;
+}
+
+/**
+ * Writes to stdout. Until the stream is asked for, straight to file descriptor 1: a short command
+ * then never builds process.stdout, whose stream modules are about 3 ms of a fresh process's
+ * start-up. A descriptor that would block (a non-blocking pipe that is full) hands what is left
+ * to the stream, which waits for it; from then on the stream takes every line, so nothing
+ * overtakes what it holds.
+ */
+function writeOut(text: string): void {
+  if (stdoutStream !== undefined) {
+    stdoutStream.write(text);
+    return;
+  }
+  const rest = writeWhole(Buffer.from(text, "utf8"), (bytes) => writeSync(1, bytes));
+  if (rest !== undefined) stdout().write(rest);
+}
+
+/**
+ * Writes all of `bytes` with `write` (which may write part of them, as write(2) may), or stops
+ * where the descriptor would block (EAGAIN) and returns what is left; any other failure is
+ * stdout's (stdoutFailed).
+ */
+export function writeWhole(bytes: Buffer, write: (bytes: Buffer) => number, failed: (error: NodeJS.ErrnoException) => void = stdoutFailed): Buffer | undefined {
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(write(bytes));
+    return undefined;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EAGAIN") return bytes;
+    failed(error as NodeJS.ErrnoException);
+    return undefined;
+  }
+}
+
 /** A line on stdout, printable. */
 export function out(line: string): void {
-  process.stdout.write(printable(line) + "\n");
+  writeOut(printable(line) + "\n");
 }
 
 /** Text on stderr (the CLI's notices), printable. */

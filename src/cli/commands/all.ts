@@ -4,7 +4,7 @@ import { render } from "../../board/render.js";
 import { solutions } from "../../count/solutions.js";
 import { UsageError } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
-import { out } from "../output.js";
+import { out, stdout } from "../output.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
@@ -32,16 +32,16 @@ export function allCommand(program: Command): void {
       const { n: _, ...lists } = givens;
       const iterable = solutions(n, { limit: opts.limit, engine: opts.engine, ...lists });
       let listed = 0;
-      if (opts.json) process.stdout.write(`{"n":${n},"solutions":[`);
+      if (opts.json) stdout().write(`{"n":${n},"solutions":[`);
       let full = false; // stdout's buffer is full: wait for it to drain rather than hold the list in memory
       for (const columns of iterable) {
-        if (opts.jsonl) full = !process.stdout.write(`[${columns.join(",")}]\n`);
-        else if (opts.json) full = !process.stdout.write((listed ? "," : "") + `[${columns.join(",")}]`);
+        if (opts.jsonl) full = !stdout().write(`[${columns.join(",")}]\n`);
+        else if (opts.json) full = !stdout().write((listed ? "," : "") + `[${columns.join(",")}]`);
         else if (opts.draw) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
         else out(columns.join(" "));
         listed++;
         if (full) {
-          await new Promise((resolve) => process.stdout.once("drain", resolve));
+          await new Promise((resolve) => stdout().once("drain", resolve));
           full = false;
           signal.throwIfAborted();
         }
