@@ -82,8 +82,8 @@ export function stdout(): NodeJS.WriteStream {
  * overtakes what it holds.
  */
 function writeOut(text: string): void {
-  if (stdoutStream !== undefined) {
-    stdoutStream.write(text);
+  if (stdoutStream !== undefined || process.platform === "win32") { // (a Windows console takes text through the stream, which writes it as UTF-16)
+    stdout().write(text);
     return;
   }
   const rest = writeWhole(Buffer.from(text, "utf8"), (bytes) => writeSync(1, bytes));
