@@ -75,11 +75,15 @@ describe("a short command loads only what it needs", () => {
     }
   });
 
-  it("--version compiles no kernel and loads none of them either", () => {
-    const { stdout, compiles, builtins } = probed(["--version"]);
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(compiles).toBe(0);
-    expect(builtins.filter((m) => NOT_FOR_SHORT_COMMANDS.includes(m))).toEqual([]);
+  it("--version compiles no kernel and loads none of them either; bare, it is answered without the program", () => {
+    const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const { stdout, compiles, builtins } = probed([flag]);
+      expect(stdout, flag).toBe(`${version}\n`);
+      expect(compiles, flag).toBe(0);
+      expect(builtins.filter((m) => NOT_FOR_SHORT_COMMANDS.includes(m)), flag).toEqual([]);
+      expect(builtins, flag).not.toContain("vm"); // the launcher compiles the program with vm.Script: not for this
+    }
   });
 
   it("count 10 on one thread compiles the kernels once and starts no thread", () => {

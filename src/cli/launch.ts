@@ -18,9 +18,8 @@
 // Node's ES module loader, which costs a fresh process about 6 ms of CPU (an empty .mjs against
 // an empty .cjs) and reads the entry through fs/promises. `node dist/cli.js` (./launch-esm.ts)
 // requires it.
-const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } = require("node:fs") as typeof import("node:fs");
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } = require("node:fs") as typeof import("node:fs");
 const { dirname, isAbsolute, join } = require("node:path") as typeof import("node:path");
-const { Script } = require("node:vm") as typeof import("node:vm");
 
 /** The package's version, put in by tsup at build time (tsup.config.ts). */
 declare const __NQ_VERSION__: string;
@@ -74,6 +73,16 @@ function writeCache(dir: string, name: string, data: Buffer): void {
   } catch { /* the next run compiles again */ }
 }
 
+// A bare --version is answered here: the program (read, deserialised, run) is not needed for it.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === "--version" || args[0] === "-V")) {
+  try {
+    writeSync(1, `${__NQ_VERSION__}\n`); // (ASCII: the same bytes on every console)
+  } catch { /* a reader that has gone: nothing more to say */ }
+  process.exit(0);
+}
+
+const { Script } = require("node:vm") as typeof import("node:vm");
 const fd = openSync(programFile, "r");
 const { size, mtimeMs } = fstatSync(fd);
 // ASCII only (esbuild escapes the rest; test/startup.test.ts checks), so latin1 reads it as
