@@ -55,7 +55,7 @@ function walk(engine: Engine, n: number, fixed: Square[], constraints: Constrain
 }
 
 function givensBoards(count: number, seed: number): { n: number; givens: Givens; constraints: Constraints }[] {
-  const random = rng(seed), boards = [];
+  const random = rng(seed), boards: { n: number; givens: Givens; constraints: Constraints }[] = [];
   while (boards.length < count) {
     const n = 6 + (boards.length % 4);
     const givens = randomGivens(n, random, 2, 0.12);
