@@ -34,6 +34,7 @@ import {
   OPEN, SOLVED, BY_ROW, nodes, solutions, avail, rowsLeft, kind, index, rest, cols, order, orderPos, bounds, colourBounds, filtering,
   at32, at64, build, countNode, countSolution, stateInit,
 } from "./complete-state";
+import { allocate } from "./memory";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead";
 import { portfolioInit, portfolioNodes, portfolioRun, portfolioSolutions } from "./complete-portfolio";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES, STAT_WORK, STAT_NODES, STAT_TRIES, STAT_CONFLICTS, PHASE_SEARCH, STAT_PHASE } from "./status";
@@ -72,6 +73,8 @@ let deferredLookahead: i32 = -1;
 
 let mode: i32 = 0;
 let depth: i32 = 0;
+/** i32[1 + 2 * (n + 64)]: completeSplit's answer (0 on the wide path). */
+let splitOut: usize = 0;
 let maxNodes: f64 = 0;
 let found: bool = false;
 
@@ -85,12 +88,15 @@ function expand(src: i32, dst: i32, r: i32, c: i32): i32 {
 /** Allocate and reset for an n x n board (n <= 64 here, any n on the wide path) under the constraints of constraints.ts; the columns buffer, 0 if out of memory. */
 export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
   wide = n > NARROW_MAX_N || (param & WIDE) != 0;
+  splitOut = 0;
   if (wide) return wideInit(n, param & ~WIDE, nodeCap);
   mode = param & 3;
   found = false;
   portfolio = false; // (set once the root is made)
   // The diagonal bounds, and solve's portfolio, only on boards where the bounds pay (boundsPay).
   if (!stateInit(n, (param & NO_BOUNDS) == 0, (param & NO_COLOUR_BOUNDS) == 0, mode == 0)) return 0;
+  splitOut = allocate(<usize>(1 + 2 * (n + 64)) << 2);
+  if (splitOut == 0) return 0;
   let reach: i32 = -1;
   lookaheadRows = (param & LOOKAHEAD_ALWAYS) != 0 ? 0 : LOOKAHEAD_ROWS;
   if ((param & LOOKAHEAD_ALWAYS) != 0 && filtering) {
@@ -174,6 +180,69 @@ function narrowRun(workLimit: f64): i32 {
       if (mode != 2) return FOUND;
     }
   }
+}
+
+/**
+ * Gives away the untried branches at the shallowest open level of the 64-bit search's stack
+ * (solve's tasks shared between threads): at a level below the one being searched, all of
+ * them (the search keeps the branch it is in); at that level itself, all but the next one it
+ * tries (two or more left). The search then skips them: its remaining tree and the sub-boards
+ * given away (the path's queens and one branch's square each) partition its solutions, as the
+ * branches of a node do. At splitOut: the path's length p (the queens placed at levels 0..p-1,
+ * p the level split), then p [row, col] pairs, then the branches' [row, col] pairs in the
+ * order the search would have tried them. Returns how many branches (0: none; and always 0 in
+ * the portfolio, on the wide path, and once decided). Called between runs only.
+ */
+export function completeSplit(): i32 {
+  if (wide || portfolio || found || depth < 0) return 0;
+  let d = 0;
+  while (d <= depth && load<u64>(at64(rest, d)) == 0) d++;
+  if (d > depth) return 0;
+  const left = load<u64>(at64(rest, d));
+  const pos = load<i32>(at32(orderPos, d));
+  let give = left;
+  if (d == depth) {
+    if (popcnt<u64>(left) < 2) return 0;
+    const next = pos >= 0 ? <i32>load<u8>(order + (<usize>(d << 6)) + <usize>pos) : <i32>ctz<u64>(left);
+    give &= ~(<u64>1 << <u64>next);
+    store<u64>(at64(rest, d), <u64>1 << <u64>next);
+    store<i32>(at32(orderPos, d), -1); // one branch left: lowest first is the order
+  } else {
+    store<u64>(at64(rest, d), 0);
+  }
+  store<i32>(splitOut, d);
+  let out = splitOut + 4;
+  for (let i = 0; i < d; i++) { // the queen that made level i + 1: the row it took, and its column
+    const r = <i32>ctz<u64>(load<u64>(at64(rowsLeft, i)) & ~load<u64>(at64(rowsLeft, i + 1)));
+    store<i32>(out, r);
+    store<i32>(out + 4, load<i32>(at32(cols, r)));
+    out += 8;
+  }
+  const byRow = load<i32>(at32(kind, d)) == BY_ROW;
+  const line = load<i32>(at32(index, d));
+  const m = <i32>popcnt<u64>(give);
+  let next = pos;
+  for (let i = 0; i < m; i++) {
+    let b: i32;
+    if (pos >= 0) { // lookAhead's order: the entries from pos that are given away
+      do {
+        b = <i32>load<u8>(order + (<usize>(d << 6)) + <usize>next);
+        next++;
+      } while (((give >> <u64>b) & 1) == 0 && next < 64);
+    } else {
+      b = <i32>ctz<u64>(give);
+      give &= give - 1;
+    }
+    store<i32>(out, byRow ? line : b);
+    store<i32>(out + 4, byRow ? b : line);
+    out += 8;
+  }
+  return m;
+}
+
+/** Where completeSplit writes its answer. */
+export function completeSplitOut(): usize {
+  return splitOut;
 }
 
 /** The solutions met so far (every solution, in mode 2 once the run is EXHAUSTED). */

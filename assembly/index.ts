@@ -30,4 +30,4 @@ export {
   LAS_VEGAS_EXACT_COLUMNS, LAS_VEGAS_EXACT_SUMS,
 } from "./las-vegas-stats";
 export { constraintsInput, constraintsClear } from "./constraints";
-export { completeInit, completeRun, completeStat, completeSolutions } from "./complete";
+export { completeInit, completeRun, completeStat, completeSolutions, completeSplit, completeSplitOut } from "./complete";

@@ -9,7 +9,7 @@
 // the solutions in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M. (A board with
 // given queens branches first on their rows, one square each: the root's branch alone left it
 // to the prefix split.)
-import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchStatus } from "../engine/contract.js";
+import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchSplit, type SearchStatus } from "../engine/contract.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import type { Board } from "../board/board.js";
 import { ChunkSizer, now } from "../core/pacer.js";
@@ -185,10 +185,33 @@ export class TaskSearch {
     return { columns: null, nodes: done };
   }
 
+  /**
+   * Gives away the untried branches at the shallowest open level of the open search
+   * (Search.split), which it then skips: the prefixes of the sub-boards given away, each to be
+   * searched as a task of its own (splitPrefixes). None where there is nothing to give: no open
+   * search, one branch left, or a search that never splits (the portfolio: `exact`; n > 64).
+   * Between slices or chunks only (never inside a search's run).
+   */
+  split(): Square[][] {
+    const got = this.search?.split?.() ?? null;
+    return got === null ? [] : splitPrefixes(this.task.fixed, this.task.prefixes[this.at], got);
+  }
+
   close(): void {
     this.search?.close();
     this.search = undefined;
   }
+}
+
+/**
+ * The prefixes of the sub-boards a search's split gave away: the prefix of the sub-board it
+ * searched, its path's queens but those given already (the board's, the prefix's), and one
+ * branch's square.
+ */
+export function splitPrefixes(fixed: readonly Square[], prefix: readonly Square[], split: SearchSplit): Square[][] {
+  const given = new Set([...fixed, ...prefix].map(([r]) => r));
+  const base = [...prefix, ...split.path.filter(([r]) => !given.has(r))];
+  return split.branches.map((square) => [...base, square]);
 }
 
 /** A task searched to its end (or its budget) in one slice: a thread's task where nothing is kept. */

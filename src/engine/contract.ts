@@ -168,8 +168,19 @@ export type Search = {
   cursor?(): SearchCursor;
   /** 'complete' only: the solutions met so far (param 1 enumerates, param 2 counts; see assembly/complete.ts). */
   solutions?(): bigint;
+  /**
+   * 'complete' only: gives away the untried branches at the shallowest open level of its
+   * stack (assembly/complete.ts, completeSplit), which the search then skips; null where it has
+   * none to give (one branch left, decided, or the portfolio or the wide path, which never
+   * split). Between runs only. Its remaining tree and the sub-boards given away (the path's
+   * queens and one branch each) partition its solutions.
+   */
+  split?(): SearchSplit | null;
   close(): void;
 };
+
+/** What `Search.split` gives away: the queens on the search's path down to the level split ([row, col]), and that level's untried branches, each a square. */
+export type SearchSplit = { path: [number, number][]; branches: [number, number][] };
 
 /** What `Search.cursor` reports: the next pair (i < j) of rows hill climbing evaluates (-1, -1 on a constrained board when the next unit of work is a new try). */
 export type SearchCursor = { i: number; j: number };

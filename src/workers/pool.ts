@@ -18,13 +18,15 @@
 //   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
 //   caller's grants of more, and checks what a thread says it found (checkSolvedTask); a task's
 //   next slice goes to the thread that kept its search (release() frees one not wanted), and
-//   none waits behind another task's slice;
+//   none waits behind another task's slice; a thread idle beside tasks kept by a busy one has a
+//   task's search asked for its untried top branches (share(); onSplit gets them as new tasks);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
+import type { Square } from "../board/constraints.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerResponse } from "./worker.js";
 import { startThread, workerHooks, type Events, type PoolWorker } from "./thread-start.js";
@@ -39,7 +41,10 @@ type Job = {
    * A solve task (else a count): the nodes it may use so far, its budget, where its reports go,
    * and the thread that kept its search at the end of its last slice (to go on there).
    */
-  solve?: { allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept; exact?: boolean };
+  solve?: {
+    allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept; exact?: boolean;
+    onSplit?(prefixes: Square[][]): void; barren?: boolean; // (barren: it had no branches to give when last asked)
+  };
   resolve(result: PartResult | SolvedTask): void;
   reject(error: unknown): void;
   /** Threads that died holding this part. */
@@ -95,6 +100,8 @@ export type SolveRunOptions = RunOptions & {
   exact?: boolean;
   /** An earlier slice's `resume`: this slice goes on with the search it stopped (on its thread, if that thread is free first). */
   resume?: ResumeToken;
+  /** With it, the task's search may be asked (a thread idling) to give away its untried top branches: the prefixes of the sub-boards given away, which its search skips from then on and the caller must search as tasks of their own. */
+  onSplit?(prefixes: Square[][]): void;
 };
 
 /** Where a task's search stopped unfinished is kept (opaque): give it to the task's next slice. */
@@ -137,6 +144,8 @@ export class WorkerPool {
   private closed = false;
   private gpuLost: boolean;
   private deathsSinceProgress = 0;
+  /** share()'s ask not answered yet (one at a time): the thread, the search's key there, and its task's job. */
+  private asked: { slot: Slot; key: number; job: Job } | undefined;
   /** Threads started so far, replacements included. */
   started = 0;
   /** Parts the GPU (thread 0 with `gpu`) counted, each checked like a CPU thread's. */
@@ -172,7 +181,7 @@ export class WorkerPool {
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
     const resume = (options.resume as { kept?: Kept } | undefined)?.kept;
-    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume, exact: options.exact };
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume, exact: options.exact, onSplit: options.onSplit };
     let job: Job | undefined;
     const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedSlice>;
     return {
@@ -233,6 +242,7 @@ export class WorkerPool {
 
   private async stop(slot: Slot): Promise<void> {
     slot.dead = true;
+    if (this.asked?.slot === slot) this.asked = undefined; // (its answer never comes)
     slot.jobs.clear();
     clearTimeout(slot.cancelTimer);
     await Promise.resolve(slot.worker?.terminate()).catch(() => {});
@@ -282,6 +292,11 @@ export class WorkerPool {
    * saved); an idle thread takes the first task no live thread keeps.
    */
   private pump(): void {
+    this.deal();
+    this.share();
+  }
+
+  private deal(): void {
     while (!this.closed && this.queue.length > 0) {
       const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
       const idle = ready.filter((s) => s.jobs.size === 0);
@@ -323,6 +338,36 @@ export class WorkerPool {
     }
   }
 
+  /**
+   * A thread idle and every task waiting kept by a busy one: the first of them (else a task a busy thread searches) is
+   * asked for its untried top branches; one that had none, again only after its next report. One ask at a time.
+   */
+  private share(): void {
+    if (this.closed || this.asked !== undefined) return;
+    const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
+    if (!ready.some((s) => s.jobs.size === 0) || this.queue.some((job) => this.holder(job) === undefined)) return;
+    const askable = (job: Job): boolean => !job.settled && job.solve?.onSplit !== undefined && !job.solve.barren;
+    let pick: { slot: Slot; key: number; job: Job } | undefined;
+    for (const job of this.queue) {
+      const slot = this.holder(job);
+      if (slot !== undefined && ready.includes(slot) && askable(job)) { pick = { slot, key: job.solve!.resume!.key, job }; break; }
+    }
+    for (const slot of ready) for (const [key, job] of slot.jobs) if (!pick && askable(job)) pick = { slot, key, job };
+    if (!pick) return;
+    this.asked = pick;
+    pick.slot.worker!.post({ split: pick.key });
+  }
+
+  /** share()'s answer: to onSplit even if the slice has ended since (its search skips them); each new task is checked as any. */
+  private shared(slot: Slot, m: WorkerResponse): void {
+    if (this.asked?.slot !== slot || this.asked.key !== m.id) return;
+    const { job } = this.asked;
+    this.asked = undefined;
+    if (m.split!.length === 0) job.solve!.barren = true;
+    else job.solve!.onSplit!(m.split!);
+    this.pump();
+  }
+
   private spawn(): void {
     let index = 0;
     while (this.slots.some((s) => s.index === index)) index++;
@@ -344,10 +389,15 @@ export class WorkerPool {
   }
 
   private answer(slot: Slot, m: WorkerResponse): void {
+    if (m.split !== undefined) return this.shared(slot, m);
     const job = slot.jobs.get(m.id);
     if (!job || slot.dead) return;
     if (m.result === undefined && m.error === undefined) { // a solve task's report: it goes on
       if (!job.settled && typeof m.nodes === "number") job.solve?.onReport(m.nodes, m.waiting === true);
+      if (job.solve?.barren) {
+        job.solve.barren = false; // its search has gone on: it may have branches to give now
+        this.share();
+      }
       return;
     }
     slot.jobs.delete(m.id);

@@ -18,6 +18,10 @@
 //                         kept under that id goes on where it stopped (a fresh one if none is kept)
 //   { grant: id, allowed } that solve task may use `allowed` nodes in all (more than before)
 //   { drop: id }          the search kept under that id is not wanted any more (another thread took the task)
+//   { split: id }         the solve task's search of that id (running here, or kept under that id) gives away
+//                         the untried branches at the shallowest open level of its stack (TaskSearch.split)
+//                         and skips them from now on; answers { id, split: prefixes } (the sub-boards given
+//                         away, each a task's prefix; none: nothing to give, or no such search here)
 //   { cancel: id }        stop that part, running or waiting here; answers { id, error: "AbortError: ..." }
 // Parts are counted (or searched) one at a time in arrival order (the pool may send one ahead,
 // so the thread goes on to it without waiting for a round trip), in ~10 ms chunks with the event
@@ -35,19 +39,21 @@ import type { EngineName } from "../engine/contract.js";
 import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkAndCount, type Part, type PartResult } from "../count/split.js";
 import { TaskSearch, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
+import type { Square } from "../board/constraints.js";
 
 export type WorkerRequest =
   | { id: number; part: Part; engine: EngineName }
   | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; resume?: number; exact?: boolean }
   | { grant: number; allowed: number }
   | { drop: number }
+  | { split: number }
   | { cancel: number }
   | { wasm: WebAssembly.Module };
 /**
  * A thread's answer: the count (or a solve task's result), or the error's text and its code
  * (NQ_*, kept across the thread boundary); with neither, a solve task's report of its nodes so far.
  */
-export type WorkerResponse = { id: number; result?: PartResult | SolvedTask; error?: string; code?: string; nodes?: number; waiting?: boolean };
+export type WorkerResponse = { id: number; result?: PartResult | SolvedTask; error?: string; code?: string; nodes?: number; waiting?: boolean; split?: Square[][] };
 
 type Port = { post(message: WorkerResponse): void; listen(handler: (message: WorkerRequest) => void): void };
 
@@ -113,6 +119,8 @@ const allowance = new Map<number, number>();
 /** The wake-up of the solve task waiting for a grant (a grant or a cancel calls it). */
 let wake: (() => void) | undefined;
 let current: number | undefined;
+/** The solve task's search running now (between its chunks while a message is handled). */
+let running: TaskSearch | undefined;
 let busy = false;
 
 async function countJob({ id, part, engine }: Job): Promise<PartResult> {
@@ -137,6 +145,7 @@ async function solveJob({ id, part, engine, budget, resume, exact }: Job): Promi
   // A fresh search checks the task first: a board and its sub-boards as a task holds them.
   const search = held ?? new TaskSearch(part, engine, exact);
   let result: SolvedTask | undefined;
+  running = search;
   try {
     result = await search.run({
       allowed: () => allowance.get(id) ?? 0,
@@ -159,6 +168,7 @@ async function solveJob({ id, part, engine, budget, resume, exact }: Job): Promi
     });
     return result;
   } finally {
+    running = undefined;
     if (result?.unfinished) kept.set(id, search); // to go on in a later slice, here
     else search.close();
   }
@@ -208,6 +218,12 @@ channel.listen((request) => {
   if ("drop" in request) {
     kept.get(request.drop)?.close();
     kept.delete(request.drop);
+    return;
+  }
+  if ("split" in request) {
+    // (a message is handled between two chunks of the running search, never inside one)
+    const search = kept.get(request.split) ?? (current === request.split ? running : undefined);
+    channel.post({ id: request.split, split: search?.split() ?? [] });
     return;
   }
   if ("grant" in request) {

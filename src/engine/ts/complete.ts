@@ -9,7 +9,7 @@ import { WideSearch } from "./complete-wide.js";
 import { BY_ROW, CompleteState, OPEN, SOLVED, ctz32, popcount32 } from "./complete-state.js";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead.js";
 import { Portfolio } from "./complete-portfolio.js";
-import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
+import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchSplit, type SearchStatus } from "../contract.js";
 
 /** The complete search's state and walk, shared by solve (mode 0), enumeration (1) and counting (2). */
 export class CompleteSearch extends CompleteState {
@@ -126,6 +126,43 @@ export class CompleteSearch extends CompleteState {
     }
   }
 
+  /** As the kernel's completeSplit: the untried branches at the shallowest open level given away (the search skips them), or null. */
+  split(): SearchSplit | null {
+    if (this.found || this.depth < 0) return null;
+    let d = 0;
+    while (d <= this.depth && this.restLo[d] === 0 && this.restHi[d] === 0) d++;
+    if (d > this.depth) return null;
+    const has = (lo: number, hi: number, b: number): boolean => ((b < 32 ? lo >>> b : hi >>> (b - 32)) & 1) !== 0;
+    let lo = this.restLo[d], hi = this.restHi[d];
+    const pos = this.orderPos[d];
+    if (d === this.depth) {
+      if (popcount32(lo) + popcount32(hi) < 2) return null;
+      const next = pos >= 0 ? this.order[d * 64 + pos] : lo !== 0 ? ctz32(lo) : 32 + ctz32(hi);
+      if (next < 32) lo &= ~(1 << next);
+      else hi &= ~(1 << (next - 32));
+      this.restLo[d] = next < 32 ? 1 << next : 0;
+      this.restHi[d] = next < 32 ? 0 : 1 << (next - 32);
+      this.orderPos[d] = -1; // one branch left: lowest first is the order
+    } else {
+      this.restLo[d] = 0;
+      this.restHi[d] = 0;
+    }
+    const path: [number, number][] = [];
+    for (let i = 0; i < d; i++) { // the queen that made level i + 1: the row it took, and its column
+      const placedLo = this.rowsLo[i] & ~this.rowsLo[i + 1], placedHi = this.rowsHi[i] & ~this.rowsHi[i + 1];
+      const r = placedLo !== 0 ? ctz32(placedLo) : 32 + ctz32(placedHi);
+      path.push([r, this.cols[r]]);
+    }
+    const byRow = this.kind[d] === BY_ROW, line = this.index[d];
+    const values: number[] = [];
+    if (pos >= 0) { // lookAhead's order: the entries from pos that are given away
+      for (let i = pos; i < 64 && values.length < popcount32(lo) + popcount32(hi); i++) if (has(lo, hi, this.order[d * 64 + i])) values.push(this.order[d * 64 + i]);
+    } else {
+      for (let b = 0; b < 64; b++) if (has(lo, hi, b)) values.push(b);
+    }
+    return { path, branches: values.map((b): [number, number] => (byRow ? [line, b] : [b, line])) };
+  }
+
   run(workLimit: number): SearchStatus {
     for (;;) {
       if (this.found) return FOUND;
@@ -211,6 +248,8 @@ export function openComplete(n: number, params: SearchParams): Search {
     state: () => ({ phase: "search", conflicts: -1 }),
     columns: () => search.cols.slice(),
     solutions: () => BigInt(search.solutions),
+    // (the portfolio and the wide path never split, as the kernel)
+    split: () => (search instanceof CompleteSearch ? search.split() : null),
     close() {},
   };
 }

@@ -65,6 +65,8 @@ export type KernelExports = {
   constraintsInput(n: number, blockedCount: number): number;
   constraintsClear(): void;
   completeSolutions(): bigint;
+  completeSplit(): number;
+  completeSplitOut(): number;
 };
 
 /** The module's layout and codes (LAYOUT_GLOBALS), by use; the same for every instance. */

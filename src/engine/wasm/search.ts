@@ -2,7 +2,7 @@
 // through its kernel's <name>Init, <name>Run and <name>Stat (assembly/backtrack.ts and the
 // rest; complete's count of solutions too), and the explicit construction, which streams
 // its rows out in batches (openConstruct).
-import { FOUND, type Search, type SearchMethod, type SearchParams, type SearchStatus } from "../contract.js";
+import { FOUND, type Search, type SearchMethod, type SearchParams, type SearchSplit, type SearchStatus } from "../contract.js";
 import { METHODS, type SearchKernel } from "../registry.js";
 import { loadConstraints } from "./constraints.js";
 import { acquire, closer, offsets, outOfMemory, pooled } from "./loader.js";
@@ -37,9 +37,17 @@ export function openSearch(method: SearchMethod, n: number, params: SearchParams
       handedOver = true;
       return view;
     },
-    ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()) } : {}),
+    ...(method === "complete" ? { solutions: () => BigInt.asUintN(64, k.completeSolutions()), split: () => readSplit(k.completeSplit(), new Int32Array(k.memory.buffer, k.completeSplitOut())) } : {}),
     close: closer(k),
   };
+}
+
+/** completeSplit's answer (m branches; the path's length, its squares, then the branches' at `out`) as the contract's SearchSplit. */
+function readSplit(m: number, out: Int32Array): SearchSplit | null {
+  if (m === 0) return null;
+  const p = out[0];
+  const square = (i: number): [number, number] => [out[1 + 2 * i], out[2 + 2 * i]];
+  return { path: Array.from({ length: p }, (_, i) => square(i)), branches: Array.from({ length: m }, (_, i) => square(p + i)) };
 }
 
 /**
