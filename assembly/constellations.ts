@@ -27,7 +27,7 @@
 import { allocate } from "./memory";
 
 const STACK: usize = memory.data(20 * 32, 16); // a pushed row: [queens left, left, down, right, its children's table entry] (one slot a free row, the top one written even when not kept)
-const TABLE: usize = memory.data(8 * 34, 16); // by popcnt(down) of a free row: [border attacks, shift to it] (u32)
+const TABLE: usize = memory.data(16 * 36, 16); // by popcnt(down) of a free row: [border attacks, shift to it, shift to the free row after it, -] (u32; from the free row before it)
 const BOARD: usize = memory.data(4 * 32, 16); // i32 per row: its queen's column (turnSymmetric)
 
 // run()'s counters, limit and resume state (fixed offsets into RUN).
@@ -166,8 +166,10 @@ function run(sp: usize): usize {
     const nextLeft = (left | bit) << s, nextDown = down | bit, nextRight = (right | bit) >> s;
     const next = ~(nextLeft | nextDown | nextRight | load<u32>(e));
     if (!next) continue;
-    const s2 = load<u32>(e, 12);
-    const after = ~((nextLeft << s2) | nextDown | (nextRight >> s2) | load<u32>(e, 8));
+    // The row after next straight from this row's lines (ss = s + s2), not from the next
+    // row's: one shift less on the chain from one row's queen to the next's.
+    const s2 = load<u32>(e, 20), ss = load<u32>(e, 8);
+    const after = ~(((left | bit) << ss) | nextDown | ((right | bit) >> ss) | load<u32>(e, 16));
     if (e == lastEntry) { // the next row is the last but one: its queens' solutions in closed form
       const found = <u64>lastTwoRows(nextDown, next, after, s2);
       store<u64>(RUN, load<u64>(RUN, NODES) + <u64>popcnt(next) + found, NODES);
@@ -187,7 +189,7 @@ function run(sp: usize): usize {
     // sp (a select, not a branch: which rows have queens left is hard to predict).
     store<u32>(sp, queens); store<u32>(sp, left, 4); store<u32>(sp, down, 8); store<u32>(sp, right, 12); store<u32>(sp, <u32>e, 16);
     sp += select<usize>(20, 0, queens != 0);
-    left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; e += 8;
+    left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; e += 16;
   }
   return 0;
 }
@@ -208,9 +210,11 @@ export function consStart(): void {
   for (let r = 1; r < m; r++) {
     if (r == k || r == l) continue;
     const attacks = diagonals(r, 0, i) | diagonals(r, m, j) | diagonals(r, k, 0) | diagonals(r, l, m);
-    const entry = TABLE + (<usize>e << 3);
+    const entry = TABLE + (<usize>e << 4);
     store<u32>(entry, attacks);
     store<u32>(entry, r - previous, 4);
+    store<u32>(entry, 0, 8);
+    if (e > first) store<u32>(entry - 16, load<u32>(entry - 16, 4) + r - previous, 8); // the row before: its shift to this row
     previous = r;
     e++;
   }
@@ -224,25 +228,25 @@ export function consStart(): void {
   let at = first;
   for (let p = 0; p < presets; p++, at++) {
     const bit = <u32>1 << load<u32>(task + 20 + (<usize>p << 2));
-    if (!(~(left | down | right | load<u32>(TABLE + (<usize>at << 3))) & bit)) return;
-    const s = load<u32>(TABLE + (<usize>(at + 1) << 3), 4);
+    if (!(~(left | down | right | load<u32>(TABLE + (<usize>at << 4))) & bit)) return;
+    const s = load<u32>(TABLE + (<usize>(at + 1) << 4), 4);
     left = (left | bit) << s; down |= bit; right = (right | bit) >> s;
   }
-  const queens = ~(left | down | right | load<u32>(TABLE + (<usize>at << 3)));
+  const queens = ~(left | down | right | load<u32>(TABLE + (<usize>at << 4)));
   const c = <u64>popcnt(queens);
   nodes += c;
   if (at == last) { solutions += c; return; }
   if (!queens) return;
   if (at == last - 1) {
-    const e1 = TABLE + (<usize>(at + 1) << 3), s1 = load<u32>(e1, 4);
+    const e1 = TABLE + (<usize>(at + 1) << 4), s1 = load<u32>(e1, 4);
     const found = <u64>lastTwoRows(down, queens, ~((left << s1) | down | (right >> s1) | load<u32>(e1)), s1);
     nodes += found; solutions += found;
     return;
   }
   store<u64>(RUN, 0, NODES); store<u64>(RUN, 0, SOLUTIONS);
   store<u32>(RUN, left, LEFT); store<u32>(RUN, down, DOWN); store<u32>(RUN, right, RIGHT); store<u32>(RUN, queens, QUEENS);
-  store<u32>(RUN, <u32>(TABLE + (<usize>(at + 1) << 3)), ENTRY);
-  store<u32>(RUN, <u32>(TABLE + (<usize>(last - 1) << 3)), LAST);
+  store<u32>(RUN, <u32>(TABLE + (<usize>(at + 1) << 4)), ENTRY);
+  store<u32>(RUN, <u32>(TABLE + (<usize>(last - 1) << 4)), LAST);
   resumeSp = STACK | 2; // (bit 1 marks "started", STACK itself is 16-aligned)
 }
 

@@ -166,29 +166,38 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
   /** Searches until the task is done (true) or about `budget` more nodes are placed (false: call again). */
   function run(budget: number): boolean {
     if (done) return true;
-    const limit = nodes + budget;
+    // The search's state in locals, not the closure's slots (written back when it stops), and
+    // the nodes since the last pop in an int32 (`c`), added to the float `count` at each pop.
+    let l = left, d = down, r = right, q = queens, a = at, p = sp, count = nodes, found = solutions;
+    let c = 0; // nodes since the last pop (int32)
+    const limit = count + budget, end = last;
     for (;;) {
-      if (queens === 0) {
-        if (sp === 0) break;
-        if (nodes >= limit) { flush(); return false; }
-        sp -= 5;
-        queens = stack[sp]; left = stack[sp + 1]; down = stack[sp + 2]; right = stack[sp + 3]; at = stack[sp + 4];
+      if (q === 0) {
+        count += c; c = 0;
+        if (p === 0) break;
+        if (count >= limit) {
+          left = l; down = d; right = r; queens = 0; at = a; sp = p; nodes = count; solutions = found;
+          flush();
+          return false;
+        }
+        p -= 5;
+        q = stack[p]; l = stack[p + 1]; d = stack[p + 2]; r = stack[p + 3]; a = stack[p + 4];
       }
-      const bit = queens & -queens;
-      queens ^= bit;
-      const s = shift[at];
-      const nextLeft = (left | bit) << s, nextDown = down | bit, nextRight = (right | bit) >>> s;
-      const next = ~(nextLeft | nextDown | nextRight | border[at + 1]);
+      const bit = q & -q;
+      q ^= bit;
+      const s = shift[a];
+      const nextLeft = (l | bit) << s, nextDown = d | bit, nextRight = (r | bit) >>> s;
+      const next = ~(nextLeft | nextDown | nextRight | border[a + 1]);
       if (next === 0) continue;
-      const s2 = shift[at + 1];
-      const after = ~((nextLeft << s2) | nextDown | (nextRight >>> s2) | border[at + 2]);
-      if (at + 2 === last) { // the next row is the last but one: its queens' solutions in closed form
-        const found = lastTwoRows(nextDown, next, after, s2);
-        nodes += popcount(next) + found;
-        solutions += found;
+      const s2 = shift[a + 1];
+      const after = ~((nextLeft << s2) | nextDown | (nextRight >>> s2) | border[a + 2]);
+      if (a + 2 === end) { // the next row is the last but one: its queens' solutions in closed form
+        const more = lastTwoRows(nextDown, next, after, s2);
+        c += popcount(next) + more;
+        found += more;
         continue;
       }
-      nodes += popcount(next);
+      c += popcount(next);
       // The row after next is full even before a queen goes on the next one: no candidate
       // there has a child (the node count is the same without this).
       if (after === 0) continue;
@@ -196,10 +205,11 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
       // leave that row empty: they are not tried (the node count is the same without this).
       const killers = (after & (after - 1)) === 0 ? after | (after << s2) | (after >>> s2) : 0;
       // pushed while it has untried queens (written always, as the Wasm twin does without a branch)
-      stack[sp] = queens; stack[sp + 1] = left; stack[sp + 2] = down; stack[sp + 3] = right; stack[sp + 4] = at;
-      if (queens !== 0) sp += 5;
-      left = nextLeft; down = nextDown; right = nextRight; queens = next & ~killers; at++;
+      stack[p] = q; stack[p + 1] = l; stack[p + 2] = d; stack[p + 3] = r; stack[p + 4] = a;
+      if (q !== 0) p += 5;
+      l = nextLeft; d = nextDown; r = nextRight; q = next & ~killers; a++;
     }
+    nodes = count; solutions = found; sp = 0; queens = 0;
     flush();
     done = true;
     return true;
