@@ -155,8 +155,9 @@ export class CompleteSearch extends CompleteState {
     }
     const byRow = this.kind[d] === BY_ROW, line = this.index[d];
     const values: number[] = [];
+    const given = popcount32(lo) + popcount32(hi);
     if (pos >= 0) { // lookAhead's order: the entries from pos that are given away
-      for (let i = pos; i < 64 && values.length < popcount32(lo) + popcount32(hi); i++) if (has(lo, hi, this.order[d * 64 + i])) values.push(this.order[d * 64 + i]);
+      for (let i = pos; i < 64 && values.length < given; i++) if (has(lo, hi, this.order[d * 64 + i])) values.push(this.order[d * 64 + i]);
     } else {
       for (let b = 0; b < 64; b++) if (has(lo, hi, b)) values.push(b);
     }
