@@ -381,7 +381,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     try {
       const runs = (["stuck-delayed", "stuck-paused"] as const).map(async (queue) => {
         const notices: string[] = [];
-        const run = countDistributed(10, { unauthenticated: true, connection: lonely, queue, parts: 8, pollMs: 50, onNotice: (m) => notices.push(m) });
+        const run = countDistributed(10, { unauthenticated: true, connection: lonely, queue, parts: 8, pollMs: 50, stallNoticeMs: 1000, onNotice: (m) => notices.push(m) });
         run.catch(() => {});
         await until("the parts to be queued", async () => (await client.llen(`bull:${queue}:wait`)) === 8);
         if (queue === "stuck-delayed") await client.multi().lrem(`bull:${queue}:wait`, 0, "part-3").zadd(`bull:${queue}:delayed`, far, "part-3").exec();

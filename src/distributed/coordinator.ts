@@ -68,7 +68,7 @@ export type DistributedOptions = {
   lostAfterMs?: number;
   /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back, a result refused), and why it waits when no part has finished for `stallNoticeMs`. */
   onNotice?: (message: string) => void;
-  /** After this long with no part finished, onNotice says why the run may be waiting and what would end the wait, again after each such stretch (default 60000 ms). */
+  /** After this long with no part finished, onNotice says why the run may be waiting and what would end the wait, again after each such stretch (default 60000 ms). After half of it (at most 30 s) the coordinator also looks for jobs left where no worker takes them, and puts back those seen so twice. */
   stallNoticeMs?: number;
   /** Queens given in advance, [row, col] pairs, 0-based: the count of that board, n <= 1000, `unique` null. */
   fixed?: readonly Square[];
@@ -203,7 +203,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   const driven = await driveRun({
     name, redis, client, start, key, record: { format: "nqueens-count-run", n, parts: parts.length, splitVersion, ...(recorded ? { board: recorded } : {}), ...(perJob > 1 ? { perJob } : {}) }, same,
     timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal, notice, unit: "part", units: parts.length,
-    makeRun: ({ runId, queue }) => new RunState({ name, n, parts: whole, perJob, runId, key, client, queue, audit, replicas, identities, revoked, notice, signal }),
+    makeRun: ({ runId, queue }) => new RunState({ name, n, parts: whole, perJob, runId, key, client, queue, audit, replicas, identities, revoked, notice, signal, stallNoticeMs }),
     onProgress: onProgress && ((p, final) => {
       const here = p.done - p.resumed;
       const rate = here > 0 ? here / (p.elapsedMs / 1000) : undefined;

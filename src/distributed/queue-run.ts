@@ -19,11 +19,16 @@ const ENQUEUE_BATCH = 250;
 const MAX_REWRITES = 2;
 /** Least time between two scans of a whole set (completed, or the pending units' jobs). */
 const SCAN_EVERY_MS = 2000;
-/** Nothing accepted for this long: look whether the pending units' jobs still exist. */
+/** Nothing accepted for this long (at most; half the run's stallNoticeMs when that is shorter): look whether the pending units' jobs still exist, or sit where no worker takes them. */
 const STALL_MS = 30_000;
 
-/** What every run's coordinator state is given: the queue, its client and where notices go. */
-export type QueueRunSetup = { name: string; client: Redis; queue: Queue; notice: (message: string) => void };
+/** The stall look's interval for a run whose stall notice comes after `stallNoticeMs`: half of it, at most STALL_MS, so a run looks (and puts back what it can) before it says why it waits. */
+export function stallLookMs(stallNoticeMs: number): number {
+  return Math.min(STALL_MS, Math.floor(stallNoticeMs / 2));
+}
+
+/** What every run's coordinator state is given: the queue, its client, where notices go, and the run's stallNoticeMs (see stallLookMs). */
+export type QueueRunSetup = { name: string; client: Redis; queue: Queue; notice: (message: string) => void; stallNoticeMs: number };
 
 export abstract class QueueRun {
   /** Job ids that vanished (found by a scan): the coordinator puts the run back. */
@@ -155,7 +160,8 @@ export abstract class QueueRun {
     const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
     this.short = jobs < this.ownJobs ? this.short + 1 : 0;
     const spaced = now - this.lastExistScan >= Math.max(SCAN_EVERY_MS / 4, 10 * this.existScanMs);
-    const stalled = now - this.lastAccepted >= STALL_MS && now - this.lastExistScan >= Math.max(STALL_MS, 10 * this.existScanMs);
+    const stallMs = stallLookMs(this.q.stallNoticeMs);
+    const stalled = now - this.lastAccepted >= stallMs && now - this.lastExistScan >= Math.max(stallMs, 10 * this.existScanMs);
     if ((this.short >= 2 && spaced) || stalled) await this.findVanished();
   }
 

@@ -167,7 +167,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
     const client = await connect(redis, connectTimeoutMs);
     const driven = await driveRun({
       name, redis, client, start, key, record, same, timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal: waiting.signal, notice, unit: "task", units: tasks.length,
-      makeRun: ({ runId, queue }) => (state = new SolveRunState({ name, client, queue, notice, n, tasks, digests, board: board.digest, runId, key, audit, replicas, identities, revoked, signal: waiting.signal })),
+      makeRun: ({ runId, queue }) => (state = new SolveRunState({ name, client, queue, notice, stallNoticeMs, n, tasks, digests, board: board.digest, runId, key, audit, replicas, identities, revoked, signal: waiting.signal })),
       answered: (meta) => meta.format === SOLVE_FORMAT && meta.found !== undefined,
       onProgress: onProgress && ((p) => onProgress({
         phase: "search", n, tasksDone: state?.found ? tasks.length : p.done, tasksTotal: tasks.length, tasksResumed: p.resumed,
