@@ -98,6 +98,47 @@ describe("constellations", () => {
     }
   });
 
+  it("are the valid border placements least among their 8 images, one each, in increasing order of that image (n = 4..18)", () => {
+    // Independent of the walk's pruning: every (i, j, k, l) tried, its queens moved square by
+    // square to each image, and the placement kept when no image is a smaller number.
+    for (let n = 4; n <= 18; n++) {
+      const m = n - 1;
+      const code = (q: number[]) => ((q[0] * n + q[1]) * n + q[2]) * n + q[3];
+      const placementOf = (squares: [number, number][]): number[] | undefined => {
+        const at = (test: (r: number, c: number) => boolean) => squares.filter(([r, c]) => test(r, c));
+        const top = at((r) => r === 0), bottom = at((r) => r === m), left = at((_r, c) => c === 0), right = at((_r, c) => c === m);
+        if (top.length !== 1 || bottom.length !== 1 || left.length !== 1 || right.length !== 1) return undefined;
+        return [top[0][1], bottom[0][1], left[0][0], right[0][0]];
+      };
+      const imagesOf = (q: number[]): number[][] => {
+        const squares = new Map<string, [number, number]>();
+        for (const [r, c] of [[0, q[0]], [m, q[1]], [q[2], 0], [q[3], m]] as [number, number][]) squares.set(`${r},${c}`, [r, c]);
+        const out: number[][] = [];
+        for (const mirror of [false, true]) for (let t = 0; t < 4; t++) {
+          const moved = [...squares.values()].map(([r, c]): [number, number] => {
+            if (mirror) c = m - c;
+            for (let u = 0; u < t; u++) [r, c] = [c, m - r];
+            return [r, c];
+          });
+          out.push(placementOf(moved)!);
+        }
+        return out;
+      };
+      const want: number[] = [];
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (let l = 0; l < n; l++) {
+        const squares = new Map<string, [number, number]>();
+        for (const [r, c] of [[0, i], [m, j], [k, 0], [l, m]] as [number, number][]) squares.set(`${r},${c}`, [r, c]);
+        const queens = [...squares.values()];
+        if (placementOf(queens)?.join() !== [i, j, k, l].join()) continue; // a corner square must be two of the border queens
+        if (queens.some(([r1, c1], a) => queens.some(([r2, c2], b) => b > a && (r1 === r2 || c1 === c2 || Math.abs(r1 - r2) === Math.abs(c1 - c2))))) continue;
+        const own = code([i, j, k, l]);
+        if (imagesOf([i, j, k, l]).every((image) => code(image) >= own)) want.push(own);
+      }
+      const got = constellations(n).map((c) => Math.min(...imagesOf([c.i, c.j, c.k, c.l]).map(code)));
+      expect(got, `n = ${n}`).toEqual(want);
+    }
+  });
+
   it.each(ENGINES)("give each symmetry class of solutions once: count8, count4 and count2 as a plain enumeration tells them (n = 4..10, engine %s)", (_name, engine) => {
     for (let n = 4; n <= 10; n++) {
       const classes = new Map<string, number>();

@@ -68,19 +68,30 @@ function topFreeSquares(n: number, i: number, j: number, k: number, l: number): 
   return product;
 }
 
-/** One constellation per class under the board's symmetries, in the order of their least images, each in its searched image. */
+/**
+ * One constellation per class under the board's symmetries, in the order of their least images, each in its searched image.
+ *
+ * The walk visits (i, j, k, l) in increasing order of the number ((i n + j) n + k) n + l and
+ * keeps those that are valid and least among their images. The images' first coordinates
+ * are i, j, k and l and their mirrors (m - x), so a least one has i <= min(x, m - x) for each
+ * of them: i <= m / 2, and j, k and l within [i, m - i]. The loops run only there (a fifth of
+ * the walk at n = 10, a seventh at 32), and the checks that do not need l are made before its
+ * loop: a first count in a fresh process runs this cold (interpreted), about 9 ms of CPU at
+ * n = 10 before, 6 after.
+ */
 export function constellations(n: number): readonly Constellation[] {
   const known = constellationCache.get(n);
   if (known) return known;
   const m = n - 1;
   const dist = (x: number) => (x < m - x ? x : m - x);
   const list: Constellation[] = [];
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+  for (let i = 0; 2 * i <= m; i++) for (let j = i; j <= m - i; j++) {
     if (attack(0, i, m, j)) continue;
-    for (let k = 0; k < n; k++) {
-      if (attack(0, i, k, 0) || attack(m, j, k, 0)) continue;
-      for (let l = 0; l < n; l++) {
-        if (!validConstellation(n, i, j, k, l) || !leastImage(n, i, j, k, l)) continue;
+    for (let k = i; k <= m - i; k++) {
+      // A corner queen is two border queens: row 0's and column 0's (i = 0 with k = 0), row n-1's and column 0's (j = 0 with k = m).
+      if ((i === 0) !== (k === 0) || (j === 0) !== (k === m) || attack(0, i, k, 0) || attack(m, j, k, 0)) continue;
+      for (let l = i; l <= m - i; l++) {
+        if ((i === m) !== (l === 0) || (j === m) !== (l === m) || attack(0, i, l, m) || attack(m, j, l, m) || attack(k, 0, l, m) || !leastImage(n, i, j, k, l)) continue;
         // The searched image: the border queen nearest a corner in row n-1, on the right; of
         // several such, the one with the fewest free squares on its first three free rows
         // (their product), then the least.
