@@ -26,7 +26,7 @@ export const ErrorCode = {
   kernelAbort: "NQ_KERNEL_ABORT",
   /** Redis could not be reached (or was lost) within the time allowed. */
   queueUnreachable: "NQ_QUEUE_UNREACHABLE",
-  /** The queue holds another run (another n, number of parts or split version) or foreign jobs. */
+  /** The queue holds another run (another n, number of parts or split version) or foreign jobs; or a solve's stored "no solution" was reached under weaker checks than asked for. */
   queueMismatch: "NQ_QUEUE_MISMATCH",
   /** A part failed on the workers more times than allowed. */
   queuePartFailed: "NQ_QUEUE_PART_FAILED",

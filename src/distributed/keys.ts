@@ -100,6 +100,8 @@ export type SolveRunMeta = {
   board: { n: number; fixed: [number, number][]; blocked: [number, number][]; digest: string };
   run?: string; mac?: string;
   found?: boolean; columns?: number[]; nodes?: number;
+  /** With "no solution": the checks it was reached under, and the workers whose "none" answers it took. */
+  checks?: { audit: number; replicas: number; identities: "allowed" | "required" }; noneBy?: string[];
 };
 
 /** A constrained run's board as its record holds it. */

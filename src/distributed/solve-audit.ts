@@ -20,6 +20,9 @@ export type SolveAuditSetup = {
 };
 
 /** A uniform draw in [0, 1) from node:crypto: the score that makes each worker's pick at the end a random one of its answers. */
+/** A task's audit: not searched (0), searched and found none, searched and found a solution. */
+const NONE = 1, FOUND = 2;
+
 const draw = (): number => randomInt(2 ** 30) / 2 ** 30;
 
 export class SolveAudit {
@@ -28,6 +31,7 @@ export class SolveAudit {
   /** Nodes of those searches. */
   nodes = 0;
   onDone: () => void = () => {};
+  /** Each task's audit (0, NONE, FOUND). */
   private readonly checked: Uint8Array;
   private readonly waiting: number[] = [];
   private searching: Promise<void> | undefined;
@@ -51,16 +55,32 @@ export class SolveAudit {
     if (this.s.fraction > 0 && this.sampler.offer(w, t, draw())) this.queue(t);
   }
 
-  /** Task t is searched by the coordinator (once, whatever asks for it). */
+  /** Task t is searched by the coordinator (once, whatever asks for it; asked again, its answer is given again). */
   queue(t: number): void {
     this.waiting.push(t);
-    this.searching ??= this.searchAll().catch((e) => { this.error = e; }).finally(() => { this.searching = undefined; this.onDone(); });
+    this.search();
+  }
+
+  /** Searches what waits, unless a search is running; a task queued while the last one ended (after its loop saw none waiting) starts it again. */
+  private search(): void {
+    if (this.searching) return;
+    this.searching = this.searchAll().catch((e) => { this.error = e; }).finally(() => {
+      this.searching = undefined;
+      if (this.waiting.length > 0 && !this.error) this.search();
+      this.onDone();
+    });
   }
 
   private async searchAll(): Promise<void> {
     while (this.waiting.length > 0) {
       const t = this.waiting.shift()!;
-      if (this.checked[t]) continue;
+      // Searched already (it was drawn for the sample before it had to be settled): its answer
+      // stands, "none" (a solution would have ended the run), and is given again, so a task
+      // asked for twice is decided, never left waiting.
+      if (this.checked[t]) {
+        if (this.checked[t] === NONE) this.s.none(t);
+        continue;
+      }
       const stop = this.stopper.signal, outer = this.s.signal;
       // On this thread, in chunks of about 10 ms, the coordinator's poll loop running between them.
       const answer = await solveTaskChunked(this.s.tasks[t], "wasm", {
@@ -73,7 +93,7 @@ export class SolveAudit {
       });
       this.audited++;
       this.nodes += answer.nodes;
-      this.checked[t] = 1;
+      this.checked[t] = answer.columns !== null ? FOUND : NONE;
       if (answer.columns !== null) await this.s.found(t, answer.columns);
       else this.s.none(t);
     }

@@ -21,7 +21,7 @@ import { connect, redisOptions, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import { keylessChoice } from "./auth.js";
-import { checkQueueName, keyOptions, timings } from "./coordinator.js";
+import { DEFAULT_AUDIT, checkQueueName, keyOptions, timings } from "./coordinator.js";
 import { driveRun } from "./drive.js";
 import type { RunMeta, SolveRunMeta } from "./keys.js";
 import { SOLVE_FORMAT, SOLVE_TASKS_VERSION, recordedBoard, solveQueueName } from "./solve-jobs.js";
@@ -160,7 +160,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   const waiting = new AbortController();
   const onAbort = (): void => waiting.abort(signal!.reason);
   signal?.addEventListener("abort", onAbort, { once: true });
-  const timer = timeoutMs === undefined || timeoutMs > 2 ** 31 - 1 ? undefined : setTimeout(() => waiting.abort(timeUp), timeoutMs); // (a longer wait: no timer, as Node's cannot hold it)
+  const stopTimer = timeoutMs === undefined ? undefined : afterMs(timeoutMs, () => waiting.abort(timeUp));
   await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
   let state: SolveRunState | undefined;
   try {
@@ -173,12 +173,16 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
         phase: "search", n, tasksDone: state?.found ? tasks.length : p.done, tasksTotal: tasks.length, tasksResumed: p.resumed,
         nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0), pass: state?.maxPass ?? 0, workers: p.workers, elapsedMs: p.elapsedMs,
       })),
-      answer: (run) => ({ found: run.found !== undefined, ...(run.found ? { columns: run.found.columns } : {}), nodes: root.nodes + run.nodes + run.audit.nodes }),
+      // A "no solution" also keeps the checks it was reached under and whose answers it took, so a later call that asks for more does not take it as it stands.
+      answer: (run) => ({
+        found: run.found !== undefined, nodes: root.nodes + run.nodes + run.audit.nodes,
+        ...(run.found ? { columns: run.found.columns } : { checks: { audit, replicas, identities }, noneBy: run.noneWorkers() }),
+      }),
       // The first solution stops the rest: the jobs still waiting are removed, and the workers, told the run is over, stop the tasks in hand.
       conclude: async (queue) => { if (state?.found) await queue.drain(true); },
     });
     const at = { ...base, tasks: tasks.length, resumed: driven.resumed, queue: name, workers: driven.workers, ms: performance.now() - start };
-    if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints);
+    if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { audit, replicas, identities, revoked });
     const run = driven.run;
     const figures = { audited: run.audit.audited, passes: run.maxPass + 1, nodes: root.nodes + run.nodes + run.audit.nodes };
     if (!run.found) return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
@@ -187,11 +191,12 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
     if (verifyRepeats(columns) !== 0 || !satisfiesConstraints(board.constraints, columns)) throw new Error("solveDistributed: a task's solution is not a solution of the given board (a bug)");
     return { ...at, ...figures, found: true, columns, task: run.found.task, foundBy: run.found.by };
   } catch (error) {
-    if (waiting.signal.reason !== timeUp || signal?.aborted) throw error;
+    // The time ran out: the answer says so, unless the error is a verdict or a failure of its own (coded), which stands.
+    if (waiting.signal.reason !== timeUp || signal?.aborted || (error as { code?: unknown } | null)?.code !== undefined) throw error;
     const figures = { audited: state?.audit.audited ?? 0, passes: (state?.maxPass ?? 0) + 1, nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0) };
     return { ...base, ...figures, found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: 0, queue: name, workers: 0, ms: performance.now() - start };
   } finally {
-    clearTimeout(timer);
+    stopTimer?.();
     signal?.removeEventListener("abort", onAbort);
     state?.close();
   }
@@ -200,10 +205,51 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
 /** The reason the wait is aborted with when timeoutMs runs out. */
 const timeUp = Object.assign(new Error("timeoutMs ran out"), { name: "TimeoutError" });
 
-/** A run answered before: its record's verdict (a solution checked on the board once more: a keyless record is anyone's). */
-function storedAnswer(meta: SolveRunMeta, at: Omit<DistributedSolveBase, "audited" | "passes" | "nodes">, constraints: Parameters<typeof satisfiesConstraints>[0]): DistributedSolveResult {
+/** Calls `fire` after `ms` (any length: Node's timers hold at most 2^31 - 1 ms, so a longer wait is several); returns what cancels it. */
+function afterMs(ms: number, fire: () => void): () => void {
+  const end = performance.now() + ms;
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (): void => {
+    const left = end - performance.now();
+    timer = left <= 0 ? setTimeout(fire, 0) : setTimeout(left > 2 ** 31 - 1 ? arm : fire, Math.min(left, 2 ** 31 - 1));
+  };
+  arm();
+  return () => clearTimeout(timer);
+}
+
+/** The checks a call asks for, against which a stored "no solution" is weighed. */
+type Checks = { audit: number; replicas: number; identities: "allowed" | "required"; revoked: ReadonlySet<string> };
+
+/**
+ * Why a stored "no solution" was reached under weaker checks than `asked` (undefined: it
+ * stands): answers of a worker now revoked, a smaller audit, fewer replicas, or answers taken
+ * without identities where they are now required. A record from before verdicts kept their
+ * checks stands only where the call asks for nothing past the defaults.
+ */
+function weakerChecks(meta: SolveRunMeta, asked: Checks): string | undefined {
+  const c = meta.checks, noneBy = Array.isArray(meta.noneBy) ? meta.noneBy.filter((w): w is string => typeof w === "string") : undefined;
+  if (typeof c !== "object" || c === null || noneBy === undefined) {
+    const more = asked.revoked.size > 0 || asked.audit > DEFAULT_AUDIT || asked.replicas > 1 || asked.identities === "required";
+    return more ? "reached by an earlier version, whose record does not say under which checks" : undefined;
+  }
+  const revoked = noneBy.filter((w) => asked.revoked.has(w));
+  if (revoked.length > 0) return `reached taking "none" answers of ${revoked.join(", ")}, now revoked`;
+  if (!(c.audit >= asked.audit)) return `reached with audit ${String(c.audit)}, where this call asks for ${asked.audit}`;
+  if (!(c.replicas >= asked.replicas)) return `reached with replicas ${String(c.replicas)}, where this call asks for ${asked.replicas}`;
+  if (asked.identities === "required" && c.identities !== "required") return "reached taking answers without worker identities, which this call requires";
+  return undefined;
+}
+
+/** A run answered before: its record's verdict (a solution checked on the board once more: a keyless record is anyone's; a "no solution" weighed against the checks asked for now). */
+function storedAnswer(meta: SolveRunMeta, at: Omit<DistributedSolveBase, "audited" | "passes" | "nodes">, constraints: Parameters<typeof satisfiesConstraints>[0], asked: Checks): DistributedSolveResult {
   const figures = { audited: 0, passes: 0, nodes: Number.isSafeInteger(meta.nodes) ? meta.nodes! : 0 };
-  if (!meta.found) return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
+  if (!meta.found) {
+    const weaker = weakerChecks(meta, asked);
+    if (weaker !== undefined) {
+      throw withCode(new RangeError(`queue ${at.queue}: its record answers "no solution", ${weaker}; not taken: remove the run with \`nqueens runs --remove ${at.queue}\` and solve again, so its tasks are searched under these checks`), ErrorCode.queueMismatch);
+    }
+    return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
+  }
   const columns = Array.isArray(meta.columns) && meta.columns.length === at.n && meta.columns.every((c) => Number.isInteger(c) && c >= 0 && c < at.n) ? Int32Array.from(meta.columns) : undefined;
   if (!columns || verifyRepeats(columns) !== 0 || !satisfiesConstraints(constraints, columns)) {
     throw withCode(new RangeError(`queue ${at.queue}: the run's record says a solution was found, but what it holds is not a solution of this board (remove the run with \`nqueens runs --remove ${at.queue}\` and solve again)`), ErrorCode.partMismatch);

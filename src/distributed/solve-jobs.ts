@@ -41,6 +41,13 @@ export function passBudget(pass: number): number | null {
   return budget <= Number.MAX_SAFE_INTEGER ? budget : null;
 }
 
+/** The last pass a task can have: the first whose budget is none (it searches the task to its end, so no pass follows it). */
+export const LAST_PASS = (() => {
+  let k = 0;
+  while (passBudget(k) !== null) k++;
+  return k;
+})();
+
 /** A solve job's data: only its task's identity (the worker re-derives the task from the run's record), its budget, and the seal. */
 export type SolveJob = { kind: "solve"; n: number; board: string; tasks: number; index: number; digest: string; budget: number | null } & JobSeal;
 
@@ -56,13 +63,16 @@ export type SolveSlot = { task: number; pass?: number; slot: "p" | "r1" | "x"; k
 export const passJobId = (task: number, pass: number): string => `task-${task}-p${pass}`;
 export const confirmJobId = (task: number, k: number): string => (k === 0 ? `task-${task}-r1` : `task-${task}-x${k}`);
 
-/** The slot of job id `id` in a run of `tasks` tasks (undefined: not one of its jobs). */
+/** The slot of job id `id` in a run of `tasks` tasks (undefined: not one of its jobs, a pass past LAST_PASS included). */
 export function slotOfJobId(id: string, tasks: number): SolveSlot | undefined {
   const m = /^task-(0|[1-9]\d{0,6})-(p(0|[1-9]\d?)|r1|x([1-9]\d{0,3}))$/.exec(id);
   if (!m) return undefined;
   const task = Number(m[1]);
   if (task >= tasks) return undefined;
-  if (m[3] !== undefined) return { task, pass: Number(m[3]), slot: "p", k: Number(m[3]) };
+  if (m[3] !== undefined) {
+    const pass = Number(m[3]);
+    return pass > LAST_PASS ? undefined : { task, pass, slot: "p", k: pass }; // (no run enqueues a pass past the last)
+  }
   return m[2] === "r1" ? { task, slot: "r1", k: 0 } : { task, slot: "x", k: Number(m[4]) };
 }
 

@@ -90,6 +90,13 @@ export class SolveRunState extends QueueRun {
     this.audit.close();
   }
 
+  /** The workers whose "none" answers were taken (a "no solution" record keeps them). */
+  noneWorkers(): string[] {
+    const workers = new Set<number>();
+    for (const by of this.noneBy.values()) for (const w of by) workers.add(w);
+    return [...workers].map((w) => this.names[w]).sort();
+  }
+
   private worker(name: string): number {
     let i = this.byName.get(name);
     if (i === undefined) { i = this.names.length; this.names.push(name); this.byName.set(name, i); }
@@ -169,7 +176,8 @@ export class SolveRunState extends QueueRun {
       }
       // A "found" is believed only once checked on the board: no two queens attack, every given kept, the task's square held.
       answer = checkSolvedBoard(this.s.tasks[t], value, what);
-      if (answer.unfinished && slot.slot !== "p") throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
+      // A budget that ran out where the job had none (a confirmation, or the last pass, which searches to the end) is not an answer.
+      if (answer.unfinished && (slot.slot !== "p" || passBudget(slot.k) === null)) throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
       worker = this.worker(seal.worker);
       revoked = seal.revoked;
     } catch (error) {
