@@ -13,7 +13,7 @@ import { removeRun, solveDistributed, startWorker, type DistributedWorker } from
 import { RESULT_DOMAIN, identityKey, signed } from "../src/distributed/auth.js";
 import { LAST_PASS, passBudget, slotOfJobId, type SolveJob } from "../src/distributed/solve-jobs.js";
 import { isSolution } from "./helpers.js";
-import { haveRedisServer, requireRedis, usePrivateRedis, type RedisServer } from "./redis-harness.js";
+import { haveRedisServer, quietClient, requireRedis, until, usePrivateRedis, type RedisServer } from "./redis-harness.js";
 
 requireRedis(haveRedisServer, {
   ci: "queue solve tests need redis-server (.ci/run installs it)",
@@ -97,6 +97,26 @@ describe.skipIf(!haveRedisServer)("solveDistributed: verdicts and the checks ask
       expect([r.found, r.reason]).toEqual([false, "no-solution"]);
     } finally {
       await alone.close();
+    }
+  });
+
+  it("a job moved into the failed set by hand, without the reason BullMQ writes on a failure, is put back, and the verdict is the one thread's", async () => {
+    const n = 20, givens = ed(20, 18, 1), queue = "stuck-failed";
+    expect((await solveOneThread(n, { method: "complete", ...givens })).found).toBe(false);
+    const client = quietClient(url);
+    try {
+      const notices: string[] = [];
+      const run = solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, stallNoticeMs: 1000, timeoutMs: 50_000, onNotice: (m) => notices.push(m) });
+      run.catch(() => {});
+      await until("the tasks to be queued", async () => (await client.llen(`bull:${queue}:wait`)) > 1);
+      const [id] = await client.lrange(`bull:${queue}:wait`, 0, 0);
+      await client.multi().lrem(`bull:${queue}:wait`, 0, id).zadd(`bull:${queue}:failed`, Date.now(), id).exec();
+      workers.push(await startWorker({ connection: url, concurrency: 1, key: KEY, name: "honest", queue }));
+      const r = await run;
+      expect([r.found, r.reason], notices.join("\n")).toEqual([false, "no-solution"]);
+      expect(notices.join("\n")).toMatch(/putting the run back/);
+    } finally {
+      client.disconnect();
     }
   });
 

@@ -38,7 +38,8 @@ export const DELAY_SLACK_MS = 60_000;
 
 /**
  * Jobs whose hash is there but that no worker will take or answer: held in no list (LREM'd
- * from wait, ZREM'd from completed), completed with the result deleted (HDEL returnvalue), or
+ * from wait, ZREM'd from completed), completed with the result deleted (HDEL returnvalue),
+ * in the failed set without the reason BullMQ writes on every failure (moved there by hand), or
  * delayed to a time the run never sets (ZADD to delayed: far ahead, or long past and not
  * promoted, which happens when no delay marker wakes the workers).
  * Read in one transaction, a snapshot (a job moving from wait to active is in one of them).
@@ -47,17 +48,20 @@ export const DELAY_SLACK_MS = 60_000;
 export async function stuckJobs(client: Redis, queue: Queue, ids: readonly string[], now = Date.now()): Promise<Set<string>> {
   const key = (name: string): string => queue.toKey(name);
   const multi = client.multi().lrange(key("wait"), 0, -1).lrange(key("active"), 0, -1).lrange(key("paused"), 0, -1);
-  for (const id of ids) multi.hexists(key(id), "returnvalue").zscore(key("completed"), id).zscore(key("failed"), id).zscore(key("delayed"), id).zscore(key("prioritized"), id);
+  for (const id of ids) multi.hexists(key(id), "returnvalue").zscore(key("completed"), id).zscore(key("failed"), id).zscore(key("delayed"), id).zscore(key("prioritized"), id).hexists(key(id), "failedReason");
   const answers = ((await multi.exec()) ?? []).map(([error, value]) => (error ? undefined : value));
   const inLists = new Set([...((answers[0] as string[] | undefined) ?? []), ...((answers[1] as string[] | undefined) ?? []), ...((answers[2] as string[] | undefined) ?? [])]);
   const stuck = new Set<string>();
   ids.forEach((id, j) => {
-    const [hasResult, completed, failed, delayed, prioritized] = answers.slice(3 + 5 * j, 8 + 5 * j);
+    const [hasResult, completed, failed, delayed, prioritized, hasReason] = answers.slice(3 + 6 * j, 9 + 6 * j);
     // BullMQ's delayed score is the due time in ms times 4096, plus a counter.
     const due = delayed === null || delayed === undefined ? undefined : Math.floor(Number(delayed) / 4096);
     const delayedHere = due !== undefined && Math.abs(due - now) <= DELAY_SLACK_MS;
     const listed = inLists.has(id) || delayedHere || [completed, failed, prioritized].some((v) => v !== null && v !== undefined);
-    if (!listed || (completed !== null && completed !== undefined && hasResult === 0)) stuck.add(id);
+    // Completed without its result, or failed without the reason BullMQ writes on every failure
+    // (moved there by hand): no worker answers it and no coordinator reads it.
+    const bare = (completed !== null && completed !== undefined && hasResult === 0) || (failed !== null && failed !== undefined && hasReason === 0);
+    if (!listed || (bare && !inLists.has(id))) stuck.add(id);
   });
   return stuck;
 }

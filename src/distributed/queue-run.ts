@@ -195,7 +195,8 @@ export abstract class QueueRun {
     const stuck = await stuckJobs(client, queue, present);
     const again = [...stuck].filter((id) => this.stuckBefore.has(id));
     for (const id of again) {
-      await client.multi().del(queue.toKey(id), `${queue.toKey(id)}:lock`).zrem(queue.toKey("delayed"), id).exec();
+      // (Out of every set it may sit in, so the job written afresh is not taken for stuck again.)
+      await client.multi().del(queue.toKey(id), `${queue.toKey(id)}:lock`).zrem(queue.toKey("delayed"), id).zrem(queue.toKey("completed"), id).zrem(queue.toKey("failed"), id).exec();
     }
     this.vanished.push(...again);
     this.stuckBefore = stuck;
