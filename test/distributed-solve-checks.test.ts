@@ -120,6 +120,21 @@ describe.skipIf(!haveRedisServer)("solveDistributed: verdicts and the checks ask
     }
   });
 
+  it("a run waiting on the coordinator's own search says so, naming the task (not the workers)", async () => {
+    const n = 32, givens = ed(32, 39, 28), queue = "own-search";
+    // Every task answered "none" at once; an audit of 1 has the coordinator search each itself (no solution: the answers were true).
+    const quick = rogue(queue, () => ({ columns: null, nodes: 1 }), () => null);
+    try {
+      const notices: string[] = [];
+      const r = await solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 1, pollMs: 20, stallNoticeMs: 100, timeoutMs: 100_000, onNotice: (m) => notices.push(m) });
+      expect([r.found, r.reason]).toEqual([false, "no-solution"]);
+      expect(r.audited).toBe(r.tasks);
+      expect(notices.some((m) => /^queue own-search: the coordinator is searching task \d+ of \d+ itself \(the audit, or a task no trusted worker answered\) for \d+ s, \d+ nodes so far: the run waits on that search; Ctrl-C stops waiting, and the same command resumes$/.test(m)), notices.join("\n")).toBe(true);
+    } finally {
+      await quick.close();
+    }
+  });
+
   it("an \"unfinished\" answer to a job with no node budget is refused, coded and naming the worker; no job id past the last pass is a run's", async () => {
     expect(passBudget(LAST_PASS)).toBeNull();
     expect(passBudget(LAST_PASS - 1)).not.toBeNull();

@@ -17,6 +17,11 @@ export type SolveAuditSetup = {
   found: (task: number, columns: number[]) => Promise<void>;
   /** The coordinator's own search of task t found none. */
   none: (task: number) => void;
+  /** Told, once a search of its own has run this long and again after each such stretch, which task the coordinator searches (the run waits on it, not on the workers). */
+  notice: (message: string) => void;
+  stallNoticeMs: number;
+  /** The queue's name and the run's tasks, as the notice names them. */
+  name: string;
 };
 
 /** A uniform draw in [0, 1) from node:crypto: the score that makes each worker's pick at the end a random one of its answers. */
@@ -82,10 +87,17 @@ export class SolveAudit {
         continue;
       }
       const stop = this.stopper.signal, outer = this.s.signal;
+      const started = performance.now();
+      let said = started;
       // On this thread, in chunks of about 10 ms, the coordinator's poll loop running between them.
       const answer = await solveTaskChunked(this.s.tasks[t], "wasm", {
         allowed: () => Infinity,
-        between: async () => {
+        between: async (nodes) => {
+          const at = performance.now();
+          if (at - said >= this.s.stallNoticeMs) {
+            said = at;
+            this.s.notice(`queue ${this.s.name}: the coordinator is searching task ${t} of ${this.s.tasks.length} itself (the audit, or a task no trusted worker answered) for ${Math.round((at - started) / 1000)} s, ${nodes} nodes so far: the run waits on that search; Ctrl-C stops waiting, and the same command resumes`);
+          }
           await new Promise((resolve) => setImmediate(resolve));
           if (stop.aborted) throw stop.reason;
           outer?.throwIfAborted();

@@ -69,7 +69,7 @@ export class SolveRunState extends QueueRun {
     this.confirm = new Int32Array(this.T).fill(-1);
     this.firstNone = new Int32Array(this.T).fill(-1);
     this.audit = new SolveAudit({
-      tasks: s.tasks, fraction: s.audit, signal: s.signal,
+      tasks: s.tasks, fraction: s.audit, signal: s.signal, notice: s.notice, stallNoticeMs: s.stallNoticeMs, name: s.name,
       found: (t, columns) => this.foundIn(t, columns, "the coordinator's own search (the audit)"),
       none: (t) => { if (this.state[t] === SETTLING) this.decide(t); },
     });
