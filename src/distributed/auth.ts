@@ -152,6 +152,22 @@ export function readIdentity(path: string): WorkerIdentity {
   return { name: m[1]!, key: new Uint8Array(m[2]!.match(/../g)!.map((h) => parseInt(h, 16))) };
 }
 
+/** A worker's identity option: `identity` ({ name, key } as readIdentity gives it), else `identityFile`, else none. */
+export function workerIdentity(opts: { identity?: unknown; identityFile?: unknown }): WorkerIdentity | undefined {
+  if (opts.identity !== undefined) {
+    const { name, key } = opts.identity as Partial<WorkerIdentity>;
+    if (typeof name !== "string" || !IDENTITY_NAME.test(name) || !(key instanceof Uint8Array) || key.length !== 32) {
+      throw invalid("identity", " must be { name, key } as readIdentity gives it (a name of 1 to 100 letters, digits or . _ @ : -, and 32 key bytes)", TypeError);
+    }
+    return { name, key };
+  }
+  if (opts.identityFile !== undefined) {
+    if (typeof opts.identityFile !== "string" || opts.identityFile === "") throw invalid("identityFile", ` must be a file path, got ${describe(opts.identityFile)}`);
+    return readIdentity(opts.identityFile);
+  }
+  return undefined;
+}
+
 /** What a coordinator takes a result under: its key, the identities it takes, the revoked ones, and the run and job the result must be for. */
 export type SealCheck = {
   key: Uint8Array | undefined; identities: "allowed" | "required"; revoked: ReadonlySet<string>;

@@ -25,9 +25,9 @@ import { WorkerPool } from "../workers/pool.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
 import type { KeyInput } from "../core/key.js";
-import { IDENTITY_NAME, RESULT_DOMAIN, RUN_DOMAIN, keylessChoice, queueKey, readIdentity, signed, verifies, type WorkerIdentity } from "./auth.js";
+import { RESULT_DOMAIN, keylessChoice, queueKey, signed, workerIdentity, type WorkerIdentity } from "./auth.js";
 import { workerKey } from "./plan.js";
-import { jobRecord } from "./intake.js";
+import { ForeignRun, jobRecord, runAdmission } from "./intake.js";
 import { isSolveJob, solveJobs, type SolveEvent } from "./solve-worker.js";
 
 export type WorkerEvent =
@@ -102,22 +102,6 @@ export type WorkerOptions = {
   identityFile?: string;
 };
 
-/** The worker's identity option: `identity`, else `identityFile`, else none. */
-function workerIdentity(opts: Partial<WorkerOptions>): WorkerIdentity | undefined {
-  if (opts.identity !== undefined) {
-    const { name, key } = opts.identity as Partial<WorkerIdentity>;
-    if (typeof name !== "string" || !IDENTITY_NAME.test(name) || !(key instanceof Uint8Array) || key.length !== 32) {
-      throw invalid("identity", " must be { name, key } as readIdentity gives it (a name of 1 to 100 letters, digits or . _ @ : -, and 32 key bytes)", TypeError);
-    }
-    return { name, key };
-  }
-  if (opts.identityFile !== undefined) {
-    if (typeof opts.identityFile !== "string" || opts.identityFile === "") throw invalid("identityFile", ` must be a file path, got ${describe(opts.identityFile)}`);
-    return readIdentity(opts.identityFile);
-  }
-  return undefined;
-}
-
 export type DistributedWorker = {
   /** Parts this worker finished counting. */
   readonly counted: number;
@@ -187,20 +171,19 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const keyRefused = new Map<string, string>();
   /** Names in nqueens:runs that no run can have, said once each. */
   const badNames = new Set<string>();
-  /** Whether this worker may join the run `name`: its record is signed under this worker's key, or both have none (no record: joined, its jobs are refused). */
+  /** Says once (a run, a reason) why this worker leaves run `name` alone. */
+  const refusedRun = (name: string, why: string, message: string): void => {
+    if (keyRefused.get(name) !== why) { keyRefused.set(name, why); onEvent({ type: "error", queue: name, message }); }
+  };
+  /**
+   * Whether this worker may join the run `name`: its record is signed under this worker's key,
+   * or both have none; no record yet (and no job): looked at again later (runAdmission).
+   */
   const mayJoin = async (name: string): Promise<boolean> => {
-    const stored = await client.get(metaKey(name));
-    let meta: RunMeta | undefined;
-    try { meta = stored === null ? undefined : JSON.parse(stored) as RunMeta; } catch { /* no record */ }
-    if (!meta || typeof meta !== "object") return true;
-    const why = !key && identity
-      ? meta.mac === undefined ? "it was made without a key; a worker with an identity counts only keyed runs" : undefined
-      : key
-      ? meta.mac === undefined ? "it was made without a key; this worker counts only runs signed with its key" : verifies(key, RUN_DOMAIN, name, meta) ? undefined : "its record does not verify under this worker's key (another key, or changed in Redis)"
-      : meta.mac !== undefined ? "it was made under a key: start the worker with the same key (NQUEENS_KEY or --key-file FILE)" : undefined;
-    if (why === undefined) { keyRefused.delete(name); return true; }
-    if (keyRefused.get(name) !== why) { keyRefused.set(name, why); onEvent({ type: "error", queue: name, message: `not joining run ${name}: ${why}` }); }
-    return false;
+    const admission = await runAdmission(client, name, key, identity !== undefined);
+    if (admission === "join") keyRefused.delete(name);
+    else if (admission !== "later") refusedRun(name, admission.why, `not joining run ${name}: ${admission.why}`);
+    return admission === "join";
   };
   let counted = 0;
   let closing = false;
@@ -213,7 +196,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   };
 
   const join = (name: string): void => {
-    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track<unknown>(isSolveJob(job) ? solver.run(name, job, token) : countPart(name, job, token)), {
+    const left = (): boolean => workers.get(name) !== worker; // this worker left the run (or left it and joined it afresh)
+    const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track<unknown>(isSolveJob(job) ? solver.run(name, job, token, left) : countPart(name, job, token)), {
       connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
     });
     worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
@@ -250,6 +234,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const solver = solveJobs({
     client, key, identity, workerName, pool, errors: { UnrecoverableError, DelayedError, WaitingError },
     onSearched: (e) => onEvent(e), onRefused: (queue, message) => onEvent({ type: "error", queue, message }), forced: () => forced,
+    onForeign: (queue, why) => leaveForeign(queue, why),
   });
 
   /** A job's parts counted in turn (one, or a run's job of several): its result is the one part's, or `results`, one a part. */
@@ -260,7 +245,11 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       parts = await partsOfJob(name, job);
     } catch (error) {
       if (error instanceof UnrecoverableError) onEvent({ type: "error", queue: name, message: error.message });
-      throw error;
+      if (!(error instanceof ForeignRun)) throw error;
+      // Not this worker's run (another key, or none): left, and the part handed back, its attempts unused.
+      leaveForeign(name, error.why);
+      await job.moveToWait(token);
+      throw new WaitingError();
     }
     // A replica's second count, or a count asked of another worker: not this worker's to do
     // when it counted (or counts) the part already, or is named in `not`. Put off for another worker.
@@ -311,14 +300,24 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     return result;
   };
 
-  const leave = async (name: string): Promise<void> => {
+  /** A run found not to be this worker's as it took one of its jobs (its record made or rewritten under another key): left, saying why once. */
+  const leaveForeign = (name: string, why: string): void => {
+    refusedRun(name, why, `leaving run ${name}: ${why}`);
+    if (workers.has(name)) void leave(name, true);
+  };
+
+  const leave = async (name: string, foreign = false): Promise<void> => {
     const worker = workers.get(name);
     workers.delete(name);
     countedHere.delete(name);
-    solver.stop(name); // a solve's tasks in hand stop now, rather than being searched to their end
+    // A solve's tasks in hand stop now, rather than being searched to their end: failed for
+    // good when the run's record holds a verdict, else (taken out of nqueens:runs, removed, not
+    // this worker's) handed back, their attempts unused: the run waits for a worker, not fails.
+    if (foreign || !await solver.checkDecided(name)) solver.stop(name, false);
     // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
     // can never be stored; waiting for it would stop this worker from looking for runs.
     if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
+    if (foreign) return; // said why (leaveForeign)
     const stored = await client.get(metaKey(name)).catch(() => undefined);
     let total: unknown;
     try {

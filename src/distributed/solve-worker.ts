@@ -4,7 +4,9 @@
 // budget (src/count/solve-tasks.ts), and answered "found" with the board, "none" with the
 // nodes, or "unfinished" (its budget ran out), MACed as a count's result is. A run decided
 // elsewhere (a solution found: the coordinator writes it into the run's record and tells the
-// workers) stops its tasks in hand within a chunk of the search, about 10 ms.
+// workers) stops its tasks in hand within a chunk of the search, about 10 ms, and fails their
+// jobs for good; a worker that leaves a run undecided (taken out of nqueens:runs, or not its
+// key's) hands its tasks in hand back to the queue instead, without using up their attempts.
 import type { Job } from "bullmq";
 import type { Redis } from "ioredis";
 import type { SolvedTask } from "../count/solve-tasks.js";
@@ -12,7 +14,7 @@ import type { WorkerPool } from "../workers/pool.js";
 import { describe } from "../core/validate.js";
 import { RESULT_DOMAIN, RUN_DOMAIN, signed, verifies, type WorkerIdentity } from "./auth.js";
 import { metaKey, type SolveRunMeta } from "./keys.js";
-import { jobRecord } from "./intake.js";
+import { ForeignRun, jobRecord } from "./intake.js";
 import { SOLVE_FORMAT, slotOfJobId, taskOfJob, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
 /** What a worker says of a solve job it answered. */
@@ -25,6 +27,8 @@ export type SolveWorkerSetup = {
   pool: WorkerPool;
   onSearched: (event: SolveEvent) => void;
   onRefused: (queue: string, message: string) => void;
+  /** A job of a run this worker may not work on (ForeignRun's why): the worker leaves the run, saying why once; the job is handed back. */
+  onForeign: (queue: string, why: string) => void;
   /** Whether the worker was stopped at once (close(true)): a task in hand goes back to the queue. */
   forced: () => boolean;
   errors: Pick<Bullmq, "UnrecoverableError" | "DelayedError" | "WaitingError">;
@@ -36,12 +40,23 @@ export function isSolveJob(job: Job<unknown>): boolean {
   return typeof data === "object" && data !== null && data.kind === "solve";
 }
 
+/** Why a run's tasks in hand stop: it was decided (their jobs fail for good), or this worker left it undecided (handed back). */
+class Stopped extends Error {
+  constructor(readonly decided: boolean) {
+    super(decided ? "the run is decided" : "this worker left the run");
+  }
+}
+
 export function solveJobs(s: SolveWorkerSetup): {
-  run(name: string, job: Job<unknown>, token?: string): Promise<SolveAnswer>;
-  /** Stops the tasks in hand of run `name` (it was decided, or the worker leaves it). */
-  stop(name: string): void;
-  /** Reads run `name`'s record: when it holds a verdict, stops its tasks in hand. */
-  checkDecided(name: string): Promise<void>;
+  /** Searches a job's task; `left` says whether the worker left the run meanwhile (the job is then handed back, unsearched). */
+  run(name: string, job: Job<unknown>, token?: string, left?: () => boolean): Promise<SolveAnswer>;
+  /**
+   * Stops the tasks in hand of run `name`: `decided` (its record holds a verdict) fails their
+   * jobs for good, saying so; else (the worker leaves a run still undecided) they are handed back.
+   */
+  stop(name: string, decided: boolean): void;
+  /** Reads run `name`'s record: when it holds a verdict (under a key, one its MAC covers), stops its tasks in hand as decided; whether it did. */
+  checkDecided(name: string): Promise<boolean>;
   readonly searched: number;
 } {
   const { UnrecoverableError, DelayedError, WaitingError } = s.errors;
@@ -51,13 +66,13 @@ export function solveJobs(s: SolveWorkerSetup): {
   const noneHere = new Map<string, Set<number>>();
   let searched = 0;
 
-  const stop = (name: string): void => {
-    stops.get(name)?.abort(new Error("the run is decided"));
+  const stop = (name: string, decided: boolean): void => {
+    stops.get(name)?.abort(new Stopped(decided));
     stops.delete(name);
     noneHere.delete(name);
   };
 
-  const run = async (name: string, job: Job<unknown>, token?: string): Promise<SolveAnswer> => {
+  const run = async (name: string, job: Job<unknown>, token?: string, left?: () => boolean): Promise<SolveAnswer> => {
     const id = String(job.id ?? "?");
     const refuse = (why: string): never => {
       throw new UnrecoverableError(`refused job ${id} of queue ${name}: ${why}`);
@@ -73,7 +88,11 @@ export function solveJobs(s: SolveWorkerSetup): {
       ({ task, budget } = taskOfJob(data, meta, refuse));
     } catch (error) {
       if (error instanceof UnrecoverableError && error.message.startsWith("refused ")) s.onRefused(name, error.message);
-      throw error;
+      if (!(error instanceof ForeignRun)) throw error;
+      // Not this worker's run (another key, or none): left, and the job handed back for a worker with its key.
+      s.onForeign(name, error.why);
+      await job.moveToWait(token);
+      throw new WaitingError();
     }
     // A confirmation of a "none" (a replica's) is not this worker's when it said that "none",
     // nor a job that names it in `not`: put off for another worker.
@@ -84,6 +103,11 @@ export function solveJobs(s: SolveWorkerSetup): {
       await job.moveToDelayed(Date.now() + 250, token);
       throw new DelayedError();
     }
+    // Left while the run's record was read: handed back (a leave after this stops it below).
+    if (left?.()) {
+      await job.moveToWait(token);
+      throw new WaitingError();
+    }
     let stopper = stops.get(name);
     if (stopper === undefined) stops.set(name, (stopper = new AbortController()));
     const signal = stopper.signal;
@@ -91,14 +115,16 @@ export function solveJobs(s: SolveWorkerSetup): {
     try {
       answer = await s.pool.solve(task, { allowed: Infinity, budget: budget ?? Infinity, signal, onReport: () => {} }).done;
     } catch (error) {
-      // Stopped at once (close(true)): the task goes back to the queue, without using up one
-      // of its attempts, for another worker to take now rather than after its lock.
-      if (s.forced()) {
+      // Stopped at once (close(true)), or the worker left the run undecided: the task goes back
+      // to the queue, without using up one of its attempts, for a worker on the run to take now
+      // rather than after its lock (the run waits for one, and says so, when none is on it).
+      const reason: unknown = signal.aborted ? signal.reason : undefined;
+      if (s.forced() || (reason instanceof Stopped && !reason.decided)) {
         await job.moveToWait(token);
         throw new WaitingError();
       }
       // Decided meanwhile: the search is given up for good (the coordinator no longer wants it).
-      if (signal.aborted) throw new UnrecoverableError(`job ${id} of queue ${name}: the run was decided meanwhile (a solution was found elsewhere): task ${task.task} no longer searched`);
+      if (reason instanceof Stopped) throw new UnrecoverableError(`job ${id} of queue ${name}: the run was decided meanwhile (a solution was found elsewhere): task ${task.task} no longer searched`);
       throw error;
     }
     if (answer.columns === null && !answer.unfinished) mine.add(task.task);
@@ -112,14 +138,16 @@ export function solveJobs(s: SolveWorkerSetup): {
     return signed(s.identity?.key ?? s.key, RESULT_DOMAIN, name, value);
   };
 
-  const checkDecided = async (name: string): Promise<void> => {
-    if (!stops.has(name)) return; // nothing in hand
+  const checkDecided = async (name: string): Promise<boolean> => {
+    if (!stops.has(name)) return false; // nothing in hand
     const stored = await s.client.get(metaKey(name)).catch(() => null);
     let meta: Partial<SolveRunMeta> | undefined;
     try { meta = stored === null ? undefined : JSON.parse(stored) as Partial<SolveRunMeta>; } catch { /* not decided */ }
     // Under a key only a verdict the record's MAC covers (a forged one would only stop tasks
     // here: the coordinator, which writes its record back, decides the run).
-    if (meta?.format === SOLVE_FORMAT && meta.found !== undefined && (!s.key || verifies(s.key, RUN_DOMAIN, name, meta))) stop(name);
+    const decided = meta?.format === SOLVE_FORMAT && meta.found !== undefined && (!s.key || verifies(s.key, RUN_DOMAIN, name, meta));
+    if (decided) stop(name, true);
+    return decided;
   };
 
   return { run, stop, checkDecided, get searched() { return searched; } };
