@@ -12,6 +12,9 @@ Object.assign(process.env, softwareVulkanEnv(process.env));
 process.env.XDG_CONFIG_HOME = mkdtempSync(join(tmpdir(), "nqueens-test-config-"));
 mkdirSync(join(process.env.XDG_CONFIG_HOME, "nqueens"), { mode: 0o700 });
 writeFileSync(join(process.env.XDG_CONFIG_HOME, "nqueens", "key"), `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 });
+// What the test files of one run share, made once (the demo's build: test/demo-build.ts);
+// removed by test/global-setup.ts when the run ends.
+process.env.NQ_TEST_SHARED = mkdtempSync(join(tmpdir(), "nqueens-test-run-"));
 
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {

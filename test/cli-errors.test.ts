@@ -119,15 +119,23 @@ describe("nqueens CLI errors", () => {
 
   it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
     const file = join(dir, "interrupted.json");
-    // n = 17: seconds on one worker; Ctrl-C once the checkpoint holds a part, so mid-count with the CLI's handler surely set
-    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
+    // Ctrl-C once the checkpoint holds a part, so mid-count with the CLI's handler surely set.
+    // n = 16 (1.6 s of CPU on one worker, 64 parts of 25 ms) leaves the 50-ms poll a wide
+    // margin; a machine so loaded that the count still ends first (exit 0: the interrupt came
+    // too late, not the bug) runs it again at n = 17 (8 s), the size this test used to take.
+    let n = 16, run = await runCli(["count", "16", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
+    if (run.code === 0) {
+      n = 17;
+      rmSync(file, { force: true }); // n = 16's finished checkpoint: not this count's
+      run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
+    }
     expect(run.code).toBe(130);
     const line = oneLine(run);
     const saved = new RegExp(`^nqueens: interrupted; (\\d+) of (\\d+|\\?) parts are saved in the checkpoint ${file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: run the same command again to resume$`).exec(line);
     expect(saved, line).not.toBeNull();
-    const resumed = await runCli(["count", "17", "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
+    const resumed = await runCli(["count", String(n), "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[17]), unique: String(A002562[17]), parts: 64 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]), parts: 64 });
     expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(Number(saved![1]));
   });
 

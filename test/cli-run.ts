@@ -1,29 +1,43 @@
 // Runs the built `nqueens` command as a user does: a fresh Node process on dist/cli.js.
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+const SIGINT_MARKER = join(import.meta.dirname, "fixtures", "sigint-marker.cjs");
 
 /**
  * `killAfterMs`: send `signal` (SIGINT, Ctrl-C) that long after the start; `killOn`: send it once
  * stderr matches, which a busy machine cannot make come too early (a line the CLI writes once its
  * Ctrl-C handler is set); `killWhen`: send it once this returns true (asked every 50 ms), such as
- * once a checkpoint file the command writes exists.
+ * once a checkpoint file the command writes exists; `killOnceHandled`: send it that many ms after
+ * the program adds its Ctrl-C handler (a preloaded test/fixtures/sigint-marker.cjs says when, on
+ * fd 3), so that the long job has begun and no load can make the Ctrl-C come before the handler.
  */
-export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; signal?: NodeJS.Signals; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; killOnceHandled?: number; signal?: NodeJS.Signals; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env: options.env ?? process.env });
+    const marked = options.killOnceHandled !== undefined;
+    const child = spawn(process.execPath, [...(marked ? ["-r", SIGINT_MARKER] : []), "dist/cli.js", ...args],
+      { stdio: ["ignore", "pipe", "pipe", ...(marked ? ["pipe" as const] : [])], env: options.env ?? process.env });
     let stdout = "", stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
+    child.stdout!.on("data", (d) => (stdout += d));
     let sent = false;
-    child.stderr.on("data", (d) => {
+    const kill = (): void => {
+      if (!sent) { sent = true; child.kill(options.signal ?? "SIGINT"); }
+    };
+    child.stderr!.on("data", (d) => {
       stderr += d;
-      if (options.killOn && !sent && options.killOn.test(stderr)) { sent = true; child.kill(options.signal ?? "SIGINT"); }
+      if (options.killOn && options.killOn.test(stderr)) kill();
     });
+    if (marked) {
+      const marker = child.stdio[3] as NodeJS.ReadableStream;
+      marker.once("data", () => setTimeout(kill, options.killOnceHandled));
+      marker.resume();
+    }
     if (options.killAfterMs !== undefined) setTimeout(() => child.kill(options.signal ?? "SIGINT"), options.killAfterMs);
     const poll = options.killWhen && setInterval(() => {
-      if (!sent && options.killWhen!()) { sent = true; child.kill(options.signal ?? "SIGINT"); }
+      if (options.killWhen!()) kill();
     }, 50);
     child.on("close", (code, signal) => { if (poll) clearInterval(poll); resolve({ code, signal, stdout, stderr }); });
   });
 }
-

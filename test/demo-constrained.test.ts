@@ -14,7 +14,7 @@ import { isSolution } from "./helpers.js";
 
 const haveChromium = chromiumAvailable("demo tests");
 
-const demo = useDemoPage("nqueens-demo-constrained-", { width: 1180, height: 1000 }, haveChromium);
+const demo = useDemoPage({ width: 1180, height: 1000 }, haveChromium);
 const errors = demo.errors;
 let page: Page;
 beforeAll(() => ({ page } = demo));

@@ -10,7 +10,7 @@ import { useDemoPage, type DemoPage } from "./demo-page.js";
 
 const haveChromium = chromiumAvailable("demo layout tests");
 const PHONE = { width: 390, height: 844 };
-const demo: DemoPage = useDemoPage("nqueens-demo-layout-", PHONE, haveChromium);
+const demo: DemoPage = useDemoPage(PHONE, haveChromium);
 let page: Page;
 beforeAll(() => {
   ({ page } = demo);

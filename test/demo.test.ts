@@ -13,7 +13,7 @@ import { ENGINES, isSolution } from "./helpers.js";
 
 const haveChromium = chromiumAvailable("demo tests");
 
-const demo = useDemoPage("nqueens-demo-", { width: 1280, height: 900 }, haveChromium);
+const demo = useDemoPage({ width: 1280, height: 900 }, haveChromium);
 const errors = demo.errors;
 let browser: Browser;
 let base: string;

@@ -320,7 +320,7 @@ describe("CLI: lv-stats", () => {
   });
 
   it("Ctrl-C stops a long run with exit code 130", async () => {
-    const run = await runCli(["lv-stats", "40", "--stop-vegas", "0", "--trials", "2"], { killAfterMs: 3000 });
+    const run = await runCli(["lv-stats", "40", "--stop-vegas", "0", "--trials", "2"], { killOnceHandled: 300 }); // 300 ms after its Ctrl-C handler is set
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted");
   });

@@ -58,7 +58,7 @@ describe("the packed package", () => {
     const r = spawnSync(node, [bin("publint", "src/cli.js"), "run", tarball, "--strict", "--level", "suggestion"], { encoding: "utf8" });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout + r.stderr).toContain("All good!");
-  }, 60_000);
+  });
 
   it("@arethetypeswrong/cli finds no problem for any entry point in any resolution mode", () => {
     const r = spawnSync(node, [bin("@arethetypeswrong/cli", "dist/index.js"), tarball, "--format", "json"], { encoding: "utf8", maxBuffer: 64 << 20 });
@@ -69,7 +69,7 @@ describe("the packed package", () => {
       expect(Object.keys(entry.resolutions).sort()).toEqual(["bundler", "node10", "node16-cjs", "node16-esm"]);
     }
     expect(r.status, r.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("holds the bundles, their types, the node10 stub for nqueens-wasm/distributed, README, LICENSE and the guides; no sources or tests", () => {
     for (const f of ["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts",
@@ -195,6 +195,8 @@ describe("the packed package", () => {
 
     // A TypeScript app of this light install type-checks against both entries, the queue's
     // included, without skipLibCheck: the declarations import nothing from bullmq or ioredis.
+    // (skipDefaultLibCheck leaves out only TypeScript's own lib files, a third of the time:
+    // the package's declarations and @types/node are still checked.)
     writeFileSync(join(app, "app.ts"), [
       'import { countDistributed, type Connection } from "nqueens-wasm/distributed";',
       'import { count } from "nqueens-wasm";',
@@ -202,7 +204,7 @@ describe("the packed package", () => {
       "export const both = async (): Promise<bigint> => (await countDistributed(8, { connection })).total + (await count(8)).total;",
     ].join("\n"));
     const typed = spawnSync(node, [bin("typescript", "bin/tsc"), "--noEmit", "--strict", "--module", "nodenext", "--moduleResolution", "nodenext",
-      "--target", "es2022", "--typeRoots", join(root, "node_modules/@types"), "--types", "node", "app.ts"], { cwd: app, encoding: "utf8" });
+      "--target", "es2022", "--typeRoots", join(root, "node_modules/@types"), "--types", "node", "--skipDefaultLibCheck", "app.ts"], { cwd: app, encoding: "utf8" });
     expect(typed.stdout + typed.stderr, "tsc on an app without ioredis").toBe("");
     expect(typed.status).toBe(0);
   }, 120_000);

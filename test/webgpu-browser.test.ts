@@ -3,17 +3,14 @@
 // secure origin: navigator.gpu exists there). Without a GPU its adapter is SwiftShader.
 // Where Chromium is missing the file is skipped (in CI it fails: test/chromium.ts); where it
 // is there but WebGPU cannot start, the tests fail: nothing here skips quietly.
-import { mkdtempSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { build } from "vite";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: a plain .mjs script without types
 import { serve } from "../scripts/serve.mjs";
 import { count } from "../src/index.js";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./chromium.js";
+import { demoBuild } from "./demo-build.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
 const haveChromium = chromiumAvailable("WebGPU browser tests");
@@ -106,13 +103,11 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
   });
 
   it("the demo: Count on the GPU names the adapter, counts, and shows the result; without WebGPU the choice is disabled with the reason", async () => {
-    const outDir = mkdtempSync(join(tmpdir(), "nqueens-demo-gpu-"));
     let demo: Server | undefined;
     let plain: Browser | undefined;
     try {
-      await build({ configFile: resolve("demo/vite.config.ts"), logLevel: "warn", build: { outDir, emptyOutDir: true } });
       let url: string;
-      ({ server: demo, url } = await serve(outDir));
+      ({ server: demo, url } = await serve(await demoBuild()));
       const p = await browser.newPage();
       const errors: string[] = [];
       p.on("pageerror", (e) => errors.push(String(e)));
@@ -139,7 +134,6 @@ describe.skipIf(!haveChromium)("engine 'webgpu' in Chromium", () => {
     } finally {
       await plain?.close();
       demo?.close();
-      rmSync(outDir, { recursive: true, force: true });
     }
   });
 });

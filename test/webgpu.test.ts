@@ -384,7 +384,7 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     const usage = await runCli(["count", "10", "--engine", "webgpu", "--workers", "2", "--blocked", "0:0"]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain("--engine webgpu counts plain boards only");
-    const interrupted = await runCli(["count", "16", "--engine", "webgpu"], { killAfterMs: 3000 }); // (a minute or more on SwiftShader)
+    const interrupted = await runCli(["count", "16", "--engine", "webgpu"], { killOnceHandled: 1000 }); // (a minute or more on SwiftShader; the Ctrl-C 1 s after its handler is set)
     expect(interrupted.code).toBe(130);
     expect(interrupted.stderr).toContain("interrupted");
   });
