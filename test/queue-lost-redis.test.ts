@@ -146,19 +146,21 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
 
   it("count: an abort ends the poll round's wait on a stopped Redis at once (no notice needed)", async () => {
     const r = await redisFor();
-    const queue = "abort-in-loop";
     const controller = new AbortController();
-    const run = settle(countDistributed(8, { connection: r.url, key: KEY, queue, parts: 4, pollMs: 50, lostAfterMs: NEVER_LOST, signal: controller.signal }));
-    const redis = quietClient(r.url);
-    await until("the run to be listed", async () => (await redis.sismember(ACTIVE_RUNS_KEY, queue)) === 1);
-    redis.disconnect();
-    r.server.child!.kill("SIGSTOP");
-    const hold = setTimeout(() => r.server.child!.kill("SIGCONT"), HELD_MS); // the hang guard
+    let stoppedAt: number | undefined;
     let continued = false;
-    void sleep(HELD_MS).then(() => { continued = true; });
+    const hold = setTimeout(() => { continued = true; r.server.child!.kill("SIGCONT"); }, HELD_MS); // the hang guard
+    // The first progress report comes from the poll loop: Redis is stopped there, and the abort
+    // comes while a poll round or two wait on it.
+    const onProgress = (): void => {
+      if (stoppedAt !== undefined) return;
+      r.server.child!.kill("SIGSTOP");
+      stoppedAt = performance.now();
+      setTimeout(() => controller.abort(), 300);
+    };
     try {
-      setTimeout(() => controller.abort(), 300); // a poll round or two in flight on the stopped server
-      const { error } = await run;
+      const { error } = await settle(countDistributed(8, { connection: r.url, key: KEY, queue: "abort-in-loop", parts: 4, pollMs: 50, lostAfterMs: NEVER_LOST, signal: controller.signal, onProgress }));
+      expect(stoppedAt, "Redis was stopped in the poll loop").toBeDefined();
       expect(continued, "the call ended only once Redis was continued").toBe(false);
       expect(error).toMatchObject({ name: "AbortError" });
     } finally {

@@ -86,8 +86,16 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     const recordText = JSON.stringify(record);
     /** The run's record written whole (one SET, so never half of it), again when asked to. */
     const writeRecord = (): Promise<unknown> => wait("the run's record", () => client.set(metaKey(name), recordText));
-    // Before any job: a run stopped after this finds its record (and no job, or some: enqueued again).
+    // Listed and announced (a set's member, a message: the same again is no change).
+    const announce = async (): Promise<void> => {
+      await wait("the run list", () => client.sadd(ACTIVE_RUNS_KEY, name));
+      await wait("the run list", () => client.publish(RUNS_CHANNEL, name)); // idle workers join now rather than at their next look
+    };
+    // The record before any job, and the run listed as soon as its record is there: a run stopped
+    // during its start (a timeout, Ctrl-C, Redis lost) is one the workers go on with, and the
+    // same command resumes it (the jobs not enqueued yet are then).
     if (storedMeta?.run !== runId) await writeRecord();
+    await announce();
     /** Whether the record Redis holds now is this run's (as written, or finished by a coordinator under the same key). */
     const recordOk = (text: string): boolean => {
       if (text === recordText) return true;
@@ -107,11 +115,6 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     await wait("queue events", () => within(ready, connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e, RESUME_HINT); }));
     run.onWake = requestWake;
 
-    // Listed and announced (a set's member, a message: the same again is no change).
-    const announce = async (): Promise<void> => {
-      await wait("the run list", () => client.sadd(ACTIVE_RUNS_KEY, name));
-      await wait("the run list", () => client.publish(RUNS_CHANNEL, name)); // idle workers join now rather than at their next look
-    };
     // Units that failed for good in an earlier run are written afresh (from this coordinator's
     // own split, so a job someone rewrote is put right), then every unit is enqueued
     // (idempotent: existing job ids are kept as they are), then what is already done is read.
@@ -119,7 +122,6 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     // removed or not, some jobs added (one job a command), some results read (read again).
     await wait("queue", () => run.removeFailed());
     await wait("queue", () => run.enqueueAll());
-    await announce();
     await wait("queue", () => run.scanCompleted());
     const resumed = run.accepted;
 
@@ -135,10 +137,10 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
         throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), ErrorCode.queueLost);
       }
       notice(`queue ${name}: ${what}; putting the run back (${unitsText(s.units, s.unit)}, the lost results are ${s.unit === "part" ? "counted" : "searched"} again)`);
-      // As at the start: the record first, then the jobs, then the list.
+      // As at the start: the record first, then the list, then the jobs.
       await writeRecord();
-      await wait("queue", () => run.enqueueAll());
       await announce();
+      await wait("queue", () => run.enqueueAll());
     };
 
     let workers = 0;

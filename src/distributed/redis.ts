@@ -192,7 +192,7 @@ export function redisWaits(options: RedisConnectionOptions, ping: () => Promise<
     const onAbort = (): void => end(() => reject(signal!.reason));
     const giveUp = (): void => end(() => reject(lost(options, why ?? new Error(`${what}: no answer within ${lostAfterMs} ms`), RESUME_HINT)));
     const once = (): void => {
-      attempt().then((value) => end(() => resolve(value)), (error: unknown) => {
+      Promise.resolve().then(attempt).then((value) => end(() => resolve(value)), (error: unknown) => {
         if (over) return;
         if ((error as { code?: string } | undefined)?.code?.startsWith("NQ_")) { end(() => reject(error)); return; }
         why = error;
