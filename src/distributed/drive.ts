@@ -216,9 +216,10 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     return { run, resumed, workers };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead. A run that ends
-    // with an error (Redis lost, aborted) drops them at once: its answer comes without a wait.
-    const close = (q: Queue | QueueEvents): Promise<void> => (ended ? within(q.close(), 1000, "close") : Promise.reject(new Error("dropped")));
-    await Promise.all([queue, events].map((q) => q && close(q).catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
+    // with an error (Redis lost, aborted) drops them without waiting (a stopped Redis holds a
+    // disconnect 2 s): its error comes at once.
+    if (ended) await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
+    else for (const q of [queue, events]) q?.disconnect().catch(() => {});
     client.disconnect();
   }
 }
