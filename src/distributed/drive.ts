@@ -216,10 +216,10 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     return { run, resumed, workers };
   } finally {
     // close() waits for Redis; when it is gone, drop the connections instead. A run that ends
-    // with an error (Redis lost, aborted) drops them without waiting (a stopped Redis holds a
-    // disconnect 2 s): its error comes at once.
+    // with an error (Redis lost, aborted) closes and drops them without waiting (a stopped Redis
+    // holds a disconnect 2 s), so its error comes at once; closed, so nothing reconnects.
     if (ended) await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
-    else for (const q of [queue, events]) q?.disconnect().catch(() => {});
+    else for (const q of [queue, events]) if (q) { q.close().catch(() => {}); q.disconnect().catch(() => {}); }
     client.disconnect();
   }
 }
