@@ -112,6 +112,7 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     events.on("completed", ({ jobId }) => { run.sawCompleted(jobId); requestWake(); });
     events.on("failed", ({ jobId }) => { run.sawFailed(jobId); requestWake(); });
     const ready = events.waitUntilReady();
+    ready.catch(() => {}); // met below, unless the wait ends first
     await wait("queue events", () => within(ready, connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e, RESUME_HINT); }));
     run.onWake = requestWake;
 
