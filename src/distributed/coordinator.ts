@@ -17,7 +17,7 @@ import { boardOf } from "../board/board.js";
 import { COUNT_MAX_N } from "../count/count.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
 import { MAX_JOB_PARTS, splitBoard, type Split } from "../count/split.js";
-import { connect, lost, redisOptions, type Connection } from "./redis.js";
+import { RESUME_HINT, connect, lost, redisOptions, redisWaits, type Connection } from "./redis.js";
 import { CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, CONSTRAINED_QUEUE_PARTS, defaultQueueParts, partsPerJob, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { redact } from "./redact.js";
@@ -176,17 +176,19 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
   const client = await connect(redis, connectTimeoutMs);
   let threads: number, from: RunPlan["from"] = opts.parts === undefined ? "default" : "given";
+  // Reads only, so each may be made again or left midway; bounded as the run's waits are.
+  const wait = redisWaits(redis, () => client.ping(), { lostAfterMs, retryMs: pollMs }, signal);
   try {
-    threads = await workerThreads(client);
+    threads = await wait("worker threads", () => workerThreads(client));
     if (byDefault) {
-      const resumable = opts.queue === undefined ? await runToResume(client, n, key) : undefined;
+      const resumable = opts.queue === undefined ? await wait("runs", () => runToResume(client, n, key)) : undefined;
       if (resumable !== undefined) from = "resumed";
       source = split(resumable ?? askedParts(n, threads));
     }
     source = source!;
   } catch (error) {
     client.disconnect();
-    throw lost(redis, error);
+    throw signal?.aborted ? error : lost(redis, error, RESUME_HINT);
   }
   const whole = source;
   const parts = { length: source.count };

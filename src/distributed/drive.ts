@@ -4,12 +4,18 @@
 // read, then the poll loop until the run says it is over: the event stream and the queue's
 // counts feed the run (./queue-run.ts), a record someone changed is written back, a run whose
 // keys vanished is put back, a run that waits says why, and Redis lost for lostAfterMs ends it.
-// At the end the record gets the answer, and the workers are told the run is over.
+// At the end the record gets the answer, and the workers are told the run is over. Every wait on
+// Redis ends when the run's signal aborts (a timeout, Ctrl-C), and with NQ_QUEUE_UNREACHABLE
+// when Redis has not answered for lostAfterMs: the poll round's own, and every other step's
+// through one helper (redisWaits). Each step may be abandoned midway (its commands may still land
+// later): every record this drive writes is whole (one SET) and of this run, written before the
+// jobs it describes, and the answer's before anything is removed, so a run resumed after it
+// reads a record of the same run, with its answer or without.
 import type { Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { ProgressThrottle } from "../core/pacer.js";
-import { bull, lost, sleep, within, type RedisConnectionOptions } from "./redis.js";
+import { RESUME_HINT, bull, lost, redisWaits, sleep, within, type RedisConnectionOptions, type RedisWait } from "./redis.js";
 import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, metaKey, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
 import { RUN_DOMAIN, signed, verifies } from "./auth.js";
@@ -66,16 +72,30 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
   const queue = new Queue(name, { connection: bull({ ...redis, connectTimeout: connectTimeoutMs }) });
   queue.on("error", () => {}); // polling reports failures
   let events: QueueEvents | undefined;
+  let ended = false;
+  // Both connections the steps use are asked (a PING, a flag read): a step waits on either.
+  const wait: RedisWait = redisWaits(redis, () => Promise.all([client.ping(), queue.isPaused()]), { lostAfterMs, retryMs: pollMs }, signal);
   try {
     // The run's identity: refuse a queue that holds another run (another board too), or a
-    // record that does not verify under the key.
-    const stored = await client.get(metaKey(name)).catch((e) => { throw lost(redis, e); });
-    const runId = await claimQueue(stored, queue, name, key, s.record, s.same);
+    // record that does not verify under the key. (Reads only.)
+    const stored = await wait("the run's record", () => client.get(metaKey(name)));
+    const runId = await wait("queue", () => claimQueue(stored, queue, name, key, s.record, s.same));
     const storedMeta = stored === null ? undefined : JSON.parse(stored) as RunMeta;
-    if (storedMeta && storedMeta.run === runId && s.answered?.(storedMeta)) return { stored: storedMeta, resumed: s.units, workers: 0 };
+    if (storedMeta && storedMeta.run === runId && s.answered?.(storedMeta)) { ended = true; return { stored: storedMeta, resumed: s.units, workers: 0 }; }
     const record: RunMeta = signed(key, RUN_DOMAIN, name, { ...s.record, run: runId } as RunMeta);
     const recordText = JSON.stringify(record);
-    if (storedMeta?.run !== runId) await client.set(metaKey(name), recordText);
+    /** The run's record written whole (one SET, so never half of it), again when asked to. */
+    const writeRecord = (): Promise<unknown> => wait("the run's record", () => client.set(metaKey(name), recordText));
+    // Listed and announced (a set's member, a message: the same again is no change).
+    const announce = async (): Promise<void> => {
+      await wait("the run list", () => client.sadd(ACTIVE_RUNS_KEY, name));
+      await wait("the run list", () => client.publish(RUNS_CHANNEL, name)); // idle workers join now rather than at their next look
+    };
+    // The record before any job, and the run listed as soon as its record is there: a run stopped
+    // during its start (a timeout, Ctrl-C, Redis lost) is one the workers go on with, and the
+    // same command resumes it (the jobs not enqueued yet are then).
+    if (storedMeta?.run !== runId) await writeRecord();
+    await announce();
     /** Whether the record Redis holds now is this run's (as written, or finished by a coordinator under the same key). */
     const recordOk = (text: string): boolean => {
       if (text === recordText) return true;
@@ -91,20 +111,19 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     const requestWake = (): void => waker.wake();
     events.on("completed", ({ jobId }) => { run.sawCompleted(jobId); requestWake(); });
     events.on("failed", ({ jobId }) => { run.sawFailed(jobId); requestWake(); });
-    await within(events.waitUntilReady(), connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e); });
+    const ready = events.waitUntilReady();
+    ready.catch(() => {}); // met below, unless the wait ends first
+    await wait("queue events", () => within(ready, connectTimeoutMs, "queue events").catch((e) => { throw lost(redis, e, RESUME_HINT); }));
     run.onWake = requestWake;
 
-    const announce = async (): Promise<void> => {
-      await client.sadd(ACTIVE_RUNS_KEY, name);
-      await client.publish(RUNS_CHANNEL, name); // idle workers join now rather than at their next look
-    };
     // Units that failed for good in an earlier run are written afresh (from this coordinator's
     // own split, so a job someone rewrote is put right), then every unit is enqueued
     // (idempotent: existing job ids are kept as they are), then what is already done is read.
-    await run.removeFailed();
-    await run.enqueueAll();
-    await announce();
-    await run.scanCompleted();
+    // Each is made again after a failure, or left midway, as a resumed run would: a failed job
+    // removed or not, some jobs added (one job a command), some results read (read again).
+    await wait("queue", () => run.removeFailed());
+    await wait("queue", () => run.enqueueAll());
+    await wait("queue", () => run.scanCompleted());
     const resumed = run.accepted;
 
     const progress = new ProgressThrottle(s.onProgress && ((p: { p: DriveProgress; final: boolean }) => s.onProgress!(p.p, p.final)), QUEUE_PROGRESS_INTERVAL_MS);
@@ -119,9 +138,10 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
         throw withCode(new Error(`queue ${name}: ${what} again (${MAX_RECREATE} times already); stopping: check what empties this Redis, then run the same command again`), ErrorCode.queueLost);
       }
       notice(`queue ${name}: ${what}; putting the run back (${unitsText(s.units, s.unit)}, the lost results are ${s.unit === "part" ? "counted" : "searched"} again)`);
-      await client.set(metaKey(name), recordText);
-      await run.enqueueAll();
+      // As at the start: the record first, then the list, then the jobs.
+      await writeRecord();
       await announce();
+      await wait("queue", () => run.enqueueAll());
     };
 
     let workers = 0;
@@ -136,10 +156,11 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
       let counts: Record<string, number>;
       let now: string | null;
       try {
-        [counts, now] = await within(Promise.all([queue.getJobCounts(), client.get(metaKey(name))]), lostAfterMs, "queue");
+        [counts, now] = await within(Promise.all([queue.getJobCounts(), client.get(metaKey(name))]), lostAfterMs, "queue", signal);
         answered = performance.now();
       } catch (error) {
-        if (performance.now() - answered >= lostAfterMs) throw lost(redis, error);
+        if (signal?.aborted) throw signal.reason;
+        if (performance.now() - answered >= lostAfterMs) throw lost(redis, error, RESUME_HINT);
         await sleep(pollMs, signal);
         continue;
       }
@@ -151,17 +172,17 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
         // Someone rewrote the run's record mid-run: workers would refuse its jobs (keyed) or
         // re-derive units from it (plain, re-checked by digest); this coordinator's copy wins.
         notice(`queue ${name}: the run's record in Redis was changed; written back`);
-        await client.set(metaKey(name), recordText);
+        await writeRecord();
       }
       try {
         // One round's reads at a time: a slow round (a loaded machine, a big batch) is waited
         // for again next time, never run twice side by side.
         stepping ??= run.step(counts).finally(() => { stepping = undefined; });
         stepping.catch(() => {}); // awaited below; a round that ends after its wait is met again by the next (run.step rethrows its verdict)
-        await within(stepping, lostAfterMs, "queue");
+        await within(stepping, lostAfterMs, "queue", signal);
         answered = performance.now(); // a round's reads answered too
       } catch (error) {
-        if ((error as { code?: string }).code?.startsWith("NQ_")) throw error;
+        if (signal?.aborted || (error as { code?: string }).code?.startsWith("NQ_")) throw error;
         // Redis slow or gone: the next round's counts say so
       }
       if (run.vanished.length > 0) {
@@ -172,7 +193,7 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
       // Workers connected (a CLIENT LIST in Redis): every second, and every round while none is seen yet.
       if (workers === 0 || performance.now() - workersAsked >= 1000) {
         workersAsked = performance.now();
-        workers = await within(queue.getWorkersCount(), lostAfterMs, "queue").catch(() => workers);
+        workers = await within(queue.getWorkersCount(), lostAfterMs, "queue", signal).catch(() => workers);
       }
       report(run.accepted, workers, false);
       const at = performance.now();
@@ -185,15 +206,21 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
       await waker.nap(pollMs);
     }
     report(run.accepted, workers, true);
+    // The answer (one SET) before anything is removed: a run stopped after it answers from the
+    // record (a solve) or finds every result still there (a count); stopped before it, it runs on.
     const final = signed(key, RUN_DOMAIN, name, { ...record, mac: undefined, ...s.answer(run) });
-    await client.set(metaKey(name), JSON.stringify(final));
-    await s.conclude?.(queue);
-    await client.srem(ACTIVE_RUNS_KEY, name);
-    await client.publish(RUNS_CHANNEL, name); // the workers leave the finished run
+    await wait("the run's record", () => client.set(metaKey(name), JSON.stringify(final)));
+    if (s.conclude) await wait("queue", () => s.conclude!(queue));
+    await wait("the run list", () => client.srem(ACTIVE_RUNS_KEY, name));
+    await wait("the run list", () => client.publish(RUNS_CHANNEL, name)); // the workers leave the finished run
+    ended = true;
     return { run, resumed, workers };
   } finally {
-    // close() waits for Redis; when it is gone, drop the connections instead.
-    await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
+    // close() waits for Redis; when it is gone, drop the connections instead. A run that ends
+    // with an error (Redis lost, aborted) closes and drops them without waiting (a stopped Redis
+    // holds a disconnect 2 s), so its error comes at once; closed, so nothing reconnects.
+    if (ended) await Promise.all([queue, events].map((q) => q && within(q.close(), 1000, "close").catch(() => within(q.disconnect(), 1000, "disconnect")).catch(() => {})));
+    else for (const q of [queue, events]) if (q) { q.close().catch(() => {}); q.disconnect().catch(() => {}); }
     client.disconnect();
   }
 }

@@ -1,5 +1,6 @@
 // Redis connections for the queue: URL parsing, connecting with a bounded wait, reading a
-// failed command as a lost connection.
+// failed command as a lost connection, and the coordinator's waits on Redis during a run
+// (bounded by lostAfterMs and stopped by the run's signal).
 import type { ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { ErrorCode, withCode, invalid } from "../core/errors.js";
@@ -125,22 +126,96 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
   return client;
 }
 
-/** Reads a Redis command's failure as "the connection is gone". */
-export function lost(options: RedisConnectionOptions, error: unknown): Error {
+/** Reads a Redis command's failure as "the connection is gone" (`then`: what the caller can do, appended). */
+export function lost(options: RedisConnectionOptions, error: unknown, then?: string): Error {
   if (error instanceof Error && (error as { code?: string }).code?.startsWith("NQ_")) return error;
   return withCode(
-    new Error(redact(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}`)),
+    new Error(redact(`lost Redis at ${describeConnection(options)}: ${error instanceof Error ? error.message : String(error)}${then ? `; ${then}` : ""}`)),
     ErrorCode.queueUnreachable,
   );
 }
 
-/** A promise that rejects when `promise` has not settled within `ms`. */
-export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+/** What a coordinator's lost Redis says the user can do. */
+export const RESUME_HINT = "run the same command again to resume once Redis answers";
+
+/** A promise that rejects when `promise` has not settled within `ms`, or with `signal`'s reason as soon as it aborts. */
+export function within<T>(promise: Promise<T>, ms: number, what: string, signal?: AbortSignal): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   return Promise.race([
     promise,
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms); }),
-  ]).finally(() => clearTimeout(timer));
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
+      if (!signal) return;
+      onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]).finally(() => { clearTimeout(timer); if (onAbort) signal?.removeEventListener("abort", onAbort); });
+}
+
+/** A coordinator's wait on Redis: `wait(what, attempt)`, see redisWaits. */
+export type RedisWait = <T>(what: string, attempt: () => Promise<T>) => Promise<T>;
+
+/**
+ * The coordinator's waits on Redis during a run, one helper for every step outside its poll
+ * round (the claim, the record, enqueueing, putting the run back, the end). `wait(what,
+ * attempt)` resolves as `attempt()` does, unless:
+ * - the run's signal aborts: it rejects with the signal's reason at once (a timeout, Ctrl-C);
+ * - Redis answers nothing for `lostAfterMs`: NQ_QUEUE_UNREACHABLE naming the host and saying
+ *   that the same command resumes. While an attempt is pending, `ping` asks Redis every tick
+ *   (one at a time), so a long step (thousands of jobs enqueued) takes what it needs while Redis
+ *   answers, and a stopped Redis is found within lostAfterMs whatever the step waits on;
+ * - the attempt fails: a coded error (a verdict on the run) is thrown as it is; any other
+ *   failure (a refused connection, a restart) is tried again after `retryMs`, and is the same
+ *   NQ_QUEUE_UNREACHABLE once attempts have failed for lostAfterMs.
+ * An attempt must be safe to make again, and to abandon midway (its commands may still land
+ * after the wait gave up): each caller says why its own is.
+ */
+export function redisWaits(options: RedisConnectionOptions, ping: () => Promise<unknown>, timing: { lostAfterMs: number; retryMs: number }, signal: AbortSignal | undefined): RedisWait {
+  const { lostAfterMs, retryMs } = timing;
+  const tickMs = Math.max(25, Math.min(250, lostAfterMs / 4));
+  return <T>(what: string, attempt: () => Promise<T>): Promise<T> => new Promise<T>((resolve, reject) => {
+    let over = false, pinging = false;
+    let unheard: number | undefined; // when the first ping since Redis last answered one was sent
+    let failingSince: number | undefined; // when the first failed attempt failed
+    let why: unknown; // the last failure, for the message
+    let retry: NodeJS.Timeout | undefined;
+    const end = (settle: () => void): void => {
+      if (over) return;
+      over = true;
+      clearInterval(tick);
+      clearTimeout(retry);
+      signal?.removeEventListener("abort", onAbort);
+      settle();
+    };
+    const onAbort = (): void => end(() => reject(signal!.reason));
+    const giveUp = (): void => end(() => reject(lost(options, why ?? new Error(`${what}: no answer within ${lostAfterMs} ms`), RESUME_HINT)));
+    const once = (): void => {
+      Promise.resolve().then(attempt).then((value) => end(() => resolve(value)), (error: unknown) => {
+        if (over) return;
+        if ((error as { code?: string } | undefined)?.code?.startsWith("NQ_")) { end(() => reject(error)); return; }
+        why = error;
+        failingSince ??= performance.now();
+        if (performance.now() - failingSince >= lostAfterMs) giveUp();
+        else retry = setTimeout(once, retryMs);
+      });
+    };
+    const tick = setInterval(() => {
+      // Silent for lostAfterMs: looked at again after the poll phase, so that an answer already
+      // in a socket (the event loop was busy) is read first.
+      if (unheard !== undefined && performance.now() - unheard >= lostAfterMs) {
+        setImmediate(() => { if (unheard !== undefined && performance.now() - unheard >= lostAfterMs) giveUp(); });
+      }
+      if (pinging || over) return;
+      pinging = true;
+      unheard ??= performance.now();
+      ping().then(() => { unheard = undefined; }, (error: unknown) => { why = error; }).finally(() => { pinging = false; });
+    }, tickMs);
+    if (signal?.aborted) { onAbort(); return; }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    once();
+  });
 }
 
 export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
