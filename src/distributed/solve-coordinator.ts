@@ -163,6 +163,11 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   const stopTimer = timeoutMs === undefined ? undefined : afterMs(timeoutMs, () => waiting.abort(timeUp));
   await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
   let state: SolveRunState | undefined;
+  /** The figures of the run so far: nodes (the root's, every answer's, the audit's), tasks audited, passes. */
+  const figuresOf = (run: SolveRunState | undefined) => ({
+    audited: run?.audit.audited ?? 0, passes: (run?.maxPass ?? 0) + 1, nodes: root.nodes + (run?.nodes ?? 0) + (run?.audit.nodes ?? 0),
+  });
+  const checks = { audit, replicas, identities };
   try {
     const client = await connect(redis, connectTimeoutMs);
     const driven = await driveRun({
@@ -171,20 +176,20 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
       answered: (meta) => meta.format === SOLVE_FORMAT && meta.found !== undefined,
       onProgress: onProgress && ((p) => onProgress({
         phase: "search", n, tasksDone: state?.found ? tasks.length : p.done, tasksTotal: tasks.length, tasksResumed: p.resumed,
-        nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0), pass: state?.maxPass ?? 0, workers: p.workers, elapsedMs: p.elapsedMs,
+        nodes: figuresOf(state).nodes, pass: state?.maxPass ?? 0, workers: p.workers, elapsedMs: p.elapsedMs,
       })),
       // A "no solution" also keeps the checks it was reached under and whose answers it took, so a later call that asks for more does not take it as it stands.
       answer: (run) => ({
-        found: run.found !== undefined, nodes: root.nodes + run.nodes + run.audit.nodes,
-        ...(run.found ? { columns: run.found.columns } : { checks: { audit, replicas, identities }, noneBy: run.noneWorkers() }),
+        found: run.found !== undefined, nodes: figuresOf(run).nodes,
+        ...(run.found ? { columns: run.found.columns } : { checks, noneBy: run.noneWorkers() }),
       }),
       // The first solution stops the rest: the jobs still waiting are removed, and the workers, told the run is over, stop the tasks in hand.
       conclude: async (queue) => { if (state?.found) await queue.drain(true); },
     });
     const at = { ...base, tasks: tasks.length, resumed: driven.resumed, queue: name, workers: driven.workers, ms: performance.now() - start };
-    if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { audit, replicas, identities, revoked });
+    if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { ...checks, revoked });
     const run = driven.run;
-    const figures = { audited: run.audit.audited, passes: run.maxPass + 1, nodes: root.nodes + run.nodes + run.audit.nodes };
+    const figures = figuresOf(run);
     if (!run.found) return { ...at, ...figures, found: false, columns: null, reason: "no-solution" };
     const columns = Int32Array.from(run.found.columns);
     // Checked once more against the whole board before it is returned: no two queens attack, every given kept.
@@ -193,8 +198,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   } catch (error) {
     // The time ran out: the answer says so, unless the error is a verdict or a failure of its own (coded), which stands.
     if (waiting.signal.reason !== timeUp || signal?.aborted || (error as { code?: unknown } | null)?.code !== undefined) throw error;
-    const figures = { audited: state?.audit.audited ?? 0, passes: (state?.maxPass ?? 0) + 1, nodes: root.nodes + (state?.nodes ?? 0) + (state?.audit.nodes ?? 0) };
-    return { ...base, ...figures, found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: 0, queue: name, workers: 0, ms: performance.now() - start };
+    return { ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: 0, queue: name, workers: 0, ms: performance.now() - start };
   } finally {
     stopTimer?.();
     signal?.removeEventListener("abort", onAbort);
