@@ -314,9 +314,10 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     // good when the run's record holds a verdict, else (taken out of nqueens:runs, removed, not
     // this worker's) handed back, their attempts unused: the run waits for a worker, not fails.
     if (foreign || !await solver.checkDecided(name)) solver.stop(name, false);
-    // Bounded: a run that vanished with Redis (restarted empty) may leave a part in hand that
-    // can never be stored; waiting for it would stop this worker from looking for runs.
-    if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => worker.close(true).catch(() => {}));
+    // Bounded, the forced close too: a run that vanished with Redis (restarted empty) may leave
+    // a part in hand that can never be stored, and BullMQ's close then never ends; waiting for
+    // it would stop this worker from looking for runs (the look is one at a time).
+    if (worker) await within(worker.close(), connectTimeoutMs, "leave").catch(() => within(worker.close(true), connectTimeoutMs, "leave").catch(() => {}));
     if (foreign) return; // said why (leaveForeign)
     const stored = await client.get(metaKey(name)).catch(() => undefined);
     let total: unknown;
