@@ -5,6 +5,7 @@ import { dirname, resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import { InvalidArgumentError, Option } from "commander";
 import { ENGINE_NAMES } from "../engine/select.js";
+import { afterMs } from "../core/timer.js";
 import { UsageError } from "./errors.js";
 
 /** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
@@ -83,25 +84,21 @@ export function interruptSignal(): AbortSignal {
   return controller.signal;
 }
 
-/** The most a timer can wait (Node's setTimeout); a longer --timeout is no timer at all. */
-const LONGEST_TIMER_MS = 2 ** 31 - 1;
-
 /**
  * `interrupt`, and a --timeout checked as the API checks timeoutMs (an integer >= 0) and
  * named as the flag, rather than Node's own message about a "delay". The timeout is a plain
- * timer that aborts a controller (held by Node's timer list, unref'd so that it never keeps the process up):
- * a signal joined with AbortSignal.any and AbortSignal.timeout can be garbage-collected on
- * Node 20 before it fires, and the count then ran to its end, or for ever, past --timeout.
+ * timer that aborts a controller (afterMs: of any length, unref'd so that it never keeps the
+ * process up): a signal joined with AbortSignal.any and AbortSignal.timeout can be
+ * garbage-collected on Node 20 before it fires, and the count then ran to its end, or for
+ * ever, past --timeout.
  */
 export function withTimeout(interrupt: AbortSignal, timeout: number | undefined): AbortSignal {
   if (timeout === undefined) return interrupt;
   if (!Number.isInteger(timeout) || timeout < 0) throw new UsageError(`--timeout must be an integer >= 0 (milliseconds), got ${timeout}`);
-  if (timeout > LONGEST_TIMER_MS) return interrupt;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`--timeout ${timeout} ms`, "TimeoutError")), timeout);
-  timer.unref();
-  if (interrupt.aborted) controller.abort(interrupt.reason);
-  else interrupt.addEventListener("abort", () => { clearTimeout(timer); controller.abort(interrupt.reason); }, { once: true });
+  const cancel = afterMs(timeout, () => controller.abort(new DOMException(`--timeout ${timeout} ms`, "TimeoutError")), { unref: true });
+  if (interrupt.aborted) { cancel(); controller.abort(interrupt.reason); }
+  else interrupt.addEventListener("abort", () => { cancel(); controller.abort(interrupt.reason); }, { once: true });
   return controller.signal;
 }
 

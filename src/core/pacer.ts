@@ -5,6 +5,7 @@
 // timer gets through).
 import { optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 import { monotonicMs } from "./platform.js";
+import { afterMs } from "./timer.js";
 
 /** Default least time between two progress reports. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -146,9 +147,9 @@ export class Pacer<P> {
     }
     const { signal, timeoutMs } = this.options;
     return new Promise((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let cancelTimer: (() => void) | undefined;
       const done = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
+        cancelTimer?.();
         signal?.removeEventListener("abort", onAbort);
       };
       const onAbort = (): void => {
@@ -157,11 +158,11 @@ export class Pacer<P> {
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       const left = (timeoutMs ?? Infinity) - this.elapsed();
-      if (left <= 0x7fffffff) {
-        timer = setTimeout(() => {
+      if (left !== Infinity) {
+        cancelTimer = afterMs(Math.max(0, left), () => {
           done();
           resolve({ stop: "timeout" });
-        }, Math.max(0, left));
+        });
       }
       work.then(
         (value) => {

@@ -14,6 +14,7 @@ import { boardOf } from "../board/board.js";
 import { COMPLETE_MAX_N } from "../engine/registry.js";
 import { EXHAUSTED, FOUND } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
+import { afterMs } from "../core/timer.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import { SOLVE_TASKS, searchRoot, solveTasks, taskDigest } from "../count/solve-tasks.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
@@ -208,18 +209,6 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
 
 /** The reason the wait is aborted with when timeoutMs runs out. */
 const timeUp = Object.assign(new Error("timeoutMs ran out"), { name: "TimeoutError" });
-
-/** Calls `fire` after `ms` (any length: Node's timers hold at most 2^31 - 1 ms, so a longer wait is several); returns what cancels it. */
-function afterMs(ms: number, fire: () => void): () => void {
-  const end = performance.now() + ms;
-  let timer: ReturnType<typeof setTimeout>;
-  const arm = (): void => {
-    const left = end - performance.now();
-    timer = left <= 0 ? setTimeout(fire, 0) : setTimeout(left > 2 ** 31 - 1 ? arm : fire, Math.min(left, 2 ** 31 - 1));
-  };
-  arm();
-  return () => clearTimeout(timer);
-}
 
 /** The checks a call asks for, against which a stored "no solution" is weighed. */
 type Checks = { audit: number; replicas: number; identities: "allowed" | "required"; revoked: ReadonlySet<string> };
