@@ -173,6 +173,10 @@ describe.skipIf(!haveRedisServer)("a worker that leaves a run", () => {
     const waits = new RegExp(`^queue ${queue}: no task finished for \\d+ s \\(\\d+ of \\d+ done, 0 in hand, [1-9]\\d* waiting, `);
     await until("the stall notice, the tasks back in the queue", async () => ended ?? notices.some((m) => waits.test(m)));
     expect(ended).toBeUndefined();
+    // Why it waits: the run list, not the workers (one is connected, leaving it alone).
+    const stall = notices.find((m) => waits.test(m))!;
+    expect(stall).toContain(`it is not listed in nqueens:runs (taken out by hand), so workers leave it alone: list it again with redis-cli SADD nqueens:runs ${queue}`);
+    expect(stall).not.toMatch(/no worker is on it/);
     expect(events.filter((e) => e.type === "left")).toEqual([{ type: "left", queue, reason: "unlisted" }]);
     await withQueue(queue, async (q) => expect(await q.getFailedCount()).toBe(0));
     // Listed again: the worker joins it again and the run ends.

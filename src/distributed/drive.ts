@@ -200,7 +200,8 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
       if (run.activity !== lastAccepted) { lastAccepted = run.activity; progressAt = at; }
       else if (run.accepted < s.units && at - Math.max(progressAt, noticedAt) >= stallNoticeMs) {
         noticedAt = at;
-        notice(stallText(name, at - progressAt, { workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.accepted, parts: s.units, replicas: s.replicas, keyed: key !== undefined, unit: s.unit }));
+        const listed = await within(client.sismember(ACTIVE_RUNS_KEY, name), lostAfterMs, "the run list", signal).then((m) => m === 1, () => undefined);
+        notice(stallText(name, at - progressAt, { listed, workers, active: counts.active ?? 0, waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0), done: run.accepted, parts: s.units, replicas: s.replicas, keyed: key !== undefined, unit: s.unit }));
       }
       if (await run.finished()) break;
       await waker.nap(pollMs);

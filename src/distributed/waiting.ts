@@ -7,10 +7,12 @@ import { RUN_DOMAIN, verifies } from "./auth.js";
 import { metaKey, type CountRunMeta } from "./keys.js";
 
 /** Why a run with no part finished for a while may be waiting, and what would end the wait. */
-export function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean; unit?: string }): string {
+export function stallText(name: string, forMs: number, q: { workers: number; active: number; waiting: number; done: number; parts: number; replicas: number; keyed: boolean; unit?: string; listed?: boolean }): string {
   const unit = q.unit ?? "part";
   const why: string[] = [];
-  if (q.workers === 0) why.push(`no worker is on it: start one (nqueens worker --queue URL${q.keyed ? " with this run's key" : ""})`);
+  // Taken out of the run list by hand: the workers leave it alone (a pause) until it is listed again.
+  if (q.listed === false) why.push(`it is not listed in nqueens:runs (taken out by hand), so workers leave it alone: list it again with redis-cli SADD nqueens:runs ${name}`);
+  else if (q.workers === 0) why.push(`no worker is on it: start one (nqueens worker --queue URL${q.keyed ? " with this run's key" : ""})`);
   else if (q.replicas > 1 && q.workers < 2) why.push(`with replicas 2 each ${unit} is ${unit === "part" ? "counted" : "searched"} by two different workers, and one worker is on it: start another`);
   if (q.keyed) why.push("a worker without this run's key does not join it (it says so on its own stderr)");
   if (q.active > 0) why.push(`${q.active} ${unit}${q.active === 1 ? " is" : "s are"} being ${unit === "part" ? "counted" : "searched"} (a long ${unit} takes a while)`);
