@@ -12,7 +12,6 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/core/errors.js";
 import { macOf } from "../src/core/key.js";
-import { fnv1a64 } from "../src/core/digest.js";
 import { countParallel } from "../src/workers/parallel.js";
 import { CHECKPOINT_DOMAIN, checkpointHooks } from "../src/count/checkpoint.js";
 import { A000170 } from "./fixtures/oeis.js";
@@ -25,6 +24,13 @@ const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 const rejection = async (promise: Promise<unknown>): Promise<Error & { code?: string }> =>
   promise.then(() => { throw new Error("expected a rejection"); }, (e: unknown) => e as Error & { code?: string });
 const noTemporaries = (where: string) => expect(readdirSync(where).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+
+/** FNV-1a 64 of the UTF-8 bytes of `text` (16 hex digits), the checksum of old checkpoints: a one-line BigInt reading of its definition. */
+function fnv1a64(text: string): string {
+  let h = 0xcbf29ce484222325n;
+  for (const byte of new TextEncoder().encode(text)) h = ((h ^ BigInt(byte)) * 0x100000001b3n) & 0xffffffffffffffffn;
+  return h.toString(16).padStart(16, "0");
+}
 
 /** What the checkpoint of the package before keyed checkpoints held: an FNV-1a 64 of its fields in a fixed order. */
 function oldChecksum(data: { format: string; splitVersion: number; n: number; parts: number; board?: string; done: Record<string, string | number>[] }): string {

@@ -120,7 +120,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     expect(queueName(10, parts.length, constrainedBoard(checkConstraints(10, other, "test")).digest)).not.toBe(name);
     const refused = await countDistributed(10, { unauthenticated: true, connection: url, ...other, parts: 16, queue: name }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
-    expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version ${CONSTRAINED_SPLIT_VERSION}, board ${board.digest}\\), not n = 10, \\d+ parts, split version ${CONSTRAINED_SPLIT_VERSION}, board [0-9a-f]{16}: use another queue name`));
+    expect((refused as Error).message).toMatch(new RegExp(`^queue ${name} holds another count \\(n = 10, ${parts.length} parts, split version ${CONSTRAINED_SPLIT_VERSION}, board ${board.digest}\\), not n = 10, \\d+ parts, split version ${CONSTRAINED_SPLIT_VERSION}, board [0-9a-f]{32}: use another queue name`));
     expect(await countDistributed(10, { unauthenticated: true, connection: url, parts: parts.length, queue: name }).catch((e: unknown) => e)).toMatchObject({ code: "NQ_QUEUE_MISMATCH" });
     controller.abort();
   });
@@ -148,10 +148,10 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       const refusals = () => events.filter((e) => e.type === "error").map((e) => (e as { message: string }).message);
       await until("every tampered job refused", async () => refusals().length === 4);
       expect(refusals().sort()).toEqual([
-        expect.stringMatching(new RegExp(`^refused job part-3 of queue tampered: it is a part of n = 10, board ${foreign}, depth \\d, ${parts} parts, split version ${CONSTRAINED_SPLIT_VERSION}; the run is n = 10, board [0-9a-f]{16}, depth \\d, ${parts} parts`)),
-        expect.stringMatching(/^refused job part-4 of queue tampered: it is a part of n = 10, board [0-9a-f]{16}, depth 6,/),
-        expect.stringMatching(/^refused job part-5 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 5 of \d+ \(n = 10, board [0-9a-f]{16}\)$/),
-        expect.stringMatching(/^refused job part-7 of queue tampered: its digest "[0-9a-f]{16}" is not that of constrained part 8 of/),
+        expect.stringMatching(new RegExp(`^refused job part-3 of queue tampered: it is a part of n = 10, board ${foreign}, depth \\d, ${parts} parts, split version ${CONSTRAINED_SPLIT_VERSION}; the run is n = 10, board [0-9a-f]{32}, depth \\d, ${parts} parts`)),
+        expect.stringMatching(/^refused job part-4 of queue tampered: it is a part of n = 10, board [0-9a-f]{32}, depth 6,/),
+        expect.stringMatching(/^refused job part-5 of queue tampered: its digest "[0-9a-f]{32}" is not that of constrained part 5 of \d+ \(n = 10, board [0-9a-f]{32}\)$/),
+        expect.stringMatching(/^refused job part-7 of queue tampered: its digest "[0-9a-f]{32}" is not that of constrained part 8 of/),
       ]);
       // Run again: the coordinator writes the failed parts afresh from its own split; the total is exact.
       const again = await countDistributed(10, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "tampered", pollMs: 20 });
@@ -208,7 +208,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "forged", onEvent: (e) => events.push(e) });
     try {
       await until("the worker to refuse a job", async () => events.some((e) => e.type === "error" &&
-        /refused job part-\d+ of queue forged: the run's board and its identity give no part: the board's givens \(digest [0-9a-f]{16}\) do not match its digest "[0-9a-f]{16}"/.test(e.message)), 10_000);
+        /refused job part-\d+ of queue forged: the run's board and its identity give no part: the board's givens \(digest [0-9a-f]{32}\) do not match its digest "[0-9a-f]{32}"/.test(e.message)), 10_000);
     } finally {
       await worker.close();
     }
@@ -279,7 +279,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
         const notices: string[] = [];
         const result = await countDistributed(11, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "raised", pollMs: 20, onNotice: (m) => notices.push(m) });
         expect(result.total, bad).toBe(expected);
-        expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for constrained part 4 of \d+ \(n = 11, board [0-9a-f]{16}\).*; not added: counting part 4 again$/)]);
+        expect(notices, bad).toEqual([expect.stringMatching(/^queue raised: the result for constrained part 4 of \d+ \(n = 11, board [0-9a-f]{32}\).*; not added: counting part 4 again$/)]);
         expect(JSON.parse((await redis.hget("bull:raised:part-4", "returnvalue"))!)).toEqual(stored); // counted afresh
       }
     } finally {
@@ -293,7 +293,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
     try {
       const error = await countDistributed(11, { unauthenticated: true, connection: url, ...BOARD, parts: 16, queue: "rogue", pollMs: 20 }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
-      expect((error as Error).message).toMatch(/^queue rogue: the result for constrained part 0 of \d+ \(n = 11, board [0-9a-f]{16}\) has digest "?0123456789abcdef"?, not [0-9a-f]{16}: .*again after counting it afresh/);
+      expect((error as Error).message).toMatch(/^queue rogue: the result for constrained part 0 of \d+ \(n = 11, board [0-9a-f]{32}\) has digest "?0123456789abcdef"?, not [0-9a-f]{32}: .*again after counting it afresh/);
     } finally {
       await rogue.close();
     }
@@ -318,7 +318,7 @@ describe.skipIf(!haveRedisServer)("constrained boards on the queue", () => {
       const plain = await runCli(["count", "--board", file, "--queue", url, "--parts", "8", "--unauthenticated"]);
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout.split("\n")[0]).toBe(`n = 8: ${brute(8, fileGivens)} solutions with the given queens and blocked squares (no count up to symmetry: they break it)`);
-      expect(plain.stdout).toMatch(new RegExp(`engine wasm, queue nqueens-count-n8-b[0-9a-f]{16}-p\\d+-cv${CONSTRAINED_SPLIT_VERSION}, \\d+ parts \\(0 finished before this run\\)`));
+      expect(plain.stdout).toMatch(new RegExp(`engine wasm, queue nqueens-count-n8-b[0-9a-f]{32}-p\\d+-cv${CONSTRAINED_SPLIT_VERSION}, \\d+ parts \\(0 finished before this run\\)`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -9,7 +9,8 @@ import {
   ErrorCode, SPLIT_VERSION, checkPartCount, countTask, derivePart, mergeCounts, partDigest, splitCount,
   type CountPart, type PartCount,
 } from "../src/index.js";
-import { fnv1a64 } from "../src/core/digest.js";
+import { createHash } from "node:crypto";
+import { contentDigest } from "../src/core/digest.js";
 import { MAX_PARTS, checkPart, maxParts, partsFor } from "../src/count/parts.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 
@@ -28,10 +29,13 @@ const fails = (fn: () => unknown, code: string, message: RegExp): void => {
 };
 
 describe("digest", () => {
-  it("is FNV-1a 64 (the published test vectors)", () => {
-    expect(fnv1a64("")).toBe("cbf29ce484222325");
-    expect(fnv1a64("a")).toBe("af63dc4c8601ec8c");
-    expect(fnv1a64("foobar")).toBe("85944171f73967e8");
+  it("is SHA-256's first 128 bits (FIPS 180-2's test vectors, and node:crypto on UTF-8 text)", () => {
+    expect(contentDigest("")).toBe("e3b0c44298fc1c149afbf4c8996fb924");
+    expect(contentDigest("abc")).toBe("ba7816bf8f01cfea414140de5dae2223");
+    expect(contentDigest("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")).toBe("248d6a61d20638b8e5c026930c3e6039");
+    for (const text of ["nqueens-parts 0 1", "é ♛ 皇后", "x".repeat(1000)]) {
+      expect(contentDigest(text)).toBe(createHash("sha256").update(text, "utf8").digest("hex").slice(0, 32));
+    }
   });
 });
 
@@ -43,7 +47,7 @@ describe("parts carry their identity", () => {
       expect(part).toMatchObject({ n: 12, parts: 64, splitVersion: SPLIT_VERSION });
       expect(derivePart(12, 64, part.part)).toEqual(part);
       expect(partDigest(part)).toBe(part.digest);
-      expect(part.digest).toMatch(/^[0-9a-f]{16}$/);
+      expect(part.digest).toMatch(/^[0-9a-f]{32}$/);
     }
     expect(new Set(parts.map((p) => p.digest)).size).toBe(64);
   });

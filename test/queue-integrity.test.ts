@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Worker as BullWorker } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from "vitest";
-import { derivePart, splitCount } from "../src/index.js";
+import { SPLIT_VERSION, derivePart, splitCount } from "../src/index.js";
 import { countDistributed, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { jobId, metaKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -228,8 +228,8 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
   });
 
   it("records planted without the key do not steer a keyed run's default split (n = 18, no parts given): neither 99999999999 parts nor an unsigned 300", async () => {
-    await redis.set(metaKey("nqueens-count-n18-p99999999999-v3"), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 99999999999, splitVersion: 3 }));
-    await redis.set(metaKey("nqueens-count-n18-p300-v3"), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 300, splitVersion: 3 }));
+    await redis.set(metaKey(`nqueens-count-n18-p99999999999-v${SPLIT_VERSION}`), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 99999999999, splitVersion: SPLIT_VERSION }));
+    await redis.set(metaKey(`nqueens-count-n18-p300-v${SPLIT_VERSION}`), JSON.stringify({ format: "nqueens-count-run", n: 18, parts: 300, splitVersion: SPLIT_VERSION }));
     const controller = new AbortController();
     let plan: { parts: number; from: string } | undefined;
     const run = countDistributed(18, {
@@ -241,7 +241,7 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
     expect(plan!.from).toBe("default");
     expect(plan!.parts).not.toBe(300);
     expect(plan!.parts).toBeLessThanOrEqual(1_000_000);
-    await redis.del(metaKey("nqueens-count-n18-p99999999999-v3"), metaKey("nqueens-count-n18-p300-v3"));
+    await redis.del(metaKey(`nqueens-count-n18-p99999999999-v${SPLIT_VERSION}`), metaKey(`nqueens-count-n18-p300-v${SPLIT_VERSION}`));
   });
 
   it("honest faults under a key: the coordinator killed with SIGKILL mid-run and a worker killed mid-part; the run resumes, exact and authenticated", async () => {

@@ -7,7 +7,7 @@
 // square: the plain problem, whatever lists were passed).
 import { invalid } from "../core/errors.js";
 import { checkInteger } from "../core/validate.js";
-import { fnv1a64 } from "../core/digest.js";
+import { contentDigest } from "../core/digest.js";
 import { CONSTRAINTS_MAX_N, checkConstraints, constraintLists, emptyConstraints, normaliseConstraints, type BoardConstraints, type Constraints, type Square } from "./constraints.js";
 
 /** A checked, normalised board. */
@@ -21,7 +21,7 @@ export type Board = {
   readonly fixed: readonly Square[];
   /** The blocked squares, row-major, without repeats. */
   readonly blocked: readonly Square[];
-  /** FNV-1a 64 of n and the normal-form lists (16 hex digits): the board's identity in checkpoints and queue runs. */
+  /** The content digest (SHA-256, 128 bits: 32 hex digits) of n and the normal-form lists: the board's identity in checkpoints and queue runs. */
   readonly digest: string;
 };
 
@@ -69,7 +69,7 @@ export function boardOf(n: number, givens: BoardConstraints | undefined, limits:
 export function plainBoard(n: number): Board {
   let constraints: Constraints | undefined;
   return {
-    n, plain: true, fixed: [], blocked: [], digest: fnv1a64(boardText(n, [], [])),
+    n, plain: true, fixed: [], blocked: [], digest: contentDigest(boardText(n, [], [])),
     get constraints() {
       return (constraints ??= emptyConstraints(n));
     },
@@ -83,7 +83,7 @@ export function boardOfConstraints(constraints: Constraints): Board {
 
 function fromConstraints(constraints: Constraints): Board {
   const { fixed, blocked } = givenLists(constraints);
-  return { n: constraints.n, plain: constraints.empty, constraints, fixed, blocked, digest: fnv1a64(boardText(constraints.n, fixed, blocked)) };
+  return { n: constraints.n, plain: constraints.empty, constraints, fixed, blocked, digest: contentDigest(boardText(constraints.n, fixed, blocked)) };
 }
 
 /** The text the digest hashes. */

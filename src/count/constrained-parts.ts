@@ -7,7 +7,7 @@ import { checkConstraints, type Square } from "../board/constraints.js";
 import { boardOfConstraints, boardText, type Board } from "../board/board.js";
 import { ChunkSizer, now } from "../core/pacer.js";
 import { ErrorCode, rangeError, typeError, withCode, invalid } from "../core/errors.js";
-import { fnv1a64 } from "../core/digest.js";
+import { contentDigest } from "../core/digest.js";
 import { constrainedCapacity } from "./bounds.js";
 import { describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
@@ -69,7 +69,7 @@ function dealConstrained(board: Board, depth: number, parts: number, only?: numb
     if (only !== undefined && part !== only) continue;
     const mine = prefixes.filter((_, i) => i % parts === part);
     const body = { kind: "constrained" as const, splitVersion: CONSTRAINED_SPLIT_VERSION, n: constraints.n, fixed, blocked, depth, part, parts, prefixes: mine };
-    result.push({ ...body, digest: fnv1a64(partText(body)) });
+    result.push({ ...body, digest: contentDigest(partText(body)) });
   }
   return result;
 }
@@ -108,7 +108,7 @@ export function checkConstrainedPart(value: unknown): ConstrainedPart {
   } catch (error) {
     throw mismatch(`${label} is not a valid part: ${(error as Error).message}`);
   }
-  const given = fnv1a64(partText(p));
+  const given = contentDigest(partText(p));
   if (given !== derived.digest || p.digest !== derived.digest) {
     throw mismatch(`${label} does not match its identity (digest ${String(p.digest)}, content ${given}, expected ${derived.digest})`);
   }

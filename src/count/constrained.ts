@@ -139,8 +139,9 @@ export function openConstrainedSolutions(n: number, constraints: Constraints, en
  * Version of the constrained split (prefix rows, order, dealing) and of what a part's search
  * reports (its nodes, which the audit and replicas compare): bump when either changes. 2: the
  * per-colour bounds (complete search) cut the parts' trees on boards where the diagonal bounds pay.
+ * 3: digests are SHA-256 (128 bits), no longer FNV-1a 64 (src/core/digest.ts).
  */
-export const CONSTRAINED_SPLIT_VERSION = 2;
+export const CONSTRAINED_SPLIT_VERSION = 3;
 
 /** The rows without a given queen, lowest first (the rows a split places). */
 function freeRows(constraints: Constraints): number[] {

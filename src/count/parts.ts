@@ -5,7 +5,7 @@
 // parts balance.
 //
 // Integrity: a part is fully determined by (n, splitVersion, parts, part); derivePart
-// re-derives it in bounded time and memory, and `digest` (FNV-1a 64, src/core/digest.ts)
+// re-derives it in bounded time and memory, and `digest` (SHA-256, 128 bits: src/core/digest.ts)
 // covers its identity and prefixes. Only the part re-derived from the identity is counted,
 // after checking the given part matches it (checkPart); a result carries the part's identity
 // and digest, and checkPlainCount range-checks its counts against the part before anyone adds
@@ -17,7 +17,7 @@ import {
 } from "./tasks.js";
 import { pickEngine } from "../engine/select.js";
 import { ErrorCode, typeError, withCode, invalid } from "../core/errors.js";
-import { fnv1a64 } from "../core/digest.js";
+import { contentDigest } from "../core/digest.js";
 import { ChunkSizer, now } from "../core/pacer.js";
 import { COUNT_MAX_N } from "./count.js";
 import { checkInteger, describe, shown } from "../core/validate.js";
@@ -28,8 +28,9 @@ import { symmetricTotal } from "../engine/count-types.js";
  * dealt into parts change, so that old checkpoints and queues are refused.
  * 2: shallow, bounded splits (at most MAX_SPLIT_TASKS prefixes) and digests.
  * 3: start constellations, cut by preset rows (at most MAX_CONSTELLATION_TASKS tasks).
+ * 4: digests are SHA-256 (128 bits), no longer FNV-1a 64 (src/core/digest.ts).
  */
-export const SPLIT_VERSION = 3;
+export const SPLIT_VERSION = 4;
 
 /** The most parts a split may be asked for: MAX_CONSTELLATION_TASKS; maxParts(n) is the most a board of n has. */
 export const MAX_PARTS = MAX_CONSTELLATION_TASKS;
@@ -41,7 +42,7 @@ export type CountPart = {
   /** This part's index, 0 .. parts - 1. */
   part: number;
   parts: number;
-  /** FNV-1a 64 (16 hex digits) of the part's identity, prefixNodes and prefixes: see partDigest. */
+  /** The content digest (32 hex digits) of the part's identity, prefixNodes and prefixes: see partDigest. */
   digest: string;
   /** Queens placed while making the prefixes: carried by part 0 only, "0" elsewhere. */
   prefixNodes: string;
@@ -105,14 +106,14 @@ function digestText(part: Omit<CountPart, "digest">): string {
   return text;
 }
 
-/** The digest of a part's identity and content (FNV-1a 64, 16 hex digits), whatever its `digest` field says. */
+/** The digest of a part's identity and content (SHA-256, 128 bits: 32 hex digits), whatever its `digest` field says. */
 export function partDigest(part: Omit<CountPart, "digest"> & { digest?: string }): string {
   if (typeof part !== "object" || part === null || Array.isArray(part)) throw invalid("part", ` must be an object made by splitCount, got ${describe(part)}`, TypeError);
   const prefixes: unknown = part.prefixes;
   if (!Array.isArray(prefixes) || !prefixes.every((t) => typeof t === "object" && t !== null && Array.isArray((t as ConstellationTask).rows))) {
     throw invalid("part", `.prefixes must be an array of { i, j, k, l, rows } constellation tasks (as splitCount makes them), got ${describe(prefixes)}`, TypeError);
   }
-  return fnv1a64(digestText(part));
+  return contentDigest(digestText(part));
 }
 
 /** Parts `indices` (all when undefined) of the split of n into exactly `parts` parts, in one walk. */

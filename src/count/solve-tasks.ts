@@ -18,15 +18,16 @@ import { describe, shown } from "../core/validate.js";
 import { pickEngine } from "../engine/select.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
-import { fnv1a64 } from "../core/digest.js";
+import { contentDigest } from "../core/digest.js";
 import { CONSTRAINED_MAX_N, depthFor, openConstrainedSolve, prefixConstraints, prefixesAt } from "./constrained.js";
 
 /**
  * The version of the tasks' cut (the first real branch, past the lines with one square, else
  * the prefixes of SOLVE_TASKS; version 1 cut at the root's branch only where it had two squares
  * or more): a queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
+ * Version 3: digests are SHA-256 (128 bits), no longer FNV-1a 64.
  */
-export const SOLVE_TASKS_VERSION = 2;
+export const SOLVE_TASKS_VERSION = 3;
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
@@ -244,10 +245,10 @@ export function checkSolvedTask(task: SolveTask, value: unknown): SolvedTask {
   return { columns, nodes };
 }
 
-/** A task's digest: FNV-1a 64 of its JSON (board, givens, prefixes, place): what a queue job names it by. */
+/** A task's digest: the content digest (src/core/digest.ts) of its JSON (board, givens, prefixes, place): what a queue job names it by. */
 export function taskDigest(task: SolveTask): string {
   const { n, fixed, blocked, prefixes, task: index, tasks } = task;
-  return fnv1a64(JSON.stringify({ v: SOLVE_TASKS_VERSION, n, fixed, blocked, prefixes, task: index, tasks }));
+  return contentDigest(JSON.stringify({ v: SOLVE_TASKS_VERSION, n, fixed, blocked, prefixes, task: index, tasks }));
 }
 
 /**

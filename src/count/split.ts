@@ -23,7 +23,7 @@ import {
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
 import { symmetricTotal } from "../engine/count-types.js";
-import { fnv1a64 } from "../core/digest.js";
+import { contentDigest } from "../core/digest.js";
 
 /** One part of a count, as plain JSON: of a plain board (CountPart) or of a board with givens (ConstrainedPart). */
 export type Part = CountPart | ConstrainedPart;
@@ -42,9 +42,9 @@ export type PartIdentity = { kind?: "constrained"; n: number; board?: string; de
 /** The most consecutive parts one job may hold (a bound on what a job can ask of a worker). */
 export const MAX_JOB_PARTS = 4096;
 
-/** The digest of a job's parts: a lone part's own; several parts', FNV-1a 64 of their digests in order. */
+/** The digest of a job's parts: a lone part's own; several parts', the content digest of their digests in order. */
 export function rangeDigest(parts: readonly Part[]): string {
-  return parts.length === 1 ? parts[0].digest : fnv1a64(`nqueens-parts ${parts.map((p) => p.digest).join(" ")}`);
+  return parts.length === 1 ? parts[0].digest : contentDigest(`nqueens-parts ${parts.map((p) => p.digest).join(" ")}`);
 }
 
 /** The options of counting a part: the engine, and signal and timeoutMs (TimeoutOptions). */

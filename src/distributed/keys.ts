@@ -21,14 +21,14 @@ export const distrustKey = (queue: string): string => `nqueens:distrusted:${queu
 /**
  * The queue a run uses by default: its name says n, the number of parts and the split version;
  * a constrained board's run (given queens, blocked squares) also its board's digest
- * (`-b` and 16 hex digits, constrainedBoard's), and the constrained split's version, so two
+ * (`-b` and 32 hex digits, constrainedBoard's), and the constrained split's version, so two
  * boards never share a queue.
  */
 export function queueName(n: number, parts: number, board?: string): string {
   checkInteger("n", n, 1, CONSTRAINED_MAX_N);
   checkInteger("parts", parts, 1, Number.MAX_SAFE_INTEGER);
-  if (board !== undefined && (typeof board !== "string" || !/^[0-9a-f]{16}$/.test(board))) {
-    throw invalid("board", ` must be a board's digest (16 hex digits, constrainedBoard's), got ${describe(board)}`, TypeError);
+  if (board !== undefined && (typeof board !== "string" || !/^[0-9a-f]{32}$/.test(board))) {
+    throw invalid("board", ` must be a board's digest (32 hex digits, constrainedBoard's), got ${describe(board)}`, TypeError);
   }
   if (board !== undefined) return `nqueens-count-n${n}-b${board}-p${parts}-cv${CONSTRAINED_SPLIT_VERSION}`;
   return `nqueens-count-n${n}-p${parts}-v${SPLIT_VERSION}`;

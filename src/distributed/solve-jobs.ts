@@ -31,7 +31,7 @@ export const SOLVE_FORMAT = "nqueens-solve-run";
 /** The queue a solve of this board uses by default: n, the board's digest, its tasks and their cut's version, so two boards never share one. */
 export function solveQueueName(n: number, digest: string, tasks: number): string {
   checkInteger("n", n, 1, CONSTRAINED_MAX_N);
-  if (typeof digest !== "string" || !/^[0-9a-f]{16}$/.test(digest)) throw invalid("board", ` must be a board's digest (16 hex digits), got ${describe(digest)}`, TypeError);
+  if (typeof digest !== "string" || !/^[0-9a-f]{32}$/.test(digest)) throw invalid("board", ` must be a board's digest (32 hex digits), got ${describe(digest)}`, TypeError);
   return `nqueens-solve-n${n}-b${digest}-t${tasks}-sv${SOLVE_TASKS_VERSION}`;
 }
 
