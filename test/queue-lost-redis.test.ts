@@ -5,7 +5,8 @@
 // NQ_QUEUE_UNREACHABLE after lostAfterMs, naming the host and saying the same command resumes,
 // while Redis is still stopped; a timeout or an abort ends it at once (the count rejects with the
 // signal's reason, the solve answers reason 'timeout'); a killed Redis is the same coded error,
-// never ioredis's own. Run again once Redis is back, the run resumes and answers. Skipped without
+// never ioredis's own. Run again once Redis is back, the run resumes and answers. The first connect,
+// to a server that takes the connection and never answers, ends at an abort or the timeout too. Skipped without
 // redis-server, except in CI. No timed assertion: the mechanism is asserted (the call ends while
 // Redis is still stopped, with the right error), and the waits are hang guards.
 import { afterEach, describe, expect, it } from "vitest";
@@ -192,6 +193,33 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
       const { error } = await run;
       expect(r.notices.some((m) => NOTICE[point].test(m)), `${kind}, ${point}: ${r.notices.join("\n")}`).toBe(true);
       expectLost(error, r.server.port);
+    }
+  });
+
+  it("count and solve: the first connect to a server that takes the connection and never answers ends at an abort or timeoutMs, not at connectTimeoutMs", async () => {
+    const { createServer } = await import("node:net");
+    const sockets: import("node:net").Socket[] = [];
+    const silent = createServer((socket) => { sockets.push(socket); socket.on("error", () => {}); });
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const url = `redis://127.0.0.1:${(silent.address() as import("node:net").AddressInfo).port}`;
+    // connectTimeoutMs at its largest (10 minutes): only the abort or the timeout can end these calls within the hang guard.
+    const common = { connection: url, key: KEY, connectTimeoutMs: 600_000 };
+    try {
+      const aborted = new AbortController();
+      const count = settle(countDistributed(8, { ...common, parts: 4, signal: aborted.signal }));
+      const solveAborted = new AbortController();
+      const solve = settle(solveDistributed(10, { ...common, signal: solveAborted.signal }));
+      await until("both coordinators to connect", async () => sockets.length >= 2);
+      aborted.abort();
+      solveAborted.abort();
+      expect((await count).error).toMatchObject({ name: "AbortError" });
+      expect((await solve).error).toMatchObject({ name: "AbortError" });
+      const timed = await settle(solveDistributed(10, { ...common, timeoutMs: 300 }));
+      expect(timed.error).toBeUndefined();
+      expect(timed.value).toMatchObject({ found: false, reason: "timeout" });
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });

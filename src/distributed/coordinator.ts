@@ -174,7 +174,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
 
   await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
-  const client = await connect(redis, connectTimeoutMs);
+  const client = await connect(redis, connectTimeoutMs, signal);
   let threads: number, from: RunPlan["from"] = opts.parts === undefined ? "default" : "given";
   // Reads only, so each may be made again or left midway; bounded as the run's waits are.
   const wait = redisWaits(redis, () => client.ping(), { lostAfterMs, retryMs: pollMs }, signal);

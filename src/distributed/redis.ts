@@ -4,6 +4,7 @@
 import type { ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { ErrorCode, withCode, invalid } from "../core/errors.js";
+import { LONGEST_TIMER_MS } from "../core/timer.js";
 import { queueLibraries } from "./deps.js";
 import { describeTarget, redact } from "./redact.js";
 
@@ -80,10 +81,12 @@ export function describeConnection(options: RedisConnectionOptions): string {
 /**
  * Connects and pings within `timeoutMs`, without ioredis's endless retries, so a wrong
  * address is a clear error at once rather than a hang. Returns a client for small
- * commands (a few retries, then an error).
+ * commands (a few retries, then an error). An abort of `signal` ends the wait at once,
+ * rejecting with its reason (the probe closed).
  */
-export async function connect(options: RedisConnectionOptions, timeoutMs: number): Promise<Redis> {
-  const { ioredis: { Redis } } = await queueLibraries();
+export async function connect(options: RedisConnectionOptions, timeoutMs: number, signal?: AbortSignal): Promise<Redis> {
+  signal?.throwIfAborted();
+  const { ioredis: { Redis } } = await within(queueLibraries(), LONGEST_TIMER_MS, "loading the queue's packages", signal);
   const { db, ...server } = options;
   const probe = new Redis({
     ...server, lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, enableOfflineQueue: false,
@@ -93,13 +96,20 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
   let cause: Error | undefined;
   probe.on("error", (e: Error) => { cause ??= e; }); // reported below
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   try {
     await Promise.race([
       probe.connect().then(() => probe.ping()),
       new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs); }),
+      new Promise((_, reject) => {
+        onAbort = () => reject(signal!.reason);
+        signal?.addEventListener("abort", onAbort, { once: true });
+      }),
     ]);
   } catch (error) {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    if (signal?.aborted) { probe.disconnect(); throw signal.reason; }
     // A server that took the connection but never answered (a stopped process) leaves the
     // socket open: closed here, or it keeps the process alive after the error.
     probe.disconnect();
@@ -110,8 +120,9 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
   }
   try {
     // The database, chosen apart: ioredis would retry a refused SELECT for ever.
-    if (db !== undefined && db !== 0) await within(probe.select(db), timeoutMs, "select");
+    if (db !== undefined && db !== 0) await within(probe.select(db), timeoutMs, "select", signal);
   } catch (error) {
+    if (signal?.aborted) throw signal.reason;
     const why = error instanceof Error ? error.message : String(error);
     if (/DB index is out of range|invalid DB index/i.test(why)) {
       throw invalid("connection", `'s database ${db} does not exist on Redis at ${describeConnection(options)} (${redact(why)}); use one from /0 to the server's 'databases' - 1`);
@@ -119,6 +130,7 @@ export async function connect(options: RedisConnectionOptions, timeoutMs: number
     throw withCode(new Error(redact(`cannot use database ${db} of Redis at ${describeConnection(options)}: ${why}`)), ErrorCode.queueUnreachable);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
     probe.disconnect();
   }
   const client = new Redis({ ...options, connectTimeout: timeoutMs, maxRetriesPerRequest: 3 });

@@ -170,7 +170,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   });
   const checks = { audit, replicas, identities };
   try {
-    const client = await connect(redis, connectTimeoutMs);
+    const client = await connect(redis, connectTimeoutMs, waiting.signal);
     const driven = await driveRun({
       name, redis, client, start, key, record, same, timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal: waiting.signal, notice, unit: "task", units: tasks.length,
       makeRun: ({ runId, queue }) => (state = new SolveRunState({ name, client, queue, notice, stallNoticeMs, n, tasks, digests, board: board.digest, runId, key, audit, replicas, identities, revoked, signal: waiting.signal })),
