@@ -25,42 +25,49 @@ const K = new Uint32Array(64);
   }
 }
 
-/** SHA-256 of `bytes` (32 bytes). */
-function sha256(bytes: Uint8Array): Uint8Array {
-  const blocks = Math.ceil((bytes.length + 9) / 64);
-  const m = new Uint8Array(blocks * 64);
-  m.set(bytes);
-  m[bytes.length] = 0x80;
-  const view = new DataView(m.buffer);
-  view.setUint32(m.length - 8, Math.floor(bytes.length / 2 ** 29)); // the length in bits, big-endian 64
-  view.setUint32(m.length - 4, (bytes.length * 8) >>> 0);
-  const h = Uint32Array.of(0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19);
-  const w = new Uint32Array(64);
-  const rotr = (x: number, r: number): number => (x >>> r) | (x << (32 - r));
-  for (let at = 0; at < m.length; at += 64) {
-    for (let t = 0; t < 16; t++) w[t] = view.getUint32(at + 4 * t);
+// Reused by every call (digests are made one at a time, synchronously): the padded message,
+// the message schedule and the state.
+let block = new Uint8Array(1024);
+const w = new Uint32Array(64);
+const h = new Uint32Array(8);
+
+/** SHA-256 of the UTF-8 bytes of `text`, left in `h`. */
+function sha256(text: string): void {
+  // Encoded in place: at most 3 bytes a UTF-16 unit, and the padding's 9 to 72.
+  if (block.length < 3 * text.length + 72) block = new Uint8Array(2 ** Math.ceil(Math.log2(3 * text.length + 72)));
+  const m = block;
+  const size = encoder.encodeInto(text, m).written;
+  const length = Math.ceil((size + 9) / 64) * 64;
+  m.fill(0, size, length);
+  m[size] = 0x80;
+  const bits = size * 8; // the length in bits, big-endian 64 (exact below 2^53)
+  const high = Math.floor(bits / 2 ** 32), low = bits >>> 0;
+  m[length - 8] = high >>> 24; m[length - 7] = (high >>> 16) & 255; m[length - 6] = (high >>> 8) & 255; m[length - 5] = high & 255;
+  m[length - 4] = low >>> 24; m[length - 3] = (low >>> 16) & 255; m[length - 2] = (low >>> 8) & 255; m[length - 1] = low & 255;
+  h[0] = 0x6a09e667; h[1] = 0xbb67ae85; h[2] = 0x3c6ef372; h[3] = 0xa54ff53a; h[4] = 0x510e527f; h[5] = 0x9b05688c; h[6] = 0x1f83d9ab; h[7] = 0x5be0cd19;
+  for (let at = 0; at < length; at += 64) {
+    for (let t = 0; t < 16; t++) {
+      const i = at + 4 * t;
+      w[t] = (m[i] << 24) | (m[i + 1] << 16) | (m[i + 2] << 8) | m[i + 3];
+    }
     for (let t = 16; t < 64; t++) {
-      const a = w[t - 15], b = w[t - 2];
-      w[t] = (rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10)) + w[t - 7] + (rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3)) + w[t - 16];
+      const x = w[t - 15], y = w[t - 2];
+      w[t] = (((y >>> 17) | (y << 15)) ^ ((y >>> 19) | (y << 13)) ^ (y >>> 10)) + w[t - 7] + (((x >>> 7) | (x << 25)) ^ ((x >>> 18) | (x << 14)) ^ (x >>> 3)) + w[t - 16];
     }
-    let [a, b, c, d, e, f, g, hh] = h;
+    let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (let t = 0; t < 64; t++) {
-      const t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[t] + w[t]) >>> 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) >>> 0;
-      hh = g; g = f; f = e; e = (d + t1) >>> 0; d = c; c = b; b = a; a = (t1 + t2) >>> 0;
+      const t1 = (k + (((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7))) + ((e & f) ^ (~e & g)) + K[t] + w[t]) | 0;
+      const t2 = ((((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10))) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+      k = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
     }
-    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
+    h[0] += a; h[1] += b; h[2] += c; h[3] += d; h[4] += e; h[5] += f; h[6] += g; h[7] += k;
   }
-  const out = new Uint8Array(32);
-  const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(4 * i, h[i]);
-  return out;
 }
 
 /** The content digest of the UTF-8 bytes of `text`: SHA-256, its first 16 bytes as 32 lowercase hex digits. */
 export function contentDigest(text: string): string {
-  const hash = sha256(encoder.encode(text));
+  sha256(text);
   let hex = "";
-  for (let i = 0; i < DIGEST_HEX / 2; i++) hex += hash[i].toString(16).padStart(2, "0");
+  for (let i = 0; i < DIGEST_HEX / 8; i++) hex += (h[i] >>> 0).toString(16).padStart(8, "0");
   return hex;
 }
