@@ -1,8 +1,10 @@
 // The `nqueens` command, run as a user runs it: a fresh Node process on dist/cli.js.
 import { describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { A000170, A002562 } from "./fixtures/oeis.js";
-import { solve } from "../src/index.js";
+import { excludedDiagonalsBoard, formatBoard, solve } from "../src/index.js";
 import { writeColumns } from "../src/cli/commands/solve.js";
 import { runCli } from "./cli-run.js";
 import { isSolution, isSolutionLarge } from "./helpers.js";
@@ -97,6 +99,23 @@ describe("nqueens CLI", () => {
     const run = await runCli(["solve", "40", "--method", "backtrack"], { killOnceHandled: 300 });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted");
+  });
+
+  it("Ctrl-C stops `all` on a board with givens while its search is far from any solution, with exit code 130", async () => {
+    // An Excluded Diagonals board with no solution (n = 30, d = 36, seed 4: tens of millions of
+    // nodes to prove it): `all` lists nothing for minutes, all of it inside the search for the first
+    // solution. Before the search ran in chunks, the signal was only looked at between solutions.
+    const dir = mkdtempSync(join(tmpdir(), "nqueens-all-int-"));
+    try {
+      const file = join(dir, "ed30.json");
+      writeFileSync(file, formatBoard({ n: 30, fixed: [], blocked: excludedDiagonalsBoard(30, 36, { seed: 4 }).blocked }, "json"));
+      const run = await runCli(["all", "--board", file], { killOnceHandled: 300 });
+      expect(run.code).toBe(130);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain("interrupted");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   const badInput: [string[], RegExp][] = [

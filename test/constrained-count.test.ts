@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { count, countParallel, solutions, solve } from "../src/index.js";
+import { count, countParallel, excludedDiagonalsBoard, solutions, solve } from "../src/index.js";
 import { checkConstraints, emptyConstraints } from "../src/board/constraints.js";
 import { constrainedPrefixes, countConstrainedNow, prefixConstraints } from "../src/count/constrained.js";
 import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/deprecated.js";
+import { solutionsPaced } from "../src/count/solutions.js";
 import { boardOfConstraints } from "../src/board/board.js";
 import { pickEngine } from "../src/engine/select.js";
 import { ENGINES } from "./helpers.js";
@@ -54,6 +55,28 @@ describe("count and solutions with given queens and blocked squares", () => {
       expect(empty).toMatchObject({ total: plain.total, unique: plain.unique, nodes: plain.nodes });
       expect([...solutions(n, { fixed: [], blocked: [] })].map(key)).toEqual([...solutions(n)].map(key));
     }
+  });
+
+  it("the paced listing (the CLI's all) gives solutions()'s list in its order, with its limit, and stops at an abort", async () => {
+    const collect = async (n: number, options: Parameters<typeof solutions>[1], signal = new AbortController().signal) => {
+      const out: string[] = [];
+      for await (const columns of solutionsPaced(n, options, signal)) out.push(key(columns));
+      return out;
+    };
+    const random = rng(7);
+    for (let i = 0; i < 20; i++) {
+      const givens = randomGivens(9, random, i % 3, 0.1);
+      for (const engine of ENGINES) expect(await collect(9, { engine, ...givens })).toEqual([...solutions(9, { engine, ...givens })].map(key));
+    }
+    expect(await collect(8, {})).toEqual([...solutions(8)].map(key)); // plain, lexicographic
+    expect(await collect(8, { limit: 5 })).toEqual([...solutions(8, { limit: 5 })].map(key));
+    expect(await collect(10, { limit: 3, blocked: [[0, 0]] })).toEqual([...solutions(10, { limit: 3, blocked: [[0, 0]] })].map(key));
+    expect(() => solutionsPaced(8, { limit: -1 }, new AbortController().signal)).toThrow(/limit must be an integer >= 0, got -1/);
+    // An abort ends a board's listing between chunks of its search (this one: no solution, minutes of search).
+    const controller = new AbortController();
+    const { blocked } = excludedDiagonalsBoard(30, 36, { seed: 4 });
+    setTimeout(() => controller.abort(), 50);
+    await expect(collect(30, { blocked }, controller.signal)).rejects.toMatchObject({ name: "AbortError" });
   });
 
   it("given queens that attack each other: count 0, no solutions", async () => {

@@ -15,7 +15,8 @@ export const CHUNK_TARGET_MS = 10;
 
 const now: () => number = monotonicMs;
 
-function yieldToEventLoop(): Promise<void> {
+/** Lets the event loop run (timers, I/O, an abort from a signal handler) before going on. */
+export function yieldToEventLoop(): Promise<void> {
   if (typeof setImmediate === "function") return new Promise((resolve) => setImmediate(resolve));
   return new Promise((resolve) => setTimeout(resolve, 0));
 }

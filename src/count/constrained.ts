@@ -8,7 +8,7 @@
 // the same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, type Constraints, type Square } from "../board/constraints.js";
-import { ChunkSizer, Pacer, now } from "../core/pacer.js";
+import { ChunkSizer, Pacer, now, yieldToEventLoop } from "../core/pacer.js";
 import { rangeError, timeoutError, invalid } from "../core/errors.js";
 import { COMPLETE_PLAIN } from "../engine/ts/complete.js";
 
@@ -133,6 +133,31 @@ export function openConstrainedSolutions(n: number, constraints: Constraints, en
       open = false;
     },
   };
+}
+
+/**
+ * The same stream, searched in chunks of about 10 ms (a board may hold no solution for hours
+ * of search): between chunks the event loop runs and an aborted `signal` throws its reason.
+ * Closed when the loop over it ends, however it ends.
+ */
+export async function* constrainedSolutionsPaced(n: number, constraints: Constraints, engine: Engine, signal?: AbortSignal): AsyncGenerator<Int32Array> {
+  if (constraints.conflict !== null) return;
+  const search = openMode(engine, n, constraints, MODE_ENUMERATE);
+  const sizer = new ChunkSizer();
+  try {
+    for (;;) {
+      signal?.throwIfAborted();
+      const t0 = now();
+      const status = search.run(search.work() + sizer.get());
+      if (status === EXHAUSTED) return;
+      if (status === RUNNING) {
+        sizer.observe(now() - t0);
+        await yieldToEventLoop();
+      } else yield search.columns();
+    }
+  } finally {
+    search.close();
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ import { pickEngine } from "../engine/select.js";
 import { checkInteger, checkOptions, optionalInteger } from "../core/validate.js";
 import type { Square } from "../board/constraints.js";
 import { boardOf } from "../board/board.js";
-import { CONSTRAINED_MAX_N, openConstrainedSolutions } from "./constrained.js";
+import { CONSTRAINED_MAX_N, constrainedSolutionsPaced, openConstrainedSolutions } from "./constrained.js";
 
 export const SOLUTIONS_MAX_N = 32;
 const CHUNK = 64;
@@ -33,10 +33,7 @@ export function openSolutionStreams(): number {
  * @example for (const columns of solutions(8, { limit: 3 })) console.log(columns);
  */
 export function solutions(n: number, options?: SolutionsOptions): Iterable<Int32Array> {
-  const opts = checkOptions<SolutionsOptions>("solutions", options, ["limit", "engine", "fixed", "blocked"]);
-  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "solutions", plain: [1, SOLUTIONS_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
-  const limit = optionalInteger("limit", opts.limit, 0, Number.MAX_SAFE_INTEGER, Infinity);
-  const engine = pickEngine(opts.engine);
+  const { board, limit, engine } = checked(n, options);
   if (!board.plain) {
     const { constraints } = board;
     // A constrained board: the complete search's enumeration (src/count/constrained.ts).
@@ -59,6 +56,37 @@ export function solutions(n: number, options?: SolutionsOptions): Iterable<Int32
     return iterate(stream, limit);
   }
   return iterate(() => engine.openSolutions(n), limit);
+}
+
+/** solutions()'s arguments, checked. */
+function checked(n: number, options: SolutionsOptions | undefined) {
+  const opts = checkOptions<SolutionsOptions>("solutions", options, ["limit", "engine", "fixed", "blocked"]);
+  const board = boardOf(n, { fixed: opts.fixed, blocked: opts.blocked }, { caller: "solutions", plain: [1, SOLUTIONS_MAX_N], givens: [1, CONSTRAINED_MAX_N] });
+  const limit = optionalInteger("limit", opts.limit, 0, Number.MAX_SAFE_INTEGER, Infinity);
+  return { board, limit, engine: pickEngine(opts.engine) };
+}
+
+/**
+ * solutions() for a caller that must stay responsive (the CLI's `all`): the same solutions in
+ * the same order, the search in chunks of about 10 ms with the event loop let run between
+ * them, and an aborted `signal` ends it with its reason, even on a board whose next solution
+ * is hours of search away. Arguments checked at the call, as solutions() checks them.
+ */
+export function solutionsPaced(n: number, options: SolutionsOptions | undefined, signal: AbortSignal): AsyncIterable<Int32Array> {
+  const { board, limit, engine } = checked(n, options);
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (limit === 0) return;
+      let produced = 0;
+      // A plain board's solutions are dense (a chunk of CHUNK comes in well under a chunk's time).
+      const source = board.plain ? solutions(n, { limit: Number.isFinite(limit) ? limit : undefined, engine: engine.name }) : constrainedSolutionsPaced(n, board.constraints, engine, signal);
+      for await (const columns of source) {
+        yield columns;
+        if (++produced >= limit) return;
+        if (produced % CHUNK === 0) signal.throwIfAborted();
+      }
+    },
+  };
 }
 
 /** The lazy iterable over a stream of solutions, closed when done, at `limit`, or on `break`. */

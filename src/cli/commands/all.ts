@@ -1,7 +1,7 @@
 // nqueens all N: every solution in lexicographic order.
 import type { Command } from "commander";
 import { render } from "../../board/render.js";
-import { solutions } from "../../count/solutions.js";
+import { solutionsPaced } from "../../count/solutions.js";
 import { UsageError } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out, stdout } from "../output.js";
@@ -30,11 +30,12 @@ export function allCommand(program: Command): void {
       if (opts.json && opts.jsonl) throw new UsageError("--json and --jsonl are two forms of the same list: give one");
       const signal = interruptSignal();
       const { n: _, ...lists } = givens;
-      const iterable = solutions(n, { limit: opts.limit, engine: opts.engine, ...lists });
+      // Paced: a board with givens may be hours of search from its next solution, and Ctrl-C must get through.
+      const iterable = solutionsPaced(n, { limit: opts.limit, engine: opts.engine, ...lists }, signal);
       let listed = 0;
       if (opts.json) stdout().write(`{"n":${n},"solutions":[`);
       let full = false; // stdout's buffer is full: wait for it to drain rather than hold the list in memory
-      for (const columns of iterable) {
+      for await (const columns of iterable) {
         if (opts.jsonl) full = !stdout().write(`[${columns.join(",")}]\n`);
         else if (opts.json) full = !stdout().write((listed ? "," : "") + `[${columns.join(",")}]`);
         else if (opts.draw) out((listed ? "\n" : "") + (constrained ? drawBoard(n, givens, columns) : render(columns)));
