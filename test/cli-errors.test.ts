@@ -136,7 +136,8 @@ describe("nqueens CLI errors", () => {
     const resumed = await runCli(["count", String(n), "--workers", "2", "--parts", "64", "--checkpoint", file, "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]), parts: 64 });
-    expect(JSON.parse(resumed.stdout).resumed).toBeGreaterThanOrEqual(Number(saved![1]));
+    // The message says what the checkpoint holds: exactly (progress reports are throttled, so the last one seen can be behind).
+    expect(JSON.parse(resumed.stdout).resumed).toBe(Number(saved![1]));
   });
 
   it("--timeout running out on a count on workers says so in the CLI's words and where the parts are, exit 1", async () => {

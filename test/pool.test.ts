@@ -3,10 +3,12 @@
 // measured bound, a killed thread's part is counted again (the total stays exact), threads
 // that keep dying fail the part instead of looping, and close() leaves no thread running.
 import { execFileSync } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { WorkerPool, workerHooks } from "../src/workers/pool.js";
+import { threadsDying } from "../src/workers/thread-start.js";
 import type { PartResult as AnyCount } from "../src/count/split.js";
 import { derivePart, type PartCount } from "../src/count/parts.js";
 import { countTask, mergeCounts, splitCount } from "../src/count/split.js";
@@ -188,13 +190,41 @@ describe("WorkerPool", () => {
     }
   });
 
+  it("parts in hand on one signal share one abort listener (no MaxListenersExceededWarning past 10), and an abort still cancels each", async () => {
+    const pool = new WorkerPool({ size: 2 });
+    const controller = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => { warnings.push(w); };
+    process.on("warning", onWarning);
+    try {
+      const parts = splitCount(32, { parts: 256 }).slice(0, 24); // long parts: none ends before the abort
+      const runs = parts.map((part) => pool.run(part, { signal: controller.signal }).catch((e: unknown) => e));
+      expect(getEventListeners(controller.signal, "abort").length).toBe(1);
+      controller.abort();
+      for (const error of await Promise.all(runs)) expect((error as Error).name).toBe("AbortError");
+      expect(getEventListeners(controller.signal, "abort").length).toBe(0);
+      const done = new AbortController();
+      await Promise.all(splitCount(10, { parts: 16 }).map((part) => pool.run(part, { signal: done.signal })));
+      expect(getEventListeners(done.signal, "abort").length).toBe(0); // the last part settled takes the listener away
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+      await pool.close();
+    }
+  });
+
   it("threads that keep dying fail the part (bounded restarts), not loop", async () => {
     const pool = new WorkerPool({ size: 1, maxAttempts: 3 });
     workerHooks.onStart = (worker) => setTimeout(() => worker.kill(), 5);
     try {
       const part = derivePart(20, 64, 0);
       await expect(pool.run(part)).rejects.toThrow(/part 0 of 64 \(n = 20\): counting threads keep dying/);
-      expect(pool.started).toBe(3);
+      await expect(pool.run(part)).rejects.toMatchObject({ code: "NQ_THREAD_FAILED" });
+      expect(pool.started).toBe(6);
+      // A thread Node stopped at its memory limit says so by its code.
+      expect(threadsDying("m", "Error [ERR_WORKER_OUT_OF_MEMORY]: Worker terminated due to reaching memory limit: JS heap out of memory")).toMatchObject({ code: "NQ_OUT_OF_MEMORY" });
+      expect(threadsDying("m", "exit code 1")).toMatchObject({ code: "NQ_THREAD_FAILED", message: "m" });
     } finally {
       workerHooks.onStart = undefined;
       await pool.close();

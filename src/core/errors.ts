@@ -28,6 +28,8 @@ export const ErrorCode = {
   queueUnreachable: "NQ_QUEUE_UNREACHABLE",
   /** The queue holds another run (another n, number of parts or split version) or foreign jobs; or a solve's stored "no solution" was reached under weaker checks than asked for. */
   queueMismatch: "NQ_QUEUE_MISMATCH",
+  /** The worker threads running a job kept dying (crashed or killed) though it was run again on fresh ones: given up (out of memory is NQ_OUT_OF_MEMORY). */
+  threadFailed: "NQ_THREAD_FAILED",
   /** A part failed on the workers more times than allowed. */
   queuePartFailed: "NQ_QUEUE_PART_FAILED",
   /** The run's keys vanished from Redis mid-run (Redis restarted empty, or someone removed them). */

@@ -174,6 +174,11 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
         }, () => save(true));
       }
       await save(true);
+    } catch (error) {
+      // Stopped (an abort, a timeout, a failure): the last report says how far it got, so a
+      // caller that says what the checkpoint holds says it exactly (reports are throttled).
+      if (checkpoint) report(true);
+      throw error;
     } finally {
       // No write outlives the count: every save in flight (one a failure started too) settles
       // first, its temporary file removed on failure, before countParallel answers or rejects.

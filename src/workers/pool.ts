@@ -29,7 +29,8 @@ import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../cou
 import type { Square } from "../board/constraints.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerResponse } from "./worker.js";
-import { startThread, workerHooks, type Events, type PoolWorker } from "./thread-start.js";
+import { startThread, threadsDying, workerHooks, type Events, type PoolWorker } from "./thread-start.js";
+import { AbortWatch } from "./abort-watch.js";
 
 export { availableCores, workerHooks, type PoolWorker } from "./thread-start.js";
 
@@ -52,7 +53,6 @@ type Job = {
   /** Settled already (cancelled): the thread's answer is awaited only to free the thread. */
   settled: boolean;
   signal?: AbortSignal;
-  onAbort?: () => void;
 };
 
 /** A solve task's search kept on a thread (slot) under the id of the job whose slice ended unfinished. */
@@ -140,6 +140,7 @@ export class WorkerPool {
   private readonly cancelGraceMs: number;
   private readonly queue: Job[] = [];
   private readonly slots: Slot[] = [];
+  private readonly aborts = new AbortWatch<Job>((job, reason) => this.cancel(job, reason));
   private nextId = 0;
   private closed = false;
   private gpuLost: boolean;
@@ -206,10 +207,7 @@ export class WorkerPool {
     return new Promise<PartResult | SolvedTask>((resolve, reject) => {
       const job: Job = { part, engine: options.engine ?? this.engine, solve, resolve, reject, deaths: 0, settled: false, signal: options.signal };
       made?.(job);
-      if (options.signal) {
-        job.onAbort = () => this.cancel(job, options.signal!.reason);
-        options.signal.addEventListener("abort", job.onAbort, { once: true });
-      }
+      if (options.signal) this.aborts.add(options.signal, job);
       this.queue.push(job);
       this.pump();
     });
@@ -251,7 +249,7 @@ export class WorkerPool {
   private settle(job: Job, result: PartResult | SolvedTask | undefined, error?: unknown): void {
     if (job.settled) return;
     job.settled = true;
-    if (job.onAbort) job.signal?.removeEventListener("abort", job.onAbort);
+    if (job.signal) this.aborts.remove(job.signal, job);
     if (error !== undefined) job.reject(error);
     else job.resolve(result!);
   }
@@ -436,13 +434,13 @@ export class WorkerPool {
       // A lost GPU device is the GPU's failure, not the part's: it does not use up an attempt.
       if (!slot.gpu) job.deaths++;
       if (tooMany || job.deaths >= this.maxAttempts) {
-        this.settle(job, undefined, new Error(`${describeJob(job)}: ${job.solve ? "solving" : "counting"} threads keep dying (last: ${reason})`));
+        this.settle(job, undefined, threadsDying(`${describeJob(job)}: ${job.solve ? "solving" : "counting"} threads keep dying (last: ${reason})`, reason));
       } else {
         this.queue.unshift(job); // run it again first, on a fresh thread
       }
     }
     if (tooMany) {
-      for (const job of this.queue.splice(0)) this.settle(job, undefined, new Error(`counting threads keep dying (last: ${reason})`));
+      for (const job of this.queue.splice(0)) this.settle(job, undefined, threadsDying(`${describeJob(job)}: ${job.solve ? "solving" : "counting"} threads keep dying (last: ${reason})`, reason));
     }
     this.pump(); // a fresh thread takes the dead one's place when there is work for it
   }

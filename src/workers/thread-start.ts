@@ -7,6 +7,7 @@ import { hasWebAssembly } from "../engine/select.js";
 import workerSource from "../../build/worker-source.js";
 import type { WorkerRequest, WorkerResponse } from "./worker.js";
 import { importModule, isNode } from "../core/platform.js";
+import { ErrorCode, withCode } from "../core/errors.js";
 
 /** A thread of the pool, whichever kind of platform (or the GPU) it runs on. */
 export type PoolWorker = {
@@ -95,10 +96,16 @@ export async function startThread(events: Events): Promise<PoolWorker> {
   if (wasm) worker.postMessage({ wasm } satisfies WorkerRequest); // first: before any part
   let ended = false;
   worker.addEventListener("message", (e: MessageEvent<WorkerResponse>) => events.message(e.data));
-  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message); } });
+  // A worker the page may not start (a Content-Security-Policy without blob: workers) gives an error event without a message.
+  worker.addEventListener("error", (e) => { if (!ended) { ended = true; events.died(e.message || "it could not start (no reason given: a Content-Security-Policy that forbids blob: workers?)"); } });
   return {
     post: (m) => worker.postMessage(m),
     terminate: () => { ended = true; worker.terminate(); },
     kill: () => { worker.terminate(); if (!ended) { ended = true; events.died("killed"); } },
   };
+}
+
+/** Threads that keep dying, coded: out of memory (Node's ERR_WORKER_OUT_OF_MEMORY) as such, else NQ_THREAD_FAILED. */
+export function threadsDying(message: string, reason: string): Error {
+  return withCode(new Error(message), /ERR_WORKER_OUT_OF_MEMORY/.test(reason) ? ErrorCode.outOfMemory : ErrorCode.threadFailed);
 }
