@@ -7,6 +7,7 @@
 
 import { wideInit, wideRun, wideNodes } from "./complete-wide";
 import { size, nodes, solutions, cols } from "./complete-state";
+import { ESTIMATE_PROBES, estimateTree } from "./complete-estimate";
 import { RUNNING, FOUND, EXHAUSTED, MAX_NODES } from "./status";
 
 // The 64-bit search alone for its first PORTFOLIO_START nodes (every board it decides by
@@ -28,6 +29,16 @@ const PORTFOLIO_START: f64 = 262144;
 const NARROW_SLICE: f64 = 65536;
 const WIDE_SLICE: f64 = 65536;
 const SHARES_HALVE: f64 = 4194304;
+// Unless the 64-bit search's tree is out of its reach: at SHARES_HALVE the portfolio estimates
+// that tree (complete-estimate.ts, ESTIMATE_PROBES probes without the lookahead), and past
+// OUT_OF_REACH nodes (hours of the 64-bit search) the shares stay equal. The proofs it gives are
+// on trees estimated at 10^8 (n = 30, d = 36, seed 4: 1.6 * 10^8; n = 32, d = 35, seed 2, minFree 4:
+// 2.4 * 10^8), while the restarting search alone found n = 36, d = 33, seed 2 and d = 36, seed 1
+// (minFree 4; estimated 1.3 * 10^15 and 2.2 * 10^15) in 21.4M and 21.7M of its nodes, which the
+// moving shares give it only past 8 * 10^8 nodes in all.
+const OUT_OF_REACH: f64 = 1e10;
+let estimated: bool = false; // the estimate made (once, at SHARES_HALVE)
+let equalShares: bool = false; // it said out of reach
 let scale: f64 = 1; // 1, or 1/64 (complete.ts's PORTFOLIO_SMALL, for tests)
 let wideParam: i32 = 0; // the restarting search's param
 let wideReady: bool = false;
@@ -48,6 +59,8 @@ export function portfolioInit(nodeCap: f64, small: bool, param: i32): void {
   turnEnd = PORTFOLIO_START * scale;
   settled = -1;
   cap = nodeCap;
+  estimated = false;
+  equalShares = false;
 }
 
 /** Nodes of both searches (the wide one's empty board not counted again). */
@@ -108,9 +121,14 @@ export function portfolioRun(workLimit: f64, narrowRun: (workLimit: f64) => i32,
       }
       if (portfolioNodes() < turnEnd) continue;
       turn = 0;
-      const sum = portfolioNodes();
       const halve = SHARES_HALVE * scale, slice = NARROW_SLICE * scale;
-      turnEnd = sum + (sum > halve ? Math.floor(slice * sum / halve) : slice);
+      if (portfolioNodes() > halve && !estimated) {
+        estimated = true;
+        // (only where the cap leaves room for every probe, so that the portfolio's node limit stays exact)
+        if (cap - portfolioNodes() > <f64>(ESTIMATE_PROBES * (size + 1))) equalShares = estimateTree(ESTIMATE_PROBES) > OUT_OF_REACH;
+      }
+      const sum = portfolioNodes();
+      turnEnd = sum + (sum > halve && !equalShares ? Math.floor(slice * sum / halve) : slice);
     }
   }
 }

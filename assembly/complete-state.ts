@@ -24,15 +24,15 @@ export let size: i32 = 0;
 /** Empty board = 1 node, each queen placed = 1 node, and each level the lookahead builds = 1 node. */
 export let nodes: f64 = 0;
 export let solutions: u64 = 0;
-export let avail: usize = 0; // u64[(n + 1) * n]: level d's open columns of row r at (d * n + r)
-export let rowsLeft: usize = 0; // u64[n + 1]
-export let colsLeft: usize = 0; // u64[n + 1]
-export let kind: usize = 0; // i32[n + 1]: BY_ROW or BY_COLUMN
-export let index: usize = 0; // i32[n + 1]: the row (BY_ROW) or column (BY_COLUMN) branched on
-export let rest: usize = 0; // u64[n + 1]: branches not yet tried (columns, or rows)
+export let avail: usize = 0; // u64[2 (n + 1) * n]: level d's open columns of row r at (d * n + r)
+export let rowsLeft: usize = 0; // u64[2 (n + 1)]
+export let colsLeft: usize = 0; // u64[2 (n + 1)]
+export let kind: usize = 0; // i32[2 (n + 1)]: BY_ROW or BY_COLUMN
+export let index: usize = 0; // i32[2 (n + 1)]: the row (BY_ROW) or column (BY_COLUMN) branched on
+export let rest: usize = 0; // u64[2 (n + 1)]: branches not yet tried (columns, or rows)
 export let cols: usize = 0; // i32[n]
-export let order: usize = 0; // u8[(n + 1) * 64]: level d's branches in lookAhead's order, from (d << 6)
-export let orderPos: usize = 0; // i32[n + 1]: the next of them to try (-1: no order, lowest first)
+export let order: usize = 0; // u8[2 (n + 1) * 64]: level d's branches in lookAhead's order, from (d << 6)
+export let orderPos: usize = 0; // i32[2 (n + 1)]: the next of them to try (-1: no order, lowest first)
 /** The diagonal bounds (diagonal-bounds.ts) at every node: only on boards where they pay (boundsPay, decided at the root). */
 export let bounds: bool = true;
 /** With their per-colour form (colour-bounds.ts). */
@@ -64,7 +64,8 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
   size = n;
   nodes = 1; // the empty board
   solutions = 0;
-  const levels = <usize>(n + 1);
+  // The search's levels 0..n, then as many for complete-estimate.ts's probes (PROBE_BASE on).
+  const levels = <usize>(2 * (n + 1));
   avail = allocate(levels * <usize>n << 3);
   rowsLeft = allocate(levels << 3);
   colsLeft = allocate(levels << 3);

@@ -22,7 +22,8 @@
 // The rooms: this file, the search's walk (narrowRun) and the kernel's entry points, which pick
 // the path; complete-state.ts, the 64-bit search's state and build (a level from its parent);
 // complete-lookahead.ts, solve's lookahead; complete-portfolio.ts, solve's portfolio of the
-// 64-bit search and the wide path's restarting one; complete-wide.ts, the wide path. Each
+// 64-bit search and the wide path's restarting one, with complete-estimate.ts, the estimate of the
+// 64-bit tree that sets its shares; complete-wide.ts, the wide path. Each
 // imports only files below it (state at the bottom), so none imports this one.
 //
 // param (mode): 0 stop at the first solution (solve); 1 stop at each solution, the

@@ -23,7 +23,8 @@ export function frontierDs(n, steps = 5) {
 export const FRONTIER_HARD = [
   // The minFree 1 sweep's slowest decided board: no solution, 31,190,296 nodes (17 s, load 8).
   { n: 30, d: 36, minFree: 1, seed: 4 },
-  // Undecided after minutes on one thread in the first sweeps (minFree 1).
+  // Undecided after minutes on one thread in the first sweeps (minFree 1); the 64-bit tree estimated
+  // (256 probes) at 1.3 * 10^10, 3.0 * 10^10 and 2.1 * 10^10: hours of it. Undecided at 10^8 nodes.
   { n: 30, d: 34, minFree: 1, seed: 2 },
   { n: 32, d: 34, minFree: 1, seed: 1 },
   { n: 32, d: 34, minFree: 1, seed: 2 },
@@ -33,12 +34,18 @@ export const FRONTIER_HARD = [
   { n: 32, d: 35, minFree: 4, seed: 2 },
   { n: 34, d: 34, minFree: 4, seed: 2 },
   // n = 36, minFree 4, undecided in 30 s on one thread at load 1.0-1.4 (27.4M, 37.5M and 39.5M
-  // nodes), CaDiCaL undecided too (bench/results/2026-12-06T11-01-25.json).
+  // nodes), CaDiCaL undecided too (bench/results/2026-12-06T11-01-25.json). d = 33 seed 2 and d = 36
+  // seed 1 have solutions: the restarting search finds them in 21.4M and 21.7M of its nodes, solve
+  // in 43,005,151 and 43,698,763 since its shares stay equal where the 64-bit tree is estimated out of
+  // reach (1.1 * 10^15 and 2.9 * 10^15; complete-estimate.ts). d = 40 seed 1: estimated 5.8 * 10^10,
+  // undecided at 10^8 nodes.
   { n: 36, d: 33, minFree: 4, seed: 2 },
   { n: 36, d: 36, minFree: 4, seed: 1 },
   { n: 36, d: 40, minFree: 4, seed: 1 },
   // The full minFree 4 sweep (5 seeds, 60 s a board on a core of its own): undecided at 60 s
-  // (53M to 125M nodes), CaDiCaL undecided too (bench/results/2026-12-06T19-59-08.json).
+  // (53M to 125M nodes), CaDiCaL undecided too (bench/results/2026-12-06T19-59-08.json). Still
+  // undecided at 10^8 nodes of solve; the 64-bit tree estimated (256 probes) at 1.3 * 10^11, 1.6 *
+  // 10^10, 3.3 * 10^9, 2.8 * 10^14, 6.5 * 10^14 and 8.1 * 10^9 (docs/constrained.md, where the nodes go).
   { n: 32, d: 29, minFree: 4, seed: 5 },
   { n: 32, d: 32, minFree: 4, seed: 5 },
   { n: 34, d: 34, minFree: 4, seed: 5 },

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { count, solutions, solve } from "../src/index.js";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMPLETE_WIDE } from "../src/engine/ts/complete.js";
+import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
+import { Portfolio } from "../src/engine/ts/complete-portfolio.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
 import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
@@ -218,6 +219,51 @@ describe("the complete search past n = 64", () => {
     if (BOARD.found) expect(verified(seen[0].columns, BOARD.n, givens)).toBe(true);
     expect(seen[0].nodes).toBeGreaterThan(65_536); // past the point where the shares move
     expect(seen[1]).toEqual(seen[0]);
+  });
+
+  it("the portfolio's estimate of the 64-bit tree (complete-estimate.ts) leaves that search where it stood, and tells a proof in reach from a tree out of reach", () => {
+    const board = (n: number, d: number, seed: number, minFree: number) => checkConstraints(n, { blocked: excludedDiagonalsBoard(n, d, { seed, minFree }).blocked }, "test");
+    // The same search with and without an estimate in the middle: the same state after, nodes apart by the probes' levels.
+    const k = board(30, 36, 4, 1);
+    const a = new CompleteSearch(30, k, 0, Infinity), b = new CompleteSearch(30, k, 0, Infinity);
+    a.run(20_000);
+    b.run(20_000);
+    const before = a.nodes;
+    const estimate = a.estimate();
+    const probes = a.nodes - before;
+    expect(probes).toBeGreaterThan(256); // a node a level built, the root's copy and at least one a probe
+    a.run(50_000 + probes);
+    b.run(50_000);
+    expect(a.nodes - probes).toBe(b.nodes);
+    expect(a.depth).toBe(b.depth);
+    expect(Array.from(a.cols)).toEqual(Array.from(b.cols));
+    expect(Array.from(a.restLo.subarray(0, 31))).toEqual(Array.from(b.restLo.subarray(0, 31)));
+    // A proof solve gives in 31M nodes (estimated about 10^8 here) against a board the restarting search finds (about 10^15).
+    expect(estimate).toBeGreaterThan(1e6);
+    expect(estimate).toBeLessThan(1e10);
+    expect(new CompleteSearch(36, board(36, 33, 2, 4), 0, Infinity).estimate()).toBeGreaterThan(1e12);
+  });
+
+  it("solve's portfolio keeps equal shares where the 64-bit tree is out of reach (10^10 nodes estimated), both engines alike", () => {
+    // PORTFOLIO_SMALL: the shares would start moving past 65,536 nodes; cut at 400,000 nodes in all.
+    const share = (n: number, d: number, seed: number, minFree: number) => {
+      const constraints = checkConstraints(n, { blocked: excludedDiagonalsBoard(n, d, { seed, minFree }).blocked }, "test");
+      const narrow = new CompleteSearch(n, constraints, 0, Infinity, true, true, true, true);
+      const portfolio = new Portfolio(narrow, constraints, 400_000, true, true, true);
+      expect(portfolio.run(Infinity)).toBe(3); // MAX_NODES
+      // The twin's portfolio (held here, to read its 64-bit search's nodes) against the kernel's.
+      const search = pickEngine("wasm").openSearch("complete", n, { seed: 0, param: COMPLETE_PORTFOLIO_SMALL, maxNodes: 400_000, maxSteps: Infinity, maxTries: Infinity, constraints });
+      try {
+        expect(search.run(Infinity)).toBe(3);
+        expect(search.stats().nodes).toBe(portfolio.nodes);
+        expect(Array.from(search.columns())).toEqual(Array.from(portfolio.cols));
+      } finally {
+        search.close();
+      }
+      return (portfolio.nodes - narrow.nodes + 1) / portfolio.nodes; // the restarting search's share
+    };
+    expect(share(36, 33, 2, 4)).toBeGreaterThan(0.45); // out of reach: equal shares
+    expect(share(30, 36, 4, 1)).toBeLessThan(0.35); // in reach: the 64-bit search's share grows
   });
 
   it("the Excluded Diagonals generator follows its rules: listed diagonals keep minFree squares per line, the rest would not", () => {

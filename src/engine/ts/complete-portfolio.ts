@@ -5,10 +5,13 @@
 // never imports complete.ts. See the kernel for the algorithm and its figures.
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
+import { ESTIMATE_PROBES } from "./complete-estimate.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
 
 /** The portfolio's first run, its slices and the point where its shares start to move, in nodes (as the kernel). */
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 4194304;
+/** Past this estimate of the 64-bit search's tree, made once at SHARES_HALVE, the shares stay equal (as the kernel). */
+const OUT_OF_REACH = 1e10;
 
 /** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
 export type NarrowSearch = {
@@ -20,6 +23,8 @@ export type NarrowSearch = {
   run(workLimit: number): SearchStatus;
   /** As the kernel's narrowWithLookahead: start again from the root with the deferred lookahead; false when the root fails. */
   startLookahead(): boolean;
+  /** Knuth's estimate of its tree (complete-estimate.ts), its probes counted in its nodes; the search goes on where it stood. */
+  estimate(): number;
 };
 
 /** Solve mode's portfolio at n <= 64 (as the kernel): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
@@ -29,6 +34,9 @@ export class Portfolio {
   private turnEnd: number;
   private settled: SearchStatus | null = null;
   private wideFound = false;
+  /** The estimate made (once, at SHARES_HALVE), and whether it said out of reach (as the kernel). */
+  private estimated = false;
+  private equalShares = false;
   /** 1, or 1/64 with COMPLETE_PORTFOLIO_SMALL (as the kernel). */
   private readonly scale: number;
   constructor(private readonly narrow: NarrowSearch, private readonly constraints: Constraints | undefined, private readonly cap: number, private readonly bounds: boolean, private readonly colourBounds: boolean, small: boolean) {
@@ -83,9 +91,14 @@ export class Portfolio {
         }
         if (this.nodes < this.turnEnd) continue;
         this.turn = 0;
-        const sum = this.nodes;
         const halve = SHARES_HALVE * this.scale, slice = NARROW_SLICE * this.scale;
-        this.turnEnd = sum + (sum > halve ? Math.floor(slice * sum / halve) : slice);
+        if (this.nodes > halve && !this.estimated) {
+          this.estimated = true;
+          // (only where the cap leaves room for every probe, as the kernel)
+          if (this.cap - this.nodes > ESTIMATE_PROBES * (this.narrow.n + 1)) this.equalShares = this.narrow.estimate() > OUT_OF_REACH;
+        }
+        const sum = this.nodes;
+        this.turnEnd = sum + (sum > halve && !this.equalShares ? Math.floor(slice * sum / halve) : slice);
       }
     }
   }

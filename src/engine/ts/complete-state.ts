@@ -103,7 +103,7 @@ export class CompleteState {
   /** As the kernel's stateInit: `bounds`, the diagonal bounds (diagonal-bounds.ts) where they pay; `colourBounds`, with their per-colour form (colour-bounds.ts); `solveMode`, filtering with them. */
   constructor(n: number, constraints: Constraints | undefined, solveMode: boolean, bounds: boolean, readonly colourBounds: boolean) {
     this.n = n;
-    const levels = n + 1;
+    const levels = 2 * (n + 1); // the search's levels 0..n, then as many for complete-estimate.ts's probes (as the kernel)
     this.availLo = new Int32Array(levels * n);
     this.availHi = new Int32Array(levels * n);
     this.rowsLo = new Int32Array(levels);

@@ -9,6 +9,7 @@ import { WideSearch } from "./complete-wide.js";
 import { BY_ROW, CompleteState, OPEN, SOLVED, ctz32, popcount32 } from "./complete-state.js";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead.js";
 import { Portfolio } from "./complete-portfolio.js";
+import { ESTIMATE_PROBES, estimateTree } from "./complete-estimate.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type Search, type SearchParams, type SearchSplit, type SearchStatus } from "../contract.js";
 
 /** The complete search's state and walk, shared by solve (mode 0), enumeration (1) and counting (2). */
@@ -45,6 +46,11 @@ export class CompleteSearch extends CompleteState {
     this.lookaheadDepth = this.lookaheadReach;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
     return this.depth === 0;
+  }
+
+  /** Knuth's estimate of this search's tree (complete-estimate.ts), on the levels above its own: the search goes on where it stood. */
+  estimate(): number {
+    return estimateTree(this, ESTIMATE_PROBES);
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst, with solve's lookahead where it is on. */
