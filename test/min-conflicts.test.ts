@@ -171,9 +171,8 @@ describe("min-conflicts: memory", () => {
     const opened = [vi.spyOn(wasmEngine, "openSearch"), vi.spyOn(tsEngine, "openSearch")];
     for (const engine of ENGINES) {
       for (const n of [MIN_CONFLICTS_MAX_N + 1, 900_000_000, 2 ** 30]) {
-        const t0 = performance.now();
+        // "Quickly" is the mechanism: no search is opened (the spies, below), so no memory is reserved.
         const error = await solve(n, { ...METHOD, engine }).catch((e: unknown) => e);
-        expect(performance.now() - t0).toBeLessThan(500);
         expect(error).toBeInstanceOf(RangeError);
         const message = (error as Error).message;
         expect(message).toContain(String(n));
