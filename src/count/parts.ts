@@ -137,11 +137,13 @@ export function dealParts(n: number, parts: number): CountPart[] {
  */
 export function* dealSteps(n: number, parts: number): Steps<CountPart[]> {
   const split = yield* exactSplitSteps(n, parts);
-  const dealt: ConstellationTask[][] = Array.from({ length: parts }, () => []);
-  yield* walkConstellationSteps(n, split.presets, (task, index) => dealt[index % parts].push(task));
+  const tasks: ConstellationTask[] = [];
+  yield* walkConstellationSteps(n, split.presets, (task) => tasks.push(task));
   const made: CountPart[] = [];
   for (let i = 0; i < parts; i++) {
-    made.push(madePart(n, parts, i, split.prefixNodes, dealt[i]));
+    const prefixes: ConstellationTask[] = [];
+    for (let t = i; t < tasks.length; t += parts) prefixes.push(tasks[t]); // dealt round-robin
+    made.push(madePart(n, parts, i, split.prefixNodes, prefixes));
     yield i + 1;
   }
   return made;
