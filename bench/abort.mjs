@@ -27,8 +27,16 @@ async function timeoutLatency(start, timeoutMs) {
   return performance.now() - due;
 }
 
+/** n = 1000 with 900 given queens and the construction's squares blocked in the free rows: a prefix split of 2402 prefixes. */
+async function givenBoard() {
+  const { columns } = await solve(1000, { method: "construct" });
+  const fixed = [], blocked = [];
+  for (let r = 0; r < 1000; r++) (r >= 100 ? fixed : blocked).push([r, columns[r]]);
+  return { fixed, blocked };
+}
+
 /** [name, engine, (options) => promise, afterMs]: work that takes far longer than afterMs. */
-function jobs() {
+function jobs(givens) {
   const list = [];
   for (const engine of ["wasm", "ts"]) {
     for (const n of [17, 27]) list.push([`count(${n})`, engine, (o) => count(n, { engine, ...o }), 250]);
@@ -43,12 +51,16 @@ function jobs() {
   }
   list.push(["crossCheck(count, min-conflicts)", "both", (o) => crossCheck({ kernels: ["count", "solve:min-conflicts"], sizes: [12, 1e5, 1e6, 1e7], seeds: [1], budgetMs: 60_000, ...o }), 600]);
   list.push(["countParallel(32, 2 workers)", "wasm", (o) => countParallel(32, { workers: 2, ...o }), 500]);
+  // Stopped in the split before the count: countParallel's parts (a digest a part), a board's prefix split, solve's tasks.
+  list.push(["countParallel(16, 835,600 parts): split", "wasm", (o) => countParallel(16, { workers: 2, parts: 835_600, ...o }), 250]);
+  list.push(["count(1000, 900 given): split", "wasm", (o) => count(1000, { ...givens, ...o }), 20]);
+  list.push(["solve(1000, 900 given, 2 workers): split", "wasm", (o) => solve(1000, { method: "complete", ...givens, workers: 2, ...o }), 20]);
   return list;
 }
 
 export async function benchAbort() {
   const rows = [];
-  for (const [job, engine, run, afterMs] of jobs()) {
+  for (const [job, engine, run, afterMs] of jobs(await givenBoard())) {
     const aborts = [];
     const timeouts = [];
     for (let i = 0; i < TRIES; i++) {

@@ -14,12 +14,13 @@
 // Every wait has a hang guard (HANG_GUARD_MS): not a latency bound but a margin no load eats,
 // which turns a job ignoring its signal (minutes to years of work) into a failure.
 import { Worker } from "node:worker_threads";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import workerSource from "../build/worker-source.js";
 import { compileWasmModule } from "../src/engine/wasm/index.js";
+import { CHUNK_TARGET_MS, stepHooks } from "../src/core/pacer.js";
 import {
   count, countParallel, countPart, crossCheck, derivePart, estimate, lasVegasStats, lasVegasTable, solve, treeSize,
-  type SolveProgress,
+  type CountProgress, type ParallelProgress, type SolveProgress,
 } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
 
@@ -163,6 +164,74 @@ describe.each(ENGINES)("abort and timeoutMs stop every long job (engine %s)", (e
       expect(isTimeout(timed.error)).toBe(true);
       expect(timed.ms).toBeGreaterThanOrEqual(99);
     }
+  });
+});
+
+// The split before the first task or part is counted (count(31)'s constellations: about 0.4 s;
+// countParallel(16) in 200,000 parts: seconds of walks and digests; a board's prefix split;
+// solve's tasks on threads) runs in slices that report phase 'split' and check the signal and
+// the time limit. Aborted from the split's first report, a job rejects without finishing the
+// split: no report of phase 'count' ever comes; so does one whose timeoutMs (0) runs out there,
+// after a report of the split. The slices are cut after every step here (stepHooks), so that
+// no split need last longer than a slice on a fast machine. (n = 31: no other test here splits
+// it, so its split is not already made and kept.)
+function everyStep(): void {
+  beforeEach(() => { stepHooks.sliceMs = 0; });
+  afterEach(() => { stepHooks.sliceMs = CHUNK_TARGET_MS; });
+}
+
+describe("the split before the count stops and reports", () => {
+  everyStep();
+  it("count(31): an abort from the split's first report, and a timeout during the split", async () => {
+    const phases: string[] = [];
+    const r = await abortFromProgress<CountProgress>((o) => count(31, { ...o, onProgress: (p) => { phases.push(p.phase); o.onProgress(p); } }), () => true);
+    expectStoppedAtNextCheck(r);
+    expect(phases).toEqual(["split"]);
+    const seen: string[] = [];
+    const timed = await withTimeout((timeoutMs) => count(31, { timeoutMs, progressIntervalMs: 0, onProgress: (p) => seen.push(p.phase) }), 0);
+    expect(isTimeout(timed.error)).toBe(true);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((phase) => phase === "split")).toBe(true);
+  });
+
+  it("countParallel(16, { parts: 200000 }): an abort from the split's first report rejects before the split ends", async () => {
+    const reports: ParallelProgress[] = [];
+    const r = await abortFromProgress<ParallelProgress>((o) => countParallel(16, { workers: 2, parts: 200_000, ...o, onProgress: (p) => { reports.push(p); o.onProgress(p); } }), () => true);
+    expectStoppedAtNextCheck(r);
+    expect(reports).toHaveLength(1);
+    expect(reports[0].phase).toBe("split");
+    expect(reports[0].tasksDone).toBeLessThan(200_000); // fewer parts made than the split holds
+  });
+});
+
+// A board of n = 1000 with 900 given queens (the construction's last 900 rows) and the
+// construction's own squares blocked in the 100 free rows: its prefix split (count's 2402
+// prefixes, solve's tasks) runs in 51 steps of one prefix each (25 to 45 ms).
+async function givenBoard(): Promise<{ fixed: [number, number][]; blocked: [number, number][] }> {
+  const { columns } = await solve(1000, { method: "construct" });
+  const fixed: [number, number][] = [], blocked: [number, number][] = [];
+  for (let r = 0; r < 1000; r++) (r >= 100 ? fixed : blocked).push([r, columns![r]]);
+  return { fixed, blocked };
+}
+
+describe("the prefix split of a board with givens stops", () => {
+  everyStep();
+  it("count: an abort from the split's first report rejects before any prefix is counted", async () => {
+    const givens = await givenBoard();
+    const phases: string[] = [];
+    const r = await abortFromProgress<CountProgress>((o) => count(1000, { ...givens, ...o, onProgress: (p) => { phases.push(p.phase); o.onProgress(p); } }), () => true);
+    expectStoppedAtNextCheck(r);
+    expect(phases).toEqual(["split"]);
+  });
+
+  it("solve with workers: a timeout that runs out during the split answers 'timeout' with no task made", async () => {
+    const givens = await givenBoard();
+    // (0 ms: out at the split's first check; without the check the split's 2402 tasks go to the threads.)
+    const r = await guarded("solve's split", solve(1000, { method: "complete", ...givens, workers: 2, timeoutMs: 0 }));
+    expect(r.found).toBe(false);
+    expect(r.reason).toBe("timeout");
+    expect(r.tasks).toBe(0);
+    expect(r.workers).toBe(0);
   });
 });
 

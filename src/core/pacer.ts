@@ -212,6 +212,38 @@ export class Pacer<P> {
 }
 
 /**
+ * Work written as a generator that yields between bounded steps (a constellation walked, a
+ * part made), each yield saying how far it got: run to its end at once (the synchronous form).
+ */
+export type Steps<T> = Generator<number, T, void>;
+export function runSteps<T>(steps: Steps<T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** Test hook: the least time of runStepsPaced's slices (0: `between` after every step, so a test needs no split long enough). */
+export const stepHooks = { sliceMs: CHUNK_TARGET_MS };
+
+/**
+ * The same work in slices of about CHUNK_TARGET_MS: after each, `between` is awaited with the
+ * last figure yielded (it may throw to stop: an abort, a timeout), so a long set-up phase (a
+ * split) stops and reports like the chunks of the work after it.
+ */
+export async function runStepsPaced<T>(steps: Steps<T>, between: (done: number) => Promise<void>): Promise<T> {
+  let sliceStart = now();
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+    if (now() - sliceStart >= stepHooks.sliceMs) {
+      await between(next.value);
+      sliceStart = now();
+    }
+  }
+}
+
+/**
  * Adapts a chunk's work budget so that one chunk takes about CHUNK_TARGET_MS. It starts
  * at one unit by default and doubles while chunks are short: a unit's cost is not known
  * in advance (a Las Vegas node at n = 10^6 scans a million columns), so a first chunk

@@ -10,6 +10,7 @@ import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/
 import { checkPartCount, type Part, type PartResult } from "./split.js";
 import { SPLIT_VERSION } from "./parts.js";
 import { importModule } from "../core/platform.js";
+import type { Steps } from "../core/pacer.js";
 
 /** The domain of a checkpoint's MAC: a MAC made for anything else never passes as one. */
 export const CHECKPOINT_DOMAIN = "nqueens-checkpoint-v1";
@@ -180,8 +181,12 @@ export async function readCheckpoint(path: string, key: Uint8Array, n: number, p
   return { ...checked, mac: mac as string };
 }
 
-/** The checkpoint's entries, each checked against its part as a thread's answer is (bounds included); a bad or repeated one refuses the file. */
-export function verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, parts: readonly Part[]): Map<number, PartResult> {
+/**
+ * The checkpoint's entries, each checked against its part as a thread's answer is (bounds
+ * included); a bad or repeated one refuses the file. In steps, an entry a step (countParallel
+ * runs them in slices: a checkpoint may hold a million entries).
+ */
+export function* verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, parts: readonly Part[]): Steps<Map<number, PartResult>> {
   if (data.parts !== parts.length) throw refused(path, `has ${data.parts} parts; the split of n = ${data.n} it names has ${parts.length}`);
   const done = new Map<number, PartResult>();
   for (const [i, entry] of data.done.entries()) {
@@ -194,6 +199,7 @@ export function verifiedEntries(path: string, data: Omit<Checkpoint, "mac">, par
     } catch (error) {
       throw refused(path, `entry ${i}: ${(error as Error).message}`);
     }
+    yield done.size;
   }
   return done;
 }

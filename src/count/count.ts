@@ -9,10 +9,10 @@ import { symmetricTotal, type CountOptions, type CountProgress, type CountResult
 import { checkGpuTuning, webgpuEngine, type GpuCountTuning } from "../engine/webgpu/index.js";
 import { engineCan } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
-import { splitConstellations } from "./tasks.js";
+import { splitConstellationSteps, splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
 import { rangeError, timeoutError } from "../core/errors.js";
-import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
+import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, runStepsPaced } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
 import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
@@ -47,7 +47,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   pacer.throwIfAborted();
   if (!board.plain) {
     // Constrained board (src/count/constrained.ts): complete searches over its split's prefixes, total only.
-    const report = (nodes: bigint, tasksDone = 0, tasksTotal = 1): CountProgress => ({ phase: "count", n, tasksDone, tasksTotal, nodes, elapsedMs: pacer.elapsed() });
+    const report = (nodes: bigint, tasksDone = 0, tasksTotal = 1, phase: "split" | "count" = "count"): CountProgress => ({ phase, n, tasksDone, tasksTotal, nodes, elapsedMs: pacer.elapsed() });
     const { total, nodes, tasks } = await countConstrained(n, board.constraints, engine, pacer, report);
     pacer.finish(report(nodes, tasks, tasks));
     return { n, total, unique: null, nodes, ms: pacer.elapsed(), engine: engine.name };
@@ -58,18 +58,22 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: engine.name };
   }
-  const { tasks, prefixNodes } = splitConstellations(n);
+  const checkStop = (): void => {
+    const stop = pacer.stopReason();
+    if (stop === "aborted") pacer.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
+  };
+  // The split (the constellations: about 450 ms at n = 32) in slices that stop and report like the count's chunks.
+  const { tasks, prefixNodes } = await runStepsPaced(splitConstellationSteps(n), async () => {
+    await pacer.between(() => ({ phase: "split", n, tasksDone: 0, tasksTotal: 0, nodes: 0n, elapsedMs: pacer.elapsed() }));
+    checkStop();
+  });
   const counter = engine.openConstellationCounter(n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
   const progress = (done: number): CountProgress => ({
     phase: "count", n, tasksDone: done, tasksTotal: tasks.length, nodes, elapsedMs: pacer.elapsed(),
   });
   const sizer = new ChunkSizer(20_000);
-  const checkStop = (): void => {
-    const stop = pacer.stopReason();
-    if (stop === "aborted") pacer.throwIfAborted();
-    if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
-  };
   try {
     for (let i = 0; i < tasks.length; i++) {
       checkStop();

@@ -5,6 +5,7 @@
 // (`prefixNodes`), so nodes = prefixNodes + the nodes of every task.
 import type { ConstellationTask } from "../engine/contract.js";
 import { rangeError } from "../core/errors.js";
+import { runSteps, type Steps } from "../core/pacer.js";
 import { constellationSymmetry } from "../engine/ts/constellations.js";
 import { BregmanBound, roundUpBound } from "./bounds.js";
 
@@ -80,12 +81,18 @@ function topFreeSquares(n: number, i: number, j: number, k: number, l: number): 
  * n = 10 before, 6 after.
  */
 export function constellations(n: number): readonly Constellation[] {
+  return runSteps(constellationSteps(n));
+}
+
+/** constellations(n) in steps: one (i, j) of the walk a step (about 1.5 ms at n = 32, whose whole walk takes about 450 ms). */
+export function* constellationSteps(n: number): Steps<readonly Constellation[]> {
   const known = constellationCache.get(n);
   if (known) return known;
   const m = n - 1;
   const dist = (x: number) => (x < m - x ? x : m - x);
   const list: Constellation[] = [];
   for (let i = 0; 2 * i <= m; i++) for (let j = i; j <= m - i; j++) {
+    yield 0;
     if (attack(0, i, m, j)) continue;
     for (let k = i; k <= m - i; k++) {
       // A corner queen is two border queens: row 0's and column 0's (i = 0 with k = 0), row n-1's and column 0's (j = 0 with k = m).
@@ -188,13 +195,19 @@ const indexCache = new Map<string, ConstellationIndex | null>();
  * it would hold more than MAX_CONSTELLATION_TASKS tasks.
  */
 export function constellationIndex(n: number, presets: number): ConstellationIndex | undefined {
+  return runSteps(constellationIndexSteps(n, presets));
+}
+
+/** constellationIndex in steps: the constellations made, then one walked a step. */
+export function* constellationIndexSteps(n: number, presets: number): Steps<ConstellationIndex | undefined> {
   const key = `${n}/${presets}`;
   const known = indexCache.get(key);
   if (known !== undefined) return known ?? undefined;
-  const list = constellations(n);
+  const list = yield* constellationSteps(n);
   const starts = new Float64Array(list.length + 1);
   let tasks = 0, prefixNodes = 0, over = false;
   for (let c = 0; c < list.length && !over; c++) {
+    if (presets > 0) yield 0; // (with none, a walk is one task: no step)
     starts[c] = tasks;
     const r = walkConstellation(n, list[c], presets);
     tasks += r.tasks;
@@ -210,8 +223,16 @@ export function constellationIndex(n: number, presets: number): ConstellationInd
 
 /** Visits every task of the split of n with `presets` preset rows in order (4 <= n <= 32). */
 export function walkConstellationTasks(n: number, presets: number, visit: (task: ConstellationTask, index: number) => void): void {
+  runSteps(walkConstellationSteps(n, presets, visit));
+}
+
+/** walkConstellationTasks in steps: one constellation walked a step. */
+export function* walkConstellationSteps(n: number, presets: number, visit: (task: ConstellationTask, index: number) => void): Steps<void> {
   let index = 0;
-  for (const c of constellations(n)) walkConstellation(n, c, presets, (task) => visit(task, index++));
+  for (const c of yield* constellationSteps(n)) {
+    walkConstellation(n, c, presets, (task) => visit(task, index++));
+    yield 0;
+  }
 }
 
 /**
@@ -262,10 +283,15 @@ export type ConstellationSplit = { n: number; presets: number; tasks: Constellat
 
 /** The constellation tasks of an n x n board (4 <= n <= 32) with `presets` preset rows (0: one task per constellation). */
 export function splitConstellations(n: number, presets = 0): ConstellationSplit {
-  const index = constellationIndex(n, presets);
+  return runSteps(splitConstellationSteps(n, presets));
+}
+
+/** splitConstellations in steps (count's split, paced: about 450 ms at n = 32). */
+export function* splitConstellationSteps(n: number, presets = 0): Steps<ConstellationSplit> {
+  const index = yield* constellationIndexSteps(n, presets);
   if (!index) throw rangeError(`a split of n = ${n} with ${presets} preset rows would hold more than ${MAX_CONSTELLATION_TASKS} tasks; preset fewer rows`);
   const tasks: ConstellationTask[] = [];
-  walkConstellationTasks(n, presets, (task) => tasks.push(task));
+  yield* walkConstellationSteps(n, presets, (task) => tasks.push(task));
   return { n, presets, tasks, prefixNodes: BigInt(index.prefixNodes) };
 }
 

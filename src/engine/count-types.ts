@@ -5,7 +5,8 @@ import type { Square } from "../board/constraints.js";
 import type { PacedOptions } from "../core/pacer.js";
 
 export type CountProgress = {
-  phase: "count";
+  /** 'split' while the board is cut into tasks, when that takes more than a slice of about 10 ms (tasksDone and tasksTotal 0: the tasks are not known yet), then 'count'. */
+  phase: "split" | "count";
   n: number;
   tasksDone: number;
   tasksTotal: number;

@@ -34,10 +34,11 @@ import {
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
 import {
-  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTasks, wholeBoardTask, type SolveTask,
+  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask,
 } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
+import { runStepsPaced, yieldToEventLoop } from "../core/pacer.js";
 import type { Square } from "../board/constraints.js";
 
 // The tasks asked for and the passes' budgets are the queue's too (src/distributed/solve-jobs.ts):
@@ -52,8 +53,8 @@ export const SOLVE_SLICE_GROWTH = 2;
  */
 export const SOLVE_PORTFOLIO_NODES = 2 ** 22;
 
-/** What the tasks together came to: a solution, none (every task exhausted), or the node cap used up. */
-type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" };
+/** What the tasks together came to: a solution, none (every task exhausted), the node cap used up (or the time limit, in the split). */
+type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" | "timeout" };
 
 /** The whole board's complete search on this thread, to its root's verdict: its first node or two (never past the cap). */
 function rootOf(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
@@ -91,12 +92,24 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     return { ...base, found: true, columns: found, ...figures, ms: pacer.elapsed() };
   };
   const root = rootOf(plan);
-  if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
-    const end: Outcome = root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" };
+  const rootOnly = (end: Outcome): SolveResult => {
     pacer.finish({ phase: "search", conflicts: -1, method, n, nodes: root.nodes, tries: 1, steps: 0, elapsedMs: pacer.elapsed(), tasksDone: 0, tasksTotal: 0, workers: 0 });
     return answer(end, { nodes: root.nodes, workers: 0, tasks: 0 });
+  };
+  if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
+    return rootOnly(root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" });
   }
-  const parts = solveTasks(board, SOLVE_TASKS);
+  // The tasks (a prefix split: 0.5 s at n = 1000 with 900 given queens) in slices that stop at an abort or the time limit.
+  const stopped = new Error("stopped");
+  const cut = async (): Promise<void> => {
+    await yieldToEventLoop();
+    if (pacer.stopReason()) throw stopped;
+  };
+  const parts = await runStepsPaced(solveTaskSteps(board, SOLVE_TASKS), cut).catch((error: unknown) => {
+    if (error !== stopped) throw error;
+    pacer.throwIfAborted();
+  });
+  if (!parts) return rootOnly({ columns: null, reason: "timeout" });
   // With two threads or more, one more task: the whole board searched as one thread searches it, for its first nodes.
   const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
   const size = Math.min(asked, parts.length + (whole ? 1 : 0));

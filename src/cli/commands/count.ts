@@ -91,7 +91,8 @@ export function countCommand(program: Command): void {
       const plain = !hasGivens(givens) && opts.queue === undefined && opts.engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
       // (Not said where --timeout ends the count within the minute anyway.)
       if (plain?.notice && !(opts.timeout !== undefined && opts.timeout < LONG_COUNT_MS)) err(`nqueens: ${plain.notice}\n`);
-      const tick = (p: { tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
+      const tick = (p: { phase?: string; tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
+        if (p.phase === "split") return; // (its figures are parts made, not parts counted or saved)
         last = p;
         if (p.elapsedMs < 500) return;
         const knuthEta = forecast && p.nodes !== undefined ? forecast.etaMs(p.nodes, p.elapsedMs)
