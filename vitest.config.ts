@@ -16,6 +16,13 @@ writeFileSync(join(process.env.XDG_CONFIG_HOME, "nqueens", "key"), `${randomByte
 // removed by test/global-setup.ts when the run ends.
 process.env.NQ_TEST_SHARED = mkdtempSync(join(tmpdir(), "nqueens-test-run-"));
 
+/**
+ * The files that run in a worker of their own: crosscheck-abort (vi.mock replaces a module of
+ * src/ that other files import), webgpu-queue (a deprecation is said once per process: it checks
+ * that once), pool and parallel (they count the process's threads and Worker handles).
+ */
+const ISOLATED = ["test/crosscheck-abort.test.ts", "test/webgpu-queue.test.ts", "test/pool.test.ts", "test/parallel.test.ts"];
+
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {
   return {
@@ -43,7 +50,6 @@ function wgslText(): Plugin {
 export default defineConfig({
   plugins: [wasmBytes(), wgslText()],
   test: {
-    include: ["test/**/*.test.ts"],
     globalSetup: ["test/global-setup.ts"],
     // CI also writes a JSON report, from which .ci/run prints its "N passed, N failed" line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: "test-artifacts/vitest.json" }]] : ["default"],
@@ -54,5 +60,15 @@ export default defineConfig({
     // of CPU shared three ways), so the default leaves a margin that load cannot eat.
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // A file's fresh worker costs about 0.6 s of CPU (a process, vitest's runtime, the modules of
+    // src/ evaluated again): 82 files, about 50 s of the suite's CPU on 2 cores. So most files
+    // share their worker and its modules (isolate: false); they leave nothing behind (each
+    // closes its pools, clients and servers, and puts back what it sets: process.env, the GPU
+    // loader, the queue's importer, globals). The files below are each given a fresh worker,
+    // because what they check is the state of the whole process.
+    projects: [
+      { extends: true, test: { name: "shared", include: ["test/**/*.test.ts"], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: "isolated", include: ISOLATED, isolate: true } },
+    ],
   },
 });
