@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { defineConfig, type Plugin } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { softwareVulkanEnv } from "./test/webgpu-env.js";
 
 // WebGPU tests in Node without a GPU (test/webgpu.test.ts): set before the workers are forked.
@@ -22,6 +23,28 @@ process.env.NQ_TEST_SHARED = mkdtempSync(join(tmpdir(), "nqueens-test-run-"));
  * that once), pool and parallel (they count the process's threads and Worker handles).
  */
 const ISOLATED = ["test/crosscheck-abort.test.ts", "test/webgpu-queue.test.ts", "test/pool.test.ts", "test/parallel.test.ts"];
+
+/**
+ * Files that are short but long to run (one tool, a few costly tests). vitest runs the files it
+ * has timed before longest first, and files it has not (a fresh clone, as in CI) largest first:
+ * then these came last, and the run ended on typecheck's tsc alone, 20 s with the other core
+ * idle. So they go first, in this order, and the rest as vitest would have them.
+ */
+const LONG_FIRST = [
+  "test/typecheck.test.ts", "test/solve-share.test.ts", "test/solve-cut.test.ts", "test/bundler.test.ts",
+  "test/docs.test.ts", "test/parity.test.ts", "test/min-conflicts-counters.test.ts",
+];
+
+class LongFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification): number => {
+      const at = LONG_FIRST.findIndex((file) => spec.moduleId.endsWith(`/${file}`));
+      return at < 0 ? LONG_FIRST.length : at;
+    };
+    return sorted.map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map(({ spec }) => spec);
+  }
+}
 
 /** Imports of *.wasm give the bytes, as tsup's binary loader does in the bundle. */
 function wasmBytes(): Plugin {
@@ -58,6 +81,7 @@ export default defineConfig({
     maxWorkers: availableParallelism() + 1,
     // Hang guards, not speed goals: under load 9 on 2 cores the slowest tests take 30 s (a minute
     // of CPU shared three ways), so the default leaves a margin that load cannot eat.
+    sequence: { sequencer: LongFirst },
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // A file's fresh worker costs about 0.6 s of CPU (a process, vitest's runtime, the modules of
