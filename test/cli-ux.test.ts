@@ -1,7 +1,7 @@
 // A new user's first hour with the `nqueens` command: files read with a size cap, secrets
 // never echoed, and the terminal's wording. Each case is one short run of the built CLI.
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -71,15 +71,26 @@ describe("secrets in a --queue URL are never echoed", () => {
   });
 });
 
-/** Runs the CLI in a real terminal (script(1) gives it a pty) and returns what the terminal got, its bar frames split out. */
-/** The CLI in a terminal (script(1)); `interruptAfterS`: Ctrl-C (SIGINT, by timeout(1)) after that many seconds. */
-function inTerminal(args: string, interruptAfterS?: number): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
+/**
+ * Runs the CLI in a real terminal (script(1) gives it a pty) and returns what the terminal got,
+ * its bar frames split out. `interruptOn`: Ctrl-C (SIGINT to the CLI, whose pid its shell wrote
+ * before exec) once the terminal's text matches it.
+ */
+function inTerminal(args: string, interruptOn?: RegExp): Promise<{ code: number | null; text: string; frames: (prefix: string) => string[] }> {
   return new Promise((resolve) => {
-    const command = `${interruptAfterS === undefined ? "" : `timeout -s INT ${interruptAfterS} `}${process.execPath} dist/cli.js ${args}`;
+    const pidFile = join(dir, `cli-${Math.random().toString(36).slice(2)}.pid`);
+    const command = `sh -c 'echo $$ > ${pidFile}; exec ${process.execPath} dist/cli.js ${args}'`;
     const child = spawn("script", ["-qfec", command, "/dev/null"], { stdio: ["ignore", "pipe", "pipe"] });
-    let text = "";
-    child.stdout.on("data", (d) => (text += d));
-    child.stderr.on("data", (d) => (text += d));
+    let text = "", sent = false;
+    const seen = (d: Buffer): void => {
+      text += d;
+      if (interruptOn && !sent && interruptOn.test(text)) {
+        sent = true;
+        process.kill(Number(readFileSync(pidFile, "utf8")), "SIGINT");
+      }
+    };
+    child.stdout.on("data", seen);
+    child.stderr.on("data", seen);
     child.on("close", (code) => resolve({
       code, text,
       // eslint-disable-next-line no-control-regex
@@ -118,9 +129,10 @@ describe("the terminal", () => {
   });
 
   it("a plain count with no end in sight says its forecast at once, and its bar has an ETA before any task is done", async () => {
-    // n = 24: a task takes about half an hour on one thread, so every frame of these 3 s is at 0 tasks done
-    const run = await inTerminal("count 24", 3);
-    expect(run.code, run.text).toBe(124); // timeout(1)'s own code for a command it had to stop (with Ctrl-C)
+    // n = 24: a task takes about half an hour on one thread, so every frame is at 0 tasks done;
+    // Ctrl-C once a frame with its ETA is drawn (the count's own exit, 130, through script -e)
+    const run = await inTerminal("count 24", /count 24 \|[^\r\n]*ETA \d+y/);
+    expect(run.code, run.text).toBe(130);
     const notice = /nqueens: count 24 is estimated at about ([\d.,]+) years on one thread \(a model: [^)]*\); the ETA follows this count's own rate once its first tasks finish\. Ctrl-C stops it/.exec(run.text);
     expect(notice, run.text).not.toBeNull();
     const years = Number(notice![1]!.replace(/,/g, ""));
