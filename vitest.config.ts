@@ -20,13 +20,9 @@ process.env.NQ_TEST_SHARED = mkdtempSync(join(tmpdir(), "nqueens-test-run-"));
 /**
  * The files that run in a worker of their own: crosscheck-abort (vi.mock replaces a module of
  * src/ that other files import), webgpu-queue (a deprecation is said once per process: it checks
- * that once), pool and parallel (they count the process's threads and Worker handles), and
- * integrity (it times a split's first part, which makes the split's index, against a later one:
- * an index another file made in the same worker is already there).
+ * that once), pool and parallel (they count the process's threads and Worker handles).
  */
-const ISOLATED = [
-  "test/crosscheck-abort.test.ts", "test/webgpu-queue.test.ts", "test/pool.test.ts", "test/parallel.test.ts", "test/integrity.test.ts",
-];
+const ISOLATED = ["test/crosscheck-abort.test.ts", "test/webgpu-queue.test.ts", "test/pool.test.ts", "test/parallel.test.ts"];
 
 /**
  * Files that are short but long to run (one tool, a few costly tests). vitest runs the files it
