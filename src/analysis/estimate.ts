@@ -5,7 +5,6 @@
 // exactly the nodes that backtracking through all solutions visits, root included.
 import type { EngineName } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
-import { timeoutError } from "../core/errors.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
 import { checkInteger, checkOptions, checkSeed, optionalInteger } from "../core/validate.js";
 
@@ -104,9 +103,7 @@ export async function estimate(n: number, options?: EstimateOptions): Promise<Es
       sizer.observe(now() - t0);
       done += chunk;
       if (done === samples) break;
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`estimate(${n})`, pacer.timeoutMs);
+      pacer.throwIfStopped(`estimate(${n})`);
       await pacer.between(progress);
     }
     const sums = prober.sums();
@@ -203,9 +200,7 @@ export async function treeSize(n: number, options?: TreeSizeOptions): Promise<Tr
   const counter = engine.openTreeCounter(n);
   try {
     for (let i = 0; i < tasks.length; i++) {
-      const stop = pacer.stopReason();
-      if (stop === "aborted") pacer.throwIfAborted();
-      if (stop === "timeout") throw timeoutError(`treeSize(${n})`, pacer.timeoutMs);
+      pacer.throwIfStopped(`treeSize(${n})`);
       const { columns, weight } = tasks[i];
       const counts = counter.subtree(columns);
       for (let k = 0; k <= n; k++) {

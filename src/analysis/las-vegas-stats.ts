@@ -12,7 +12,7 @@
 // can be stopped; the kernels walk each subtree, which is all of the work.
 import type { Engine, EngineName, ExactSums } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
-import { timeoutError, invalid } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { standardError } from "./estimate.js";
 import { checkSeed } from "../core/validate.js";
 import { ChunkSizer, PACED_OPTION_NAMES, Pacer, now, type PacedOptions } from "../core/pacer.js";
@@ -109,7 +109,6 @@ type Run = {
   n: number;
   mode: Mode;
   pacer: Pacer<LasVegasProgress>;
-  timeoutMs: number;
   rowsTotal: number;
 };
 
@@ -140,14 +139,12 @@ function prepare(n: number, opts: Partial<LasVegasStatsOptions>): Omit<Run, "row
   const engine = pickEngine(opts.engine);
   const pacer = Pacer.from<LasVegasProgress>(opts);
   pacer.throwIfAborted();
-  return { engine, n, mode, pacer, timeoutMs: pacer.timeoutMs };
+  return { engine, n, mode, pacer };
 }
 
 /** Stop now if asked to: abort (rejects with the signal's reason) or timeout (TimeoutError). */
 function checkStop(run: Run, what: string): void {
-  const stop = run.pacer.stopReason();
-  if (stop === "aborted") run.pacer.throwIfAborted();
-  if (stop === "timeout") throw timeoutError(what, run.timeoutMs);
+  run.pacer.throwIfStopped(what);
 }
 
 /** p, s, e, t from the probability (or frequency) of success and failure and the nodes summed per outcome. */

@@ -6,6 +6,7 @@
 import { optionalFunction, optionalInteger, optionalSignal } from "./validate.js";
 import { monotonicMs } from "./platform.js";
 import { afterMs } from "./timer.js";
+import { timeoutError } from "./errors.js";
 
 /** Default least time between two progress reports. */
 export const PROGRESS_INTERVAL_MS = 50;
@@ -176,6 +177,13 @@ export class Pacer<P> {
         },
       );
     });
+  }
+
+  /** Throws if the run must stop now: the signal's reason when aborted, else an NQ_TIMEOUT naming `what` (`"count(20)"`). */
+  throwIfStopped(what: string): void {
+    const stop = this.stopReason();
+    if (stop === "aborted") this.throwIfAborted();
+    if (stop === "timeout") throw timeoutError(what, this.timeoutMs);
   }
 
   /** Throws the signal's reason (an AbortError by default) if it is aborted. */

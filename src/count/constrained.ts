@@ -9,7 +9,7 @@
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, runSteps, runStepsPaced, yieldToEventLoop, type Steps } from "../core/pacer.js";
-import { rangeError, timeoutError, invalid } from "../core/errors.js";
+import { rangeError, invalid } from "../core/errors.js";
 import { COMPLETE_PLAIN } from "../engine/ts/complete.js";
 
 /** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
@@ -63,11 +63,7 @@ export async function countConstrained(
   progress: (nodes: bigint, tasksDone: number, tasksTotal: number, phase?: "split") => unknown,
 ): Promise<{ total: bigint; nodes: bigint; tasks: number }> {
   if (constraints.conflict !== null) return { total: 0n, nodes: 0n, tasks: 0 };
-  const checkStop = (): void => {
-    const stop = pacer.stopReason();
-    if (stop === "aborted") pacer.throwIfAborted();
-    if (stop === "timeout") throw timeoutError(`count(${n}) with constraints`, pacer.timeoutMs);
-  };
+  const checkStop = (): void => pacer.throwIfStopped(`count(${n}) with constraints`);
   // (Below CONSTRAINED_SPLIT_FROM_N a count takes well under a second: one task, no split to pay for.)
   // The split in slices that stop and report (0.5 s at n = 1000 with 143,602 blocked squares).
   const prefixes = n < CONSTRAINED_SPLIT_FROM_N ? [[]] : await runStepsPaced(constrainedPrefixSteps(constraints, CONSTRAINED_COUNT_TASKS), async () => {

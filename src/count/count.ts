@@ -11,7 +11,7 @@ import { engineCan } from "../engine/contract.js";
 import { pickEngine } from "../engine/select.js";
 import { splitConstellationSteps, splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
-import { rangeError, timeoutError } from "../core/errors.js";
+import { rangeError } from "../core/errors.js";
 import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, runStepsPaced } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
 import { boardOf } from "../board/board.js";
@@ -58,11 +58,7 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
     pacer.finish({ phase: "count", n, tasksDone: 0, tasksTotal: 0, nodes: small.nodes, elapsedMs: pacer.elapsed() });
     return { n, ...small, ms: pacer.elapsed(), engine: engine.name };
   }
-  const checkStop = (): void => {
-    const stop = pacer.stopReason();
-    if (stop === "aborted") pacer.throwIfAborted();
-    if (stop === "timeout") throw timeoutError(`count(${n})`, pacer.timeoutMs);
-  };
+  const checkStop = (): void => pacer.throwIfStopped(`count(${n})`);
   // The split (the constellations: about 450 ms at n = 32) in slices that stop and report like the count's chunks.
   const { tasks, prefixNodes } = await runStepsPaced(splitConstellationSteps(n), async () => {
     await pacer.between(() => ({ phase: "split", n, tasksDone: 0, tasksTotal: 0, nodes: 0n, elapsedMs: pacer.elapsed() }));

@@ -7,7 +7,7 @@
 // the checkpoint, the queue's coordinator and worker use only what is here.
 import { engineCan, type EngineName } from "../engine/contract.js";
 import { Pacer, runSteps, runStepsPaced, type Steps, type TimeoutOptions } from "../core/pacer.js";
-import { invalid, timeoutError } from "../core/errors.js";
+import { invalid } from "../core/errors.js";
 import { pickEngine } from "../engine/select.js";
 import { checkInteger, checkOptions, describe } from "../core/validate.js";
 import { boardOf, plainBoard, type Board } from "../board/board.js";
@@ -195,7 +195,6 @@ function plainSplit(board: Board, count: number): Split {
   );
 }
 
-
 /** A board as a run's record holds it: n, normal-form lists and digest, and the split's depth. */
 export type RecordedBoard = { n: number; fixed: Square[]; blocked: Square[]; digest: string; depth: number };
 
@@ -367,9 +366,7 @@ export async function countPart(part: Part, options?: CountPartOptions): Promise
   pacer.throwIfAborted();
   const what = `countPart(part ${checked.part} of ${checked.parts}, n = ${checked.n})`;
   return kindOf(checked).count(checked, opts.engine, async () => {
-    const stop = pacer.stopReason();
-    if (stop === "aborted") pacer.throwIfAborted();
-    if (stop === "timeout") throw timeoutError(what, pacer.timeoutMs);
+    pacer.throwIfStopped(what);
     await pacer.between(() => undefined as never);
   });
 }
