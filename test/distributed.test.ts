@@ -160,8 +160,10 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   });
 
   it("close(true) with parts in hand and the worker still taking parts: none stays active or locked, none finished is lost, the total stays exact", async () => {
-    // Parts of ~40 ms (n = 16 in 64), so the stop below finds one in hand, not one just finished.
-    const n = 16, parts = 64, name = queueName(n, parts);
+    // Parts of ~100 ms (n = 16 in 16: the same work as in 64, four times longer parts), so the stop
+    // below finds one in hand, not one just finished: at ~40 ms a part (64 parts), load 12 once let
+    // both parts in hand finish between the look and the stop, and nothing was handed back.
+    const n = 16, parts = 16, name = queueName(n, parts);
     const a = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, prefetch: 1, pollMs: 60_000 });
     const stop = new AbortController();
     const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal });
