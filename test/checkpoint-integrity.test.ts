@@ -14,6 +14,7 @@ import { ErrorCode } from "../src/core/errors.js";
 import { macOf } from "../src/core/key.js";
 import { countParallel } from "../src/workers/parallel.js";
 import { CHECKPOINT_DOMAIN, checkpointHooks } from "../src/count/checkpoint.js";
+import { removeLiveTemporaries } from "../src/core/temporaries.js";
 import { A000170 } from "./fixtures/oeis.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nq-checkpoint-"));
@@ -294,6 +295,30 @@ describe("checkpoint paths", () => {
       delete checkpointHooks.beforeRename;
     }
     expect(seen.startsWith(where)).toBe(true); // the temporary file was in the same directory
+    expect(readdirSync(where)).toEqual(["c.json"]);
+    expect(readFileSync(path, "utf8")).toBe(before);
+  });
+
+  it("a process that must exit mid-save (a second Ctrl-C) finds the save's temporary file named, and removes it", async () => {
+    const where = join(dir, "cut-short");
+    mkdirSync(where);
+    const path = join(where, "c.json");
+    await countParallel(10, { workers: 1, parts: 8, checkpoint: path, key: KEY });
+    const before = readFileSync(path, "utf8");
+    let removed = -1;
+    checkpointHooks.beforeRename = (temporary) => {
+      expect(existsSync(temporary)).toBe(true);
+      removed = removeLiveTemporaries((p) => rmSync(p, { force: true })); // what the CLI's second Ctrl-C does, synchronously
+      expect(existsSync(temporary)).toBe(false);
+    };
+    try {
+      const error = await rejection(countParallel(10, { workers: 1, parts: 8, checkpoint: path, restart: true, key: KEY }));
+      expect(error.code).toBe(ErrorCode.io); // in a real exit the process is gone by now
+    } finally {
+      delete checkpointHooks.beforeRename;
+    }
+    expect(removed).toBe(1);
+    expect(removeLiveTemporaries(() => { throw new Error("nothing should be left to remove"); })).toBe(0);
     expect(readdirSync(where)).toEqual(["c.json"]);
     expect(readFileSync(path, "utf8")).toBe(before);
   });

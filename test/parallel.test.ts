@@ -1,8 +1,9 @@
 // Work splitting and parallel counting: exact sums, JSON round trips, abort, a killed
 // worker, and checkpoints that resume without recounting.
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SPLIT_VERSION, count, countParallel, countTask, mergeCounts, splitCount, type ParallelProgress } from "../src/index.js";
 import { workerHooks } from "../src/workers/parallel.js";
@@ -167,5 +168,25 @@ describe("nqueens count --workers", () => {
     const other = await runCli(["count", "16", "--workers", "2", "--checkpoint", file]);
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/belongs to n = 17, not n = 16/);
+  });
+
+  it("a second Ctrl-C exits 130 at once and leaves no temporary file beside the checkpoint, which still reads", async () => {
+    const file = tempFile("twice.json");
+    const where = dirname(file);
+    const child = spawn(process.execPath, ["dist/cli.cjs", "count", "17", "--workers", "2", "--checkpoint", file], { stdio: ["ignore", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => { stderr += d; });
+    const ended = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+    let first = false, second = false;
+    // Ctrl-C once the checkpoint exists; again while its last save is being written (a .tmp beside it) or 200 ms later.
+    const poll = setInterval(() => {
+      if (!first && existsSync(file)) { first = true; child.kill("SIGINT"); setTimeout(() => { if (!second) { second = true; child.kill("SIGINT"); } }, 200); return; }
+      if (first && !second && readdirSync(where).some((f) => f.endsWith(".tmp"))) { second = true; child.kill("SIGINT"); }
+    }, 2);
+    const code = await ended;
+    clearInterval(poll);
+    expect(code, stderr).toBe(130);
+    expect(readdirSync(where)).toEqual(["twice.json"]);
+    expect(JSON.parse(readFileSync(file, "utf8"))).toMatchObject({ n: 17, format: "nqueens-count-checkpoint" });
   });
 });

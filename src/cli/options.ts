@@ -1,11 +1,12 @@
 // Parsing of the CLI's arguments and options shared by the commands, checks of the files it
 // will write, and its interrupt signal.
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { availableParallelism } from "node:os";
 import { InvalidArgumentError, Option } from "commander";
 import { ENGINE_NAMES } from "../engine/select.js";
 import { afterMs } from "../core/timer.js";
+import { removeLiveTemporaries } from "../core/temporaries.js";
 import { UsageError } from "./errors.js";
 
 /** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
@@ -75,12 +76,28 @@ export function choiceOption(flags: string, description: string, choices: readon
 
 export const engineOption = () => choiceOption("--engine <name>", "engine", ENGINE_NAMES).default("wasm");
 
-/** An AbortSignal that fires on Ctrl-C (SIGINT) or SIGTERM. */
+/**
+ * An AbortSignal that fires on Ctrl-C (SIGINT) or SIGTERM. A second one exits at once (130),
+ * after removing any temporary file being written (a checkpoint's last save, cut short: the
+ * checkpoint keeps what the save before it held).
+ */
 export function interruptSignal(): AbortSignal {
   const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  const now = (): void => {
+    if (removeLiveTemporaries((path) => rmSync(path, { force: true })) > 0) {
+      writeSync(2, "nqueens: stopped at once; the checkpoint's last save was cut short, so it holds what the save before it held\n");
+    }
+    process.exit(130);
+  };
+  const stop = (): void => {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+    process.once("SIGINT", now);
+    process.once("SIGTERM", now);
+    controller.abort();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   return controller.signal;
 }
 

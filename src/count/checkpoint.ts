@@ -10,6 +10,7 @@ import { explicitKey, localKey, macEquals, macOf, type KeyInput } from "../core/
 import { checkPartCount, type Part, type PartResult } from "./split.js";
 import { SPLIT_VERSION } from "./parts.js";
 import { importModule } from "../core/platform.js";
+import { liveTemporary } from "../core/temporaries.js";
 import type { Steps } from "../core/pacer.js";
 
 /** The domain of a checkpoint's MAC: a MAC made for anything else never passes as one. */
@@ -219,6 +220,7 @@ export async function writeCheckpoint(path: string, key: Uint8Array, content: Om
   const dir = dirname(target);
   const temporary = join(dir, `.${basename(target)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let made = false;
+  const done = liveTemporary(temporary); // a second Ctrl-C removes it before the process exits
   try {
     const handle = await fs.open(temporary, "wx", 0o644);
     made = true;
@@ -240,5 +242,7 @@ export async function writeCheckpoint(path: string, key: Uint8Array, content: Om
   } catch (error) {
     if (made) await fs.rm(temporary, { force: true }).catch(() => undefined);
     throw ioError(`checkpoint ${path} could not be written`, error);
+  } finally {
+    done();
   }
 }
