@@ -58,6 +58,57 @@ describe("checkConstraints", () => {
     expect(checkConstraints(6, { fixed: [[0, 0], [1, 2]] }, "solve").conflict).toBeNull();
   });
 
+  it("on random lists, the same normal form and the same first conflict as a pair-by-pair reference", () => {
+    // The reference: every earlier queen tried in input order, blocks looked up in a set.
+    type Sq = [number, number];
+    const reference = (n: number, fixed: Sq[], blocked: Sq[]) => {
+      const isBlocked = new Set(blocked.map(([r, c]) => r * n + c));
+      const rows = Array.from({ length: n }, (_, r) => [...new Set(blocked.filter((b) => b[0] === r).map((b) => b[1]))].sort((a, b) => a - b));
+      const kept: Sq[] = [];
+      const seen = new Set<number>();
+      let conflict: { squares: Sq[]; line: string } | null = null;
+      for (const q of fixed) {
+        if (seen.has(q[0] * n + q[1])) continue;
+        seen.add(q[0] * n + q[1]);
+        if (!conflict && isBlocked.has(q[0] * n + q[1])) conflict = { squares: [q], line: "blocked" };
+        for (const o of kept) {
+          if (conflict) break;
+          const line = q[0] === o[0] ? "row" : q[1] === o[1] ? "column" : Math.abs(q[0] - o[0]) === Math.abs(q[1] - o[1]) ? "diagonal" : null;
+          if (line) conflict = { squares: [o, q], line };
+        }
+        kept.push(q);
+      }
+      return { rows, conflict };
+    };
+    let seed = 7;
+    const rnd = (k: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % k; };
+    let conflicts = 0;
+    for (let t = 0; t < 400; t++) {
+      const n = 1 + rnd(12);
+      const fixed: Sq[] = Array.from({ length: rnd(6) }, () => [rnd(n), rnd(n)]);
+      const blocked: Sq[] = Array.from({ length: rnd(3 * n) }, () => [rnd(n), rnd(n)]);
+      const c = checkConstraints(n, { fixed, blocked }, "solve");
+      const want = reference(n, fixed, blocked);
+      for (let r = 0; r < n; r++) expect(Array.from(c.blockedCols.subarray(c.blockedStart[r], c.blockedStart[r + 1]))).toEqual(want.rows[r]);
+      expect(c.conflict?.squares ?? null).toEqual(want.conflict?.squares ?? null);
+      if (want.conflict) {
+        conflicts++;
+        expect(c.conflict!.reason).toContain(want.conflict.line === "blocked" ? "stands on a blocked square" : `(same ${want.conflict.line})`);
+      }
+    }
+    expect(conflicts).toBeGreaterThan(100); // the lists were drawn to meet conflicts of every kind
+  });
+
+  it("400,000 given queens are checked against each other line by line, not pair by pair (80 billion pairs)", () => {
+    const n = 999_997; // not a multiple of 2 or 3: the queens (r, 2r mod n) attack no other
+    const fixed = Array.from({ length: 400_000 }, (_, r): [number, number] => [r, 2 * r]);
+    const c = checkConstraints(n, { fixed }, "solve");
+    expect(c.conflict).toBeNull();
+    expect(c.fixedColumn[399_999]).toBe(799_998);
+    fixed.push([500_000, 650_000]); // on the diagonal of (150000, 300000) and the column of (325000, 650000): the one given first is named
+    expect(checkConstraints(n, { fixed }, "solve").conflict!.squares).toEqual([[150_000, 300_000], [500_000, 650_000]]);
+  });
+
   it("names a given queen on a blocked square", () => {
     const c = checkConstraints(6, { fixed: [[2, 3]], blocked: [[2, 3]] }, "count");
     expect(c.conflict!.squares).toEqual([[2, 3]]);

@@ -107,10 +107,12 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
   }
   blockedStart[n] = at;
 
-  // Given queens: one per row; the first attacking pair (in input order) or given queen on a block is the conflict.
+  // Given queens: one per row; the first attacking pair (in input order) or given queen on a block
+  // is the conflict. The first queen kept on each row, column and diagonal is what a new one meets.
   const fixedColumn = new Int32Array(n).fill(-1);
   const seen = new Set<number>();
   const kept: Square[] = [];
+  const first = new Map<number, number>(); // a line (row, column, diagonal) -> the first kept queen on it
   let conflict: Constraints["conflict"] = null;
   for (const square of fixed) {
     const [r, c] = square;
@@ -119,17 +121,14 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
     if (conflict === null && isBlocked.has(r * n + c)) {
       conflict = { reason: `the given queen at ${squareName(square)} stands on a blocked square`, squares: [square] };
     }
-    for (const other of kept) {
-      if (conflict !== null) break;
-      const [r2, c2] = other;
-      const line = r === r2 ? "row" : c === c2 ? "column" : Math.abs(r - r2) === Math.abs(c - c2) ? "diagonal" : null;
-      if (line !== null) {
-        conflict = {
-          reason: `the given queens at ${squareName(other)} and ${squareName(square)} attack each other (same ${line})`,
-          squares: [other, square],
-        };
-      }
+    const lines = [r, n + c, 3 * n + r - c, 5 * n + r + c];
+    const earliest = Math.min(...lines.map((line) => first.get(line) ?? Infinity));
+    if (conflict === null && earliest < Infinity) {
+      const other = kept[earliest];
+      const line = r === other[0] ? "row" : c === other[1] ? "column" : "diagonal";
+      conflict = { reason: `the given queens at ${squareName(other)} and ${squareName(square)} attack each other (same ${line})`, squares: [other, square] };
     }
+    for (const line of lines) if (!first.has(line)) first.set(line, kept.length);
     kept.push(square);
     if (fixedColumn[r] < 0) fixedColumn[r] = c;
   }
