@@ -28,8 +28,9 @@ function popcount(x: number): number {
  */
 export function lastTwoRows(down: number, queens: number, after: number, s: number): number {
   const f = ~down, low = f & -f;
-  if (low << s === (f ^ low)) return 0;
-  return popcount((queens === f ? f : f ^ queens) & after);
+  // Without branches, as the Wasm twin (selects): (x | -x) >> 31 is -1 where x is not 0.
+  const other = queens ^ f, apart = (low << s) ^ f ^ low; // (not 0: not both candidates; not on one diagonal)
+  return popcount((f ^ (queens & ((other | -other) >> 31))) & after & ((apart | -apart) >> 31));
 }
 
 /**
@@ -138,12 +139,7 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
     const { i, j, k, l, rows } = task;
     solutions = 0; nodes = 0; solutionsTotal = 0n; nodesTotal = 0n;
     last = borderTables(n, i, j, k, l, border, shift);
-    for (let a = 0; a <= last; a++) {
-      rowTab[4 * a] = shift[a];
-      rowTab[4 * a + 1] = a + 1 <= last ? border[a + 1] : 0;
-      rowTab[4 * a + 2] = a + 1 <= last ? shift[a + 1] : 0;
-      rowTab[4 * a + 3] = a + 2 <= last ? border[a + 2] : 0;
-    }
+    for (let a = 0; a <= last; a++) rowTab.set([shift[a], border[a + 1], shift[a + 1], border[a + 2]], 4 * a); // (past the ends: unread)
     symmetry = constellationSymmetry(n, i, j, k, l);
     ({ half, quarter } = symmetry ? turnSymmetric(n, i, j, k, l) : { half: 0, quarter: 0 });
     left = 0; right = 0; down = offBoard | (1 << i) | (1 << j) | 1 | (1 << (n - 1));
@@ -216,10 +212,13 @@ export function openConstellationCounter(n: number): Counter<ConstellationTask> 
       if (after === 0) continue;
       // Where the row after next has one free square, the next row's queens that attack it
       // leave that row empty: they are not tried (the node count is the same without this).
-      const killers = (after & (after - 1)) === 0 ? after | (after << s2) | (after >>> s2) : 0;
-      // pushed while it has untried queens (written always, as the Wasm twin does without a branch)
+      // Without branches, as the Wasm twin (selects; which way they go is hard to predict):
+      // (x | -x) >> 31 is -1 where x is not 0, and (x | -x) >>> 31 is 1.
+      const more = after & (after - 1); // (not 0: two or more free squares there)
+      const killers = (after | (after << s2) | (after >>> s2)) & ~((more | -more) >> 31);
+      // pushed while it has untried queens (written always, kept by moving p or not)
       stack[p] = q; stack[p + 1] = l; stack[p + 2] = d; stack[p + 3] = r; stack[p + 4] = a;
-      if (q !== 0) p = (p + 5) | 0;
+      p = (p + ((q | -q) >>> 31) * 5) | 0;
       l = nextLeft; d = nextDown; r = nextRight; q = next & ~killers; a = (a + 1) | 0;
     }
     nodes = count; solutions = found; sp = 0; queens = 0;
