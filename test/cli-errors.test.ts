@@ -182,16 +182,17 @@ describe("nqueens CLI errors", () => {
   });
 
   it("a missing optional queue package (bullmq) is one line naming what to install, exit 1", async () => {
-    // The package is hidden by a module-resolution hook, as if it were not installed.
-    const hook = join(dir, "hide-bullmq.mjs");
-    writeFileSync(hook, `import { register } from "node:module";
-register("data:text/javascript," + encodeURIComponent(\`
-export async function resolve(specifier, context, next) {
-  if (specifier === "bullmq") { const e = new Error("Cannot find package 'bullmq'"); e.code = "ERR_MODULE_NOT_FOUND"; throw e; }
-  return next(specifier, context);
-}\`));
+    // The package is hidden by a preloaded resolution hook, as if it were not installed (the
+    // CLI requires the queue's packages: src/cli/launch.ts).
+    const hook = join(dir, "hide-bullmq.cjs");
+    writeFileSync(hook, `const Module = require("node:module");
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (request === "bullmq") { const e = new Error("Cannot find module 'bullmq'"); e.code = "MODULE_NOT_FOUND"; throw e; }
+  return resolve.call(this, request, ...rest);
+};
 `);
-    const child = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8", "--queue", "redis://127.0.0.1:1", "--unauthenticated"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["-r", hook, "dist/cli.js", "count", "8", "--queue", "redis://127.0.0.1:1", "--unauthenticated"], { stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "", stdout = "";
     child.stderr!.on("data", (d) => (stderr += d));
     child.stdout!.on("data", (d) => (stdout += d));
@@ -200,7 +201,7 @@ export async function resolve(specifier, context, next) {
     expect(oneLine({ stderr })).toBe("nqueens: the Redis queue needs the optional package bullmq: npm install bullmq ioredis");
     expect(stdout).toBe("");
     // The rest of the CLI works without it.
-    const plain = spawn(process.execPath, ["--import", hook, "dist/cli.js", "count", "8"], { stdio: ["ignore", "pipe", "pipe"] });
+    const plain = spawn(process.execPath, ["-r", hook, "dist/cli.js", "count", "8"], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     plain.stdout!.on("data", (d) => (out += d));
     expect(await new Promise((resolve) => plain.on("close", resolve))).toBe(0);

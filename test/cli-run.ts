@@ -1,6 +1,7 @@
 // Runs the built `nqueens` command as a user does: a fresh Node process on dist/cli.js.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { onTestFinished } from "vitest";
 
 type Run = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -19,6 +20,13 @@ export function runCli(args: string[], options: { killAfterMs?: number; killOn?:
     const marked = options.killOnceHandled !== undefined;
     const child = spawn(process.execPath, [...(marked ? ["-r", SIGINT_MARKER] : []), "dist/cli.js", ...args],
       { stdio: ["ignore", "pipe", "pipe", ...(marked ? ["pipe" as const] : [])], env: options.env ?? process.env });
+    // A test that ends first (its timeout, a failed assertion before the await) leaves no
+    // process behind: killed when the test finishes, and waited for. (Outside a test, in a
+    // hook, there is no test to finish: the hook's own timeout ends the file's worker.)
+    let closed = false;
+    try {
+      onTestFinished(() => closed ? undefined : new Promise<void>((done) => { child.once("close", () => done()); child.kill("SIGKILL"); }));
+    } catch { /* not inside a test */ }
     let stdout = "", stderr = "";
     child.stdout!.on("data", (d) => (stdout += d));
     let sent = false;
@@ -38,6 +46,6 @@ export function runCli(args: string[], options: { killAfterMs?: number; killOn?:
     const poll = options.killWhen && setInterval(() => {
       if (options.killWhen!()) kill();
     }, 50);
-    child.on("close", (code, signal) => { if (poll) clearInterval(poll); resolve({ code, signal, stdout, stderr }); });
+    child.on("close", (code, signal) => { closed = true; if (poll) clearInterval(poll); resolve({ code, signal, stdout, stderr }); });
   });
 }

@@ -1,5 +1,6 @@
 // The `nqueens` command, run as a user runs it: a fresh Node process on dist/cli.js.
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -215,5 +216,18 @@ describe("nqueens CLI", () => {
     const run = await runCli(["count", "20"], { killOn: /count 20 is estimated at about/ });
     expect(run.code).toBe(130);
     expect(run.stderr).toContain("interrupted");
+  });
+
+  // runCli (test/cli-run.ts) kills its process when the test ends first (a timeout, a failed
+  // assertion before the await): here a test that leaves one running, and the next looks.
+  let left: Promise<unknown> | undefined;
+  it("a test that ends while its nqueens process runs (count 31 takes years) ...", () => {
+    left = runCli(["count", "31", "--workers", "1"]);
+  });
+  it("... leaves no process behind: runCli killed it when that test ended", async () => {
+    const run = (await left) as { signal: string | null };
+    expect(run.signal).toBe("SIGKILL");
+    const children = execFileSync("ps", ["-o", "args=", "--ppid", String(process.pid)], { encoding: "utf8" }).split("\n");
+    expect(children.filter((args) => args.includes("dist/cli.js count 31"))).toEqual([]);
   });
 });

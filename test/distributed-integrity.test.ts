@@ -102,18 +102,18 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
       await (await q.getJob(jobId(3)))!.updateData({ n: 32, parts: 16, index: 3, splitVersion: SPLIT_VERSION, digest: parts32[3].digest });
     });
     const events: WorkerEvent[] = [];
-    const t0 = Date.now();
     const worker = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "foreign", onEvent: (e) => events.push(e) });
     try {
       const error = await run.then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_QUEUE_PART_FAILED" });
+      // Refused at its first attempt ("failed 1 times"), not after a lock ran out on a worker pinned by it.
       expect((error as Error).message).toMatch(/^part 3 of queue foreign failed 1 times: refused job part-3 of queue foreign: it is a part of n = 32, 16 parts, split version \d+; the run is n = 12, 16 parts/);
-      expect(Date.now() - t0).toBeLessThan(10_000);
       expect(events.some((e) => e.type === "error" && /refused job part-3/.test(e.message))).toBe(true);
+      expect(await withQueue("foreign", async (q) => (await q.getJob(jobId(3)))!.attemptsMade)).toBe(1);
     } finally {
-      const c0 = Date.now();
-      await worker.close();
-      expect(Date.now() - c0).toBeLessThan(10_000); // nothing pinned (a generous margin: a part pinned would hold it for its whole count)
+      // Nothing pinned: a part of n = 32 taken to be counted would hold the close for its whole count (years).
+      const closed = await Promise.race([worker.close().then(() => true), sleep(20_000).then(() => false)]);
+      expect(closed, "the worker closed (nothing pinned it)").toBe(true);
     }
     // Run again, the coordinator writes the failed part afresh from its own split: the total is right.
     const again = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "foreign" });
@@ -389,15 +389,15 @@ describe.skipIf(!haveRedisServer)("the queue keeps its answers exact against tam
     const run = countDistributed(17, { unauthenticated: true, connection: url, parts: 4, queue: name, signal: controller.signal, pollMs: 50 });
     run.catch(() => {});
     const w = spawnCli(["worker", "--queue", url, "--queue-name", name, "--concurrency", "1", "--prefetch", "0", "--unauthenticated"]);
-    await until("the worker to take a part", async () => withQueue(name, async (q) => (await q.getActiveCount()) === 1));
-    await sleep(300); // counting, well inside the part (a part of n = 17 in 4 takes seconds)
-    const t0 = Date.now();
+    const taken = await until("the worker to take a part", async () => withQueue(name, async (q) => { const active = await q.getActive(); return active.length === 1 && active[0].id; }));
+    await sleep(300); // counting, well inside the part (a part of n = 17 in 4 takes seconds quiet, more loaded)
     w.child.kill("SIGTERM");
+    // The part in hand goes back at the grace's end (1 s), not counted on to its end: it waits
+    // again, uncounted. (The time is not asserted: load stretches it, not the mechanism.)
     const code = await w.exited;
-    const took = Date.now() - t0;
     expect(code).toBe(0);
-    expect(took).toBeLessThan(2500); // graceMs 1000 plus the hand-back, measured
     expect(w.stderr()).toMatch(/stopping: finishing the parts in hand, handing back those not done within the grace time/);
+    expect(await withQueue(name, (q) => q.getJobState(taken))).toBe("waiting");
     const counts = await withQueue(name, (q) => q.getJobCounts("active", "waiting", "completed"));
     expect(counts.active).toBe(0);
     expect(counts.waiting + counts.completed).toBe(4);

@@ -1,5 +1,5 @@
 /// <reference types="@webgpu/types" />
-// Faults injected into a real WebGPU device, for test/webgpu.test.ts: a loader (setGpuLoader)
+// Faults injected into a real WebGPU device, for test/webgpu.test.ts (and watchDevice, below, for the GPU tests that watch dispatches and the compile): a loader (setGpuLoader)
 // that hands out the real adapter's device behind a Proxy whose chosen methods are replaced.
 // Everything else goes to the real object (Dawn's methods are called on the real one, so
 // they never see a proxy as `this`). The objects the engine passes back to the device
@@ -68,4 +68,30 @@ function faultyDevice(device: GPUDevice, faults: DeviceFaults): GPUDevice {
   }
   if (faults.limits) overrides.limits = overlay(device.limits, faults.limits);
   return overlay(device, overrides);
+}
+
+/**
+ * What a test watches on the real device, to assert the mechanism rather than a wall-clock
+ * time: `submits` (one a dispatch), and the compile (`compiles` called, `compiled` settled).
+ * The device's own methods are shadowed on the object itself; `restore` removes them.
+ */
+export function watchDevice(device: GPUDevice): { submits: () => number; compiles: () => number; compiled: () => number; restore: () => void } {
+  let submits = 0, compiles = 0, compiled = 0;
+  const queue = device.queue;
+  const submit = queue.submit;
+  const compile = device.createComputePipelineAsync;
+  queue.submit = function (this: GPUQueue, ...args: Parameters<GPUQueue["submit"]>) { submits++; return submit.apply(this, args); };
+  device.createComputePipelineAsync = function (this: GPUDevice, ...args: Parameters<GPUDevice["createComputePipelineAsync"]>) {
+    compiles++;
+    const made = compile.apply(this, args);
+    void made.finally(() => compiled++).catch(() => {});
+    return made;
+  };
+  return {
+    submits: () => submits, compiles: () => compiles, compiled: () => compiled,
+    restore: () => {
+      delete (queue as Partial<GPUQueue>).submit;
+      delete (device as Partial<GPUDevice>).createComputePipelineAsync;
+    },
+  };
 }

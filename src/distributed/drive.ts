@@ -121,10 +121,12 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     // (idempotent: existing job ids are kept as they are), then what is already done is read.
     // Each is made again after a failure, or left midway, as a resumed run would: a failed job
     // removed or not, some jobs added (one job a command), some results read (read again).
+    // What was decided before this run is what was completed before the enqueue: a worker may
+    // answer a job between the enqueue and the read (a fresh run said "1 decided before").
     await wait("queue", () => run.removeFailed());
+    const before = await wait("queue", () => run.completedNow());
     await wait("queue", () => run.enqueueAll());
-    await wait("queue", () => run.scanCompleted());
-    const resumed = run.accepted;
+    const resumed = await wait("queue", () => run.scanCompletedAfter(before));
 
     const progress = new ProgressThrottle(s.onProgress && ((p: { p: DriveProgress; final: boolean }) => s.onProgress!(p.p, p.final)), QUEUE_PROGRESS_INTERVAL_MS);
     const report = (done: number, workers: number, final: boolean): void => {

@@ -118,6 +118,27 @@ export abstract class QueueRun {
   sawCompleted(id: string): void { this.completedIds.add(id); }
   sawFailed(id: string): void { this.failedIds.add(id); }
 
+  /** The ids of the jobs completed now (at the start, before this run enqueues: those done before it). */
+  completedNow(): Promise<string[]> {
+    return jobIdsIn(this.q.client, this.q.queue, "completed");
+  }
+
+  /**
+   * At the start: reads the results of `before` (completedNow's, before this run enqueued),
+   * then the whole completed set; returns the units accepted from `before` alone, those
+   * decided before this run (a job answered since, by a worker quick to take it, is not).
+   */
+  async scanCompletedAfter(before: readonly string[]): Promise<number> {
+    const since = [...this.completedIds]; // this run's events so far: read with the whole set
+    this.completedIds.clear();
+    for (const id of before) this.completedIds.add(id);
+    await this.readCompleted();
+    const resumed = this.accepted;
+    for (const id of since) this.completedIds.add(id);
+    await this.scanCompleted();
+    return resumed;
+  }
+
   /** Reads the whole completed set (at the start, and when events may have been missed). */
   async scanCompleted(): Promise<void> {
     const t0 = performance.now();
