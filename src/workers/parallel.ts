@@ -211,7 +211,7 @@ export async function countParallel(n: number, options?: ParallelOptions): Promi
     }
     report(true);
     if (done.size !== parts.length) {
-      throw withCode(new RangeError(`countParallel holds ${done.size} of ${parts.length} parts at the end: every part must be counted once`), ErrorCode.partsIncomplete);
+      throw withCode(new RangeError(`${done.size} of ${parts.length} parts counted`), ErrorCode.partsIncomplete); // (the pool answers every part once)
     }
     const merged = chosen.totalOf(sums);
     return { ...merged, ms: now() - start, engine: reported, workers: poolSize, parts: parts.length, resumed, ...(threads.gpu ? { gpuParts: pool.gpuParts } : {}) };
