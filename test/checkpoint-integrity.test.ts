@@ -308,7 +308,7 @@ describe("checkpoint paths", () => {
     let removed = -1;
     checkpointHooks.beforeRename = (temporary) => {
       expect(existsSync(temporary)).toBe(true);
-      removed = removeLiveTemporaries((p) => rmSync(p, { force: true })); // what the CLI's second Ctrl-C does, synchronously
+      removed = removeLiveTemporaries((p) => rmSync(p)); // what the CLI's second Ctrl-C does, synchronously
       expect(existsSync(temporary)).toBe(false);
     };
     try {

@@ -84,16 +84,18 @@ export const engineOption = () => choiceOption("--engine <name>", "engine", ENGI
 export function interruptSignal(): AbortSignal {
   const controller = new AbortController();
   const now = (): void => {
-    if (removeLiveTemporaries((path) => rmSync(path, { force: true })) > 0) {
-      writeSync(2, "nqueens: stopped at once; the checkpoint's last save was cut short, so it holds what the save before it held\n");
-    }
+    try {
+      if (removeLiveTemporaries((path) => rmSync(path)) > 0) {
+        writeSync(2, "nqueens: stopped at once; the checkpoint's last save was cut short, so it holds what the save before it held\n");
+      }
+    } catch { /* a full stderr pipe: exit all the same */ }
     process.exit(130);
   };
   const stop = (): void => {
+    process.once("SIGINT", now); // before `stop` goes: never a moment without a listener (Node's default would kill)
+    process.once("SIGTERM", now);
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
-    process.once("SIGINT", now);
-    process.once("SIGTERM", now);
     controller.abort();
   };
   process.on("SIGINT", stop);

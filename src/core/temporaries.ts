@@ -9,11 +9,11 @@ export function liveTemporary(path: string): () => void {
   return () => { live.delete(path); };
 }
 
-/** Removes every temporary file being written (with `remove`, which must not throw for a missing file), synchronously. */
+/** Removes every temporary file being written, synchronously, with `remove` (which throws for a missing file): how many it removed. */
 export function removeLiveTemporaries(remove: (path: string) => void): number {
   let removed = 0;
   for (const path of live) {
-    try { remove(path); removed++; } catch { /* already gone, or cannot be removed: nothing more to do on the way out */ }
+    try { remove(path); removed++; } catch { /* not made yet, already renamed, or cannot be removed: nothing more to do on the way out */ }
   }
   live.clear();
   return removed;

@@ -233,6 +233,7 @@ export async function writeCheckpoint(path: string, key: Uint8Array, content: Om
     checkpointHooks.beforeRename?.(temporary);
     await fs.rename(temporary, target);
     made = false;
+    done(); // in place: a second Ctrl-C from here on has nothing to remove
     try {
       const directory = await fs.open(dir, "r");
       try { await directory.sync(); } finally { await directory.close(); }
