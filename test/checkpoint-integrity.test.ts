@@ -276,51 +276,48 @@ describe("checkpoint paths", () => {
     expect((await countParallel(10, { workers: 1, checkpoint: link, key: KEY })).resumed).toBe(8);
   });
 
-  it("a write that fails leaves no temporary file, and the checkpoint before it as it was", async () => {
-    const where = join(dir, "failing");
+  /**
+   * A checkpoint saved, then a save with `beforeRename` as the hook that fails (NQ_IO): the
+   * directory holds only the checkpoint, as it was before. Returns the directory and the error.
+   */
+  async function failedRewrite(name: string, beforeRename: (temporary: string) => void): Promise<{ where: string; error: Error & { code?: string } }> {
+    const where = join(dir, name);
     mkdirSync(where);
     const path = join(where, "c.json");
     await countParallel(10, { workers: 1, parts: 8, checkpoint: path, key: KEY });
     const before = readFileSync(path, "utf8");
-    let seen = "";
-    checkpointHooks.beforeRename = (temporary) => {
-      seen = temporary;
-      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
-    };
+    checkpointHooks.beforeRename = beforeRename;
+    let error: Error & { code?: string };
     try {
-      const error = await rejection(countParallel(10, { workers: 1, parts: 8, checkpoint: path, restart: true, key: KEY }));
-      expect(error.code).toBe(ErrorCode.io);
-      expect(error.message).toMatch(/could not be written \(ENOSPC\)/);
+      error = await rejection(countParallel(10, { workers: 1, parts: 8, checkpoint: path, restart: true, key: KEY }));
+      expect(error.code).toBe(ErrorCode.io); // (after a real second Ctrl-C the process is gone by now)
     } finally {
       delete checkpointHooks.beforeRename;
     }
-    expect(seen.startsWith(where)).toBe(true); // the temporary file was in the same directory
     expect(readdirSync(where)).toEqual(["c.json"]);
     expect(readFileSync(path, "utf8")).toBe(before);
+    return { where, error };
+  }
+
+  it("a write that fails leaves no temporary file, and the checkpoint before it as it was", async () => {
+    let seen = "";
+    const { where, error } = await failedRewrite("failing", (temporary) => {
+      seen = temporary;
+      throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    });
+    expect(error.message).toMatch(/could not be written \(ENOSPC\)/);
+    expect(seen.startsWith(where)).toBe(true); // the temporary file was in the same directory
   });
 
   it("a process that must exit mid-save (a second Ctrl-C) finds the save's temporary file named, and removes it", async () => {
-    const where = join(dir, "cut-short");
-    mkdirSync(where);
-    const path = join(where, "c.json");
-    await countParallel(10, { workers: 1, parts: 8, checkpoint: path, key: KEY });
-    const before = readFileSync(path, "utf8");
     let removed = -1;
-    checkpointHooks.beforeRename = (temporary) => {
+    await failedRewrite("cut-short", (temporary) => {
       expect(existsSync(temporary)).toBe(true);
       removed = removeLiveTemporaries((p) => rmSync(p)); // what the CLI's second Ctrl-C does, synchronously
       expect(existsSync(temporary)).toBe(false);
-    };
-    try {
-      const error = await rejection(countParallel(10, { workers: 1, parts: 8, checkpoint: path, restart: true, key: KEY }));
-      expect(error.code).toBe(ErrorCode.io); // in a real exit the process is gone by now
-    } finally {
-      delete checkpointHooks.beforeRename;
-    }
+    });
     expect(removed).toBe(1);
     expect(removeLiveTemporaries(() => { throw new Error("nothing should be left to remove"); })).toBe(0);
-    expect(readdirSync(where)).toEqual(["c.json"]);
-    expect(readFileSync(path, "utf8")).toBe(before);
   });
 });
 

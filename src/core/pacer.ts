@@ -186,6 +186,17 @@ export class Pacer<P> {
     if (stop === "timeout") throw timeoutError(what, this.timeoutMs);
   }
 
+  /**
+   * `steps` (a split before the work) in slices of about CHUNK_TARGET_MS: after each, `report`
+   * as between() reports, then throwIfStopped(what), so the split stops and reports like the work.
+   */
+  paced<T>(steps: Steps<T>, what: string, report: () => P): Promise<T> {
+    return runStepsPaced(steps, async () => {
+      await this.between(report);
+      this.throwIfStopped(what);
+    });
+  }
+
   /** Throws the signal's reason (an AbortError by default) if it is aborted. */
   throwIfAborted(): void {
     this.options.signal?.throwIfAborted();

@@ -8,7 +8,7 @@
 // the same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
 import { checkConstraints, constraintLists, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
-import { ChunkSizer, Pacer, now, runSteps, runStepsPaced, yieldToEventLoop, type Steps } from "../core/pacer.js";
+import { ChunkSizer, Pacer, now, runSteps, yieldToEventLoop, type Steps } from "../core/pacer.js";
 import { rangeError, invalid } from "../core/errors.js";
 import { COMPLETE_PLAIN } from "../engine/ts/complete.js";
 
@@ -63,13 +63,12 @@ export async function countConstrained(
   progress: (nodes: bigint, tasksDone: number, tasksTotal: number, phase?: "split") => unknown,
 ): Promise<{ total: bigint; nodes: bigint; tasks: number }> {
   if (constraints.conflict !== null) return { total: 0n, nodes: 0n, tasks: 0 };
-  const checkStop = (): void => pacer.throwIfStopped(`count(${n}) with constraints`);
+  const what = `count(${n}) with constraints`;
+  const checkStop = (): void => pacer.throwIfStopped(what);
   // (Below CONSTRAINED_SPLIT_FROM_N a count takes well under a second: one task, no split to pay for.)
   // The split in slices that stop and report (0.5 s at n = 1000 with 143,602 blocked squares).
-  const prefixes = n < CONSTRAINED_SPLIT_FROM_N ? [[]] : await runStepsPaced(constrainedPrefixSteps(constraints, CONSTRAINED_COUNT_TASKS), async () => {
-    await (pacer as Pacer<unknown>).between(() => progress(0n, 0, 0, "split"));
-    checkStop();
-  });
+  const prefixes = n < CONSTRAINED_SPLIT_FROM_N ? [[]]
+    : await (pacer as Pacer<unknown>).paced(constrainedPrefixSteps(constraints, CONSTRAINED_COUNT_TASKS), what, () => progress(0n, 0, 0, "split"));
   const sizer = new ChunkSizer(); // shared by the tasks: they are alike
   let total = 0n, nodes = 0n;
   for (const [done, prefix] of prefixes.entries()) {

@@ -12,7 +12,7 @@ import { pickEngine } from "../engine/select.js";
 import { splitConstellationSteps, splitConstellations } from "./tasks.js";
 import { splitTasks } from "../engine/prefix-split.js";
 import { rangeError } from "../core/errors.js";
-import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer, runStepsPaced } from "../core/pacer.js";
+import { ChunkSizer, now, PACED_OPTION_NAMES, Pacer } from "../core/pacer.js";
 import { checkInteger, checkOptions } from "../core/validate.js";
 import { boardOf } from "../board/board.js";
 import { CONSTRAINED_MAX_N, countConstrained } from "./constrained.js";
@@ -60,10 +60,8 @@ export async function count(n: number, options?: CountOptions): Promise<CountRes
   }
   const checkStop = (): void => pacer.throwIfStopped(`count(${n})`);
   // The split (the constellations: about 450 ms at n = 32) in slices that stop and report like the count's chunks.
-  const { tasks, prefixNodes } = await runStepsPaced(splitConstellationSteps(n), async () => {
-    await pacer.between(() => ({ phase: "split", n, tasksDone: 0, tasksTotal: 0, nodes: 0n, elapsedMs: pacer.elapsed() }));
-    checkStop();
-  });
+  const { tasks, prefixNodes } = await pacer.paced(splitConstellationSteps(n), `count(${n})`,
+    () => ({ phase: "split", n, tasksDone: 0, tasksTotal: 0, nodes: 0n, elapsedMs: pacer.elapsed() }));
   const counter = engine.openConstellationCounter(n);
   let count8 = 0n, count4 = 0n, count2 = 0n, nodes = prefixNodes;
   const progress = (done: number): CountProgress => ({

@@ -221,12 +221,7 @@ export function* constellationIndexSteps(n: number, presets: number): Steps<Cons
   return index ?? undefined;
 }
 
-/** Visits every task of the split of n with `presets` preset rows in order (4 <= n <= 32). */
-export function walkConstellationTasks(n: number, presets: number, visit: (task: ConstellationTask, index: number) => void): void {
-  runSteps(walkConstellationSteps(n, presets, visit));
-}
-
-/** walkConstellationTasks in steps: one constellation walked a step. */
+/** Visits every task of the split of n with `presets` preset rows in order (4 <= n <= 32), in steps: one constellation walked a step. */
 export function* walkConstellationSteps(n: number, presets: number, visit: (task: ConstellationTask, index: number) => void): Steps<void> {
   let index = 0;
   for (const c of yield* constellationSteps(n)) {
