@@ -1,7 +1,7 @@
 // checkConstraints: validation (coded errors naming parameter, value, range),
 // normalisation (sorted, duplicate-free blocked lists by row), and conflicts.
 import { describe, expect, it } from "vitest";
-import { checkConstraints, constraintLists, isBlockedSquare, satisfiesConstraints } from "../src/board/constraints.js";
+import { CONSTRAINTS_MAX_N, checkConstraints, constraintLists, isBlockedSquare, satisfiesConstraints } from "../src/board/constraints.js";
 
 const CODE = "NQ_INVALID_ARGUMENT";
 
@@ -40,6 +40,14 @@ describe("checkConstraints", () => {
     expect(satisfiesConstraints(c, [1, 3, 0, 2, 4])).toBe(false); // (0, 1) is blocked, row 3 not 1
   });
 
+
+  it("normalises at the largest n: squares near the far corner keep their row and column (keys near 10^12)", () => {
+    const n = CONSTRAINTS_MAX_N, last = n - 1;
+    const c = checkConstraints(n, { fixed: [[last, last - 2], [last - 1, 0]], blocked: [[last, last], [last, 0], [0, last], [last, last], [last - 1, last - 1]] }, "solve");
+    expect(constraintLists(c)).toEqual({ fixed: [[last - 1, 0], [last, last - 2]], blocked: [[0, last], [last - 1, last - 1], [last, 0], [last, last]] });
+    expect(c.conflict).toBeNull();
+    expect(checkConstraints(n, { fixed: [[last, last]], blocked: [[last, last]] }, "solve").conflict?.squares).toEqual([[last, last]]);
+  });
   it("names the attacking pair of given queens (row, column, diagonal)", () => {
     const cases: [number[][], string][] = [
       [[[0, 0], [0, 3]], "same row"],

@@ -30,26 +30,26 @@ const KEYS = ["fixed", "blocked"] as const;
 /** Largest board checkConstraints takes: the most any search takes with givens (constrained min-conflicts, 10^6; the complete search 1000), and a board file's largest. */
 export const CONSTRAINTS_MAX_N = 1_000_000;
 
-/** `name` as a list of [row, col] pairs inside an n x n board. */
-function checkSquares(n: number, name: string, value: unknown): Square[] {
-  if (value === undefined) return [];
+/** `name` as a list of [row, col] pairs inside an n x n board, as the keys r * n + c in order (below 10^12: exact in a double). */
+function checkSquares(n: number, name: string, value: unknown): Float64Array {
+  if (value === undefined) return new Float64Array(0);
   if (!Array.isArray(value)) throw invalid(name, ` must be an array of [row, col] pairs, got ${describe(value)}`, TypeError);
-  const squares: Square[] = [];
+  const keys = new Float64Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const pair: unknown = value[i];
     if (!Array.isArray(pair) || pair.length !== 2) {
       throw invalid(name, `[${i}] must be a [row, col] pair, got ${Array.isArray(pair) ? `an array of length ${pair.length}` : describe(pair)}`, TypeError);
     }
-    const [r, c] = pair as unknown[];
-    for (const [what, v] of [["row", r], ["col", c]] as const) {
+    for (let k = 0; k < 2; k++) {
+      const v: unknown = pair[k], what = k === 0 ? "row" : "col";
       if (typeof v !== "number") throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1}, got ${typeof v} ${describe(v)}`, TypeError);
       if (!Number.isInteger(v) || v < 0 || v >= n) {
         throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1} (0-based, n = ${n}), got ${describe(v)}`);
       }
+      keys[i] += k === 0 ? v * n : v;
     }
-    squares.push([r as number, c as number]);
   }
-  return squares;
+  return keys;
 }
 
 /** Human form of a square in messages: (row, col), 0-based. */
@@ -90,22 +90,16 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
   const fixed = checkSquares(n, "fixed", input.fixed);
   const blocked = checkSquares(n, "blocked", input.blocked);
 
-  // Blocked squares: one sorted, duplicate-free list per row.
-  const blockedRows: number[][] = Array.from({ length: n }, () => []);
-  const isBlocked = new Set<number>();
-  for (const [r, c] of blocked) {
-    if (isBlocked.has(r * n + c)) continue;
-    isBlocked.add(r * n + c);
-    blockedRows[r].push(c);
+  // Blocked squares: one sorted, duplicate-free list per row (the keys sorted are row-major order).
+  const keys = blocked.sort();
+  let distinct = 0;
+  for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) keys[distinct++] = keys[i];
+  const blockedStart = new Int32Array(n + 1), blockedCols = new Int32Array(distinct);
+  for (let i = 0; i < distinct; i++) {
+    blockedCols[i] = keys[i] % n;
+    blockedStart[Math.floor(keys[i] / n) + 1]++;
   }
-  const blockedStart = new Int32Array(n + 1);
-  const blockedCols = new Int32Array(isBlocked.size);
-  let at = 0;
-  for (let r = 0; r < n; r++) {
-    blockedStart[r] = at;
-    for (const c of blockedRows[r].sort((a, b) => a - b)) blockedCols[at++] = c;
-  }
-  blockedStart[n] = at;
+  for (let r = 0; r < n; r++) blockedStart[r + 1] += blockedStart[r];
 
   // Given queens: one per row; the first attacking pair (in input order) or given queen on a block
   // is the conflict. The first queen kept on each row, column and diagonal is what a new one meets.
@@ -114,11 +108,12 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
   const kept: Square[] = [];
   const first = new Map<number, number>(); // a line (row, column, diagonal) -> the first kept queen on it
   let conflict: Constraints["conflict"] = null;
-  for (const square of fixed) {
-    const [r, c] = square;
-    if (seen.has(r * n + c)) continue; // the same queen given twice
-    seen.add(r * n + c);
-    if (conflict === null && isBlocked.has(r * n + c)) {
+  for (const key of fixed) {
+    if (seen.has(key)) continue; // the same queen given twice
+    seen.add(key);
+    const r = Math.floor(key / n), c = key % n;
+    const square: Square = [r, c];
+    if (conflict === null && isBlockedSquare({ blockedStart, blockedCols }, r, c)) {
       conflict = { reason: `the given queen at ${squareName(square)} stands on a blocked square`, squares: [square] };
     }
     const lines = [r, n + c, 3 * n + r - c, 5 * n + r + c];
@@ -132,11 +127,11 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
     kept.push(square);
     if (fixedColumn[r] < 0) fixedColumn[r] = c;
   }
-  return { n, fixedColumn, blockedStart, blockedCols, conflict, empty: kept.length === 0 && isBlocked.size === 0 };
+  return { n, fixedColumn, blockedStart, blockedCols, conflict, empty: kept.length === 0 && distinct === 0 };
 }
 
 /** True when column `c` of row `r` is blocked (binary search in the row's sorted list). */
-export function isBlockedSquare(constraints: Constraints, r: number, c: number): boolean {
+export function isBlockedSquare(constraints: Pick<Constraints, "blockedStart" | "blockedCols">, r: number, c: number): boolean {
   let lo = constraints.blockedStart[r], hi = constraints.blockedStart[r + 1] - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
