@@ -224,6 +224,20 @@ describe("the prefix split of a board with givens stops", () => {
     expect(phases).toEqual(["split"]);
   });
 
+  it("countParallel: an abort from a report of the parts being made rejects before the split has made them all", async () => {
+    // (Each part's digest hashes the board's lists: at n = 1000 with 143,602 blocked squares 64
+    // parts took 4.5 s of one step before the parts were made a step each.)
+    const givens = await givenBoard();
+    const reports: ParallelProgress[] = [];
+    const r = await abortFromProgress<ParallelProgress>(
+      (o) => countParallel(1000, { ...givens, workers: 2, parts: 64, ...o, onProgress: (p) => { reports.push(p); o.onProgress(p); } }),
+      (p) => p.phase === "split" && p.tasksDone > 0,
+    );
+    expectStoppedAtNextCheck(r);
+    expect(reports.every((p) => p.phase === "split")).toBe(true);
+    expect(reports.at(-1)!.tasksDone).toBeLessThan(64);
+  });
+
   it("solve with workers: a timeout that runs out during the split answers 'timeout' with no task made", async () => {
     const givens = await givenBoard();
     // (0 ms: out at the split's first check; without the check the split's 2402 tasks go to the threads.)

@@ -10,6 +10,8 @@ import { solutions } from "../count/solutions.js";
 import { solve } from "../search/solve.js";
 import { CROSS_CHECK_KERNELS, CROSS_CHECK_SIZES, METHODS, SEARCH_METHODS } from "../engine/registry.js";
 import { Pacer } from "../core/pacer.js";
+import { squaresText } from "../board/board.js";
+import type { Square } from "../board/constraints.js";
 
 /** One input of a kernel: the arguments of the public call, minus the engine. */
 export type CrossCheckCase = { n: number; options: Record<string, unknown> };
@@ -72,8 +74,7 @@ export function sweepBoard(n: number, seed: number): { fixed: [number, number][]
 
 /** The constrained board's flags for the CLI. */
 const givenFlags = (options: Record<string, unknown>): string => {
-  const list = (squares: unknown) => (squares as [number, number][]).map(([r, c]) => `${r}:${c}`).join(",");
-  return ` --fixed ${list(options.fixed)} --blocked ${list(options.blocked)}`;
+  return ` --fixed ${squaresText(options.fixed as Square[])} --blocked ${squaresText(options.blocked as Square[])}`;
 };
 
 /** A found board keeps every given queen and uses no blocked square. */

@@ -86,10 +86,12 @@ function fromConstraints(constraints: Constraints): Board {
   return { n: constraints.n, plain: constraints.empty, constraints, fixed, blocked, digest: contentDigest(boardText(constraints.n, fixed, blocked)) };
 }
 
+/** Squares as the digests' texts write them: `r:c`, comma-separated. */
+export const squaresText = (squares: readonly Square[]): string => squares.map(([r, c]) => `${r}:${c}`).join(",");
+
 /** The text the digest hashes. */
 export function boardText(n: number, fixed: readonly Square[], blocked: readonly Square[]): string {
-  const list = (squares: readonly Square[]): string => squares.map(([r, c]) => `${r}:${c}`).join(",");
-  return `nqueens-constrained-board v${DIGEST_VERSION} n=${n}\nfixed=${list(fixed)}\nblocked=${list(blocked)}\n`;
+  return `nqueens-constrained-board v${DIGEST_VERSION} n=${n}\nfixed=${squaresText(fixed)}\nblocked=${squaresText(blocked)}\n`;
 }
 
 /**

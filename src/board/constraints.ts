@@ -41,10 +41,10 @@ function checkSquares(n: number, name: string, value: unknown): Float64Array {
       throw invalid(name, `[${i}] must be a [row, col] pair, got ${Array.isArray(pair) ? `an array of length ${pair.length}` : describe(pair)}`, TypeError);
     }
     for (let k = 0; k < 2; k++) {
-      const v: unknown = pair[k], what = k === 0 ? "row" : "col";
-      if (typeof v !== "number") throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1}, got ${typeof v} ${describe(v)}`, TypeError);
-      if (!Number.isInteger(v) || v < 0 || v >= n) {
-        throw invalid(name, `[${i}] ${what} must be an integer from 0 to ${n - 1} (0-based, n = ${n}), got ${describe(v)}`);
+      const v: unknown = pair[k], number = typeof v === "number";
+      if (!number || !Number.isInteger(v) || v < 0 || v >= n) {
+        const got = number ? ` (0-based, n = ${n}), got ${describe(v)}` : `, got ${typeof v} ${describe(v)}`;
+        throw invalid(name, `[${i}] ${k === 0 ? "row" : "col"} must be an integer from 0 to ${n - 1}${got}`, number ? RangeError : TypeError);
       }
       keys[i] += k === 0 ? v * n : v;
     }

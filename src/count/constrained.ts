@@ -223,13 +223,8 @@ function* prefixSteps(constraints: Constraints, depth: number, limit = Infinity)
   return prefixes;
 }
 
-/** The shallowest depth (at most CONSTRAINED_MAX_DEPTH and the free rows) with at least `want` prefixes. */
-export function depthFor(constraints: Constraints, want: number): number {
-  return runSteps(depthSteps(constraints, want))[0];
-}
-
-/** depthFor in steps, with its depth's prefixes. */
-function* depthSteps(constraints: Constraints, want: number): Steps<[number, Square[][]]> {
+/** The shallowest depth (at most CONSTRAINED_MAX_DEPTH and the free rows) with at least `want` prefixes, and its prefixes, in steps. */
+export function* depthSteps(constraints: Constraints, want: number): Steps<[number, Square[][]]> {
   const most = Math.min(CONSTRAINED_MAX_DEPTH, freeRows(constraints).length);
   for (let depth = 0; depth < most; depth++) {
     const prefixes = yield* prefixSteps(constraints, depth);
@@ -238,7 +233,7 @@ function* depthSteps(constraints: Constraints, want: number): Steps<[number, Squ
   return [most, yield* prefixSteps(constraints, most)];
 }
 
-/** The prefixes of the shallowest split with at least `want` of them (see depthFor). */
+/** The prefixes of the shallowest split with at least `want` of them (see depthSteps). */
 export function constrainedPrefixes(constraints: Constraints, want: number): Square[][] {
   return runSteps(constrainedPrefixSteps(constraints, want));
 }

@@ -19,7 +19,7 @@ import {
 } from "./parts.js";
 import {
   CONSTRAINED_SPLIT_MAX_PARTS, checkConstrainedPart, checkConstrainedPartCount, countConstrainedChunked, countConstrainedNowPart,
-  deriveConstrainedPart, mergeConstrainedCounts, splitConstrainedBoard, type ConstrainedPart, type ConstrainedPartCount,
+  deriveConstrainedPart, mergeConstrainedCounts, splitConstrainedSteps, type ConstrainedPart, type ConstrainedPartCount,
 } from "./constrained-parts.js";
 import { CONSTRAINED_MAX_N, CONSTRAINED_SPLIT_VERSION } from "./constrained.js";
 import { COUNT_MAX_N } from "./count.js";
@@ -174,8 +174,8 @@ export function splitBoard(board: Board, asked?: number, limits: SplitLimits = {
  * splitBoard with a plain split's walks (its indices: about 450 ms at n = 32, 0.6 s for the
  * most parts of n = 16) made in slices, awaiting `between` after each (it may throw to stop).
  */
-export function splitBoardPaced(board: Board, asked: number | undefined, between: (made: number) => Promise<void>): Promise<Split> {
-  return runStepsPaced(splitSteps(board, asked, {}), between);
+export function splitBoardPaced(board: Board, asked: number | undefined, between: (made: number) => Promise<void>, limits: SplitLimits = {}): Promise<Split> {
+  return runStepsPaced(splitSteps(board, asked, limits), between);
 }
 
 function* splitSteps(board: Board, asked: number | undefined, limits: SplitLimits): Steps<Split> {
@@ -184,7 +184,7 @@ function* splitSteps(board: Board, asked: number | undefined, limits: SplitLimit
     const want = asked === undefined ? defaultParts(board.n) : checkInteger("parts", asked, 1, limits.maxParts ?? MAX_PARTS);
     return plainSplit(board, yield* partsForSteps(board.n, want));
   }
-  const parts = splitConstrainedBoard(board, asked === undefined ? 64 : checkInteger("parts", asked, 1, limits.maxParts ?? CONSTRAINED_SPLIT_MAX_PARTS));
+  const parts = yield* splitConstrainedSteps(board, asked === undefined ? 64 : checkInteger("parts", asked, 1, limits.maxParts ?? CONSTRAINED_SPLIT_MAX_PARTS));
   return makeSplit(board, CONSTRAINED as unknown as Kind<Part, PartResult>, parts.length, parts[0].depth, (p) => parts[p], () => parts);
 }
 

@@ -16,7 +16,8 @@ import type { Square } from "../board/constraints.js";
 import { boardOf } from "../board/board.js";
 import { COUNT_MAX_N } from "../count/count.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
-import { MAX_JOB_PARTS, splitBoard, type Split } from "../count/split.js";
+import { MAX_JOB_PARTS, splitBoardPaced, type Split } from "../count/split.js";
+import { yieldToEventLoop } from "../core/pacer.js";
 import { RESUME_HINT, connect, lost, redisOptions, redisWaits, type Connection } from "./redis.js";
 import { CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, CONSTRAINED_QUEUE_PARTS, defaultQueueParts, partsPerJob, queueName, type RunMeta } from "./keys.js";
 import { queueLibraries } from "./deps.js";
@@ -159,17 +160,18 @@ export async function countDistributed(n: number, options: DistributedOptions): 
   // The run: its parts and its record. Given parts are split before Redis is asked anything
   // (a number the split cannot make is refused at once); the default from n = 18 follows the
   // worker threads seen, unless a run of n is already there to resume.
-  const split = (asked: number): Split => {
+  const split = async (asked: number): Promise<Split> => {
     // A constrained split (at most CONSTRAINED_QUEUE_MAX_PARTS parts) is kept whole; a plain one
-    // is only counted here, and each part re-derived from its identity when it is needed.
-    const made = splitBoard(board, asked, { maxParts: constrained ? CONSTRAINED_QUEUE_MAX_PARTS : MAX_PARTS });
+    // is only counted here, and each part re-derived from its identity when it is needed. Made
+    // in slices, the signal checked between them (a large board's parts take seconds).
+    const made = await splitBoardPaced(board, asked, () => yieldToEventLoop().then(() => signal?.throwIfAborted()), { maxParts: constrained ? CONSTRAINED_QUEUE_MAX_PARTS : MAX_PARTS });
     if (opts.parts !== undefined && made.count < opts.parts) {
       throw invalid("parts", ` must be an integer from 1 to ${made.count} for ${constrained ? "this board" : `n = ${n}`} (the most parts its split can make), got ${opts.parts}`);
     }
     return made;
   };
   const byDefault = opts.parts === undefined && !constrained && n >= 18;
-  let source: Split | undefined = byDefault ? undefined : split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
+  let source: Split | undefined = byDefault ? undefined : await split(opts.parts ?? (constrained ? CONSTRAINED_QUEUE_PARTS : defaultQueueParts(n)));
   checkQueueName(opts.queue);
   keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
 
@@ -183,7 +185,7 @@ export async function countDistributed(n: number, options: DistributedOptions): 
     if (byDefault) {
       const resumable = opts.queue === undefined ? await wait("runs", () => runToResume(client, n, key)) : undefined;
       if (resumable !== undefined) from = "resumed";
-      source = split(resumable ?? askedParts(n, threads));
+      source = await split(resumable ?? askedParts(n, threads));
     }
     source = source!;
   } catch (error) {
