@@ -129,8 +129,6 @@ export type Split = {
   countsOf(result: PartResult): bigint[];
   /** The count from the sums of every part's counts (the tally's). */
   totalOf(sums: readonly bigint[]): MergedParts;
-  /** Every part's result checked and added up, exactly once each (NQ_PART_MISMATCH, NQ_PARTS_INCOMPLETE). */
-  merge(results: readonly PartResult[]): MergedParts;
   /** The kind of its parts, for what differs below the protocol and is not the protocol's (./plausibility.ts). */
   readonly kind: "plain" | "constrained";
 };
@@ -152,10 +150,6 @@ function makeSplit(
     countsOf: (result) => kind.fields.map((f) => BigInt((result as unknown as Record<string, string>)[f])),
     totalOf: (sums) => ({ n: board.n, ...kind.total(sums) }),
     kind: kind.name,
-    merge: (results) => {
-      if (depth === undefined) return mergePlainCounts(results as PartCount[], { n: board.n, parts: count });
-      return { n: board.n, ...mergeConstrainedCounts(results as ConstrainedPartCount[], whole() as ConstrainedPart[]), unique: null };
-    },
   };
 }
 
