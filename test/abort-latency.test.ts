@@ -23,6 +23,7 @@ import {
   type CountProgress, type ParallelProgress, type SolveProgress,
 } from "../src/index.js";
 import { ENGINES } from "./helpers.js";
+import { solveDistributed } from "../src/distributed/index.js";
 
 const HANG_GUARD_MS = 20_000;
 
@@ -246,6 +247,24 @@ describe("the prefix split of a board with givens stops", () => {
     expect(r.reason).toBe("timeout");
     expect(r.tasks).toBe(0);
     expect(r.workers).toBe(0);
+  });
+});
+
+describe("solveDistributed's task split stops", () => {
+  everyStep();
+  it("a timeout that runs out during the split answers 'timeout' with no task made, before Redis is asked anything", async () => {
+    const givens = await givenBoard();
+    // (No server at this address: the answer comes from the split's first check, before the queue's libraries or a connection.)
+    const r = await guarded("solveDistributed's split", solveDistributed(1000, { ...givens, connection: "redis://127.0.0.1:9", unauthenticated: true, timeoutMs: 1 }));
+    expect([r.found, r.reason, r.tasks, r.queue]).toEqual([false, "timeout", 0, ""]);
+  });
+
+  it("an abort during the split rejects with the signal's reason", async () => {
+    const givens = await givenBoard();
+    const controller = new AbortController();
+    const job = solveDistributed(1000, { ...givens, connection: "redis://127.0.0.1:9", unauthenticated: true, signal: controller.signal });
+    setImmediate(() => controller.abort(new Error("stop the split")));
+    await expect(guarded("solveDistributed's split", job)).rejects.toThrow("stop the split");
   });
 });
 

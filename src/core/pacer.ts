@@ -242,6 +242,13 @@ export function runSteps<T>(steps: Steps<T>): T {
   }
 }
 
+/** `f` of each item, a step each (the steps' figure: how many are done). */
+export function* mapSteps<T, U>(items: readonly T[], f: (item: T) => U): Steps<U[]> {
+  const out: U[] = [];
+  for (const item of items) yield out.push(f(item));
+  return out;
+}
+
 /** Test hook: the least time of runStepsPaced's slices (0: `between` after every step, so a test needs no split long enough). */
 export const stepHooks = { sliceMs: CHUNK_TARGET_MS };
 

@@ -16,7 +16,8 @@ import { EXHAUSTED, FOUND } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { afterMs } from "../core/timer.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
-import { SOLVE_TASKS, searchRoot, solveTasks, taskDigest } from "../count/solve-tasks.js";
+import { SOLVE_TASKS, searchRoot, solveTaskSteps, taskDigest, type SolveTask } from "../count/solve-tasks.js";
+import { mapSteps, runStepsPaced, yieldToEventLoop } from "../core/pacer.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
 import { connect, redisOptions, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
@@ -150,8 +151,21 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
     return root.columns ? { ...at, found: true, columns: root.columns, task: -1, foundBy: "the coordinator (the root)" } : { ...at, found: false, columns: null, reason: "no-solution" };
   }
 
-  const tasks = solveTasks(board, SOLVE_TASKS);
-  const digests = tasks.map(taskDigest);
+  // The tasks and their digests (a prefix, a digest a step: seconds on a large board) in slices
+  // that check the signal and the time limit.
+  const between = async (): Promise<void> => {
+    await yieldToEventLoop();
+    signal?.throwIfAborted();
+    if (timeoutMs !== undefined && performance.now() - start >= timeoutMs) throw timeUp;
+  };
+  let tasks: SolveTask[], digests: string[];
+  try {
+    tasks = await runStepsPaced(solveTaskSteps(board, SOLVE_TASKS), between);
+    digests = await runStepsPaced(mapSteps(tasks, taskDigest), between);
+  } catch (error) {
+    if (error !== timeUp) throw error;
+    return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
+  }
   const name = opts.queue ?? solveQueueName(n, board.digest, tasks.length);
   const record: SolveRunMeta = { format: SOLVE_FORMAT, n, tasks: tasks.length, tasksVersion: SOLVE_TASKS_VERSION, board: recordedBoard(board) };
   const same = (meta: RunMeta): boolean => meta.format === SOLVE_FORMAT && meta.n === n && meta.tasks === tasks.length && meta.tasksVersion === SOLVE_TASKS_VERSION &&
