@@ -109,8 +109,9 @@ describe("solve on threads, the whole board's portfolio beside the tasks: the on
     // verdicts (board 12's givens conflict). Each board's search is tens of nodes, so what a board
     // costs is its pool's threads (about 0.1 s of CPU each): 24 boards of this kind cost twice
     // as much and add only more boards of the same few tasks, each found at once. So each board
-    // is searched on one pool, 2 and 3 threads in turn (each count meets n = 10..15 and a given
-    // queen): a board of tens of nodes on 3 threads takes the path of 2, one more thread idle.
+    // is searched on one pool, 2 and 3 threads in turn (each count meets six sizes and a given
+    // queen): tasks of tens of nodes end in their first slice (4,096 nodes), so a third thread
+    // has nothing held to share and the board takes the path it takes on two.
     for (let i = 0; i < 13; i++) {
       const n = 10 + (i % 7);
       const givens: Givens = randomGivens(n, random, 1, 0.2 + 0.2 * random());
