@@ -3,7 +3,7 @@
 // finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import constellationsShader from "../gpu/constellations.wgsl";
 import stackShader from "../gpu/stack.wgsl";
 import { count, countGpu, ErrorCode } from "../src/index.js";
@@ -14,7 +14,7 @@ import {
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
-import { faultyLoader, watchDevice } from "./webgpu-fault.js";
+import { faultyLoader, watchDevice, type DeviceFaults } from "./webgpu-fault.js";
 import { Pacer } from "../src/core/pacer.js";
 import { DISPATCH_TARGET_MS, MAX_BUDGET } from "../src/engine/webgpu/dispatch.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
@@ -456,17 +456,26 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
 });
 
 describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts)", () => {
-  afterEach(async () => {
+  // One faulty device for the block (its pipeline compiled once, not once a test): each test
+  // sets its own faults, and none are left for the next.
+  let faults: DeviceFaults = {};
+  const setFaults = (next: DeviceFaults): void => { faults = next; };
+  beforeAll(async () => {
+    await releaseGpu();
+    setGpuLoader(faultyLoader(() => faults));
+  });
+  afterEach(() => setFaults({}));
+  afterAll(async () => {
     await releaseGpu();
     setGpuLoader();
   });
 
   it("counts set up side by side pop their own error scopes: an invalid setup fails that count only", async () => {
     let bindGroups = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // the second count's bind group lacks binding 0: a validation error in that count's scope
       createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
-    }));
+    });
     const settled = await Promise.allSettled([countGpu(9, { timeoutMs: 60_000 }), countGpu(10, { timeoutMs: 60_000 })]); // (a loaded machine's setup is slow)
     expect(bindGroups).toBe(2);
     // whichever count set up second (the two make their tasks concurrently) fails; the other is right
@@ -480,13 +489,13 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("a dispatch the GPU refuses as invalid rejects with NQ_KERNEL_ABORT at once, never spins to the time limit", async () => {
     let dispatches = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // what a grid past maxComputeWorkgroupsPerDimension gets: Dawn refuses the whole command buffer
       dispatchWorkgroups: (real, x) => {
         dispatches++;
         real(x, 65536);
       },
-    }));
+    });
     // The mechanism: one dispatch, then the refusal itself (before: NQ_TIMEOUT after the whole time limit).
     const error = await countGpu(10, { timeoutMs: 60_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused.*65536/s) });
@@ -495,13 +504,16 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("counts dispatching side by side each get their own dispatch's errors: a refused dispatch fails that count only", async () => {
     let small = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // the 64-slot count's (2 workgroups) 5th dispatch is refused, while the other dispatches on the same device
       dispatchWorkgroups: (real, x) => (x === 2 && ++small === 5 ? real(x, 65536) : real(x)),
-    }));
+    });
+    // (the 64-slot count starts from the first budget of a fresh device, 64, whatever budget the
+    // block's earlier counts left on the shared device: at most 64 x 64 steps a dispatch, so it is
+    // still counting at its 5th)
     const [a, b] = await Promise.allSettled([
       countGpu(12, { timeoutMs: 30_000 }, { slots: 256 }),
-      countGpu(11, { timeoutMs: 30_000 }, { slots: 64 }),
+      countGpu(11, { timeoutMs: 30_000 }, { slots: 64, initialBudget: 64 }),
     ]);
     expect(small).toBeGreaterThanOrEqual(5);
     expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[12], unique: A002562[12] } });
@@ -510,11 +522,11 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("a GPU that silently drops the work (no task, no node moves) rejects with NQ_KERNEL_ABORT after a few dispatches", async () => {
     let submits = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       submit: (real, buffers) => {
         if (++submits <= 2) real(buffers); // two dispatches run, then nothing reaches the GPU
       },
-    }));
+    });
     // The guard, not the time limit, ends it: NQ_KERNEL_ABORT "no progress", not NQ_TIMEOUT.
     const error = await countGpu(11, { timeoutMs: 60_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringContaining("no progress") });
