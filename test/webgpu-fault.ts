@@ -30,44 +30,64 @@ export type DeviceFaults = {
   limits?: Partial<Record<string, number>>;
 };
 
-/** A loader whose devices carry `faults` (the adapter and everything else are real). */
-export function faultyLoader(faults: DeviceFaults): GpuLoader {
+/**
+ * A loader whose devices carry `faults` (the adapter and everything else are real). Given a
+ * function, the faults are read at each call: tests that share one device (its pipeline
+ * compiled once) each set their own.
+ */
+export function faultyLoader(faults: DeviceFaults | (() => DeviceFaults)): GpuLoader {
+  const current = typeof faults === "function" ? faults : () => faults;
   return async () => {
     const { gpu, source } = await defaultLoader();
     const requestAdapter: GPU["requestAdapter"] = async (options) => {
       const adapter = await gpu.requestAdapter(options);
       if (!adapter) return adapter;
-      const requestDevice: GPUAdapter["requestDevice"] = async (descriptor) => faultyDevice(await adapter.requestDevice(descriptor), faults);
+      const requestDevice: GPUAdapter["requestDevice"] = async (descriptor) => faultyDevice(await adapter.requestDevice(descriptor), current);
       return overlay(adapter, { requestDevice });
     };
     return { gpu: overlay(gpu, { requestAdapter }), source };
   };
 }
 
-function faultyDevice(device: GPUDevice, faults: DeviceFaults): GPUDevice {
-  const overrides: Record<string, unknown> = {};
-  if (faults.createBindGroup) {
-    const real = device.createBindGroup.bind(device);
-    overrides.createBindGroup = (descriptor: GPUBindGroupDescriptor) => faults.createBindGroup!(real, descriptor);
-  }
-  if (faults.submit) {
-    const queue = device.queue;
-    const real = queue.submit.bind(queue);
-    overrides.queue = overlay(queue, { submit: (buffers: GPUCommandBuffer[]) => faults.submit!(real, buffers) });
-  }
-  if (faults.dispatchWorkgroups) {
-    overrides.createCommandEncoder = (descriptor?: GPUCommandEncoderDescriptor) => {
+/** The device with each method a fault may replace replaced: the fault where `current()` has one, else the real method. */
+function faultyDevice(device: GPUDevice, current: () => DeviceFaults): GPUDevice {
+  const realBindGroup = device.createBindGroup.bind(device);
+  const queue = device.queue;
+  const realSubmit = queue.submit.bind(queue);
+  const limits = new Proxy(device.limits, {
+    get(t, prop) {
+      const faked = current().limits;
+      if (faked && Object.prototype.hasOwnProperty.call(faked, prop)) return faked[prop as string];
+      const value = Reflect.get(t, prop, t) as unknown;
+      return typeof value === "function" ? (value as Fn).bind(t) : value;
+    },
+  });
+  return overlay(device, {
+    createBindGroup: (descriptor: GPUBindGroupDescriptor) => {
+      const fault = current().createBindGroup;
+      return fault ? fault(realBindGroup, descriptor) : realBindGroup(descriptor);
+    },
+    queue: overlay(queue, {
+      submit: (buffers: GPUCommandBuffer[]) => {
+        const fault = current().submit;
+        return fault ? fault(realSubmit, buffers) : realSubmit(buffers);
+      },
+    }),
+    createCommandEncoder: (descriptor?: GPUCommandEncoderDescriptor) => {
       const encoder = device.createCommandEncoder(descriptor);
       const beginComputePass = (d?: GPUComputePassDescriptor) => {
         const pass = encoder.beginComputePass(d);
         const real = pass.dispatchWorkgroups.bind(pass);
-        return overlay(pass, { dispatchWorkgroups: (x: number, y?: number, z?: number) => faults.dispatchWorkgroups!(real, x, y, z) });
+        const dispatchWorkgroups = (x: number, y?: number, z?: number) => {
+          const fault = current().dispatchWorkgroups;
+          return fault ? fault(real, x, y, z) : real(x, y ?? 1, z ?? 1);
+        };
+        return overlay(pass, { dispatchWorkgroups });
       };
       return overlay(encoder, { beginComputePass });
-    };
-  }
-  if (faults.limits) overrides.limits = overlay(device.limits, faults.limits);
-  return overlay(device, overrides);
+    },
+    limits,
+  });
 }
 
 /**

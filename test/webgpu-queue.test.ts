@@ -85,6 +85,24 @@ describe("the GPU among the threads is engine 'webgpu' everywhere; gpu: true, th
 });
 
 describe.skipIf(!haveGpu)("countParallel({ engine: 'webgpu' }): the GPU as one worker of the pool", () => {
+  // (First: setGpuLoader() drops the shared device, so a loader swapped after the tests below
+  // had compiled their pipeline on it would have the next test compile it again.)
+  it("rejects where WebGPU has no adapter (before any thread starts), and a gpu that is not a boolean", async () => {
+    setGpuLoader(noPackage());
+    const starts: number[] = [];
+    workerHooks.onStart = (_w, index) => starts.push(index);
+    try {
+      await expect(countParallel(9, { engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
+    } finally {
+      setGpuLoader();
+      workerHooks.onStart = undefined;
+    }
+    expect(starts).toEqual([]);
+    await expect(countParallel(9, { gpu: 1 as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+    // the GPU counts plain boards only
+    await expect(countParallel(9, { engine: "webgpu", blocked: [[0, 0]] })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
+  });
+
   it("counts exactly with the GPU beside a CPU thread: total, unique and the CPU's nodes", async () => {
     const starts: number[] = [];
     workerHooks.onStart = (_w, index) => starts.push(index);
@@ -153,22 +171,6 @@ describe.skipIf(!haveGpu)("countParallel({ engine: 'webgpu' }): the GPU as one w
     } finally {
       watch.restore();
     }
-  });
-
-  it("rejects where WebGPU has no adapter (before any thread starts), and a gpu that is not a boolean", async () => {
-    setGpuLoader(noPackage());
-    const starts: number[] = [];
-    workerHooks.onStart = (_w, index) => starts.push(index);
-    try {
-      await expect(countParallel(9, { engine: "webgpu" })).rejects.toMatchObject({ code: "NQ_ENGINE_UNAVAILABLE", message: expect.stringContaining("npm install webgpu") });
-    } finally {
-      setGpuLoader();
-      workerHooks.onStart = undefined;
-    }
-    expect(starts).toEqual([]);
-    await expect(countParallel(9, { gpu: 1 as never })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
-    // the GPU counts plain boards only
-    await expect(countParallel(9, { engine: "webgpu", blocked: [[0, 0]] })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
   });
 });
 

@@ -3,7 +3,7 @@
 // finds; on machines without a GPU that is SwiftShader's Vulkan driver from Debian's chromium
 // (vitest.config.ts sets the environment, test/webgpu-env.ts). In CI (CI set) a missing
 // adapter fails this file; elsewhere it is skipped with a message saying why.
-import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import constellationsShader from "../gpu/constellations.wgsl";
 import stackShader from "../gpu/stack.wgsl";
 import { count, countGpu, ErrorCode } from "../src/index.js";
@@ -14,7 +14,7 @@ import {
 } from "../src/engine/webgpu/index.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
-import { faultyLoader, watchDevice } from "./webgpu-fault.js";
+import { faultyLoader, watchDevice, type DeviceFaults } from "./webgpu-fault.js";
 import { Pacer } from "../src/core/pacer.js";
 import { DISPATCH_TARGET_MS, MAX_BUDGET } from "../src/engine/webgpu/dispatch.js";
 import { crossCheck, defaultRunner, type Runner } from "../src/analysis/crosscheck.js";
@@ -98,6 +98,31 @@ describe("the kernel's stack (gpu/stack.wgsl)", () => {
 });
 
 describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
+  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the workgroup stack: seconds on SwiftShader)", async () => {
+    await releaseGpu();
+    // A new device: no pipeline cached. What is asserted is that each count ends while the
+    // compile is still on (before: when the compile ended). The workgroup stack's 16 rows (n =
+    // 12's) compile for about 3 s of CPU on SwiftShader (7 s under load), 15 x the 200 ms
+    // limit; it is the pipeline the workgroup-stack test below counts with, on this device.
+    // (First in this block: the device it opens is the one the tests after it share.)
+    const watch = watchDevice((await acquireGpu()).device);
+    try {
+      const controller = new AbortController();
+      const arm = setInterval(() => { if (watch.compiles() > 0) { clearInterval(arm); controller.abort(); } }, 2); // once the compile has begun
+      await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup" })).rejects.toMatchObject({ name: "AbortError" });
+      clearInterval(arm);
+      expect([watch.compiles(), watch.compiled()], "the count ended before the compile").toEqual([1, 0]);
+      await expect(countGpu(12, { timeoutMs: 200 }, { stack: "workgroup" })).rejects.toMatchObject({ code: ErrorCode.timeout });
+      expect([watch.compiles(), watch.compiled()], "the count ended before the compile").toEqual([1, 0]);
+      // the pipeline went on compiling and is the next count's
+      const r = await countGpu(10, {}, { stack: "workgroup" });
+      expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
+      expect([watch.compiles(), watch.compiled()]).toEqual([1, 1]);
+    } finally {
+      watch.restore();
+    }
+  });
+
   it("gives OEIS A000170 and A002562 for n = 1..12, and the result object of the other engines", async () => {
     for (let n = 1; n <= 12; n++) {
       const r = await count(n, { engine: "webgpu" });
@@ -147,6 +172,7 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
   });
 
   it("the workgroup-memory stack (the default on hardware adapters) gives the same answers", async () => {
+    // (its pipeline, n <= 16's 16 rows, is the one the compile test above left on the shared device)
     for (const n of [5, 9, 11]) {
       const ts = await count(n, { engine: "ts" });
       for (const tuning of [{ stack: "workgroup" as const }, { stack: "workgroup" as const, slots: 64, initialBudget: 3, minTasks: 1 }]) {
@@ -245,28 +271,6 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     await expect(count(8, { engine: "webgpu", signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
     const next = await count(11, { engine: "webgpu" });
     expect([next.total, next.unique]).toEqual([A000170[11], A002562[11]]);
-  });
-
-  it("abort and timeoutMs take effect while the pipeline compiles (a fresh device and the 32-row workgroup stack: seconds on SwiftShader)", async () => {
-    await releaseGpu();
-    // A new device: no pipeline cached. What is asserted is that each count ends while the
-    // compile is still on (before: when the compile ended, 10.8 s once; 3-12 s here).
-    const watch = watchDevice((await acquireGpu()).device);
-    try {
-      const controller = new AbortController();
-      const arm = setInterval(() => { if (watch.compiles() > 0) { clearInterval(arm); controller.abort(); } }, 2); // once the compile has begun
-      await expect(countGpu(12, { signal: controller.signal }, { stack: "workgroup", stackRows: 32 })).rejects.toMatchObject({ name: "AbortError" });
-      clearInterval(arm);
-      expect([watch.compiles(), watch.compiled()], "the count ended before the compile").toEqual([1, 0]);
-      await expect(countGpu(12, { timeoutMs: 200 }, { stack: "workgroup", stackRows: 32 })).rejects.toMatchObject({ code: ErrorCode.timeout });
-      expect([watch.compiles(), watch.compiled()], "the count ended before the compile").toEqual([1, 0]);
-      // the pipeline went on compiling and is the next count's
-      const r = await countGpu(10, {}, { stack: "workgroup", stackRows: 32 });
-      expect([r.total, r.unique]).toEqual([A000170[10], A002562[10]]);
-      expect([watch.compiles(), watch.compiled()]).toEqual([1, 1]);
-    } finally {
-      watch.restore();
-    }
   });
 
   it("abort and timeoutMs take effect while the host makes and orders the starts (n = 22, 2.6 million: a second or more of the host's work)", async () => {
@@ -452,17 +456,26 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
 });
 
 describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts)", () => {
-  afterEach(async () => {
+  // One faulty device for the block (its pipeline compiled once, not once a test): each test
+  // sets its own faults, and none are left for the next.
+  let faults: DeviceFaults = {};
+  const setFaults = (next: DeviceFaults): void => { faults = next; };
+  beforeAll(async () => {
+    await releaseGpu();
+    setGpuLoader(faultyLoader(() => faults));
+  });
+  afterEach(() => setFaults({}));
+  afterAll(async () => {
     await releaseGpu();
     setGpuLoader();
   });
 
   it("counts set up side by side pop their own error scopes: an invalid setup fails that count only", async () => {
     let bindGroups = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // the second count's bind group lacks binding 0: a validation error in that count's scope
       createBindGroup: (real, d) => (++bindGroups === 2 ? real({ ...d, entries: [...d.entries].slice(1) }) : real(d)),
-    }));
+    });
     const settled = await Promise.allSettled([countGpu(9, { timeoutMs: 60_000 }), countGpu(10, { timeoutMs: 60_000 })]); // (a loaded machine's setup is slow)
     expect(bindGroups).toBe(2);
     // whichever count set up second (the two make their tasks concurrently) fails; the other is right
@@ -476,13 +489,13 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("a dispatch the GPU refuses as invalid rejects with NQ_KERNEL_ABORT at once, never spins to the time limit", async () => {
     let dispatches = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // what a grid past maxComputeWorkgroupsPerDimension gets: Dawn refuses the whole command buffer
       dispatchWorkgroups: (real, x) => {
         dispatches++;
         real(x, 65536);
       },
-    }));
+    });
     // The mechanism: one dispatch, then the refusal itself (before: NQ_TIMEOUT after the whole time limit).
     const error = await countGpu(10, { timeoutMs: 60_000 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringMatching(/refused.*65536/s) });
@@ -491,13 +504,16 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("counts dispatching side by side each get their own dispatch's errors: a refused dispatch fails that count only", async () => {
     let small = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       // the 64-slot count's (2 workgroups) 5th dispatch is refused, while the other dispatches on the same device
       dispatchWorkgroups: (real, x) => (x === 2 && ++small === 5 ? real(x, 65536) : real(x)),
-    }));
+    });
+    // (the 64-slot count starts from the first budget of a fresh device, 64, whatever budget the
+    // block's earlier counts left on the shared device: at most 64 x 64 steps a dispatch, so it is
+    // still counting at its 5th)
     const [a, b] = await Promise.allSettled([
       countGpu(12, { timeoutMs: 30_000 }, { slots: 256 }),
-      countGpu(11, { timeoutMs: 30_000 }, { slots: 64 }),
+      countGpu(11, { timeoutMs: 30_000 }, { slots: 64, initialBudget: 64 }),
     ]);
     expect(small).toBeGreaterThanOrEqual(5);
     expect(a).toMatchObject({ status: "fulfilled", value: { total: A000170[12], unique: A002562[12] } });
@@ -506,11 +522,11 @@ describe.skipIf(!haveGpu)("faults injected into the device (test/webgpu-fault.ts
 
   it("a GPU that silently drops the work (no task, no node moves) rejects with NQ_KERNEL_ABORT after a few dispatches", async () => {
     let submits = 0;
-    setGpuLoader(faultyLoader({
+    setFaults({
       submit: (real, buffers) => {
         if (++submits <= 2) real(buffers); // two dispatches run, then nothing reaches the GPU
       },
-    }));
+    });
     // The guard, not the time limit, ends it: NQ_KERNEL_ABORT "no progress", not NQ_TIMEOUT.
     const error = await countGpu(11, { timeoutMs: 60_000 }, { initialBudget: 1 }).then(() => undefined, (e: Error & { code?: string }) => e);
     expect(error).toMatchObject({ code: ErrorCode.kernelAbort, message: expect.stringContaining("no progress") });
