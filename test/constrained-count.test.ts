@@ -5,7 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { count, countParallel, excludedDiagonalsBoard, solutions, solve } from "../src/index.js";
-import { checkConstraints, emptyConstraints } from "../src/board/constraints.js";
+import { checkConstraints, constraintLists, emptyConstraints } from "../src/board/constraints.js";
 import { constrainedPrefixes, countConstrainedNow, prefixConstraints } from "../src/count/constrained.js";
 import { countConstrainedPart, mergeConstrainedCounts, splitConstrainedCount } from "../src/count/deprecated.js";
 import { solutionsPaced } from "../src/count/solutions.js";
@@ -100,6 +100,42 @@ describe("count and solutions with given queens and blocked squares", () => {
         expect(sum).toBe(whole);
       }
     }
+  });
+
+  it("a prefix's board is the board its queens give as givens: the same constraints, conflict and error as checkConstraints of the lists", () => {
+    const random = rng(404);
+    const asLists = (c: ReturnType<typeof checkConstraints>, prefix: [number, number][]): unknown => {
+      const lists = constraintLists(c);
+      try {
+        return checkConstraints(c.n, { fixed: [...lists.fixed, ...prefix], blocked: lists.blocked }, "a count part");
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const plain = (c: unknown): unknown => (typeof c === "string" ? c : { ...(c as object), fixedColumn: Array.from((c as { fixedColumn: Int32Array }).fixedColumn), blockedStart: Array.from((c as { blockedStart: Int32Array }).blockedStart), blockedCols: Array.from((c as { blockedCols: Int32Array }).blockedCols) });
+    let fast = 0, conflicts = 0;
+    for (let i = 0; i < 600; i++) {
+      const n = 4 + (i % 7);
+      const constraints = checkConstraints(n, randomGivens(n, random, 2, 0.2), "test");
+      // The split's own prefixes (the fast path), then queens drawn anywhere: on a given queen's
+      // lines, on blocked squares, twice, off the board.
+      const own = constrainedPrefixes(constraints, 8);
+      const drawn = Array.from({ length: 1 + Math.floor(random() * 3) }, (): [number, number] => [Math.floor(random() * (n + 1)) - (random() < 0.05 ? 1 : 0), Math.floor(random() * n)]);
+      for (const prefix of [...own.slice(0, 3), drawn] as [number, number][][]) {
+        if (prefix.length === 0) continue;
+        let got: unknown;
+        try {
+          got = prefixConstraints(constraints, prefix);
+        } catch (error) {
+          got = (error as Error).message;
+        }
+        expect(plain(got)).toEqual(plain(asLists(constraints, prefix)));
+        if (typeof got !== "string" && (got as { conflict: unknown }).conflict !== null) conflicts++;
+        else fast++;
+      }
+    }
+    expect(fast).toBeGreaterThan(500);
+    expect(conflicts).toBeGreaterThan(100);
   });
 
   it("counts boards past n = 32 (n <= 1000) and refuses larger ones", async () => {

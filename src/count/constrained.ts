@@ -243,11 +243,26 @@ export function* constrainedPrefixSteps(constraints: Constraints, want: number):
   return (yield* depthSteps(constraints, want))[1];
 }
 
-/** The board of one prefix: the constraints with the prefix's queens given too. */
+/**
+ * The board of one prefix: the constraints with the prefix's queens given too. A prefix of the
+ * split (each queen in range, on an open square, attacking no given queen nor another) is added
+ * in O(n) on the board's own blocked squares (checking the whole lists again took 0.15 s a prefix
+ * at n = 1000 with 143,602 blocked squares); any other is checked as givens are.
+ */
 export function prefixConstraints(constraints: Constraints, prefix: readonly Square[]): Constraints {
   if (prefix.length === 0) return constraints;
-  const { fixed, blocked } = constraintLists(constraints);
-  return checkConstraints(constraints.n, { fixed: [...fixed, ...prefix], blocked }, "a count part");
+  const { n, fixedColumn } = constraints;
+  const lines = new Set<number>(), fixed = Int32Array.from(fixedColumn);
+  const take = (r: number, c: number): boolean => [r, n + c, 3 * n + r - c, 5 * n + r + c].every((line) => !lines.has(line) && lines.add(line));
+  let clean = constraints.conflict === null;
+  for (let r = 0; r < n && clean; r++) if (fixedColumn[r] >= 0) take(r, fixedColumn[r]);
+  for (const [r, c] of prefix) {
+    clean &&= Number.isInteger(r) && Number.isInteger(c) && r >= 0 && r < n && c >= 0 && c < n && !isBlockedSquare(constraints, r, c) && take(r, c);
+    if (clean) fixed[r] = c;
+  }
+  if (clean) return { ...constraints, fixedColumn: fixed, empty: false };
+  const lists = constraintLists(constraints);
+  return checkConstraints(n, { fixed: [...lists.fixed, ...prefix], blocked: lists.blocked }, "a count part");
 }
 
 /** Refuses n outside the complete search's range for a constrained count. */
