@@ -251,16 +251,11 @@ export function* constrainedPrefixSteps(constraints: Constraints, want: number):
  */
 export function prefixConstraints(constraints: Constraints, prefix: readonly Square[]): Constraints {
   if (prefix.length === 0) return constraints;
-  const { n, fixedColumn } = constraints;
-  const lines = new Set<number>(), fixed = Int32Array.from(fixedColumn);
+  const { n, fixedColumn } = constraints, lines = new Set<number>(), fixed = Int32Array.from(fixedColumn);
   const take = (r: number, c: number): boolean => [r, n + c, 3 * n + r - c, 5 * n + r + c].every((line) => !lines.has(line) && lines.add(line));
-  let clean = constraints.conflict === null;
-  for (let r = 0; r < n && clean; r++) if (fixedColumn[r] >= 0) take(r, fixedColumn[r]);
-  for (const [r, c] of prefix) {
-    clean &&= Number.isInteger(r) && Number.isInteger(c) && r >= 0 && r < n && c >= 0 && c < n && !isBlockedSquare(constraints, r, c) && take(r, c);
-    if (clean) fixed[r] = c;
-  }
-  if (clean) return { ...constraints, fixedColumn: fixed, empty: false };
+  fixedColumn.forEach((c, r) => c < 0 || take(r, c));
+  const open = ([r, c]: Square): boolean => [r, c].every((v) => Number.isInteger(v) && v >= 0 && v < n) && !isBlockedSquare(constraints, r, c) && take(r, (fixed[r] = c));
+  if (constraints.conflict === null && prefix.every(open)) return { ...constraints, fixedColumn: fixed, empty: false };
   const lists = constraintLists(constraints);
   return checkConstraints(n, { fixed: [...lists.fixed, ...prefix], blocked: lists.blocked }, "a count part");
 }
