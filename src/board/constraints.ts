@@ -116,7 +116,7 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
     if (conflict === null && isBlockedSquare({ blockedStart, blockedCols }, r, c)) {
       conflict = { reason: `the given queen at ${squareName(square)} stands on a blocked square`, squares: [square] };
     }
-    const lines = [r, n + c, 3 * n + r - c, 5 * n + r + c];
+    const lines = queenLines(n, r, c);
     const earliest = Math.min(...lines.map((line) => first.get(line) ?? Infinity));
     if (conflict === null && earliest < Infinity) {
       const other = kept[earliest];
@@ -129,6 +129,9 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
   }
   return { n, fixedColumn, blockedStart, blockedCols, conflict, empty: kept.length === 0 && distinct === 0 };
 }
+
+/** The four lines through (r, c) as distinct numbers: its row, column, difference and sum diagonals (a queen takes them all). */
+export const queenLines = (n: number, r: number, c: number): number[] => [r, n + c, 3 * n + r - c, 5 * n + r + c];
 
 /** True when column `c` of row `r` is blocked (binary search in the row's sorted list). */
 export function isBlockedSquare(constraints: Pick<Constraints, "blockedStart" | "blockedCols">, r: number, c: number): boolean {

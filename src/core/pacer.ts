@@ -242,6 +242,21 @@ export function runSteps<T>(steps: Steps<T>): T {
   }
 }
 
+/**
+ * runStepsPaced where a stop is an answer, not an error: after each slice the event loop runs,
+ * then `stopped()` is asked; `undefined` when it said stop (solve's split, whose time limit
+ * answers 'timeout'). The caller throws an abort's reason itself.
+ */
+export function runStepsUntil<T>(steps: Steps<T>, stopped: () => unknown): Promise<T | undefined> {
+  const stop = {}; // (thrown as a sentinel, never seen outside)
+  return runStepsPaced(steps, async () => {
+    await yieldToEventLoop();
+    if (stopped()) throw stop;
+  }).catch((error: unknown) => {
+    if (error !== stop) throw error;
+  }) as Promise<T | undefined>;
+}
+
 /** `f` of each item, a step each (the steps' figure: how many are done). */
 export function* mapSteps<T, U>(items: readonly T[], f: (item: T) => U): Steps<U[]> {
   const out: U[] = [];

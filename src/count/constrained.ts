@@ -7,7 +7,7 @@
 // without a given queen are placed in every consistent way (the prefixes); each prefix is
 // the same board with those queens given too, and the prefixes partition the solutions.
 import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract.js";
-import { checkConstraints, constraintLists, isBlockedSquare, type Constraints, type Square } from "../board/constraints.js";
+import { checkConstraints, constraintLists, isBlockedSquare, queenLines, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, runSteps, yieldToEventLoop, type Steps } from "../core/pacer.js";
 import { rangeError, invalid } from "../core/errors.js";
 import { COMPLETE_PLAIN } from "../engine/ts/complete.js";
@@ -251,8 +251,8 @@ export function* constrainedPrefixSteps(constraints: Constraints, want: number):
  */
 export function prefixConstraints(constraints: Constraints, prefix: readonly Square[]): Constraints {
   if (prefix.length === 0) return constraints;
-  const { n, fixedColumn } = constraints, lines = new Set<number>(), fixed = Int32Array.from(fixedColumn);
-  const take = (r: number, c: number): boolean => [r, n + c, 3 * n + r - c, 5 * n + r + c].every((line) => !lines.has(line) && lines.add(line));
+  const { n, fixedColumn } = constraints, lines = new Set<number>(), fixed = fixedColumn.slice();
+  const take = (r: number, c: number): boolean => queenLines(n, r, c).every((line) => !lines.has(line) && lines.add(line));
   fixedColumn.forEach((c, r) => c < 0 || take(r, c));
   const open = ([r, c]: Square): boolean => [r, c].every((v) => Number.isInteger(v) && v >= 0 && v < n) && !isBlockedSquare(constraints, r, c) && take(r, (fixed[r] = c));
   if (constraints.conflict === null && prefix.every(open)) return { ...constraints, fixedColumn: fixed, empty: false };

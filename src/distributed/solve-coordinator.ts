@@ -10,14 +10,14 @@
 import type { KeyInput } from "../core/key.js";
 import type { Square } from "../board/constraints.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { boardOf } from "../board/board.js";
+import { boardOf, type Board } from "../board/board.js";
 import { COMPLETE_MAX_N } from "../engine/registry.js";
 import { EXHAUSTED, FOUND } from "../engine/contract.js";
 import { ErrorCode, withCode } from "../core/errors.js";
 import { afterMs } from "../core/timer.js";
 import { checkInteger, checkOptions, optionalFunction, optionalSignal } from "../core/validate.js";
 import { SOLVE_TASKS, searchRoot, solveTaskSteps, taskDigest, type SolveTask } from "../count/solve-tasks.js";
-import { mapSteps, runStepsPaced, yieldToEventLoop } from "../core/pacer.js";
+import { mapSteps, runStepsUntil, type Steps } from "../core/pacer.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
 import { connect, redisOptions, type Connection } from "./redis.js";
 import { queueLibraries } from "./deps.js";
@@ -153,19 +153,10 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
 
   // The tasks and their digests (a prefix, a digest a step: seconds on a large board) in slices
   // that check the signal and the time limit.
-  const between = async (): Promise<void> => {
-    await yieldToEventLoop();
-    signal?.throwIfAborted();
-    if (timeoutMs !== undefined && performance.now() - start >= timeoutMs) throw timeUp;
-  };
-  let tasks: SolveTask[], digests: string[];
-  try {
-    tasks = await runStepsPaced(solveTaskSteps(board, SOLVE_TASKS), between);
-    digests = await runStepsPaced(mapSteps(tasks, taskDigest), between);
-  } catch (error) {
-    if (error !== timeUp) throw error;
-    return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
-  }
+  const split = await runStepsUntil(taskSteps(board), () => signal?.aborted || (timeoutMs !== undefined && performance.now() - start >= timeoutMs));
+  signal?.throwIfAborted();
+  if (!split) return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
+  const { tasks, digests } = split;
   const name = opts.queue ?? solveQueueName(n, board.digest, tasks.length);
   const record: SolveRunMeta = { format: SOLVE_FORMAT, n, tasks: tasks.length, tasksVersion: SOLVE_TASKS_VERSION, board: recordedBoard(board) };
   const same = (meta: RunMeta): boolean => meta.format === SOLVE_FORMAT && meta.n === n && meta.tasks === tasks.length && meta.tasksVersion === SOLVE_TASKS_VERSION &&
@@ -219,6 +210,12 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
     signal?.removeEventListener("abort", onAbort);
     state?.close();
   }
+}
+
+/** The board's tasks and their digests, a prefix or a digest a step. */
+function* taskSteps(board: Board): Steps<{ tasks: SolveTask[]; digests: string[] }> {
+  const tasks = yield* solveTaskSteps(board, SOLVE_TASKS);
+  return { tasks, digests: yield* mapSteps(tasks, taskDigest) };
 }
 
 /** The reason the wait is aborted with when timeoutMs runs out. */

@@ -38,7 +38,7 @@ import {
 } from "../count/solve-tasks.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
-import { runStepsPaced, yieldToEventLoop } from "../core/pacer.js";
+import { runStepsUntil } from "../core/pacer.js";
 import type { Square } from "../board/constraints.js";
 
 // The tasks asked for and the passes' budgets are the queue's too (src/distributed/solve-jobs.ts):
@@ -100,15 +100,8 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     return rootOnly(root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" });
   }
   // The tasks (a prefix split: 0.5 s at n = 1000 with 900 given queens) in slices that stop at an abort or the time limit.
-  const stopped = new Error("stopped");
-  const cut = async (): Promise<void> => {
-    await yieldToEventLoop();
-    if (pacer.stopReason()) throw stopped;
-  };
-  const parts = await runStepsPaced(solveTaskSteps(board, SOLVE_TASKS), cut).catch((error: unknown) => {
-    if (error !== stopped) throw error;
-    pacer.throwIfAborted();
-  });
+  const parts = await runStepsUntil(solveTaskSteps(board, SOLVE_TASKS), () => pacer.stopReason());
+  pacer.throwIfAborted();
   if (!parts) return rootOnly({ columns: null, reason: "timeout" });
   // With two threads or more, one more task: the whole board searched as one thread searches it, for its first nodes.
   const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
