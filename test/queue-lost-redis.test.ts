@@ -86,8 +86,13 @@ async function redisFor() {
       void ended?.then(() => { over = true; });
       await until("the run to be listed", async () => over || (await redis.sismember(ACTIVE_RUNS_KEY, name)) === 1);
       if (over) { redis.disconnect(); return; } // the call ended before its run was listed
-      if (p === "put back") await redis.del(metaKey(name));
-      else await redis.set(metaKey(name), "{\"format\":\"nqueens-count-run\",\"changed\":true}");
+      const write: Promise<unknown> = p === "put back" ? redis.del(metaKey(name)) : redis.set(metaKey(name), "{\"format\":\"nqueens-count-run\",\"changed\":true}");
+      // The coordinator can react to this write, and Redis be stopped or killed, before the
+      // write's own reply is read here (a killed server's reset drops it): the reaction proves
+      // the write landed, so it ends this wait as the reply does. Failing before any reaction is
+      // the test's failure.
+      write.catch(() => {});
+      await Promise.race([write, reached]);
       redis.disconnect();
     },
   };
