@@ -9,7 +9,6 @@
 import { availableParallelism, hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { Worker as QueueWorker, Job } from "bullmq";
-import type { Redis } from "ioredis";
 import type { CountPart, PartCount } from "../count/parts.js";
 import { gpuCounts, partsOfIdentity, type Part, type PartResult } from "../count/split.js";
 import { checkChoice, checkInteger, checkOptions, describe, optionalFunction } from "../core/validate.js";
@@ -385,7 +384,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
 
   // Coordinators PUBLISH on RUNS_CHANNEL when a run starts or finishes: look at once (a worker
   // on one queue, when it is that queue's run: a solve decided stops its tasks in hand).
-  const subscriber: Redis = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
+  const subscriber = new Redis({ ...redis, connectTimeout: connectTimeoutMs });
   subscriber.on("error", () => {}); // it reconnects and resubscribes by itself; the poll covers the gap
   subscriber.on("message", (_channel: string, message: string) => { if (!opts.queue || message === opts.queue) void discover(); });
   await within(subscriber.subscribe(RUNS_CHANNEL), connectTimeoutMs, "subscribe").catch((error) => {
