@@ -1,4 +1,5 @@
-// Runs the built `nqueens` command as a user does: a fresh Node process on dist/cli.js.
+// Runs the built `nqueens` command as a user does: a fresh Node process on dist/cli.cjs, the
+// package's bin (test/startup.test.ts checks that `node dist/cli.js` runs the same program).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { onTestFinished } from "vitest";
@@ -18,7 +19,7 @@ const SIGINT_MARKER = join(import.meta.dirname, "fixtures", "sigint-marker.cjs")
 export function runCli(args: string[], options: { killAfterMs?: number; killOn?: RegExp; killWhen?: () => boolean; killOnceHandled?: number; signal?: NodeJS.Signals; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const marked = options.killOnceHandled !== undefined;
-    const child = spawn(process.execPath, [...(marked ? ["-r", SIGINT_MARKER] : []), "dist/cli.js", ...args],
+    const child = spawn(process.execPath, [...(marked ? ["-r", SIGINT_MARKER] : []), "dist/cli.cjs", ...args],
       { stdio: ["ignore", "pipe", "pipe", ...(marked ? ["pipe" as const] : [])], env: options.env ?? process.env });
     // A test that ends first (its timeout, a failed assertion before the await) leaves no
     // process behind: killed when the test finishes, and waited for. (Outside a test, in a

@@ -2,7 +2,7 @@
 // test/webgpu-queue.test.ts): whether redis-server is here (in CI its absence fails the file,
 // elsewhere the file warns and skips), waiting on a condition, a free port, a private
 // redis-server on it (a temporary directory, no persistence; stopped, restarted, removed),
-// `nqueens` processes on dist/cli.js killed after each test, and a BullMQ queue opened for
+// `nqueens` processes on dist/cli.cjs (the bin) killed after each test, and a BullMQ queue opened for
 // one look. What differs between the files (messages, timeouts, clients) stays in them.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -119,9 +119,9 @@ export class RedisServer {
 export type Proc = { child: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> };
 const children: Proc[] = [];
 
-/** Starts `nqueens ...args` (dist/cli.js) in the background; `killChildren` ends it after the test. */
+/** Starts `nqueens ...args` (dist/cli.cjs, the bin) in the background; `killChildren` ends it after the test. */
 export function spawnCli(args: string[], env: NodeJS.ProcessEnv = process.env): Proc {
-  const child = spawn(process.execPath, ["dist/cli.js", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
+  const child = spawn(process.execPath, ["dist/cli.cjs", ...args], { stdio: ["ignore", "pipe", "pipe"], env });
   let err = "", out = "";
   child.stderr!.on("data", (d) => (err += d));
   child.stdout!.on("data", (d) => (out += d));
