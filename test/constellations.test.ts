@@ -104,18 +104,25 @@ describe("constellations", () => {
     for (let n = 4; n <= 18; n++) {
       const m = n - 1;
       const code = (q: number[]) => ((q[0] * n + q[1]) * n + q[2]) * n + q[3];
+      // The border queens' squares, each once (a corner square holds two of them).
+      const distinct = (squares: [number, number][]): [number, number][] =>
+        squares.filter(([r, c], a) => !squares.some(([r2, c2], b) => b < a && r2 === r && c2 === c));
+      // The queens' placement (top row's column, bottom row's, left column's row, right column's), when each side holds exactly one.
       const placementOf = (squares: [number, number][]): number[] | undefined => {
-        const at = (test: (r: number, c: number) => boolean) => squares.filter(([r, c]) => test(r, c));
-        const top = at((r) => r === 0), bottom = at((r) => r === m), left = at((_r, c) => c === 0), right = at((_r, c) => c === m);
-        if (top.length !== 1 || bottom.length !== 1 || left.length !== 1 || right.length !== 1) return undefined;
-        return [top[0][1], bottom[0][1], left[0][0], right[0][0]];
+        const placement = [0, 0, 0, 0], queens = [0, 0, 0, 0];
+        for (const [r, c] of squares) {
+          if (r === 0) { queens[0]++; placement[0] = c; }
+          if (r === m) { queens[1]++; placement[1] = c; }
+          if (c === 0) { queens[2]++; placement[2] = r; }
+          if (c === m) { queens[3]++; placement[3] = r; }
+        }
+        return queens.every((q) => q === 1) ? placement : undefined;
       };
       const imagesOf = (q: number[]): number[][] => {
-        const squares = new Map<string, [number, number]>();
-        for (const [r, c] of [[0, q[0]], [m, q[1]], [q[2], 0], [q[3], m]] as [number, number][]) squares.set(`${r},${c}`, [r, c]);
+        const squares = distinct([[0, q[0]], [m, q[1]], [q[2], 0], [q[3], m]]);
         const out: number[][] = [];
         for (const mirror of [false, true]) for (let t = 0; t < 4; t++) {
-          const moved = [...squares.values()].map(([r, c]): [number, number] => {
+          const moved = squares.map(([r, c]): [number, number] => {
             if (mirror) c = m - c;
             for (let u = 0; u < t; u++) [r, c] = [c, m - r];
             return [r, c];
@@ -126,10 +133,9 @@ describe("constellations", () => {
       };
       const want: number[] = [];
       for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) for (let l = 0; l < n; l++) {
-        const squares = new Map<string, [number, number]>();
-        for (const [r, c] of [[0, i], [m, j], [k, 0], [l, m]] as [number, number][]) squares.set(`${r},${c}`, [r, c]);
-        const queens = [...squares.values()];
-        if (placementOf(queens)?.join() !== [i, j, k, l].join()) continue; // a corner square must be two of the border queens
+        const queens = distinct([[0, i], [m, j], [k, 0], [l, m]]);
+        const placed = placementOf(queens);
+        if (placed === undefined || placed[0] !== i || placed[1] !== j || placed[2] !== k || placed[3] !== l) continue; // a corner square must be two of the border queens
         if (queens.some(([r1, c1], a) => queens.some(([r2, c2], b) => b > a && (r1 === r2 || c1 === c2 || Math.abs(r1 - r2) === Math.abs(c1 - c2))))) continue;
         const own = code([i, j, k, l]);
         if (imagesOf([i, j, k, l]).every((image) => code(image) >= own)) want.push(own);

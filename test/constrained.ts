@@ -39,17 +39,25 @@ export function honours(columns: ArrayLike<number> | null, n: number, givens: Gi
   return true;
 }
 
-/** Every solution of the constrained board, by trying each permutation row by row (n <= 8). */
+/**
+ * Every solution of the constrained board, by trying each permutation row by row (n <= 8 or
+ * so), leaving a partial board as soon as its newest queen is on an earlier one's diagonal, a
+ * blocked square or off its row's given queen (no completion of it could be honoured): each
+ * full board is still checked by honours.
+ */
 export function bruteForce(n: number, givens: Givens): number[][] {
   const all: number[][] = [];
   const cols: number[] = [];
+  const blocked = new Set(givens.blocked.map(([r, c]) => r * n + c));
+  const broken = (r: number, c: number): boolean =>
+    blocked.has(r * n + c) || givens.fixed.some(([fr, fc]) => fr === r && fc !== c) || cols.some((d, q) => Math.abs(d - c) === r - q);
   const place = (r: number): void => {
     if (r === n) {
       if (honours(cols, n, givens)) all.push([...cols]);
       return;
     }
     for (let c = 0; c < n; c++) {
-      if (cols.includes(c)) continue;
+      if (cols.includes(c) || broken(r, c)) continue;
       cols.push(c);
       place(r + 1);
       cols.pop();

@@ -1,7 +1,8 @@
 // Constellation parts counted on the GPU (gpu/constellations.wgsl, src/engine/webgpu/constellations.ts):
 // every part of several splits gives what the CPU constellation counter gives, field for
 // field (count8, count4, count2 and nodes), under any tuning (few or many starts, the host
-// placing rows or not, resumed searches, both stacks, seeded counters whose carries run), at
+// placing rows or not, resumed searches, seeded counters whose carries run; the workgroup
+// stack's parts in test/webgpu.test.ts, on the pipeline compiled there), at
 // the board's edge (n = 32 masks), and abort stops it at once. Needs a WebGPU adapter
 // (SwiftShader in Node, see test/webgpu-env.ts); in CI a missing one fails the file.
 import { afterAll, describe, expect, it } from "vitest";
@@ -53,14 +54,15 @@ describe.skipIf(!haveGpu)("constellation parts on the GPU", () => {
     expect(symmetricSeen.count2).toBeGreaterThan(0n);
   });
 
-  it("the same under any tuning: many or few starts, tiny budgets (resumed searches), 32 slots, both stacks, seeded carries", async () => {
+  // (The workgroup stack counts these parts in test/webgpu.test.ts, where its pipeline, seconds
+  // of SwiftShader's compiling, is compiled for its own tests already.)
+  it("the same under any tuning: many or few starts, tiny budgets (resumed searches), 32 slots, seeded carries", async () => {
     const parts = [...splitCount(12, { parts: 3 }), ...splitCount(11, { parts: 2 })];
     const cpu = parts.map((p) => countTask(p, { engine: "ts" }));
     const tunings = [
       { minTasks: 1 }, // no row placed on the host: every task is one start
       { minTasks: 100_000 }, // rows placed until no start has more than MIN_START_ROWS free rows below
       { slots: 32, initialBudget: 1, targetMs: 1000 }, // a step or two a dispatch at first: saved and resumed
-      { stack: "workgroup" as const, slots: 64, initialBudget: 4 },
       { seedLo: 0xfffffff0, slots: 32 }, // every slot's lo and mid words start just below 2^32
     ];
     for (const tuning of tunings) {

@@ -8,6 +8,8 @@ import constellationsShader from "../gpu/constellations.wgsl";
 import stackShader from "../gpu/stack.wgsl";
 import { count, countGpu, ErrorCode } from "../src/index.js";
 import { splitConstellations } from "../src/count/tasks.js";
+import { countTask, splitCount } from "../src/count/split.js";
+import { countPartWebGpu } from "../src/count/gpu-part.js";
 import {
   acquireGpu, constellationStarts, countConstellationsWebGpu, createLoader, gpuInfo, kernelSource, releaseGpu, setGpuLoader, stackRows, sumResults, MAX_STARTS, PARAMS,
   type GpuCountProgress, type GpuCountTuning,
@@ -171,7 +173,7 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
     await expect(countGpu(8, {}, { order: "biggest" as never })).rejects.toMatchObject({ code: ErrorCode.invalidArgument, message: expect.stringContaining("tuning.order") });
   });
 
-  it("the workgroup-memory stack (the default on hardware adapters) gives the same answers", async () => {
+  it("the workgroup-memory stack (the default on hardware adapters) gives the same answers, whole counts and parts", async () => {
     // (its pipeline, n <= 16's 16 rows, is the one the compile test above left on the shared device)
     for (const n of [5, 9, 11]) {
       const ts = await count(n, { engine: "ts" });
@@ -179,6 +181,11 @@ describe.skipIf(!haveGpu)("count(n, { engine: 'webgpu' }) in Node", () => {
         const r = await countGpu(n, {}, tuning);
         expect({ total: r.total, unique: r.unique, nodes: r.nodes }).toEqual({ total: ts.total, unique: ts.unique, nodes: ts.nodes });
       }
+    }
+    // Parts of splits (test/webgpu-parts.test.ts counts them under the other tunings): each the
+    // CPU counter's part, field for field.
+    for (const part of [...splitCount(12, { parts: 3 }), ...splitCount(11, { parts: 2 })]) {
+      expect(await countPartWebGpu(part, { tuning: { stack: "workgroup", slots: 64, initialBudget: 4 } })).toEqual(countTask(part, { engine: "ts" }));
     }
   });
 
