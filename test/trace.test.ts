@@ -26,12 +26,30 @@ function freeColumns(columns: ArrayLike<number>, row: number): number[] {
   return free;
 }
 
-/** The number of queens, after checking that they fill rows 0..k-1 and the rest is empty. */
+/** The number of queens when they fill rows 0..k-1 and the rest is empty; -1 for any other board. */
 function filledRows(columns: Int32Array): number {
   let k = 0;
   while (k < columns.length && columns[k] >= 0) k++;
-  for (let r = k; r < columns.length; r++) expect(columns[r]).toBe(-1);
+  for (let r = k; r < columns.length; r++) if (columns[r] !== -1) return -1;
   return k;
+}
+
+/** Same length, same entries. */
+function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Each of 0..n-1 once. */
+function isPermutation(columns: ArrayLike<number>): boolean {
+  const seen = new Uint8Array(columns.length);
+  for (let r = 0; r < columns.length; r++) {
+    const c = columns[r];
+    if (!(c >= 0 && c < columns.length) || seen[c]) return false;
+    seen[c] = 1;
+  }
+  return true;
 }
 
 const swap = (columns: Int32Array, i: number, j: number) => {
@@ -40,115 +58,147 @@ const swap = (columns: Int32Array, i: number, j: number) => {
   return copy;
 };
 
-/** Every change from one event to the next, for backtracking, Las Vegas and hybrid. */
-function checkTreeTrace(events: TraceEvent[], method: TraceMethod, stopVegas: number): void {
-  const n = events[0].columns.length;
+/**
+ * A record of the rules an event breaks (the first few), which the test asserts empty once a
+ * trace. Plain comparisons: an expect() per rule of each of some 23,000 events took nearly
+ * all of this file's time.
+ */
+function violations(events: TraceEvent[]) {
+  const wrong: string[] = [];
+  let at = 0;
+  return {
+    wrong,
+    /** The event whose rules are checked next. */
+    event(k: number): void {
+      at = k;
+    },
+    ok(holds: boolean, rule: string): void {
+      if (!holds && wrong.length < 5) wrong.push(`event ${at} (${events[at].kind}): ${rule}`);
+    },
+  };
+}
+
+/** Every change from one event to the next, for backtracking, Las Vegas and hybrid: the rules broken. */
+function checkTreeTrace(events: TraceEvent[], method: TraceMethod, stopVegas: number): string[] {
+  const { wrong, event, ok } = violations(events);
   for (let k = 1; k < events.length; k++) {
+    event(k);
     const prev = events[k - 1], e = events[k];
     const queens = filledRows(e.columns);
+    if (queens < 0) {
+      ok(false, "queens fill the top rows and the rest is empty");
+      continue;
+    }
     // no two queens on the board ever attack each other
-    expect(attackingPairs(Array.from(e.columns.subarray(0, queens)))).toEqual([]);
-    expect([e.steps, e.conflicts]).toEqual([0, -1]);
+    ok(attackingPairs(e.columns.subarray(0, queens)).length === 0, "no two queens attack each other");
+    ok(e.steps === 0 && e.conflicts === -1, "steps 0 and conflicts -1");
     switch (e.kind) {
       case "place": {
-        expect(e.nodes).toBe(prev.nodes + 1);
-        expect(e.tries).toBe(prev.tries);
-        expect(queens).toBe(e.row + 1);
-        expect(Array.from(e.columns.subarray(0, e.row))).toEqual(Array.from(prev.columns.subarray(0, e.row)));
-        expect(e.safe).toEqual(freeColumns(e.columns, e.row));
-        expect(e.safe).toContain(e.column);
+        ok(e.nodes === prev.nodes + 1, "a place is a node");
+        ok(e.tries === prev.tries, "a place keeps the try");
+        ok(queens === e.row + 1, "the queen is placed on the next row");
+        ok(same(e.columns.subarray(0, e.row), prev.columns.subarray(0, e.row)), "the rows above are kept");
+        ok(same(e.safe, freeColumns(e.columns, e.row)), "safe lists the row's free columns");
+        ok(e.safe.includes(e.column), "the column is safe");
         const random = method === "las-vegas" || (method === "hybrid" && e.row < stopVegas);
-        expect(e.random).toBe(random);
+        ok(e.random === random, `random is ${random}`);
         if (!random) {
           // backtracking: the first free column after the one the row leaves
           const from = e.previous ?? -1;
-          expect(e.column).toBe(e.safe.find((c) => c > from));
-          if (e.previous !== null) expect(prev.kind).toBe("backtrack");
+          ok(e.column === e.safe.find((c) => c > from), "the first free column after the one left");
+          if (e.previous !== null) ok(prev.kind === "backtrack", "a row left is one backtracked to");
         } else {
-          expect(e.previous).toBeNull();
+          ok(e.previous === null, "a random place leaves no column");
         }
         break;
       }
       case "backtrack": {
-        expect(method === "las-vegas" || (method === "hybrid" && e.to < stopVegas)).toBe(false);
-        expect(e.to).toBeLessThan(e.row);
-        expect(queens).toBe(e.to + 1);
-        expect(filledRows(prev.columns)).toBe(e.row);
-        expect(freeColumns(prev.columns, e.row)).toEqual([]); // the dead row: every square attacked
-        expect([e.nodes, e.tries]).toEqual([prev.nodes, prev.tries]);
+        ok(!(method === "las-vegas" || (method === "hybrid" && e.to < stopVegas)), "no backtracking into random rows");
+        ok(e.to < e.row, "back to an earlier row");
+        ok(queens === e.to + 1, "the rows below are cleared");
+        ok(filledRows(prev.columns) === e.row, "the dead row is the next one");
+        ok(freeColumns(prev.columns, e.row).length === 0, "the dead row: every square attacked");
+        ok(e.nodes === prev.nodes && e.tries === prev.tries, "nodes and tries kept");
         break;
       }
       case "fail": {
-        expect(method).not.toBe("backtrack");
-        expect(e.columns).toEqual(prev.columns); // the board before the reset
-        expect(queens).toBe(e.row);
-        expect(freeColumns(e.columns, e.row)).toEqual([]);
-        expect(e.cause).toBe(method === "hybrid" && e.row > stopVegas ? "exhausted" : "no-safe-column");
-        expect(events[k + 1].kind).toBe("restart");
+        ok(method !== "backtrack", "backtracking does not fail");
+        ok(same(e.columns, prev.columns), "the board before the reset");
+        ok(queens === e.row, "the failing row is the next one");
+        ok(freeColumns(e.columns, e.row).length === 0, "the failing row: every square attacked");
+        ok(e.cause === (method === "hybrid" && e.row > stopVegas ? "exhausted" : "no-safe-column"), "the cause");
+        ok(events[k + 1]?.kind === "restart", "a restart follows");
         break;
       }
       case "restart": {
-        expect(prev.kind).toBe("fail");
-        expect(queens).toBe(0);
-        expect([e.nodes, e.tries]).toEqual([prev.nodes + 1, prev.tries + 1]);
+        ok(prev.kind === "fail", "a restart follows a fail");
+        ok(queens === 0, "the board is cleared");
+        ok(e.nodes === prev.nodes + 1 && e.tries === prev.tries + 1, "a restart is a node and a try");
         break;
       }
       case "solution": {
-        expect(e.columns).toEqual(prev.columns);
-        expect(isSolution(e.columns)).toBe(true);
-        expect(k).toBe(events.length - 1);
+        ok(same(e.columns, prev.columns), "the board of the last place");
+        ok(isSolution(e.columns), "a solution");
+        ok(k === events.length - 1, "the last event");
         break;
       }
       default:
-        throw new Error(`unexpected event ${e.kind} in a ${method} trace`);
+        ok(false, `unexpected in a ${method} trace`);
     }
   }
+  return wrong;
 }
 
-/** Every change from one event to the next, for hill climbing. */
-function checkHillClimbTrace(events: TraceEvent[]): void {
+/** Every change from one event to the next, for hill climbing: the rules broken. */
+function checkHillClimbTrace(events: TraceEvent[]): string[] {
+  const { wrong, event, ok } = violations(events);
   const n = events[0].columns.length;
   let next = { i: 0, j: 1 }; // the scan order of the hill-climbing text (docs/references.md, text 4)
   for (let k = 0; k < events.length; k++) {
+    event(k);
     const prev = events[Math.max(0, k - 1)], e = events[k];
-    expect([...e.columns].sort((a, b) => a - b)).toEqual(Array.from({ length: n }, (_, i) => i)); // a permutation
-    expect(e.conflicts).toBe(diagonalSurplus(e.columns));
-    expect(e.nodes).toBe(0);
+    ok(isPermutation(e.columns), "a permutation");
+    ok(e.conflicts === diagonalSurplus(e.columns), "conflicts is h");
+    ok(e.nodes === 0, "no nodes");
     switch (e.kind) {
       case "start":
-        expect([e.tries, e.steps]).toEqual([1, 0]);
+        ok(e.tries === 1 && e.steps === 0, "try 1, no steps");
         break;
       case "evaluate": {
-        expect({ i: e.i, j: e.j }).toEqual(next);
-        expect(e.delta).toBe(diagonalSurplus(swap(prev.columns, e.i, e.j)) - prev.conflicts);
-        expect(e.taken).toBe(e.delta < 0);
-        expect(Array.from(e.columns)).toEqual(e.taken ? swap(prev.columns, e.i, e.j) : Array.from(prev.columns));
-        expect(e.steps).toBe(prev.steps + (e.taken ? 1 : 0));
+        ok(e.i === next.i && e.j === next.j, `the next swap in scan order, (${next.i}, ${next.j})`);
+        const swapped = swap(prev.columns, e.i, e.j);
+        ok(e.delta === diagonalSurplus(swapped) - prev.conflicts, "delta is the change of h");
+        ok(e.taken === (e.delta < 0), "taken when h falls");
+        ok(e.taken ? same(e.columns, swapped) : same(e.columns, prev.columns), "the board after the swap taken or not");
+        ok(e.steps === prev.steps + (e.taken ? 1 : 0), "a swap taken is a step");
         next = e.taken ? { i: 0, j: 1 } : e.j + 1 < n ? { i: e.i, j: e.j + 1 } : { i: e.i + 1, j: e.i + 2 };
         break;
       }
       case "stuck": {
-        expect(e.columns).toEqual(prev.columns);
+        ok(same(e.columns, prev.columns), "the board is kept");
         // a local minimum: no swap lowers h
-        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) expect(diagonalSurplus(swap(e.columns, i, j))).toBeGreaterThanOrEqual(e.conflicts);
-        expect(next.i).toBe(n - 1); // the whole scan was evaluated
-        expect(events[k + 1].kind).toBe("restart");
+        let lower = false;
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (diagonalSurplus(swap(e.columns, i, j)) < e.conflicts) lower = true;
+        ok(!lower, "no swap lowers h");
+        ok(next.i === n - 1, "the whole scan was evaluated");
+        ok(events[k + 1]?.kind === "restart", "a restart follows");
         break;
       }
       case "restart":
-        expect(prev.kind).toBe("stuck");
-        expect(e.tries).toBe(prev.tries + 1);
+        ok(prev.kind === "stuck", "a restart follows stuck");
+        ok(e.tries === prev.tries + 1, "a restart is a try");
         next = { i: 0, j: 1 };
         break;
       case "solution":
-        expect(e.conflicts).toBe(0);
-        expect(isSolution(e.columns)).toBe(true);
-        expect(k).toBe(events.length - 1);
+        ok(e.conflicts === 0, "h is 0");
+        ok(isSolution(e.columns), "a solution");
+        ok(k === events.length - 1, "the last event");
         break;
       default:
-        throw new Error(`unexpected event ${e.kind} in a hill-climb trace`);
+        ok(false, "unexpected in a hill-climb trace");
     }
   }
+  return wrong;
 }
 
 describe("trace() ends where solve() ends, on both engines", () => {
@@ -167,8 +217,8 @@ describe("trace() ends where solve() ends, on both engines", () => {
             expect({ columns: Array.from(last.columns), nodes: last.nodes, tries: last.tries, steps: last.steps }, `${method} n=${n} seed=${seed} ${engine}`)
               .toEqual({ columns: Array.from(r.columns!), nodes: r.nodes, tries: r.tries, steps: r.steps });
           }
-          if (method === "hill-climb") checkHillClimbTrace(events);
-          else checkTreeTrace(events, method, method === "hybrid" ? opts.stopVegas! : 0);
+          const broken = method === "hill-climb" ? checkHillClimbTrace(events) : checkTreeTrace(events, method, method === "hybrid" ? opts.stopVegas! : 0);
+          expect(broken, `${method} n=${n} seed=${seed}`).toEqual([]);
           fails += events.filter((e) => e.kind === "fail").length;
           exhausted += events.filter((e) => e.kind === "fail" && e.cause === "exhausted").length;
           restarts += events.filter((e) => e.kind === "restart").length;
