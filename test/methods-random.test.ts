@@ -4,7 +4,7 @@
 // a timeout stops a long run.
 import { describe, expect, test } from "vitest";
 import { solve, type SolveOptions, type SolveResult } from "../src/search/solve.js";
-import { isSolutionOfSize } from "./helpers.js";
+import { boardDifference, isSolutionOfSize } from "./helpers.js";
 
 const ENGINES = ["wasm", "ts"] as const;
 
@@ -14,17 +14,6 @@ function outcome(r: SolveResult) {
   return { found: r.found, reason: r.reason, nodes: r.nodes, tries: r.tries, steps: r.steps, seed: r.seed, columns: r.columns };
 }
 
-/**
- * The first row where two boards differ, or null (also when both are null). A plain loop:
- * toEqual walks a board entry by entry through its generic comparison, which took longer than
- * the construction itself at n = 10^6 and over n = 4..2000.
- */
-function boardDifference(a: ArrayLike<number> | null, b: ArrayLike<number> | null): string | null {
-  if (a === null || b === null) return a === b ? null : `${a === null ? "no board" : "a board"} against ${b === null ? "none" : "one"}`;
-  if (a.length !== b.length) return `${a.length} rows against ${b.length}`;
-  for (let r = 0; r < a.length; r++) if (a[r] !== b[r]) return `row ${r}: ${a[r]} against ${b[r]}`;
-  return null;
-}
 
 /** Solve on both engines, check they agree, check the solution; the (shared) outcome. */
 async function solveBoth(n: number, options: SolveOptions) {

@@ -9,7 +9,7 @@ import { tsEngine } from "../src/engine/ts/index.js";
 import { OverflowList, addOne, countAt, expandNarrow, fieldAt, removeOne } from "../src/engine/ts/min-conflicts-counters.js";
 import { NARROW_FROM, OVERFLOW_CAPACITY, minConflictsBytes } from "../src/engine/ts/min-conflicts-params.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
-import { isSolutionOfSize } from "./helpers.js";
+import { boardDifference, isSolutionOfSize } from "./helpers.js";
 
 /** The most queens on one diagonal of a board (either direction), counted here. */
 function crowdedDiagonal(columns: ArrayLike<number>): number {
@@ -36,16 +36,6 @@ function searchOnce(engine: Engine, n: number, seed: number, param: number) {
   }
 }
 
-/**
- * The first row where two boards differ, or null. A plain loop: toEqual walks a board entry by
- * entry through its generic comparison, which took longer than the searches at n = 10^5, and
- * Array.from of a board took half a second at 2^22.
- */
-function boardDifference(a: Int32Array, b: Int32Array): string | null {
-  if (a.length !== b.length) return `${a.length} rows against ${b.length}`;
-  for (let r = 0; r < a.length; r++) if (a[r] !== b[r]) return `row ${r}: ${a[r]} against ${b[r]}`;
-  return null;
-}
 
 /** The same search: figures, constructed board and final board. */
 function expectSameSearch(got: ReturnType<typeof searchOnce>, want: ReturnType<typeof searchOnce>, label: string): void {

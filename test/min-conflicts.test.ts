@@ -8,7 +8,7 @@ import { tsEngine } from "../src/engine/ts/index.js";
 import { MIN_CONFLICTS_MAX_N, WASM_HEAP_BYTES, minConflictsBytes } from "../src/engine/ts/min-conflicts.js";
 import { newInstance, wasmEngine } from "../src/engine/wasm/index.js";
 import { solve, type SolveOptions, type SolveProgress, type SolveResult } from "../src/search/solve.js";
-import { isSolutionOfSize } from "./helpers.js";
+import { boardDifference, isSolutionOfSize } from "./helpers.js";
 import { draw, drawGroup } from "../src/engine/ts/min-conflicts-bits.js";
 import type { Random } from "../src/engine/ts/rng.js";
 
@@ -21,17 +21,6 @@ function outcome(r: SolveResult) {
   return { found: r.found, reason: r.reason, nodes: r.nodes, tries: r.tries, steps: r.steps, seed: r.seed, columns: r.columns };
 }
 
-/**
- * The first row where two boards differ, or null (also when both are null). A plain loop:
- * toEqual walks a board entry by entry through its generic comparison, which took longer
- * than the searches at n = 10^5 and 10^6.
- */
-function boardDifference(a: ArrayLike<number> | null, b: ArrayLike<number> | null): string | null {
-  if (a === null || b === null) return a === b ? null : `${a === null ? "no board" : "a board"} against ${b === null ? "none" : "one"}`;
-  if (a.length !== b.length) return `${a.length} rows against ${b.length}`;
-  for (let r = 0; r < a.length; r++) if (a[r] !== b[r]) return `row ${r}: ${a[r]} against ${b[r]}`;
-  return null;
-}
 
 /** Solve on both engines, one after the other; check they agree; the shared outcome. */
 async function solveBoth(n: number, options: SolveOptions = {}) {
