@@ -79,9 +79,11 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
   it("two workers give the one thread's verdict on plain and Excluded Diagonals boards, with and without a solution; each board found is a solution", async () => {
     await honest("a");
     await honest("b");
+    // (n = 22, d = 22 seed 4 and n = 21, d = 23 seed 2, without a solution, are solved on the queue
+    // by the resume and replicas tests below, the first against its one thread's verdict.)
     const boards: [number, Givens][] = [
       [10, {}], [12, {}], [20, ed(20, 16, 1)], [22, ed(22, 16, 2)], [24, ed(24, 20, 1)], // solutions
-      [20, ed(20, 18, 1)], [21, ed(21, 23, 2)], [22, ed(22, 22, 4)], [20, ed(20, 19, 3)], // none
+      [20, ed(20, 18, 1)], [20, ed(20, 19, 3)], // none
       [12, { fixed: [[3, 3], [5, 8]], blocked: [[0, 0], [7, 7]] }],
     ];
     const verdicts: boolean[] = [];
