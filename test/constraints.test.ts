@@ -66,7 +66,7 @@ describe("checkConstraints", () => {
     expect(checkConstraints(6, { fixed: [[0, 0], [1, 2]] }, "solve").conflict).toBeNull();
   });
 
-  it("on random lists, the same normal form and the same first conflict as a pair-by-pair reference", () => {
+  it("on random lists, the same normal form (blocked rows, each row's given queen) and the same first conflict as a pair-by-pair reference", () => {
     // The reference: every earlier queen tried in input order, blocks looked up in a set.
     type Sq = [number, number];
     const reference = (n: number, fixed: Sq[], blocked: Sq[]) => {
@@ -86,7 +86,8 @@ describe("checkConstraints", () => {
         }
         kept.push(q);
       }
-      return { rows, conflict };
+      const fixedColumn = Array.from({ length: n }, (_, r) => fixed.find((q) => q[0] === r)?.[1] ?? -1); // each row's first given queen
+      return { rows, conflict, fixedColumn, empty: fixed.length === 0 && blocked.length === 0 };
     };
     let seed = 7;
     const rnd = (k: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % k; };
@@ -99,6 +100,7 @@ describe("checkConstraints", () => {
       const want = reference(n, fixed, blocked);
       for (let r = 0; r < n; r++) expect(Array.from(c.blockedCols.subarray(c.blockedStart[r], c.blockedStart[r + 1]))).toEqual(want.rows[r]);
       expect(c.conflict?.squares ?? null).toEqual(want.conflict?.squares ?? null);
+      expect([Array.from(c.fixedColumn), c.empty]).toEqual([want.fixedColumn, want.empty]);
       if (want.conflict) {
         conflicts++;
         expect(c.conflict!.reason).toContain(want.conflict.line === "blocked" ? "stands on a blocked square" : `(same ${want.conflict.line})`);

@@ -103,27 +103,29 @@ export function normaliseConstraints(n: number, input: BoardConstraints | undefi
 
   // Given queens: one per row; the first attacking pair (in input order) or given queen on a block
   // is the conflict. The first queen kept on each row, column and diagonal is what a new one meets.
+  // (A queen given again is its row's first: skipped. One given again after another on its row
+  // comes once the conflict is named: it changes nothing.)
   const fixedColumn = new Int32Array(n).fill(-1);
-  const seen = new Set<number>();
   const kept: Square[] = [];
-  const first = new Map<number, number>(); // a line (row, column, diagonal) -> the first kept queen on it
+  const first = new Int32Array(fixed.length && 7 * n); // a line (row, column, diagonal) -> 1 + the first kept queen on it, 0 for none
   let conflict: Constraints["conflict"] = null;
   for (const key of fixed) {
-    if (seen.has(key)) continue; // the same queen given twice
-    seen.add(key);
     const r = Math.floor(key / n), c = key % n;
+    if (fixedColumn[r] === c) continue;
     const square: Square = [r, c];
     if (conflict === null && isBlockedSquare({ blockedStart, blockedCols }, r, c)) {
       conflict = { reason: `the given queen at ${squareName(square)} stands on a blocked square`, squares: [square] };
     }
-    const lines = queenLines(n, r, c);
-    const earliest = Math.min(...lines.map((line) => first.get(line) ?? Infinity));
-    if (conflict === null && earliest < Infinity) {
-      const other = kept[earliest];
+    let earliest = 0;
+    for (const line of queenLines(n, r, c)) {
+      if (first[line] && (!earliest || first[line] < earliest)) earliest = first[line];
+      first[line] ||= kept.length + 1;
+    }
+    if (conflict === null && earliest) {
+      const other = kept[earliest - 1];
       const line = r === other[0] ? "row" : c === other[1] ? "column" : "diagonal";
       conflict = { reason: `the given queens at ${squareName(other)} and ${squareName(square)} attack each other (same ${line})`, squares: [other, square] };
     }
-    for (const line of lines) if (!first.has(line)) first.set(line, kept.length);
     kept.push(square);
     if (fixedColumn[r] < 0) fixedColumn[r] = c;
   }
