@@ -8,7 +8,7 @@ import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, SPLIT_VERSION } from "../src/index.js";
-import { countDistributed, listRuns, queueName, startWorker, type WorkerEvent } from "../src/distributed/index.js";
+import { countDistributed, listRuns, queueName, removeRun, startWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { countedKey } from "../src/distributed/keys.js";
 import { A000170, A002562 } from "./fixtures/oeis.js";
 import { runCli } from "./cli-run.js";
@@ -86,35 +86,44 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   it("a worker killed with SIGKILL mid-part: its part is retried elsewhere, the total stays exact, no job is left", async () => {
     const n = 16, parts = 8, name = queueName(n, parts);
     const a = await worker();
-    await worker();
-    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
-    // Both workers have a part in hand while parts still wait: kill one then. (Each holds
-    // at most two, one counting and one taken ahead, so 3 active means both hold one.)
-    await until("both workers busy", async () => {
-      const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
-      return counts.active >= 3 && counts.waiting >= 2;
-    });
-    a.child.kill("SIGKILL");
-    expect(await coordinator.exited).toBe(0);
-    const result = JSON.parse(coordinator.stdout());
-    expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
-    const { counts, completed } = await jobs(name);
-    expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
-    // The part in hand was taken back by the stalled-job check (nothing else does it for a
-    // killed worker) and counted by the other worker.
-    expect(completed.some((job) => job.stalledCounter > 0)).toBe(true);
-    expect((await countedTimes(name)).every((t) => t >= 1)).toBe(true);
+    // Only the killed worker needs to be a process: the other worker, which takes the part
+    // back, and the coordinator run in this one (the same lock and stalled-job check).
+    const b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 1000, stalledInterval: 500 });
+    const stop = new AbortController();
+    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal });
+    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    try {
+      // Both workers have a part in hand while parts still wait: kill one then. (Each holds
+      // at most two, one counting and one taken ahead, so 3 active means both hold one.)
+      await until("both workers busy", async () => {
+        const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
+        return counts.active >= 3 && counts.waiting >= 2;
+      });
+      a.child.kill("SIGKILL");
+      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      const { counts, completed } = await jobs(name);
+      expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
+      // The part in hand was taken back by the stalled-job check (nothing else does it for a
+      // killed worker) and counted by the other worker.
+      expect(completed.some((job) => job.stalledCounter > 0)).toBe(true);
+      expect((await countedTimes(name)).every((t) => t >= 1)).toBe(true);
+    } finally {
+      stop.abort();
+      await b.close();
+    }
   });
 
   it("a stopped run resumes: finished parts are reused, not recounted", async () => {
     const n = 16, parts = 16, name = queueName(n, parts);
-    const workers = [await worker({ rescue: false }), await worker({ rescue: false })]; // SIGTERM hands parts back
-    const first = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
-    await until("a few parts done", async () => ((await jobs(name).catch(() => undefined))?.counts.completed ?? 0) >= 3, 60_000); // three processes to start: 20 s was short at load 20
-    for (const w of workers) w.child.kill("SIGTERM"); // graceful: the parts in hand are finished
-    first.child.kill("SIGINT");
-    expect(await first.exited).toBe(130);
-    for (const w of workers) expect(await w.exited).toBe(0);
+    // One worker process (a part at a time: the stop finds parts still waiting), stopped with
+    // SIGTERM, which finishes the parts in hand; the run stopped with Ctrl-C.
+    const first = await worker({ rescue: false });
+    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
+    await until("a few parts done", async () => ((await jobs(name).catch(() => undefined))?.counts.completed ?? 0) >= 3, 60_000); // two processes to start: 20 s was short at load 20
+    first.child.kill("SIGTERM"); // graceful: the parts in hand are finished
+    coordinator.child.kill("SIGINT");
+    expect(await coordinator.exited).toBe(130);
+    expect(await first.exited).toBe(0);
     const before = await jobs(name);
     const doneBefore = before.counts.completed;
     expect(doneBefore).toBeGreaterThan(0);
@@ -122,14 +131,17 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     expect(before.counts.active).toBe(0);
     const finishedOn = new Map(before.completed.map((job) => [job.id, job.finishedOn]));
 
-    await worker({ rescue: false });
-    await worker({ rescue: false });
-    const second = await runCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
-    expect(second.code).toBe(0);
-    const result = JSON.parse(second.stdout);
-    expect(result).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
-    // The restarted workers pick the run up by themselves, so more may be done by the time it starts.
-    expect(result.resumed).toBeGreaterThanOrEqual(doneBefore);
+    // Resumed in this process: the worker's stalled-job check, like rescue: false, comes only
+    // after the test ends, so no part is counted twice.
+    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000 });
+    try {
+      const result = await countDistributed(n, { unauthenticated: true, connection: url, parts });
+      expect(result).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      // The restarted worker picks the run up by itself, so more may be done by the time it starts.
+      expect(result.resumed).toBeGreaterThanOrEqual(doneBefore);
+    } finally {
+      await w.close();
+    }
     // Every part was counted exactly once over both runs; the early ones were not touched again.
     expect(await countedTimes(name)).toEqual(Array(parts).fill(1));
     const after = await jobs(name);
@@ -138,28 +150,36 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
   it("a worker stopped twice (SIGTERM, SIGTERM) with parts in hand exits at once, handing them back; another worker counts them, exactly", async () => {
     const n = 16, parts = 8, name = queueName(n, parts);
-    // No stalled-job check within the test: only a part handed back is counted again.
+    // No stalled-job check within the test: only a part handed back is counted again. Only the
+    // stopped worker needs to be a process: the other worker and the coordinator run in this one.
     const a = await worker({ rescue: false });
-    await worker({ rescue: false });
-    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
-    await until("both workers busy", async () => {
-      const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
-      return counts.active >= 3 && counts.waiting >= 2;
-    });
-    a.child.kill("SIGTERM");
-    await until("the graceful stop to begin", async () => a.stderr().includes("stopping:"));
-    a.child.kill("SIGTERM");
-    // It exits while its parts are still unfinished (no graceful wait), with 130.
-    expect(await a.exited).toBe(130);
-    expect(a.stderr()).toContain("stopping now");
-    expect(coordinator.child.exitCode).toBeNull();
-    expect(await coordinator.exited).toBe(0);
-    expect(JSON.parse(coordinator.stdout())).toMatchObject({ total: String(A000170[n]), unique: String(A002562[n]) });
-    const { counts, completed } = await jobs(name);
-    expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
-    // Handed back (started twice), not recovered as stalled, and no attempt used up.
-    expect(completed.some((job) => job.attemptsStarted > 1)).toBe(true);
-    for (const job of completed) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 1 });
+    const b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000 });
+    const stop = new AbortController();
+    let settled = false;
+    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal }).finally(() => { settled = true; });
+    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    try {
+      await until("both workers busy", async () => {
+        const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
+        return counts.active >= 3 && counts.waiting >= 2;
+      });
+      a.child.kill("SIGTERM");
+      await until("the graceful stop to begin", async () => a.stderr().includes("stopping:"));
+      a.child.kill("SIGTERM");
+      // It exits while its parts are still unfinished (no graceful wait), with 130.
+      expect(await a.exited).toBe(130);
+      expect(a.stderr()).toContain("stopping now");
+      expect(settled, "the run still counting when the worker exits").toBe(false);
+      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      const { counts, completed } = await jobs(name);
+      expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
+      // Handed back (started twice), not recovered as stalled, and no attempt used up.
+      expect(completed.some((job) => job.attemptsStarted > 1)).toBe(true);
+      for (const job of completed) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 1 });
+    } finally {
+      stop.abort();
+      await b.close();
+    }
   });
 
   it("close(true) with parts in hand and the worker still taking parts: none stays active or locked, none finished is lost, the total stays exact", async () => {
@@ -238,7 +258,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       await until(`the worker to join ${name}`, async () => w.stderr().includes(`working on ${name}\n`));
     };
     await open("gone");
-    expect(await runCli(["runs", "--queue", url, "--remove", "gone"])).toMatchObject({ code: 0 });
+    await removeRun("gone", { connection: url }); // as `nqueens runs --remove` does (its own test is below)
     await until("the worker to leave gone", async () => w.stderr().includes("left gone (removed)\n"));
     await open("dropped");
     await redis.srem("nqueens:runs", "dropped");
@@ -252,11 +272,14 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
   });
 
   it("nqueens runs lists runs in progress and finished, and --remove deletes one", async () => {
-    // A run with no worker yet: all its parts wait.
-    const waiting = spawnCli(["count", "12", "--queue", url, "--queue-name", "pending", "--parts", "16", "--unauthenticated"]);
+    // A run with no worker yet, its coordinator stopped: all its parts wait. (Ctrl-C on the
+    // coordinator process, exit code 130, is the resume test's.)
+    const stop = new AbortController();
+    const waiting = countDistributed(12, { unauthenticated: true, connection: url, queue: "pending", parts: 16, signal: stop.signal });
+    waiting.catch(() => {}); // aborted below
     await until("the run to be listed", async () => (await listRuns({ connection: url })).find((r) => r.queue === "pending" && r.waiting === 16));
-    waiting.child.kill("SIGINT");
-    expect(await waiting.exited).toBe(130);
+    stop.abort();
+    expect(await waiting.catch((e: unknown) => (e as Error).name)).toBe("AbortError");
     const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, queue: "done" });
     try {
       await countDistributed(10, { unauthenticated: true, connection: url, queue: "done" });

@@ -247,20 +247,25 @@ describe.skipIf(!haveRedisServer)("the queue under a cluster key", () => {
   it("honest faults under a key: the coordinator killed with SIGKILL mid-run and a worker killed mid-part; the run resumes, exact and authenticated", async () => {
     const keyFile = join(dir, "faults.key");
     writeFileSync(keyFile, KEY, { mode: 0o600 });
-    const lock = ["--lock-duration", "1000", "--stalled-interval", "500"];
-    const doomed = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, ...lock]);
-    const steady = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, ...lock]);
-    await until("the workers to start", async () => doomed.stderr().includes("ready") && steady.stderr().includes("ready"));
-    const first = spawnCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
-    const name = queueName(14, 32);
-    await until("a few parts done", async () => (await withQueue(name, (q) => q.getCompletedCount()).catch(() => 0)) >= 3);
-    first.child.kill("SIGKILL");
-    doomed.child.kill("SIGKILL");
-    await first.exited;
-    const second = await runCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
-    expect(second.code, second.stderr).toBe(0);
-    expect(JSON.parse(second.stdout)).toMatchObject({ total: String(A000170[14]), unique: String(A002562[14]), authenticated: true, mismatches: 0 });
-    expect(JSON.parse(second.stdout).resumed).toBeGreaterThanOrEqual(3);
+    // What is killed (the coordinator, one worker) are processes; the worker that goes on
+    // counting runs in this one, with the same key file, lock and stalled-job check.
+    const doomed = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--key-file", keyFile, "--lock-duration", "1000", "--stalled-interval", "500"]);
+    const steady = await startWorker({ connection: url, concurrency: 1, keyFile, lockDuration: 1000, stalledInterval: 500 });
+    try {
+      await until("the worker to start", async () => doomed.stderr().includes("ready"));
+      const first = spawnCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
+      const name = queueName(14, 32);
+      await until("a few parts done", async () => (await withQueue(name, (q) => q.getCompletedCount()).catch(() => 0)) >= 3);
+      first.child.kill("SIGKILL");
+      doomed.child.kill("SIGKILL");
+      await first.exited;
+      const second = await runCli(["count", "14", "--queue", url, "--parts", "32", "--key-file", keyFile, "--json"]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(JSON.parse(second.stdout)).toMatchObject({ total: String(A000170[14]), unique: String(A002562[14]), authenticated: true, mismatches: 0 });
+      expect(JSON.parse(second.stdout).resumed).toBeGreaterThanOrEqual(3);
+    } finally {
+      await steady.close();
+    }
   }, 40_000);
 });
 
