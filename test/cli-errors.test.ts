@@ -120,13 +120,15 @@ describe("nqueens CLI errors", () => {
   it("Ctrl-C during a count with --checkpoint says the parts are saved, where, and how to resume; the resumed count is exact", async () => {
     const file = join(dir, "interrupted.json");
     // Ctrl-C once the checkpoint holds a part, so mid-count with the CLI's handler surely set.
-    // n = 16 (1.6 s of CPU on one worker, 64 parts of 25 ms) leaves the 50-ms poll a wide
-    // margin; a machine so loaded that the count still ends first (exit 0: the interrupt came
-    // too late, not the bug) runs it again at n = 17 (8 s), the size this test used to take.
-    let n = 16, run = await runCli(["count", "16", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
+    // n = 15 (0.3 s of CPU on one worker, 64 parts of 5 ms) leaves the 50-ms poll a margin:
+    // the Ctrl-C comes with 2 to 7 of its 64 parts saved, on a quiet machine and at load 10
+    // alike (the count and the poll slow down together). A machine so loaded that the count
+    // still ends first (exit 0: the interrupt came too late, not the bug) runs it again at
+    // n = 17 (8 s), the size this test once took.
+    let n = 15, run = await runCli(["count", "15", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
     if (run.code === 0) {
       n = 17;
-      rmSync(file, { force: true }); // n = 16's finished checkpoint: not this count's
+      rmSync(file, { force: true }); // n = 15's finished checkpoint: not this count's
       run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file], { killWhen: () => existsSync(file) });
     }
     expect(run.code).toBe(130);
@@ -142,10 +144,12 @@ describe("nqueens CLI errors", () => {
 
   it("--timeout running out on a count on workers says so in the CLI's words and where the parts are, exit 1", async () => {
     const file = join(dir, "timed-out.json");
-    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file, "--timeout", "800"]);
+    // n = 17 takes 8 s: a --timeout well short of it cuts the count mid-way (400 ms: a thread's
+    // start and a part or two of 125 ms saved), as a longer one did.
+    const run = await runCli(["count", "17", "--workers", "1", "--parts", "64", "--checkpoint", file, "--timeout", "400"]);
     expect(run.code).toBe(1);
     const escaped = file.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    expect(oneLine(run)).toMatch(new RegExp(`^nqueens: count 17 did not finish within --timeout 800 ms; \\d+ of (64|\\?) parts are saved in the checkpoint ${escaped}: run the same command again to resume$`));
+    expect(oneLine(run)).toMatch(new RegExp(`^nqueens: count 17 did not finish within --timeout 400 ms; \\d+ of (64|\\?) parts are saved in the checkpoint ${escaped}: run the same command again to resume$`));
   });
 
   it("--timeout fires however much the count allocates: 20,000 parts (a timeout signal that garbage collection could take never fired, and the count ran to its end)", async () => {
