@@ -32,11 +32,31 @@ let redis: Redis;
  * by the other and counted twice ([1, 1, 1, 1, 2, ...] at load 20 on 2 cores).
  */
 async function worker({ rescue = true } = {}): Promise<Proc> {
-  const lock = rescue ? ["--lock-duration", "1000", "--stalled-interval", "500"] : ["--lock-duration", "120000", "--stalled-interval", "120000"];
-  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", ...lock, "--unauthenticated"]);
+  const { lockDuration, stalledInterval } = locks(rescue);
+  const w = spawnCli(["worker", "--queue", url, "--concurrency", "1", "--lock-duration", String(lockDuration), "--stalled-interval", String(stalledInterval), "--unauthenticated"]);
   await until("the worker to start", async () => w.stderr().includes("ready"));
   return w;
 }
+
+/** The same worker in this process (where no test is about the worker's process). */
+const localWorker = ({ rescue = true } = {}) => startWorker({ unauthenticated: true, connection: url, concurrency: 1, ...locks(rescue) });
+
+/** A worker's lock and stalled-job check (see worker). */
+const locks = (rescue: boolean) => (rescue ? { lockDuration: 1000, stalledInterval: 500 } : { lockDuration: 120_000, stalledInterval: 120_000 });
+
+/** A coordinator in this process counting n in `parts` parts; `stop()` aborts it (a test's finally, should it fail first). */
+function coordinator(n: number, parts: number): { result: Promise<Awaited<ReturnType<typeof countDistributed>>>; stop: () => void } {
+  const controller = new AbortController();
+  const result = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: controller.signal });
+  result.catch(() => {}); // awaited by the test
+  return { result, stop: () => controller.abort() };
+}
+
+/** Both workers have a part in hand while parts still wait. (Each holds at most two, one counting and one taken ahead, so 3 active means both hold one.) */
+const bothWorkersBusy = (name: string) => until("both workers busy", async () => {
+  const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
+  return counts.active >= 3 && counts.waiting >= 2;
+});
 
 const withQueue = withQueueOn(() => ({ host: new URL(url).hostname, port: Number(new URL(url).port) }));
 
@@ -88,19 +108,12 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     const a = await worker();
     // Only the killed worker needs to be a process: the other worker, which takes the part
     // back, and the coordinator run in this one (the same lock and stalled-job check).
-    const b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 1000, stalledInterval: 500 });
-    const stop = new AbortController();
-    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal });
-    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    const b = await localWorker();
+    const run = coordinator(n, parts);
     try {
-      // Both workers have a part in hand while parts still wait: kill one then. (Each holds
-      // at most two, one counting and one taken ahead, so 3 active means both hold one.)
-      await until("both workers busy", async () => {
-        const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
-        return counts.active >= 3 && counts.waiting >= 2;
-      });
+      await bothWorkersBusy(name); // kill one then
       a.child.kill("SIGKILL");
-      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      expect(await run.result).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
       const { counts, completed } = await jobs(name);
       expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
       // The part in hand was taken back by the stalled-job check (nothing else does it for a
@@ -108,7 +121,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       expect(completed.some((job) => job.stalledCounter > 0)).toBe(true);
       expect((await countedTimes(name)).every((t) => t >= 1)).toBe(true);
     } finally {
-      stop.abort();
+      run.stop();
       await b.close();
     }
   });
@@ -118,11 +131,11 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     // One worker process (a part at a time: the stop finds parts still waiting), stopped with
     // SIGTERM, which finishes the parts in hand; the run stopped with Ctrl-C.
     const first = await worker({ rescue: false });
-    const coordinator = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
+    const cli = spawnCli(["count", String(n), "--queue", url, "--parts", String(parts), "--json", "--unauthenticated"]);
     await until("a few parts done", async () => ((await jobs(name).catch(() => undefined))?.counts.completed ?? 0) >= 3, 60_000); // two processes to start: 20 s was short at load 20
     first.child.kill("SIGTERM"); // graceful: the parts in hand are finished
-    coordinator.child.kill("SIGINT");
-    expect(await coordinator.exited).toBe(130);
+    cli.child.kill("SIGINT");
+    expect(await cli.exited).toBe(130);
     expect(await first.exited).toBe(0);
     const before = await jobs(name);
     const doneBefore = before.counts.completed;
@@ -133,7 +146,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
 
     // Resumed in this process: the worker's stalled-job check, like rescue: false, comes only
     // after the test ends, so no part is counted twice.
-    const w = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000 });
+    const w = await localWorker({ rescue: false });
     try {
       const result = await countDistributed(n, { unauthenticated: true, connection: url, parts });
       expect(result).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
@@ -153,16 +166,12 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     // No stalled-job check within the test: only a part handed back is counted again. Only the
     // stopped worker needs to be a process: the other worker and the coordinator run in this one.
     const a = await worker({ rescue: false });
-    const b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000 });
-    const stop = new AbortController();
+    const b = await localWorker({ rescue: false });
+    const run = coordinator(n, parts);
     let settled = false;
-    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal }).finally(() => { settled = true; });
-    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    run.result.then(() => { settled = true; }, () => { settled = true; });
     try {
-      await until("both workers busy", async () => {
-        const { counts } = await jobs(name).catch(() => ({ counts: { active: 0, waiting: 0 } as Record<string, number> }));
-        return counts.active >= 3 && counts.waiting >= 2;
-      });
+      await bothWorkersBusy(name);
       a.child.kill("SIGTERM");
       await until("the graceful stop to begin", async () => a.stderr().includes("stopping:"));
       a.child.kill("SIGTERM");
@@ -170,14 +179,14 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       expect(await a.exited).toBe(130);
       expect(a.stderr()).toContain("stopping now");
       expect(settled, "the run still counting when the worker exits").toBe(false);
-      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      expect(await run.result).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
       const { counts, completed } = await jobs(name);
       expect(counts).toMatchObject({ completed: parts, active: 0, waiting: 0, failed: 0, delayed: 0 });
       // Handed back (started twice), not recovered as stalled, and no attempt used up.
       expect(completed.some((job) => job.attemptsStarted > 1)).toBe(true);
       for (const job of completed) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 1 });
     } finally {
-      stop.abort();
+      run.stop();
       await b.close();
     }
   });
@@ -188,9 +197,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
     // both parts in hand finish between the look and the stop, and nothing was handed back.
     const n = 16, parts = 16, name = queueName(n, parts);
     const a = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, prefetch: 1, pollMs: 60_000 });
-    const stop = new AbortController();
-    const coordinator = countDistributed(n, { unauthenticated: true, connection: url, parts, signal: stop.signal });
-    coordinator.catch(() => {}); // awaited below; aborted if the test fails first
+    const run = coordinator(n, parts);
     let b: Awaited<ReturnType<typeof startWorker>> | undefined;
     const queue = new Queue(name, { connection: { host: new URL(url).hostname, port: Number(new URL(url).port) } });
     try {
@@ -209,10 +216,10 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       for (const job of handedBack) expect({ part: job.id, stalledCounter: job.stalledCounter, attemptsMade: job.attemptsMade }).toEqual({ part: job.id, stalledCounter: 0, attemptsMade: 0 });
       // A worker whose stalled-job check comes only after the test ends counts the rest.
       b = await startWorker({ unauthenticated: true, connection: url, concurrency: 1, lockDuration: 120_000, stalledInterval: 120_000, pollMs: 60_000 });
-      expect(await coordinator).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
+      expect(await run.result).toMatchObject({ total: BigInt(A000170[n]), unique: BigInt(A002562[n]) });
       expect((await queue.getCompleted(0, -1)).filter((job) => job.stalledCounter > 0)).toEqual([]);
     } finally {
-      stop.abort();
+      run.stop();
       await a.close(true);
       await b?.close();
       await queue.close();
