@@ -3,7 +3,7 @@
 // change that the algorithm allows, checked here by brute force, independently of the package.
 import { describe, expect, it } from "vitest";
 import { ErrorCode, solve, trace, TRACE_MAX_N, type TraceEvent, type TraceMethod } from "../src/index.js";
-import { attackingPairs, diagonalSurplus, ENGINES, isSolution } from "./helpers.js";
+import { attackingPairs, boardDifference, diagonalSurplus, ENGINES, isSolution } from "./helpers.js";
 
 const METHODS: TraceMethod[] = ["backtrack", "las-vegas", "hybrid", "hill-climb"];
 const SEEDS = Array.from({ length: 12 }, (_, i) => i * 7919 + 1);
@@ -35,11 +35,7 @@ function filledRows(columns: Int32Array): number {
 }
 
 /** Same length, same entries. */
-function same(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+const same = (a: ArrayLike<number>, b: ArrayLike<number>): boolean => boardDifference(a, b) === null;
 
 /** Each of 0..n-1 once. */
 function isPermutation(columns: ArrayLike<number>): boolean {
