@@ -4,23 +4,23 @@ import { fillRandom, seedRandom } from "./rng";
 
 /** Raw outputs of the generator made at a time (in locals, so faster than one by one through its globals). */
 const BATCH: i32 = 256;
-/** Outputs made beyond the batch, so that the next AHEAD can be read before they are drawn (peekGroup). */
-export const AHEAD: i32 = 64;
-const batch: usize = memory.data((BATCH + AHEAD) << 2, 16);
+const batch: usize = memory.data(BATCH << 2, 16);
 let taken: i32 = 0;
 
 /** Seed the generator; the outputs come from batches from now on, in the same order. */
 export function seedBatches(seed: u32): void {
   seedRandom(seed);
-  fillRandom(batch, BATCH + AHEAD);
+  fillRandom(batch, BATCH);
   taken = 0;
 }
 
-/** The batch drawn: the AHEAD outputs past it move to the front, the next BATCH follow them. */
+/**
+ * The batch drawn: the next BATCH outputs, 64 at a time (the same sequence). In one call, the
+ * optimiser copies the generator's loop into every draw of the kernels, 3 KB of Wasm more.
+ */
 function refill(): void {
-  memory.copy(batch, batch + (<usize>BATCH << 2), <usize>AHEAD << 2);
-  fillRandom(batch + (<usize>AHEAD << 2), BATCH);
   taken = 0;
+  for (let i = 0; i < BATCH; i += 64) fillRandom(batch + (<usize>i << 2), 64);
 }
 
 /** The next raw output, as nextU32 would give it. */
@@ -29,29 +29,6 @@ function refill(): void {
   const x = load<u32>(batch + (<usize>taken << 2));
   taken++;
   return x;
-}
-
-/** What drawGroup(k) would give `i` draws from now (0 <= i < AHEAD), were no draw before it redrawn: a guess, drawing nothing. */
-@inline export function peekGroup(k: u32, i: i32): i32 {
-  return <i32>((<u64>load<u32>(batch + (<usize>(taken + i) << 2)) * <u64>k) >>> 27);
-}
-
-/**
- * Load, one after the other, the three words (openColumns) of each group draw expected
- * `rows` to 2 `rows` rows after row r (guessed from the generator's next outputs, at two
- * draws a row; 4 rows <= AHEAD), so that they are in cache when drawn: some 100 misses at
- * once, where a row alone waits for its own 6. Their xor is returned, for the caller to
- * keep (so the loads stay). The guesses change nothing but the cache: the search is the same.
- */
-export function touchAhead(k: u32, rows: i32, used: usize, sum: usize, diff: usize, n: i32, r: i32): u32 {
-  let sink: u32 = 0;
-  for (let i = 2 * rows; i < 4 * rows; i++) {
-    const f = peekGroup(k, i) & ~31;
-    const at = r + (i >> 1);
-    sink ^= load<u32>(used + <usize>(f >>> 3)) ^ load<u32>(sum + <usize>((at + f) >>> 3));
-    sink ^= load<u32>(diff + <usize>((f + n - 1 - at) >>> 3));
-  }
-  return sink;
 }
 
 /** Bit `k` of the bitset at `bits` (byte k / 8, bit k % 8). */

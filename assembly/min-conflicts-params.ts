@@ -16,5 +16,13 @@ export const SPARE_BYTES: i32 = 32;
 export const NARROW_FROM: i32 = 1 << 22;
 /** The overflow list of the 2-bit counters (diagonals holding more than 2 queens), its length. */
 export const OVERFLOW_CAPACITY: i32 = 4096;
-/** Group draws load their words a batch ahead from this n on (bits of 1 MB and more: past the L2 cache and the TLB's reach). */
-export const BATCHED_FROM: i32 = 1 << 22;
+/** From this n on, each block of WINDOW_ROWS rows draws its groups within one window of about WINDOW_GROUPS groups (min-conflicts.ts). */
+export const WINDOWED_FROM: i32 = 1 << 22;
+/** Groups of 32 columns a window holds, about: the groups are dealt evenly to round(groups / WINDOW_GROUPS) windows. */
+export const WINDOW_GROUPS: i32 = 128;
+/** Rows a block places in its window. */
+export const WINDOW_ROWS: i32 = 32;
+/** A window's groups sampled by its draw (every WINDOW_SAMPLE-th). */
+export const WINDOW_SAMPLE: i32 = 16;
+/** Pairs of draws a row makes in its window before it draws anywhere (GREEDY_TRIES pairs more). */
+export const WINDOW_TRIES: i32 = 32;

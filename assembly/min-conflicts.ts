@@ -16,6 +16,9 @@
 //        with more columns free (three independent loads each: assembly/min-conflicts-bits.ts)
 //        and in it the first free column from a drawn place on. Its one branch is mostly
 //        taken, so many rows' loads overlap (Wasm has no prefetch).
+//        Windowed from n = 2^22 (param bit 2 forces it, for the tests): a block of 32 rows
+//        draws in one window of about 4,096 columns, a row whose 32 tries there fail 64 more
+//        anywhere (min-conflicts-windows.ts), so a block's loads stay on a few pages.
 //     b. Gather the columns no row took, in increasing order, into cols[n - n/64 ..].
 //     c. Partners: swap cols[row] with cols[j], j uniform in [row, n), until free diagonals.
 //  3. Count: expand the bits in place into u8 counters (top down), then add the
@@ -29,8 +32,7 @@
 // 2n + 32 bytes each; 2-bit from there, with an overflow list: n / 2 + 16) + 64 KiB of
 // candidates: 4 GiB hold n <= 858,947,576 (min-conflicts-params.ts's twin computes it).
 // Small counters suffice: a try restarts when a queen at rest stands on a diagonal
-// holding more than CROWDED (a trial adds at most 2). From n = 2^22 the group draws load
-// their words a batch of rows ahead (min-conflicts-bits.ts touchAhead): same search.
+// holding more than CROWDED (a trial adds at most 2).
 //
 // Work (the unit of workLimit): one per 256 bytes zeroed, per draw and per row in
 // construction, per word of bits gathered or counted, per candidate counted or drawn,
@@ -40,9 +42,10 @@
 import { allocate } from "./memory";
 import { constrained } from "./constraints";
 import { constrainedInit, constrainedRun, constrainedStat } from "./min-conflicts-constrained";
-import { bitAt, draw, drawGroup, firstFrom, openColumns, seedBatches, setBit, touchAhead } from "./min-conflicts-bits";
+import { bitAt, draw, drawGroup, firstFrom, openColumns, seedBatches, setBit } from "./min-conflicts-bits";
 import { addQueenOn, countersFailed, crowdedOn, expandCounters, removeQueenOn, resetOverflow, sharedOn, useCounters } from "./min-conflicts-counters";
-import { BATCHED_FROM, CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, OVERFLOW_CAPACITY, REPAIR_TRIALS, SPARE_BYTES } from "./min-conflicts-params";
+import { CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, OVERFLOW_CAPACITY, REPAIR_TRIALS, SPARE_BYTES, WINDOWED_FROM, WINDOW_ROWS, WINDOW_TRIES } from "./min-conflicts-params";
+import { nextWindow, windowFirst, windowGroups, windows, windowsInit } from "./min-conflicts-windows";
 import {
   RUNNING, FOUND, MAX_STEPS, MAX_TRIES, STAT_WORK, STAT_TRIES, STAT_STEPS, STAT_CONFLICTS, STAT_PHASE,
   PHASE_CONSTRUCT, PHASE_REPAIR,
@@ -52,8 +55,6 @@ import {
 const DIRECT_SHIFT: i32 = 6;
 /** Bytes of bits zeroed per unit of work in the prepare stage. */
 const PREPARE_BYTES: i32 = 256;
-/** Rows between two batches of loads ahead (batched: min-conflicts-bits.ts touchAhead). */
-const TOUCH_ROWS: i32 = 16;
 
 const STAGE_PREPARE: i32 = 0, STAGE_DIRECT: i32 = 1, STAGE_GATHER: i32 = 2, STAGE_GREEDY: i32 = 3;
 const STAGE_COUNT: i32 = 4, STAGE_REPAIR: i32 = 5;
@@ -80,8 +81,7 @@ let status: i32 = RUNNING;
 let work: f64 = 0, steps: f64 = 0, tries: f64 = 1; // the figures (minConflictsStat)
 let maxSteps: f64 = 0, maxTries: f64 = 0;
 let withConstraints: bool = false; // this job is on a constrained board (min-conflicts-constrained.ts)
-let batched: bool = false; // group draws load their words a batch of rows ahead (constructDirect)
-let touched: u32 = 0; // what those loads read, kept so that they stay
+let blockLeft: i32 = 0; // rows the block may still place in its window (min-conflicts-windows.ts)
 
 /** Allocate and reset for an n x n board (with the job's constraints, if any); the columns buffer, 0 if out of memory. */
 export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCap: f64, tryCap: f64): usize {
@@ -97,7 +97,7 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   groups = (n + 31) >>> 5;
   // One allocation (memory grows once): cols, the two counter sets, candidates, overflow list.
   // 2-bit counters (param 1 forces them, for the tests) take 8 bytes a word of bits, u8 ones 32.
-  const narrow = n >= NARROW_FROM || param == 1;
+  const narrow = n >= NARROW_FROM || (param & 1) != 0;
   const counterBytes = narrow ? (<usize>bitWords << 3) + 16 : (<usize>n << 1) + SPARE_BYTES;
   const colBytes = ((<usize>n << 2) + 15) & ~(<usize>15), setBytes = (counterBytes + 15) & ~(<usize>15);
   const listBytes = <usize>CANDIDATE_CAPACITY << 2;
@@ -107,7 +107,7 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   diffCount = sumCount + setBytes;
   candidates = diffCount + setBytes;
   useCounters(narrow, candidates + listBytes);
-  batched = n >= BATCHED_FROM;
+  windowsInit(groups, n >= WINDOWED_FROM || (param & 2) != 0);
   const tail = n < 64 ? n : 32 + (n >> 20);
   greedyEnd = n - tail;
   directEnd = min(greedyEnd, n - (n >> DIRECT_SHIFT));
@@ -239,6 +239,7 @@ function prepare(workLimit: f64): i32 {
     work++;
   }
   for (let c = size; c < groups << 5; c++) setBit(used, c);
+  blockLeft = windows > 1 ? 0 : i32.MAX_VALUE; // (one window: every row draws from every group)
   stage = STAGE_DIRECT;
   row = 0;
   return RUNNING;
@@ -249,15 +250,22 @@ function constructDirect(workLimit: f64): i32 {
   const n = size;
   const k = <u32>groups;
   const end = directEnd;
+  // Windowed: WINDOW_TRIES pairs of draws in the window, then GREEDY_TRIES pairs anywhere.
+  const leaveAt = windows > 1 ? 2 * WINDOW_TRIES : -1;
+  const drawLimit = windows > 1 ? 2 * (WINDOW_TRIES + GREEDY_TRIES) : 2 * GREEDY_TRIES;
   let r = row;
   let w = work;
   while (r < end) {
     if (w >= workLimit) break;
-    if (batched && (r & (TOUCH_ROWS - 1)) == 0) touched ^= touchAhead(k, TOUCH_ROWS, used, sumCount, diffCount, n, r);
+    if (blockLeft == 0) { w += <f64>nextWindow(r, n, used, sumCount, diffCount); blockLeft = WINDOW_ROWS; }
+    blockLeft--;
     const diffBase = n - 1 - r; // the diff diagonal of (r, c) is c + diffBase
+    let wk = windowGroups, wf = windowFirst;
     let draws = 0, c = -1;
-    while (draws < 2 * GREEDY_TRIES) {
-      const a = drawGroup(k), b = drawGroup(k);
+    while (draws < drawLimit) {
+      // the window's tries failed: the rest anywhere, and the next row draws a new window
+      if (draws == leaveAt) { wk = k; wf = 0; blockLeft = 0; }
+      const a = drawGroup(wk) + wf, b = drawGroup(wk) + wf;
       draws += 2;
       const fa = a & ~31, fb = b & ~31;
       const openA = openColumns(used, fa, sumCount, r + fa, diffCount, fa + diffBase);

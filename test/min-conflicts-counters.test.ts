@@ -4,12 +4,13 @@
 // the independent check of test/helpers.ts; the overflow list (diagonals past 2) is used,
 // as the constructed boards show; the list's counts are exact against a plain model.
 import { describe, expect, test } from "vitest";
-import { FOUND, RUNNING, type Engine } from "../src/engine/contract.js";
+import { FOUND } from "../src/engine/contract.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { OverflowList, addOne, countAt, expandNarrow, fieldAt, removeOne } from "../src/engine/ts/min-conflicts-counters.js";
 import { NARROW_FROM, OVERFLOW_CAPACITY, minConflictsBytes } from "../src/engine/ts/min-conflicts-params.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
-import { boardDifference, isSolutionOfSize } from "./helpers.js";
+import { isSolutionOfSize } from "./helpers.js";
+import { expectSameSearch, searchOnce } from "./min-conflicts-search.js";
 
 /** The most queens on one diagonal of a board (either direction), counted here. */
 function crowdedDiagonal(columns: ArrayLike<number>): number {
@@ -20,28 +21,6 @@ function crowdedDiagonal(columns: ArrayLike<number>): number {
     most = Math.max(most, ++sums[r + columns[r]], ++diffs[columns[r] - r + n - 1]);
   }
   return most;
-}
-
-/** One search to its end: its figures, and copies of the board at the end of construction and at the end. */
-function searchOnce(engine: Engine, n: number, seed: number, param: number) {
-  const search = engine.openSearch("min-conflicts", n, { seed, param, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity });
-  try {
-    let status = search.run(Number.MAX_SAFE_INTEGER); // construction ends a run (its phase changes)
-    const constructed = search.columns().slice();
-    while (status === RUNNING) status = search.run(Number.MAX_SAFE_INTEGER);
-    const columns = search.columns().slice();
-    return { figures: { status, ...search.stats(), work: search.work() }, constructed, columns };
-  } finally {
-    search.close();
-  }
-}
-
-
-/** The same search: figures, constructed board and final board. */
-function expectSameSearch(got: ReturnType<typeof searchOnce>, want: ReturnType<typeof searchOnce>, label: string): void {
-  expect(got.figures, label).toEqual(want.figures);
-  expect(boardDifference(got.constructed, want.constructed), `${label}, constructed`).toBeNull();
-  expect(boardDifference(got.columns, want.columns), `${label}, columns`).toBeNull();
 }
 
 describe("min-conflicts: 2-bit counters", () => {
@@ -66,7 +45,7 @@ describe("min-conflicts: 2-bit counters", () => {
     expect(past3).toBeGreaterThan(10);
   });
 
-  test("from n = 2^22 the counters are 2-bit on their own and the group draws load ahead: both engines find the same checked board", () => {
+  test("from n = 2^22 the counters are 2-bit on their own (and the draws windowed): both engines find the same checked board", () => {
     for (const n of [NARROW_FROM + 5]) {
       const [wasm, ts] = [wasmEngine, tsEngine].map((engine) => searchOnce(engine, n, 3, 0));
       expect(wasm.figures.status).toBe(FOUND);

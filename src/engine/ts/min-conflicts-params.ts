@@ -16,8 +16,16 @@ export const SPARE_BYTES = 32;
 export const NARROW_FROM = 1 << 22;
 /** The overflow list of the 2-bit counters (diagonals holding more than 2 queens), its length. */
 export const OVERFLOW_CAPACITY = 4096;
-/** The Wasm kernel's group draws load their words a batch ahead from this n on (assembly/min-conflicts-bits.ts touchAhead); the twin has no such loads. */
-export const BATCHED_FROM = 1 << 22;
+/** From this n on, each block of WINDOW_ROWS rows draws its groups within one window of about WINDOW_GROUPS groups (min-conflicts.ts). */
+export const WINDOWED_FROM = 1 << 22;
+/** Groups of 32 columns a window holds, about: the groups are dealt evenly to round(groups / WINDOW_GROUPS) windows. */
+export const WINDOW_GROUPS = 128;
+/** Rows a block places in its window. */
+export const WINDOW_ROWS = 32;
+/** A window's groups sampled by its draw (every WINDOW_SAMPLE-th). */
+export const WINDOW_SAMPLE = 16;
+/** Pairs of draws a row makes in its window before it draws anywhere (GREEDY_TRIES pairs more). */
+export const WINDOW_TRIES = 32;
 
 /** Bytes of Wasm memory the kernel's module takes for its own data, below its heap. */
 const STATIC_BYTES = 65536;

@@ -1,17 +1,18 @@
 // Twin of assembly/min-conflicts.ts (read its header): min-conflicts local search
 // after Sosic & Gu's QS4 (SIGART Bulletin 2(2), 1991; IEEE TKDE 6(5), 1994).
 // Greedy randomised construction of a permutation with diagonal bits (the better of two
-// random groups of 32 columns while many remain, then swaps with a random partner row);
-// the bits expanded into diagonal counters (u8, or 2-bit from n = 2^22:
-// min-conflicts-counters.ts); conflict-driven swaps on the few candidate rows. Same steps,
-// same draws, same figures (the kernel's loads ahead from 2^22 change only its cache); typed
-// arrays and small integers only, so V8 keeps it all in 32-bit registers.
+// random groups of 32 columns while many remain, within a block's window from n = 2^22, then
+// swaps with a random partner row); the bits expanded into diagonal counters (u8, or 2-bit
+// from n = 2^22: min-conflicts-counters.ts); conflict-driven swaps on the few candidate rows.
+// Same steps, same draws, same figures; typed arrays and small integers only, so V8 keeps it
+// all in 32-bit registers.
 import { FOUND, MAX_STEPS, MAX_TRIES, RUNNING, type Search, type SearchParams, type SearchStatus } from "../contract.js";
 import { Random } from "./rng.js";
 import { bitAt, draw, drawGroup, firstFrom, openColumns, popcount, setBit } from "./min-conflicts-bits.js";
 import { activeConstraints } from "./lines-open.js";
 import { openMinConflictsConstrained } from "./min-conflicts-constrained.js";
-import { CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, REPAIR_TRIALS, counterSetBytes } from "./min-conflicts-params.js";
+import { CANDIDATE_CAPACITY, GREEDY_TRIES, NARROW_FROM, REPAIR_TRIALS, WINDOWED_FROM, WINDOW_ROWS, WINDOW_TRIES, counterSetBytes } from "./min-conflicts-params.js";
+import { Windows } from "./min-conflicts-windows.js";
 import { CROWDED, OverflowList, addOne, countAt, expandNarrow, fieldAt, removeOne } from "./min-conflicts-counters.js";
 
 export { MIN_CONFLICTS_CONSTRAINED_MAX_N } from "./min-conflicts-constrained.js";
@@ -42,8 +43,8 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const maxSteps = params.maxSteps;
   const maxTries = params.maxTries;
   const cols = new Int32Array(n); // column of the queen in each row
-  // 2-bit counters from NARROW_FROM (param 1 forces them, for the tests): min-conflicts-counters.ts.
-  const narrow = n >= NARROW_FROM || params.param === 1;
+  // 2-bit counters from NARROW_FROM (param bit 1 forces them, for the tests): min-conflicts-counters.ts.
+  const narrow = n >= NARROW_FROM || ((params.param ?? 0) & 1) !== 0;
   const overflow = new OverflowList();
   const sumCount = new Uint8Array(counterSetBytes(n, narrow)); // queens on diagonal row + col (bits while constructing)
   const diffCount = new Uint8Array(sumCount.length); // queens on diagonal col - row + n - 1 (bits while constructing)
@@ -63,6 +64,10 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const groups = (n + 31) >>> 5; // groups of 32 columns (words of the column bits), the last one padded past n
   const used = diffBits.subarray(bitWords, bitWords + groups); // columns taken (or past n): 4 (bitWords + groups) <= 2n + SPARE_BYTES
   const repairTrials = n < REPAIR_TRIALS / 8 ? 8 * n : REPAIR_TRIALS;
+  // Windowed draws from WINDOWED_FROM (param bit 2 forces them, for the tests): min-conflicts-windows.ts.
+  const windowed = n >= WINDOWED_FROM || ((params.param ?? 0) & 2) !== 0;
+  const windows = new Windows(groups, windowed);
+  let blockLeft = 0; // rows the block may still place in its window
   let kicksLeft = 0;
   let restartNeeded = false;
   let status: SearchStatus = RUNNING;
@@ -209,24 +214,40 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       work++;
     }
     for (let c = n; c < groups << 5; c++) setBit(used, c);
+    blockLeft = windows.count > 1 ? 0 : 2147483647; // (one window: every row draws from every group)
     stage = STAGE_DIRECT;
     row = 0;
     return RUNNING;
   }
 
-  /** Step 2a: each try of rows 0 .. directEnd-1 takes the better of two random groups of 32 columns (the twin's header). */
+  /** Step 2a: each try of rows 0 .. directEnd-1 takes the better of two random groups of 32 columns, windowed from WINDOWED_FROM (the twin's header). */
   function constructDirect(workLimit: number): SearchStatus {
     const end = directEnd;
+    // Windowed: WINDOW_TRIES pairs of draws in the window, then GREEDY_TRIES pairs anywhere.
+    const leaveAt = windows.count > 1 ? 2 * WINDOW_TRIES : -1;
+    const drawLimit = windows.count > 1 ? 2 * (WINDOW_TRIES + GREEDY_TRIES) : 2 * GREEDY_TRIES;
     let r = row;
     let w = work;
     while (r < end) {
       if (w >= workLimit) break;
+      if (blockLeft === 0) {
+        w += windows.next(random, r, n, used, sumBits, diffBits);
+        blockLeft = WINDOW_ROWS;
+      }
+      blockLeft--;
       const base = n - 1 - r; // the diff diagonal of (r, c) is c + base
+      let wk = windows.groups;
+      let wf = windows.first;
       let draws = 0;
       let c = -1;
-      while (draws < 2 * GREEDY_TRIES) {
-        const a = drawGroup(random, groups);
-        const b = drawGroup(random, groups);
+      while (draws < drawLimit) {
+        if (draws === leaveAt) { // the window's tries failed: the rest anywhere, and the next row draws a new window
+          wk = groups;
+          wf = 0;
+          blockLeft = 0;
+        }
+        const a = drawGroup(random, wk) + wf;
+        const b = drawGroup(random, wk) + wf;
         draws += 2;
         const fa = a & ~31;
         const fb = b & ~31;
