@@ -1,9 +1,11 @@
 // What a fresh `nqueens` process costs before and around its first answer: whole-process CPU
-// time (user + system, every thread) of `node dist/cli.cjs solve 8` (the bin), `count 10` and
-// `--version` against a bare `node -e 0`, each a fresh process, the runs interleaved (one of
-// each in turn, `repeats` times), medians. The CPU time is read in the child itself, at its
-// exit, by a preloaded reporter (process.resourceUsage), the same in every run and in the bare
-// one, so it cancels out of the difference; wall time on a shared machine says less.
+// time (user + system, every thread) of `node dist/cli.cjs solve 8` (the bin; a board this small
+// runs on the TS engine by default), `solve 8 --engine wasm` (the Wasm kernels' start: their
+// compile and instance), `count 10` and `--version` against a bare `node -e 0`, each a fresh
+// process, the runs interleaved (one of each in turn, `repeats` times), medians. The CPU time
+// is read in the child itself, at its exit, by a preloaded reporter (process.resourceUsage), the
+// same in every run and in the bare one, so it cancels out of the difference; wall time on a
+// shared machine says less.
 // `NQUEENS_CODE_CACHE=0` runs the same build without its code cache (a first run, or a cache
 // directory that cannot be written); NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an
 // earlier build, interleaved too. The load average before and after is saved with the rows.
@@ -16,7 +18,7 @@ import { median, printTable } from "./lib.mjs";
 /** The `nqueens` bin (package.json), a CommonJS launcher; `node dist/cli.js` (an ES module that requires it) is timed too. */
 const CLI = new URL("../dist/cli.cjs", import.meta.url).pathname;
 const CLI_ESM = new URL("../dist/cli.js", import.meta.url).pathname;
-const CASES = [["solve", "8"], ["count", "10"], ["--version"]];
+const CASES = [["solve", "8"], ["solve", "8", "--engine", "wasm"], ["count", "10"], ["--version"]];
 
 /** Runs node with `args` under the reporter; the child's CPU time in ms, and its exit status. */
 function cpuOf(reporter, out, args, env = {}) {

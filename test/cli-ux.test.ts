@@ -261,10 +261,10 @@ describe("wording and figures: each line says what applies, in the CLI's words",
       runCli(["solve", "40", "--method", "backtrack", "--timeout", "200"]),
     ]);
     expect(three.stdout).toMatch(/^n = 3: no solution exists \(the 3 x 3 board has none\); \d+\.\d ms\n$/);
-    expect(last(backtrack.stdout)).toMatch(/^method backtrack, engine wasm: 114 nodes, \d+\.\d ms$/);
-    expect(last(minConflicts.stdout)).toMatch(/^method min-conflicts, engine wasm, seed 1: \d+ tr(y|ies), \d+ steps?, \d+\.\d ms$/);
-    expect(last(construct.stdout)).toMatch(/^method construct, engine wasm: \d+\.\d ms$/);
-    expect(last(lasVegas.stdout)).toMatch(/^method las-vegas, engine wasm, seed 1: \d+ nodes, \d+ tr(y|ies), \d+\.\d ms$/);
+    expect(last(backtrack.stdout)).toMatch(/^method backtrack, engine ts: 114 nodes, \d+\.\d ms$/);
+    expect(last(minConflicts.stdout)).toMatch(/^method min-conflicts, engine ts, seed 1: \d+ tr(y|ies), \d+ steps?, \d+\.\d ms$/);
+    expect(last(construct.stdout)).toMatch(/^method construct, engine ts: \d+\.\d ms$/);
+    expect(last(lasVegas.stdout)).toMatch(/^method las-vegas, engine ts, seed 1: \d+ nodes, \d+ tr(y|ies), \d+\.\d ms$/);
     expect(capped.stdout).toMatch(/^n = 30: no solution found within --max-nodes 100; 100 nodes, \d+\.\d ms\n$/);
     expect(slow.stdout).toMatch(/^n = 40: no solution found within --timeout 200 ms; \d+ nodes, \d+\.\d ms\n$/);
     for (const run of [three, backtrack, minConflicts, construct, lasVegas, capped, slow]) expect(run.stdout).not.toMatch(/\(no-solution\)|\(max-nodes\)|\(timeout\)|\b0 steps\b|\b0 nodes\b/);

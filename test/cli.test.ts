@@ -4,8 +4,9 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { A000170, A002562 } from "./fixtures/oeis.js";
-import { excludedDiagonalsBoard, formatBoard, solve } from "../src/index.js";
+import { count, excludedDiagonalsBoard, formatBoard, solve } from "../src/index.js";
 import { writeColumns } from "../src/cli/commands/solve.js";
+import { TS_ENGINE_MAX_N, defaultEngine } from "../src/cli/options.js";
 import { runCli } from "./cli-run.js";
 import { isSolution, isSolutionLarge } from "./helpers.js";
 
@@ -50,6 +51,47 @@ describe("nqueens CLI", () => {
     const none = await runCli(["solve", "3", "--json"]);
     expect(none.code).toBe(0);
     expect(JSON.parse(none.stdout)).toMatchObject({ found: false, reason: "no-solution" });
+  });
+
+  it("without --engine, solve and count run a plain board up to TS_ENGINE_MAX_N on the TS engine and the rest on Wasm, with Wasm's answers; --engine wasm is honoured", async () => {
+    const { solve: tiny, count: tinyCount } = TS_ENGINE_MAX_N;
+    const json = async (args: string[]) => {
+      const run = await runCli([...args, "--json"]);
+      expect(run.code, `${args.join(" ")}: ${run.stderr}`).toBe(0);
+      return JSON.parse(run.stdout) as { engine: string; n: number; columns: number[]; nodes: number | string; tries: number; steps: number; total: string; unique: string };
+    };
+    // The largest board on each side of the rule: the default method (backtracking there) and a
+    // seeded local search (tries, steps); past it, the default method; a board with a given queen
+    // (the complete search) and an explicit --engine wasm stay on Wasm however small.
+    const [auto, local, past, given, explicit] = await Promise.all([
+      json(["solve", String(tiny)]),
+      json(["solve", String(tiny), "--method", "min-conflicts", "--seed", "5"]),
+      json(["solve", String(tiny + 1)]),
+      json(["solve", "8", "--fixed", "0:1"]),
+      json(["solve", String(tiny), "--engine", "wasm"]),
+    ]);
+    expect([auto, local, past, given, explicit].map((r) => r.engine)).toEqual(["ts", "ts", "wasm", "wasm", "wasm"]);
+    for (const r of [auto, local, past, given, explicit]) expect(isSolution(r.columns), JSON.stringify(r)).toBe(true);
+    expect(given.columns[0]).toBe(1);
+    const figures = (r: { columns: ArrayLike<number> | null; nodes: number | string; tries: number; steps: number }) => ({ columns: Array.from(r.columns ?? []), nodes: r.nodes, tries: r.tries, steps: r.steps });
+    expect(figures(auto)).toEqual(figures(explicit));
+    expect(figures(local)).toEqual(figures(await solve(tiny, { method: "min-conflicts", seed: 5, engine: "wasm" })));
+    // count: the same on each side of its own rule (its nodes Wasm's), and a count on worker threads stays on Wasm.
+    const [small, bigger, threads] = await Promise.all([
+      json(["count", String(tinyCount)]),
+      json(["count", String(tinyCount + 1)]),
+      json(["count", String(tinyCount), "--workers", "1"]),
+    ]);
+    expect([small, bigger, threads].map((r) => r.engine)).toEqual(["ts", "wasm", "wasm"]);
+    for (const r of [small, bigger, threads]) {
+      expect([r.total, r.unique], `count ${r.n} on ${r.engine}`).toEqual([String(A000170[r.n]), String(A002562[r.n])]);
+    }
+    expect(small.nodes).toBe(String((await count(tinyCount, { engine: "wasm" })).nodes));
+    // The rule's other exclusions, as the commands ask it.
+    expect(defaultEngine("solve", tiny, { givens: false, queue: "redis://127.0.0.1:6379" })).toBe("wasm");
+    expect(defaultEngine("solve", tiny, { givens: false, workers: "auto" })).toBe("wasm");
+    expect(defaultEngine("count", tinyCount, { givens: true })).toBe("wasm");
+    expect([0, 2.5, Number.NaN].map((n) => defaultEngine("solve", n, { givens: false }))).toEqual(["wasm", "wasm", "wasm"]);
   });
 
   it("solve --out writes the columns one per line; --json then omits them", async () => {
@@ -196,11 +238,13 @@ describe("nqueens CLI", () => {
     }
   });
 
-  it("--help works on every command", async () => {
+  it("--help works on every command, and says which engine solve and count run without --engine", async () => {
     for (const args of [["--help"], ["count", "--help"], ["all", "--help"], ["solve", "--help"], ["trace", "--help"]]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/Usage: nqueens/);
+      const command = args[0] === "solve" || args[0] === "count" ? args[0] : undefined;
+      if (command) expect(run.stdout.replace(/\s+/g, " ")).toContain(`(default: "wasm"; "ts" for a plain board up to n = ${TS_ENGINE_MAX_N[command]} on one thread, where compiling the Wasm costs more than the search)`);
     }
   });
 

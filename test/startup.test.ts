@@ -1,9 +1,10 @@
 // What keeps a short `nqueens` command quick to start, held as mechanisms, not timed (the
 // figures are `npm run bench -- --only startup`): a command loads only what it needs (no
 // Node built-in of the threads, the queue, the terminal's bars or the keys for solve 8 and
-// --version), the Wasm kernels are compiled at most once and only when a kernel runs, and the
-// V8 code cache (src/cli/launch.ts) is written once, used after, refused safely when bad, and
-// never needed: an unwritable directory or none at all changes nothing the user sees.
+// --version), the Wasm kernels are compiled at most once and only when a Wasm kernel runs
+// (solve 8 and count 8 run on the TS engine by default: none), and the V8 code cache
+// (src/cli/launch.ts) is written once, used after, refused safely when bad, and never needed:
+// an unwritable directory or none at all changes nothing the user sees.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -58,16 +59,17 @@ describe("a short command loads only what it needs", () => {
     const bin = run("dist/cli.cjs"), esm = run("dist/cli.js");
     expect(bin.loader).toBe(false);
     expect(esm.loader).toBe(true); // the check can see the loader where it is used
-    expect(bin.stdout).toMatch(/method backtrack, engine wasm: 114 nodes/);
+    expect(bin.stdout).toMatch(/method backtrack, engine ts: 114 nodes/);
     const untimed = (text: string): string => text.replace(/[\d.]+ ms/g, "T ms");
     expect(untimed(esm.stdout)).toBe(untimed(bin.stdout));
   });
 
-  it("solve 8: no built-in of the threads, the queue, the keys or the bars; the kernels compiled once", () => {
-    for (const run of [1, 2]) { // without the code cache, then with it
-      const { stdout, compiles, builtins } = probed(["solve", "8"]);
-      expect(stdout, `run ${run}`).toMatch(/method backtrack, engine wasm: 114 nodes/);
-      expect(compiles, `run ${run}`).toBe(1);
+  it("solve 8: no built-in of the threads, the queue, the keys or the bars; no kernel compiled on its default engine (ts), once with --engine wasm", () => {
+    const runs = [["ts", "without the code cache"], ["ts", "with it"], ["wasm", "asked for"]] as const;
+    for (const [engine, run] of runs) {
+      const { stdout, compiles, builtins } = probed(["solve", "8", ...(run === "asked for" ? ["--engine", "wasm"] : [])]);
+      expect(stdout, `run ${run}`).toMatch(new RegExp(`method backtrack, engine ${engine}: 114 nodes`));
+      expect(compiles, `run ${run}`).toBe(engine === "wasm" ? 1 : 0);
       expect(builtins.filter((m) => NOT_FOR_SHORT_COMMANDS.includes(m)), `run ${run}`).toEqual([]);
       // stdout and stderr are pipes here: its lines go straight to the descriptor, and no bar is
       // asked of stderr, so neither stream (nor Node's stream modules) is built
@@ -86,11 +88,14 @@ describe("a short command loads only what it needs", () => {
     }
   });
 
-  it("count 10 on one thread compiles the kernels once and starts no thread", () => {
+  it("count 10 on one thread compiles the kernels once and starts no thread; count 8 (on ts by default) compiles none", () => {
     const { stdout, compiles, builtins } = probed(["count", "10"]);
     expect(stdout).toContain("724 solutions, 92 unique");
     expect(compiles).toBe(1);
     expect(builtins).not.toContain("worker_threads");
+    const small = probed(["count", "8"]);
+    expect(small.stdout).toMatch(/92 solutions, 12 unique[^]*engine ts/);
+    expect(small.compiles).toBe(0);
   });
 
   it("--help still lists every command (all are registered for it)", () => {

@@ -77,6 +77,34 @@ export function choiceOption(flags: string, description: string, choices: readon
 export const engineOption = () => choiceOption("--engine <name>", "engine", ENGINE_NAMES).default("wasm");
 
 /**
+ * The largest n that solve and count run on the TypeScript engine when no --engine is given
+ * (a plain board, on this thread): compiling and instantiating the Wasm kernels costs a fresh
+ * process about 4 ms of CPU, more than these searches take on the TS engine, which gives the
+ * same answers (columns, nodes, counts). Past them, and for any board with given queens or
+ * blocked squares (the TS complete search is slow cold: the 1929 nodes of an Excluded
+ * Diagonals board at n = 12 cost 140 ms against 20), Wasm. From whole-process CPU, ts against
+ * wasm (docs/cli.md, "Which engine runs").
+ */
+export const TS_ENGINE_MAX_N = { solve: 12, count: 8 } as const;
+
+/** A command whose engine, when --engine is not given, depends on the job (TS_ENGINE_MAX_N). */
+export type SizedCommand = keyof typeof TS_ENGINE_MAX_N;
+
+/**
+ * The engine of a job given no --engine: "ts" for a plain board (no given queens or blocked
+ * squares) of n <= TS_ENGINE_MAX_N[command] on this thread (no --workers, no --queue), else "wasm".
+ */
+export function defaultEngine(command: SizedCommand, n: number, job: { givens: boolean; workers?: unknown; queue?: unknown }): "ts" | "wasm" {
+  const tiny = !job.givens && job.workers === undefined && job.queue === undefined && Number.isInteger(n) && n >= 1 && n <= TS_ENGINE_MAX_N[command];
+  return tiny ? "ts" : "wasm";
+}
+
+/** --engine of solve and count: no value unless given (the action then takes defaultEngine's), and --help says which. */
+export function sizedEngineOption(command: SizedCommand, choices: readonly string[] = ENGINE_NAMES, about = "engine"): Option {
+  return choiceOption("--engine <name>", `${about} (default: "wasm"; "ts" for a plain board up to n = ${TS_ENGINE_MAX_N[command]} on one thread, where compiling the Wasm costs more than the search)`, choices);
+}
+
+/**
  * An AbortSignal that fires on Ctrl-C (SIGINT) or SIGTERM. A second one exits at once (130),
  * after removing any temporary file being written (a checkpoint's last save, cut short: the
  * checkpoint keeps what the save before it held).

@@ -6,7 +6,7 @@ import { gpuInfo } from "../../engine/webgpu/device.js";
 import { ENGINE_NAMES } from "../../engine/select.js";
 import { engineCan } from "../../engine/contract.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
-import { checkWritableFile, choiceOption, interruptSignal, number, withTimeout, workersOption, queueConnection } from "../options.js";
+import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, withTimeout, workersOption, queueConnection } from "../options.js";
 import { out, toJson, err, inline } from "../output.js";
 import { etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -15,7 +15,7 @@ import { NO_KEY_HINT } from "../../distributed/auth.js";
 import { lengthText } from "../../distributed/plan.js";
 import { CONSTRAINED_MAX_N } from "../../count/constrained.js";
 
-type CountCliOptions = { engine: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
+type CountCliOptions = { engine?: "wasm" | "ts" | "webgpu"; timeout?: number; workers?: number; parts?: number; checkpoint?: string; restart?: boolean; keyFile?: string; json?: boolean; queue?: string; queueName?: string } & GivensCliOptions;
 type QueueCliOptions = { audit?: number; replicas?: number; identities?: "allowed" | "required"; revoked?: string[]; unauthenticated?: boolean; partsPerJob?: number };
 
 /** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
@@ -28,7 +28,7 @@ export function countCommand(program: Command): void {
     .command("count")
     .description(`count all solutions and the solutions distinct under symmetry (1 <= N <= 32; with given queens or blocked squares N <= ${CONSTRAINED_MAX_N}, total only)`)
     .argument("[N]", "board size (or from --board FILE)", number("n"))
-    .addOption(choiceOption("--engine <name>", "engine (webgpu: this machine's GPU, docs/gpu.md; with --workers W the GPU is one of the W, the others CPU threads)", [...ENGINE_NAMES, "webgpu"]).default("wasm"))
+    .addOption(sizedEngineOption("count", [...ENGINE_NAMES, "webgpu"], "engine (webgpu: this machine's GPU, docs/gpu.md; with --workers W the GPU is one of the W, the others CPU threads)"))
     .option("--workers <W>", "count on W worker threads, or 'auto' for one per core (default: one thread, no workers)", workersOption)
     .option("--parts <P>", "with --workers or --queue: how many parts to split the count into (default: splitCount's; with --queue fewer from N = 11 to 17, 32 at N = 16, see defaultQueueParts; with givens 64, --queue at most 4096)", number("--parts"))
     .option("--checkpoint <FILE>", "with --workers: record finished parts in FILE and resume from it (checked before the count starts)")
@@ -48,6 +48,7 @@ export function countCommand(program: Command): void {
     .action(async (nArgument: number | undefined, opts: CountCliOptions, command: Command) => {
       const givens = await readGivens(nArgument, opts);
       const n = givens.n;
+      const engine = opts.engine ?? defaultEngine("count", n, { givens: hasGivens(givens), workers: opts.workers, queue: opts.queue });
       if (opts.restart && opts.checkpoint === undefined) {
         throw new UsageError("--restart starts a checkpointed count over: it applies with --workers W --checkpoint FILE");
       }
@@ -88,7 +89,7 @@ export function countCommand(program: Command): void {
       // A plain count on the Wasm engine (one thread or worker threads): the time model says a long one at once,
       // and gives the bar an ETA until the count's own tasks give one (at n = 24 a task takes about half an hour).
       const threads = opts.workers ?? 1;
-      const plain = !hasGivens(givens) && opts.queue === undefined && opts.engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
+      const plain = !hasGivens(givens) && opts.queue === undefined && engine === "wasm" && Number.isInteger(n) && n >= 4 && n <= 32 && Number.isInteger(threads) && threads >= 1 ? plainForecast(n, threads) : undefined;
       // (Not said where --timeout ends the count within the minute anyway.)
       if (plain?.notice && !(opts.timeout !== undefined && opts.timeout < LONG_COUNT_MS)) err(`nqueens: ${plain.notice}\n`);
       const tick = (p: { phase?: string; tasksDone: number; tasksTotal: number; tasksResumed?: number; elapsedMs: number; workers?: number; etaMs?: number; nodes?: bigint }): void => {
@@ -144,15 +145,15 @@ export function countCommand(program: Command): void {
         return;
       }
       const parallel = opts.workers !== undefined;
-      if (opts.engine === "webgpu") {
+      if (engine === "webgpu") {
         if (parallel && hasGivens(givens) && !engineCan("webgpu", "constrained")) throw new UsageError("--engine webgpu counts plain boards only: count given queens or blocked squares with --engine wasm");
         const gpu = await gpuInfo();
         err(`GPU: ${[gpu.vendor, gpu.architecture, gpu.description].filter(Boolean).join(", ")}${gpu.fallback ? " (software fallback: slow)" : ""}\n`);
       }
       // The threads' module (with the counting thread's source) is loaded only for --workers.
       const result = await (parallel
-        ? (await import("../../workers/parallel.js")).countParallel(n, { engine: opts.engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
-        : count(n, { engine: opts.engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
+        ? (await import("../../workers/parallel.js")).countParallel(n, { engine, workers: opts.workers, parts: opts.parts, checkpoint: opts.checkpoint, restart: opts.restart, key, onProgress: tick, signal, fixed: givens.fixed, blocked: givens.blocked })
+        : count(n, { engine, timeoutMs: opts.timeout, signal: interrupt, onProgress: tick, fixed: givens.fixed, blocked: givens.blocked })
       ).catch((error: unknown) => {
         const kept = opts.checkpoint === undefined ? "" : `; ${last.tasksDone} of ${last.tasksTotal || "?"} parts are saved in the checkpoint ${opts.checkpoint}: run the same command again to resume`;
         if (interrupt.aborted && kept) throw new InterruptedError(`interrupted${kept}`);

@@ -8,7 +8,7 @@ import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveResult } from "../../sea
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
-import { checkWritableFile, choiceOption, engineOption, interruptSignal, number } from "../options.js";
+import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -125,7 +125,8 @@ type SolveCliOptions = {
   method: (typeof METHOD_NAMES)[number];
   seed?: string;
   stopVegas?: number;
-  engine: "wasm" | "ts";
+  /** Undefined unless given: the action then takes defaultEngine's. */
+  engine?: "wasm" | "ts";
   maxNodes?: number;
   maxSteps?: number;
   maxTries?: number;
@@ -150,7 +151,7 @@ function threadsText(r: { workers?: number; tasks?: number }): string[] {
 }
 
 /** The solve in this process: one thread, or the complete search on --workers threads; a progress bar on a terminal. */
-async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions): Promise<SolveResult> {
+async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions & { engine: "wasm" | "ts" }): Promise<SolveResult> {
   const bar = await progressBar("solve");
   let started = false;
   // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
@@ -189,7 +190,7 @@ export function solveCommand(program: Command): void {
     .addOption(choiceOption("--method <M>", "algorithm", METHOD_NAMES).default(DEFAULT_METHOD))
     .option("--seed <S>", "u32 seed for randomized methods (default 1; 'random' for a fresh one)")
     .option("--stop-vegas <K>", "hybrid: rows placed at random before backtracking (default 8, or N - 15 when N > 15)", number("--stop-vegas"))
-    .addOption(engineOption())
+    .addOption(sizedEngineOption("solve"))
     .option("--max-nodes <X>", "stop after X nodes (tree searches)", number("--max-nodes"))
     .option("--max-steps <X>", "stop after X moves (local search)", number("--max-steps"))
     .option("--max-tries <X>", "stop after X tries or restarts (randomized methods)", number("--max-tries"))
@@ -215,7 +216,8 @@ export function solveCommand(program: Command): void {
       const hopeless = hopelessHint(opts.method, n, hasGivens(givens));
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const queued = opts.queue === undefined ? undefined : await solveOnQueue(n, givens, opts);
-      const result: SolveResult = queued ?? await solveHere(n, givens, seed, opts);
+      const engine = opts.engine ?? defaultEngine("solve", n, { givens: hasGivens(givens), workers: opts.workers, queue: opts.queue });
+      const result: SolveResult = queued ?? await solveHere(n, givens, seed, { ...opts, engine });
       // How it ran: on threads ("on 2 threads, 14 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
       const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
