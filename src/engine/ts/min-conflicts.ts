@@ -68,6 +68,8 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
   const windowed = n >= WINDOWED_FROM || ((params.param ?? 0) & 2) !== 0;
   const windows = new Windows(groups, windowed);
   let blockLeft = 0; // rows the block may still place in its window
+  let windowFirst = 0; // its first column and its groups, as `windows` drew them (locals: read once a row)
+  let windowGroups = groups;
   let kicksLeft = 0;
   let restartNeeded = false;
   let status: SearchStatus = RUNNING;
@@ -232,12 +234,14 @@ export function openMinConflicts(n: number, params: SearchParams): Search {
       if (w >= workLimit) break;
       if (blockLeft === 0) {
         w += windows.next(random, r, n, used, sumBits, diffBits);
+        windowFirst = windows.first;
+        windowGroups = windows.groups;
         blockLeft = WINDOW_ROWS;
       }
       blockLeft--;
       const base = n - 1 - r; // the diff diagonal of (r, c) is c + base
-      let wk = windows.groups;
-      let wf = windows.first;
+      let wk = windowGroups;
+      let wf = windowFirst;
       let draws = 0;
       let c = -1;
       while (draws < drawLimit) {
