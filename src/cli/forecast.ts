@@ -11,6 +11,8 @@ import { duration, plural } from "./progress.js";
 
 /** Past this forecast, the count says its estimate at once. */
 export const LONG_COUNT_MS = 60_000;
+/** The most a constrained count's forecast probes for (it is made between two of the count's slices, so abort waits for it). */
+const FORECAST_BUDGET_MS = 100;
 
 /** A duration for a forecast: the bar's form up to a day, then days, then years (two figures). */
 export function longDuration(ms: number): string {
@@ -34,18 +36,19 @@ export type Forecast = {
 export function constrainedForecast(n: number, givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }): Forecast | undefined {
   let nodes: number;
   try {
-    nodes = estimateConstrainedNodes(checkConstraints(n, givens, "count"), 300);
+    nodes = estimateConstrainedNodes(checkConstraints(n, givens, "count"), 300, 1, FORECAST_BUDGET_MS);
   } catch {
     return undefined;
   }
   const etaMs = (done: bigint, elapsedMs: number): number | undefined => {
     const rate = Number(done) / elapsedMs;
-    return rate > 0 && elapsedMs > 0 && nodes > Number(done) ? (nodes - Number(done)) / rate : undefined;
+    return Number.isFinite(nodes) && rate > 0 && elapsedMs > 0 && nodes > Number(done) ? (nodes - Number(done)) / rate : undefined;
   };
   return {
     nodes,
     etaMs,
     notice(done, elapsedMs) {
+      if (!Number.isFinite(nodes)) return "this count is estimated at more than 1e+308 queens placed (Knuth's estimate of its search tree): it will not finish. Ctrl-C stops it";
       const left = etaMs(done, elapsedMs);
       if (left === undefined || left < LONG_COUNT_MS) return undefined;
       const rate = (Number(done) / elapsedMs) * 1000;

@@ -4,12 +4,47 @@
 // are what count reports as queens placed. Heavy-tailed like every such estimate: a guide
 // to minutes against years, not a promise.
 import type { Constraints } from "../board/constraints.js";
-import { CompleteSearch } from "../engine/ts/complete.js";
+import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
+import { WideSearch } from "../engine/ts/complete-wide.js";
+import { BY_ROW, OPEN } from "../engine/ts/complete-state.js";
 
-/** The estimate of a constrained board's search tree: the mean of `samples` probes (seeded: the same board gives the same figure). */
-export function estimateConstrainedNodes(constraints: Constraints, samples = 500, seed = 1): number {
+/**
+ * The wide path's search with Knuth's probes, as CompleteSearch.probe: here, not in the class,
+ * so that only the CLI's forecast carries it (the library and its threads' source do not).
+ */
+export class ProbedWideSearch extends WideSearch {
+  /**
+   * From the root, one branch drawn at random (`random` in [0, 1)) at each level, by the
+   * search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches met at
+   * level k. The levels it placed are undone, so probes may follow one another (before run()).
+   */
+  probe(random: () => number): number {
+    if (this.depth !== 0) return 1;
+    let estimate = 1, product = 1, d = 0;
+    for (;; d++) {
+      const base = this.start[d], k = this.start[d + 1] - base;
+      if (k === 0) break;
+      product *= k;
+      estimate += product;
+      const pick = this.candidates[base + Math.min(k - 1, Math.floor(random() * k))] % 1048576;
+      const byRow = this.kind[d] === BY_ROW;
+      if (this.place(d, byRow ? this.index[d] : pick, byRow ? pick : this.index[d]) !== OPEN) break;
+    }
+    for (; d >= 0; d--) if (this.placedRow[d] >= 0) this.undo(d);
+    return estimate;
+  }
+}
+
+/**
+ * The estimate of a constrained board's search tree: the mean of `samples` probes (seeded: the
+ * same board gives the same figure), or of those made within `budgetMs` (at least one; a probe
+ * of a wide board places up to n queens, about 60 ms at n = 1000). Past n = 64 the tree is the
+ * wide path's; past about n = 170 its estimate can exceed a double (Infinity: "more than 1e308").
+ */
+export function estimateConstrainedNodes(constraints: Constraints, samples = 500, seed = 1, budgetMs = Infinity): number {
   if (constraints.conflict !== null) return 1;
-  const search = new CompleteSearch(constraints.n, constraints.empty ? undefined : constraints, 2, Infinity);
+  const board = constraints.empty ? undefined : constraints;
+  const search = constraints.n > NARROW_MAX_N ? new ProbedWideSearch(constraints.n, board, 2, Infinity) : new CompleteSearch(constraints.n, board, 2, Infinity);
   let state = seed >>> 0 || 1;
   const random = (): number => { // xorshift32
     state ^= state << 13; state >>>= 0;
@@ -17,7 +52,11 @@ export function estimateConstrainedNodes(constraints: Constraints, samples = 500
     state ^= state << 5; state >>>= 0;
     return state / 2 ** 32;
   };
-  let sum = 0;
-  for (let i = 0; i < samples; i++) sum += search.probe(random);
-  return sum / samples;
+  const start = performance.now();
+  let sum = 0, made = 0;
+  while (made < samples && (made === 0 || performance.now() - start < budgetMs)) {
+    sum += search.probe(random);
+    made++;
+  }
+  return sum / made;
 }

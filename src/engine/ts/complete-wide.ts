@@ -7,9 +7,8 @@ import type { Constraints } from "../../board/constraints.js";
 import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../contract.js";
 import { boundsOnLines, boundsPay } from "./diagonal-bounds.js";
 import { key, rotateLeft, sortKeys, tie } from "./complete-wide-order.js";
+import { BY_COLUMN, BY_ROW, FAIL, OPEN, SOLVED } from "./complete-state.js";
 
-const FAIL = 0, OPEN = 1, SOLVED = 2;
-const BY_ROW = 0, BY_COLUMN = 1;
 const RESTART_BASE = 16;
 /** The longest cycle of the rotating restarts (as the kernel's ROTATION_MAX). */
 const ROTATION_MAX = 16;
@@ -39,10 +38,10 @@ export class WideSearch {
   private readonly colCount: Int32Array;
   private readonly rowsLeft: Int32Array;
   private readonly colsFree: Int32Array;
-  private readonly kind: Int32Array;
-  private readonly index: Int32Array;
+  protected readonly kind: Int32Array;
+  protected readonly index: Int32Array;
   private readonly next: Int32Array;
-  private readonly placedRow: Int32Array;
+  protected readonly placedRow: Int32Array;
   private readonly placedCol: Int32Array;
   private readonly mark: Int32Array;
   private readonly trailRow: Int32Array;
@@ -53,8 +52,8 @@ export class WideSearch {
   private readonly bounds: boolean;
   private readonly sumBits: Int32Array; // the sum diagonals with an open square (sumCount > 0)
   private readonly diffBits: Int32Array; // likewise the difference diagonals
-  private readonly start: Int32Array;
-  private readonly candidates: Float64Array;
+  protected readonly start: Int32Array;
+  protected readonly candidates: Float64Array;
   private restarts = 0;
   private runNodes: number;
   private cutoff: number;
@@ -250,7 +249,7 @@ export class WideSearch {
     this.depth = 0;
   }
 
-  private place(d: number, r: number, c: number): number {
+  protected place(d: number, r: number, c: number): number {
     const words = this.words, n = this.n;
     this.placedRow[d] = r;
     this.placedCol[d] = c;
@@ -289,7 +288,7 @@ export class WideSearch {
     return OPEN;
   }
 
-  private undo(d: number): void {
+  protected undo(d: number): void {
     const words = this.words;
     const r = this.placedRow[d], c = this.placedCol[d], stop = this.mark[d];
     while (this.trailTop > stop) {
