@@ -4,6 +4,7 @@
 // are what count reports as queens placed. Heavy-tailed like every such estimate: a guide
 // to minutes against years, not a promise.
 import type { Constraints } from "../board/constraints.js";
+import { monotonicMs } from "../core/platform.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { WideSearch } from "../engine/ts/complete-wide.js";
 import { BY_ROW, OPEN } from "../engine/ts/complete-state.js";
@@ -52,9 +53,9 @@ export function estimateConstrainedNodes(constraints: Constraints, samples = 500
     state ^= state << 5; state >>>= 0;
     return state / 2 ** 32;
   };
-  const start = performance.now();
+  const start = monotonicMs();
   let sum = 0, made = 0;
-  while (made < samples && (made === 0 || performance.now() - start < budgetMs)) {
+  while (made < samples && (made === 0 || monotonicMs() - start < budgetMs)) {
     sum += search.probe(random);
     made++;
   }
