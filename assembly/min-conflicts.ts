@@ -96,7 +96,7 @@ export function minConflictsInit(n: i32, seed: u32, param: i32, nodeCap: f64, st
   bitWords = ((2 * n - 2) >>> 5) + 1;
   groups = (n + 31) >>> 5;
   // One allocation (memory grows once): cols, the two counter sets, candidates, overflow list.
-  // 2-bit counters (param 1 forces them, for the tests) take 8 bytes a word of bits, u8 ones 32.
+  // 2-bit counters (param bit 1 forces them, for the tests) take 8 bytes a word of bits, u8 ones 32.
   const narrow = n >= NARROW_FROM || (param & 1) != 0;
   const counterBytes = narrow ? (<usize>bitWords << 3) + 16 : (<usize>n << 1) + SPARE_BYTES;
   const colBytes = ((<usize>n << 2) + 15) & ~(<usize>15), setBytes = (counterBytes + 15) & ~(<usize>15);

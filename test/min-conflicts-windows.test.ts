@@ -5,27 +5,15 @@
 // Both engines make the same search; every board passes the independent check of
 // test/helpers.ts; the rows do stay in their windows; the windows cost the repair little.
 import { describe, expect, test } from "vitest";
-import { FOUND, RUNNING, type Engine } from "../src/engine/contract.js";
+import { FOUND } from "../src/engine/contract.js";
 import { tsEngine } from "../src/engine/ts/index.js";
 import { WINDOW_GROUPS } from "../src/engine/ts/min-conflicts-params.js";
 import { wasmEngine } from "../src/engine/wasm/index.js";
 import { solve } from "../src/search/solve.js";
 import { isSolutionOfSize } from "./helpers.js";
-import { expectSameSearch, searchOnce } from "./min-conflicts-search.js";
+import { expectSameSearch, searchInChunks, searchOnce } from "./min-conflicts-search.js";
 
 const WINDOWED = 2, NARROW = 1;
-
-/** The search of searchOnce, run in chunks of `chunk` units of work (the kernel stops and resumes between them). */
-function searchInChunks(engine: Engine, n: number, seed: number, param: number, chunk: number) {
-  const search = engine.openSearch("min-conflicts", n, { seed, param, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity });
-  try {
-    let status = RUNNING;
-    while (status === RUNNING) status = search.run(search.work() + chunk);
-    return { figures: { status, ...search.stats(), work: search.work() }, columns: search.columns().slice() };
-  } finally {
-    search.close();
-  }
-}
 
 /** FNV-1a of a board's columns (the golden boards below). */
 function boardHash(columns: ArrayLike<number>): string {

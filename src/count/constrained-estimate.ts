@@ -7,7 +7,7 @@ import type { Constraints } from "../board/constraints.js";
 import { monotonicMs } from "../core/platform.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { WideSearch } from "../engine/ts/complete-wide.js";
-import { BY_ROW, OPEN } from "../engine/ts/complete-state.js";
+import { OPEN } from "../engine/ts/complete-state.js";
 
 /**
  * The wide path's search with Knuth's probes, as CompleteSearch.probe: here, not in the class,
@@ -27,9 +27,7 @@ export class ProbedWideSearch extends WideSearch {
       if (k === 0) break;
       product *= k;
       estimate += product;
-      const pick = this.candidates[base + Math.min(k - 1, Math.floor(random() * k))] % 1048576;
-      const byRow = this.kind[d] === BY_ROW;
-      if (this.place(d, byRow ? this.index[d] : pick, byRow ? pick : this.index[d]) !== OPEN) break;
+      if (this.placeCandidate(d, base + Math.min(k - 1, Math.floor(random() * k))) !== OPEN) break;
     }
     for (; d >= 0; d--) if (this.placedRow[d] >= 0) this.undo(d);
     return estimate;

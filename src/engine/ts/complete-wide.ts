@@ -38,8 +38,8 @@ export class WideSearch {
   private readonly colCount: Int32Array;
   private readonly rowsLeft: Int32Array;
   private readonly colsFree: Int32Array;
-  protected readonly kind: Int32Array;
-  protected readonly index: Int32Array;
+  private readonly kind: Int32Array;
+  private readonly index: Int32Array;
   private readonly next: Int32Array;
   protected readonly placedRow: Int32Array;
   private readonly placedCol: Int32Array;
@@ -53,7 +53,7 @@ export class WideSearch {
   private readonly sumBits: Int32Array; // the sum diagonals with an open square (sumCount > 0)
   private readonly diffBits: Int32Array; // likewise the difference diagonals
   protected readonly start: Int32Array;
-  protected readonly candidates: Float64Array;
+  private readonly candidates: Float64Array;
   private restarts = 0;
   private runNodes: number;
   private cutoff: number;
@@ -249,7 +249,16 @@ export class WideSearch {
     this.depth = 0;
   }
 
-  protected place(d: number, r: number, c: number): number {
+  /** Places candidate `at` of level d: the level's row (or column) and the square its key names on it; place()'s result. */
+  protected placeCandidate(d: number, at: number): number {
+    const pick = this.candidates[at] % 1048576;
+    const byRow = this.kind[d] === BY_ROW;
+    const r = byRow ? this.index[d] : pick, c = byRow ? pick : this.index[d];
+    this.cols[r] = c;
+    return this.place(d, r, c);
+  }
+
+  private place(d: number, r: number, c: number): number {
     const words = this.words, n = this.n;
     this.placedRow[d] = r;
     this.placedCol[d] = c;
@@ -333,18 +342,8 @@ export class WideSearch {
         continue;
       }
       this.next[d] = tried + 1;
-      const pick = this.candidates[at] % 1048576;
-      let r: number, c: number;
-      if (this.kind[d] === BY_ROW) {
-        r = this.index[d];
-        c = pick;
-      } else {
-        c = this.index[d];
-        r = pick;
-      }
       this.nodes++;
-      this.cols[r] = c;
-      const result = this.place(d, r, c);
+      const result = this.placeCandidate(d, at);
       if (result === OPEN) {
         this.depth++;
       } else if (result === SOLVED) {
