@@ -10,7 +10,7 @@ import { redact } from "../src/distributed/redact.js";
 import { plural } from "../src/cli/progress.js";
 import { A000170 } from "./fixtures/oeis.js";
 import { isSolution } from "./helpers.js";
-import { count } from "../src/index.js";
+import { count, excludedDiagonalsBoard } from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "nqueens-ux-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -149,6 +149,24 @@ describe("the terminal", () => {
     // before the count starts, so 10 ms of counting is as good a check as 300).
     const bounded = await runCli(["count", "24", "--timeout", "10"]);
     expect(bounded.stderr).toBe("nqueens: count(24) did not finish within --timeout 10 ms\n");
+  });
+
+  it("a constrained solve with no end in sight says Knuth's estimate of a proof, and its bar shows it", async () => {
+    // n = 32, d = 34, seed 1: undecided after hours of one thread; the forecast starts a second in
+    // (200 probes in slices between the solve's reports, about a second of CPU), then the notice,
+    // then frames with the estimate; Ctrl-C once such a frame is drawn.
+    const board = join(dir, "frontier-32.json");
+    writeFileSync(board, JSON.stringify({ n: 32, blocks: excludedDiagonalsBoard(32, 34, { seed: 1 }).blocked }));
+    const run = await inTerminal(`solve --board ${board}`, /solve 32 \| search \| \d+ nodes \| a proof ~[\d.e+]+ nodes, ~/);
+    expect(run.code, run.text).toBe(130);
+    const notice = /nqueens: a proof that this board has no solution is estimated at about ([\d.e+]+) nodes \(Knuth's estimate of the complete search's tree, 200 probes: a guide, often several times under\); at [\d.e+]+ a second here, about [^.]+\. A solution, where the board has one, can come sooner\. Ctrl-C stops it/.exec(run.text);
+    expect(notice, run.text).not.toBeNull();
+    expect(Number(notice![1])).toBeGreaterThan(1e8); // (5.0e+9 with these probes)
+    const frames = run.frames("solve 32 |").filter((f) => f.includes("a proof"));
+    expect(frames.length, run.text).toBeGreaterThan(0);
+    for (const frame of frames) expect(frame).toMatch(new RegExp(`^solve 32 \\| search \\| \\d+ nodes \\| a proof ~${notice![1]!.replace(/[.+]/g, "\\$&")} nodes, ~[\\dhms ]+ \\| (\\d+m )?\\d+s$`));
+    expect(frames.filter((f) => f.endsWith("| 0s")), "the solve's own elapsed time, not the bar's restarted one").toEqual([]);
+    expect(run.text.indexOf("a proof that this board")).toBeLessThan(run.text.indexOf("a proof ~"));
   });
 
   it("a plain count that ends within a minute says no forecast", async () => {

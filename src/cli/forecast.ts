@@ -1,11 +1,17 @@
-// The forecast of a count, said before it has run long, in one line on stderr when it is
+// The forecasts of long work. A count's, said before it has run long, in one line on stderr when it is
 // over a minute. A constrained count (given queens, blocked squares): Knuth's estimate of the
 // complete search's tree (src/count/constrained-estimate.ts), divided by the rate the count
 // runs at, gives an ETA from the first progress report on. A plain count: the time model of
 // one Wasm thread (threadSeconds, measured at n = 17 and scaled by the solutions), until its
-// own first parts finish and their rate takes over.
+// own first parts finish and their rate takes over. A constrained solve's (proofForecast):
+// Knuth's estimate of a proof that the board has no solution (src/search/proof-estimate.ts),
+// made in slices between the solve's reports once it has run a second, and said when the proof
+// would take over a minute at the solve's rate.
 import { checkConstraints, type Square } from "../board/constraints.js";
+import { monotonicMs } from "../core/platform.js";
 import { estimateConstrainedNodes } from "../count/constrained-estimate.js";
+import { NARROW_MAX_N } from "../engine/ts/complete.js";
+import { ProofEstimate } from "../search/proof-estimate.js";
 import { threadSeconds } from "../distributed/plan.js";
 import { duration, plural } from "./progress.js";
 
@@ -77,5 +83,62 @@ export function plainForecast(n: number, threads = 1): PlainForecast {
     notice: ms < LONG_COUNT_MS ? undefined
       : `count ${n} is estimated at about ${longDuration(ms)} ${on} (a model: n = 17 takes about 15 s on one Wasm thread, ` +
         `and the time grows with the solutions); the ETA follows this count's own rate once its first tasks finish. Ctrl-C stops it`,
+  };
+}
+
+/** From this many ms into a constrained solve, the forecast of a proof starts (a solve decided sooner never makes it). */
+export const PROOF_FORECAST_FROM_MS = 1000;
+/** The forecast's probes between two of solve's progress reports (on solve's thread: abort waits for them). */
+const PROOF_SLICE_MS = 40;
+
+export type ProofForecast = {
+  /** Make the next slice of probes; true once the estimate is made. */
+  step(): boolean;
+  /** The estimated nodes of a proof (undefined until made). */
+  readonly nodes: number | undefined;
+  /** Milliseconds to that many nodes at the solve's rate so far (the probes' own time left out), or undefined (not made, no rate, or already past it). */
+  etaMs(nodesDone: number, elapsedMs: number): number | undefined;
+  /** The one line to say once it is made, or undefined when the proof would take under LONG_COUNT_MS. */
+  notice(nodesDone: number, elapsedMs: number): string | undefined;
+};
+
+/**
+ * The forecast of a proof that a constrained board has no solution (Knuth's estimate of solve's
+ * complete search, src/search/proof-estimate.ts), made a slice at a time as the solve reports;
+ * undefined past n = 64 (the restarting wide path) and for a board solve refuses at once.
+ */
+export function proofForecast(n: number, givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }): ProofForecast | undefined {
+  let estimate: ProofEstimate;
+  try {
+    const constraints = checkConstraints(n, givens, "solve");
+    if (constraints.conflict !== null || n > NARROW_MAX_N) return undefined;
+    estimate = new ProofEstimate(constraints);
+  } catch {
+    return undefined;
+  }
+  const nodes = (): number | undefined => (estimate.done ? estimate.nodes : undefined);
+  let probingMs = 0; // the probes' time on the solve's thread, not the solve's
+  const rate = (done: number, elapsedMs: number): number => done / Math.max(1, elapsedMs - probingMs);
+  const etaMs = (done: number, elapsedMs: number): number | undefined => {
+    const total = nodes(), perMs = rate(done, elapsedMs);
+    return total !== undefined && perMs > 0 && total > done ? (total - done) / perMs : undefined;
+  };
+  return {
+    step() {
+      const start = monotonicMs();
+      const made = estimate.step(PROOF_SLICE_MS);
+      probingMs += monotonicMs() - start;
+      return made;
+    },
+    get nodes() { return nodes(); },
+    etaMs,
+    notice(done, elapsedMs) {
+      const left = etaMs(done, elapsedMs);
+      if (left === undefined || left < LONG_COUNT_MS) return undefined;
+      const perSecond = rate(done, elapsedMs) * 1000;
+      return `a proof that this board has no solution is estimated at about ${nodes()!.toPrecision(2)} nodes (Knuth's estimate of the complete ` +
+        `search's tree, ${estimate.probes} probes: a guide, often several times under); at ${perSecond.toPrecision(2)} a second here, about ` +
+        `${longDuration(left)}. A solution, where the board has one, can come sooner. Ctrl-C stops it`;
+    },
   };
 }

@@ -15,7 +15,7 @@ export const BAR_FORMATS = {
   tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
   lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
   crosscheck: "crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}",
-  solve: "solve {n} | {phase} | {figures}{duration_formatted}{etaText}",
+  solve: "solve {n} | {phase} | {figures}{elapsed}{etaText}",
 } as const;
 
 /** The fields cli-progress computes and puts over any payload field of the same name. */

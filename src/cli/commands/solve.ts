@@ -10,11 +10,12 @@ import { join } from "node:path";
 import { RuntimeError } from "../errors.js";
 import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption } from "../options.js";
 import { out, toJson, err } from "../output.js";
-import { limitEtaText, plural, progressBar } from "../progress.js";
+import { duration, limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
 import { METHODS, type SearchMethod } from "../../engine/registry.js";
 import { checkQueueSolveFlags, queueText, solveOnQueue, type QueueSolveCliOptions } from "./solve-queue.js";
+import { PROOF_FORECAST_FROM_MS, proofForecast, type ProofForecast } from "../forecast.js";
 
 /**
  * The figures that mean something for a method: nodes for the tree searches, steps for the
@@ -150,10 +151,19 @@ function threadsText(r: { workers?: number; tasks?: number }): string[] {
   return [r.workers === 0 ? "at its root, no thread" : `on ${plural(r.workers, "thread")}, ${plural(r.tasks ?? 0, "task")}`];
 }
 
+/**
+ * A constrained solve's forecast of a proof (cli/forecast.ts): made in slices between the
+ * solve's reports from PROOF_FORECAST_FROM_MS on (a solve decided sooner never makes it), said
+ * once on stderr where the proof would take over a minute, then shown on the bar and in the
+ * summary of a solve stopped by a limit. `forecast` is null until it is started.
+ */
+type ProofState = { forecast: ProofForecast | undefined | null; said: boolean };
+
 /** The solve in this process: one thread, or the complete search on --workers threads; a progress bar on a terminal. */
-async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions & { engine: "wasm" | "ts" }): Promise<SolveResult> {
+async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions & { engine: "wasm" | "ts" }, proof: ProofState): Promise<SolveResult> {
   const bar = await progressBar("solve");
   let started = false;
+  const wantsProof = hasGivens(givens);
   // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
   const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
   return await solveWith(n, {
@@ -170,11 +180,26 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
     ...(givens.blocked ? { blocked: givens.blocked } : {}),
     signal: interruptSignal(),
     onProgress: (p) => {
+      if (wantsProof && p.method === "complete" && p.elapsedMs >= PROOF_FORECAST_FROM_MS && !proof.said) {
+        proof.forecast ??= proofForecast(n, { fixed: givens.fixed, blocked: givens.blocked });
+        if (proof.forecast === undefined || proof.forecast.step()) {
+          proof.said = true;
+          const notice = proof.forecast?.notice(p.nodes, p.elapsedMs);
+          if (notice) {
+            bar?.stop();
+            started = false;
+            err(`nqueens: ${notice}\n`);
+          }
+        }
+      }
       if (!bar || p.elapsedMs < 500) return;
       const limits = { timeoutMs: opts.timeout, maxNodes: opts.maxNodes, maxSteps: opts.maxSteps, maxTries: opts.maxTries };
       const tasks = p.tasksTotal === undefined ? [] : [`${p.tasksDone}/${p.tasksTotal} tasks`, plural(p.workers ?? 0, "thread")];
-      const shown = [...tasks, ...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : [])];
-      const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", etaText: limitEtaText(p, limits) };
+      const proofNodes = proof.forecast?.nodes, proofEta = proof.forecast?.etaMs(p.nodes, p.elapsedMs);
+      const shown = [...tasks, ...methodFigures(p.method, p), ...(p.conflicts >= 0 ? [plural(p.conflicts, "conflict")] : []),
+        ...(proofNodes === undefined ? [] : [`a proof ~${proofNodes.toPrecision(2)} nodes${proofEta === undefined ? "" : `, ~${duration(proofEta)}`}`])];
+      // (its own elapsed time, not the bar's: the bar starts again after the notice above)
+      const payload = { n, phase: p.phase, figures: shown.length ? `${shown.join(" | ")} | ` : "", elapsed: duration(p.elapsedMs), etaText: limitEtaText(p, limits) };
       // The payload from the first draw on: started without it, the bar once drew its raw template ({n} | {phase} ...).
       if (!started) { bar.start(1, 0, payload); started = true; }
       bar.update(0, payload);
@@ -217,14 +242,17 @@ export function solveCommand(program: Command): void {
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const queued = opts.queue === undefined ? undefined : await solveOnQueue(n, givens, opts);
       const engine = opts.engine ?? defaultEngine("solve", n, { givens: hasGivens(givens), workers: opts.workers, queue: opts.queue });
-      const result: SolveResult = queued ?? await solveHere(n, givens, seed, { ...opts, engine });
+      const proof: ProofState = { forecast: null, said: false };
+      const result: SolveResult = queued ?? await solveHere(n, givens, seed, { ...opts, engine }, proof);
+      const proofNodes = proof.forecast?.nodes;
       // How it ran: on threads ("on 2 threads, 14 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
       const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
       const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;
       const lost = kept?.failure !== undefined;
       if (opts.json) {
-        out(toJson(kept && kept.where !== "stdout" ? { ...result, columns: undefined, out: kept.where } : result));
+        const estimated = !result.found && result.reason !== "no-solution" && proofNodes !== undefined ? { proofEstimate: proofNodes } : {};
+        out(toJson(kept && kept.where !== "stdout" ? { ...result, ...estimated, columns: undefined, out: kept.where } : { ...result, ...estimated }));
       } else if (!result.found || !result.columns) {
         if (result.conflict) return out(`n = ${n}: no completion: ${result.conflict.reason}`);
         if (hasGivens(givens) && result.reason === "no-solution") {
@@ -232,7 +260,8 @@ export function solveCommand(program: Command): void {
           return;
         }
         const kept = queued && result.reason === "timeout" ? "; the run stays in Redis: run the same command again to resume" : "";
-        out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
+        const estimate = proofNodes === undefined ? "" : `; a proof that it has none: about ${proofNodes.toPrecision(2)} nodes (Knuth's estimate)`;
+        out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}${estimate}`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));

@@ -54,7 +54,7 @@ export class CompleteSearch extends CompleteState {
   }
 
   /** Level dst from level src with a queen at (r, c) (r < 0: none); then the branch of dst, with solve's lookahead where it is on. */
-  private expand(src: number, dst: number, r: number, c: number): number {
+  protected expand(src: number, dst: number, r: number, c: number): number {
     const result = this.build(src, dst, r, c);
     this.orderPos[dst] = -1;
     return result === OPEN && dst <= this.lookaheadDepth && popcount32(this.rowsLo[dst]) + popcount32(this.rowsHi[dst]) >= this.lookaheadRows ? lookAhead(this, dst) : result;
