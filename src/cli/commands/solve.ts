@@ -4,10 +4,10 @@ import type { Command } from "commander";
 import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { render } from "../../board/render.js";
 import type { Square } from "../../board/constraints.js";
-import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveResult } from "../../search/solve.js";
+import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveProgress, type SolveResult } from "../../search/solve.js";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RuntimeError } from "../errors.js";
+import { InterruptedError, RuntimeError } from "../errors.js";
 import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { duration, limitEtaText, plural, progressBar } from "../progress.js";
@@ -145,25 +145,39 @@ function solveWorkersOption(text: string): number | "auto" {
   return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers")(text);
 }
 
-/** "on 2 threads, 64 tasks" for a solve with --workers (its root decided here: "at its root, no thread"); nothing without. */
-function threadsText(r: { workers?: number; tasks?: number }): string[] {
+/**
+ * "on 2 threads, 64 tasks" for a solve with --workers (its root decided here: "at its root, no
+ * thread"); nothing without. A solve stopped undecided says the tasks decided of those open
+ * (`last`, its last report): "on 2 threads, 3 of 10 tasks decided".
+ */
+function threadsText(r: { workers?: number; tasks?: number }, last?: SolveProgress): string[] {
   if (r.workers === undefined) return [];
-  return [r.workers === 0 ? "at its root, no thread" : `on ${plural(r.workers, "thread")}, ${plural(r.tasks ?? 0, "task")}`];
+  if (r.workers === 0) return ["at its root, no thread"];
+  const tasks = last?.tasksTotal !== undefined ? `${last.tasksDone} of ${plural(last.tasksTotal, "task")} decided` : plural(r.tasks ?? 0, "task");
+  return [`on ${plural(r.workers, "thread")}, ${tasks}`];
+}
+
+/** "; a proof that it has none: about 5.0e+9 nodes (Knuth's estimate)" once the forecast is made, else "". */
+function proofText(watch: SolveWatch): string {
+  const nodes = watch.forecast?.nodes;
+  return nodes === undefined ? "" : `; a proof that it has none: about ${nodes.toPrecision(2)} nodes (Knuth's estimate)`;
 }
 
 /**
  * A constrained solve's forecast of a proof (cli/forecast.ts): made in slices between the
  * solve's reports from PROOF_FORECAST_FROM_MS on (a solve decided sooner never makes it), said
  * once on stderr where the proof would take over a minute, then shown on the bar and in the
- * summary of a solve stopped by a limit. `forecast` is null until it is started.
+ * summary of a solve stopped by a limit. `forecast` is null until it is started; `last` is the
+ * solve's last report, for what a stopped or interrupted solve says it did.
  */
-type ProofState = { forecast: ProofForecast | undefined | null; said: boolean };
+type SolveWatch = { forecast: ProofForecast | undefined | null; said: boolean; last?: SolveProgress };
 
 /** The solve in this process: one thread, or the complete search on --workers threads; a progress bar on a terminal. */
-async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions & { engine: "wasm" | "ts" }, proof: ProofState): Promise<SolveResult> {
+async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square[] }, seed: number | "random" | undefined, opts: SolveCliOptions & { engine: "wasm" | "ts" }, proof: SolveWatch): Promise<SolveResult> {
   const bar = await progressBar("solve");
   let started = false;
   const wantsProof = hasGivens(givens);
+  const interrupt = interruptSignal();
   // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
   const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
   return await solveWith(n, {
@@ -178,8 +192,9 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
     ...(opts.workers === undefined ? {} : { workers: opts.workers }),
     ...(givens.fixed ? { fixed: givens.fixed } : {}),
     ...(givens.blocked ? { blocked: givens.blocked } : {}),
-    signal: interruptSignal(),
+    signal: interrupt,
     onProgress: (p) => {
+      proof.last = p;
       if (wantsProof && p.method === "complete" && p.elapsedMs >= PROOF_FORECAST_FROM_MS && !proof.said) {
         proof.forecast ??= proofForecast(n, { fixed: givens.fixed, blocked: givens.blocked });
         if (proof.forecast === undefined || proof.forecast.step()) {
@@ -204,6 +219,12 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
       if (!started) { bar.start(1, 0, payload); started = true; }
       bar.update(0, payload);
     },
+  }).catch((error: unknown) => {
+    // Ctrl-C: what the search had done (nothing of it is kept: a solve starts from its root again).
+    const p = proof.last;
+    if (!interrupt.aborted || p === undefined) throw error;
+    const done = [...methodFigures(p.method, p), ...threadsText({ workers: p.workers }, p), `${(p.elapsedMs / 1000).toFixed(1)} s`];
+    throw new InterruptedError(`interrupted after ${done.join(", ")}${proofText(proof)}`);
   }).finally(() => bar?.stop());
 }
 
@@ -242,11 +263,11 @@ export function solveCommand(program: Command): void {
       if (hopeless) err(`nqueens: ${hopeless}\n`);
       const queued = opts.queue === undefined ? undefined : await solveOnQueue(n, givens, opts);
       const engine = opts.engine ?? defaultEngine("solve", n, { givens: hasGivens(givens), workers: opts.workers, queue: opts.queue });
-      const proof: ProofState = { forecast: null, said: false };
+      const proof: SolveWatch = { forecast: null, said: false };
       const result: SolveResult = queued ?? await solveHere(n, givens, seed, { ...opts, engine }, proof);
       const proofNodes = proof.forecast?.nodes;
       // How it ran: on threads ("on 2 threads, 14 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
-      const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r));
+      const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r, r.found || r.reason === "no-solution" ? undefined : proof.last));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
       const kept = opts.out && result.columns ? keepColumns(opts.out, result.columns, n) : undefined;
       const lost = kept?.failure !== undefined;
@@ -260,8 +281,7 @@ export function solveCommand(program: Command): void {
           return;
         }
         const kept = queued && result.reason === "timeout" ? "; the run stays in Redis: run the same command again to resume" : "";
-        const estimate = proofNodes === undefined ? "" : `; a proof that it has none: about ${proofNodes.toPrecision(2)} nodes (Knuth's estimate)`;
-        out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}${estimate}`);
+        out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}${proofText(proof)}`);
         return;
       } else {
         if (kept?.where === "stdout") out(Array.from(result.columns).join("\n"));
