@@ -81,6 +81,7 @@ describe("solve with workers: the one thread's verdict", () => {
       expect(answers[1].reason).toBe("no-solution");
       expectValid(answers[3], 4, {});
       expect(answers[0].workers).toBe(0); // n = 1: its root's search finds it on this thread
+      expect(answers.slice(0, 3).map((r) => [r.workers, r.tasks])).toEqual([[0, 0], [0, 0], [0, 0]]); // every answer with workers has them (n = 2, 3 at once)
       expect(answers[3].workers).toBeGreaterThan(0);
       expect(starts.length).toBeGreaterThan(0); // n = 4 ran on threads
     } finally {

@@ -79,7 +79,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const asked = plan.workers === "auto" ? await availableCores() : plan.workers!;
   pacer.throwIfAborted();
   const early = answerAtOnce(plan);
-  if (early) return early;
+  if (early) return { ...early, workers: 0, tasks: 0 }; // (the shape of every answer with workers: decided here, no thread)
   const cap = caps.maxNodes;
   const answer = (end: Outcome, stats: { nodes: number; workers: number; tasks: number }): SolveResult => {
     const figures = { ...stats, tries: 1, steps: 0 };
