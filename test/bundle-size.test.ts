@@ -11,7 +11,7 @@ import { A000170 } from "./fixtures/oeis.js";
 
 const ENTRIES = ["dist/index.js", "dist/index.cjs", "dist/distributed.js", "dist/distributed.cjs"];
 /**
- * The budget of each entry, in bytes: 353 KB for the main entry (what browsers load), 375 KB
+ * The budget of each entry, in bytes: 353 KB for the main entry (what browsers load), 378 KB
  * for the queue's (Node only): it carries the main entry's engines and pool as well as the
  * queue's coordinators and worker (a count's, and since the solve on the queue a solve's, 22 KB
  * more, which took it from 333 to 356 KB). The main entry's budget went from 350,000 to 351,000
@@ -20,9 +20,12 @@ const ENTRIES = ["dist/index.js", "dist/index.cjs", "dist/distributed.js", "dist
  * and again in its threads' source: 350,153 bytes then. It went to 353,000 for min-conflicts'
  * windowed draws (its group stage 3.5 times faster at n = 10^8): 532 bytes of Wasm (about 710
  * of base64) and the twin's windows in the entry (the threads' source has no min-conflicts),
- * 350,918 -> 352,441 bytes.
+ * 350,918 -> 352,441 bytes. The queue's went from 375,000 to 378,000 for what a queue run says
+ * of itself (no worker on it at once, a timeout's tasks decided and workers, `nqueens runs`'s tasks
+ * decided of a solve read from its answers, the key errors in the CLI's words): 374,406 -> 376,699
+ * bytes (dist/distributed.cjs).
  */
-const MAX_BYTES: Record<string, number> = { "dist/index.js": 353_000, "dist/index.cjs": 353_000, "dist/distributed.js": 375_000, "dist/distributed.cjs": 375_000 };
+const MAX_BYTES: Record<string, number> = { "dist/index.js": 353_000, "dist/index.cjs": 353_000, "dist/distributed.js": 378_000, "dist/distributed.cjs": 378_000 };
 
 /** The kernels as tsup's binary loader embeds them: the base64 of build/release.wasm, one string. */
 const wasmBase64 = readFileSync("build/release.wasm").toString("base64");

@@ -19,6 +19,8 @@ import { identityText, listRuns, solveDistributed, solveQueueName, startWorker, 
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { metaKey } from "../src/distributed/keys.js";
 import type { SolveJob } from "../src/distributed/solve-jobs.js";
+import { queueText, queueTimeoutText } from "../src/cli/commands/solve-queue.js";
+import { describeFailure } from "../src/cli/errors.js";
 import { isSolution } from "./helpers.js";
 import { runCli } from "./cli-run.js";
 import { haveRedisServer, killChildren, requireRedis, spawnCli, until, usePrivateRedis, withQueueOn, type RedisServer } from "./redis-harness.js";
@@ -233,6 +235,8 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     expect(failed.id).toBe("task-0-r1");
     expect(failed.failedReason).toMatch(/the run was decided meanwhile \(a solution was found elsewhere\): task 0 no longer searched/);
     expect(worker.searched).toBe(0);
+    // A job given up because the run was decided is no failure of the run: nqueens runs counts none.
+    expect((await listRuns({ connection: url })).find((r) => r.queue === queue)).toMatchObject({ kind: "solve", found: true, failed: 0 });
   });
 
   it("replicas 2: each task's \"none\" from two different workers; the verdict stands", async () => {
@@ -285,13 +289,95 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     await expect(solveDistributed(20, { connection: nowhere, key: KEY, identities: "required", unauthenticated: true } as never)).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
   });
 
-  it("timeoutMs with no worker: found false, reason 'timeout', the run kept in Redis to resume", async () => {
+  it("timeoutMs with no worker: found false, reason 'timeout', the run kept in Redis to resume; no worker answered, and the CLI says so; the decided run met with another key or none is refused in a solve's words", async () => {
     const givens = ed(20, 16, 1);
     const r = await solveDistributed(20, { connection: url, key: KEY, ...givens, timeoutMs: 300, queue: "timed", pollMs: 20 });
     expect([r.found, r.reason]).toEqual([false, "timeout"]);
+    expect(r).toMatchObject({ resumed: 0, decided: 0, answers: 0, workers: 0 });
+    expect(queueTimeoutText(r)).toBe("; no worker took a task (none is on the queue: start `nqueens worker --queue URL` with this run's key (NQUEENS_KEY or --key-file FILE)); the run stays in Redis: run the same command again to resume");
     expect((await listRuns({ connection: url, key: KEY })).find((run) => run.queue === "timed")).toMatchObject({ kind: "solve", open: true });
     await honest("late", { queue: "timed" });
-    expect((await solveDistributed(20, { connection: url, key: KEY, ...givens, queue: "timed", pollMs: 20 })).found).toBe(true);
+    const solved = await solveDistributed(20, { connection: url, key: KEY, ...givens, queue: "timed", pollMs: 20 });
+    expect(solved).toMatchObject({ found: true, decided: solved.tasks });
+    expect(solved.answers).toBeGreaterThan(0);
+    // Met under another key: a solve is solved again, not counted; met without a key: the way out in the API's words, and in the CLI's by the CLI.
+    const other = await solveDistributed(20, { connection: url, key: "another key", ...givens, queue: "timed", pollMs: 20 }).catch((e: unknown) => e) as Error;
+    expect(other).toMatchObject({ code: "NQ_TAMPERED" });
+    expect(other.message).toMatch(/: remove the run with `nqueens runs --remove timed` and solve again$/);
+    const keyless = await solveDistributed(20, { connection: url, unauthenticated: true, ...givens, queue: "timed", pollMs: 20 }).catch((e: unknown) => e) as Error;
+    const made = "queue timed: the run was made under a key, and its answers are checked under it";
+    expect(keyless).toMatchObject({ code: "NQ_KEY", param: "key", detail: made, message: `${made}; give the key it was made under (key or keyFile, or the environment variable NQUEENS_KEY)` });
+    expect(describeFailure(keyless)).toEqual({ line: `nqueens: ${made}; give the key it was made under (NQUEENS_KEY or --key-file FILE), without --unauthenticated`, exitCode: 2 });
+  });
+
+  it("no worker on the run (none started, one with another key): the coordinator says so at its first looks, not at a stall notice, once; and once more when the workers it had are all gone", async () => {
+    const n = 20, givens = ed(20, 18, 1), queue = "lonely";
+    workers.push(await startWorker({ connection: url, concurrency: 1, key: "not the cluster key", name: "stranger" }));
+    const notices: string[] = [];
+    let seen = 0;
+    const run = solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, onNotice: (m) => notices.push(m), onProgress: (p) => { seen = p.workers; } });
+    run.catch(() => {}); // awaited below
+    const said = (when: string): RegExp => new RegExp(`^queue ${queue}: no worker on it ${when}: start one \\(nqueens worker --queue URL with this run's key: NQUEENS_KEY or --key-file FILE\\); ` +
+      "a worker without this run's key does not join it \\(it says so on its own stderr\\); the run waits for one$");
+    // The stall notice comes after a minute (stallNoticeMs's default): this one is not it.
+    await until("the notice that no worker is on the run", async () => notices.some((m) => said("yet").test(m)));
+    expect(notices.filter((m) => /no task finished/.test(m))).toEqual([]);
+    // A worker of the test's own comes (it holds the task it takes until let go, then answers "none": the board has none), and goes.
+    let letGo = (): void => {};
+    const held = new Promise<void>((resolve) => { letGo = resolve; });
+    const visitor = new BullWorker(queue, async (job: Job<SolveJob>) => {
+      await held;
+      const d = job.data;
+      return signed(key, RESULT_DOMAIN, queue, { kind: "solve", task: d.index, tasks: d.tasks, digest: d.digest, columns: null, nodes: 100, worker: "visitor", run: d.run, job: job.id });
+    }, { connection: connection(), concurrency: 1 });
+    visitor.on("error", () => {});
+    try {
+      await until("the coordinator to see the worker", async () => seen > 0);
+    } finally {
+      letGo();
+      await visitor.close();
+    }
+    await until("the notice that the workers are all gone", async () => notices.some((m) => said("any more").test(m)));
+    await honest("late", { queue });
+    expect(await run).toMatchObject({ found: false, reason: "no-solution" });
+    expect([notices.filter((m) => said("yet").test(m)).length, notices.filter((m) => said("any more").test(m)).length]).toEqual([1, 1]);
+  });
+
+  it("a run stopped midway: nqueens runs shows its tasks decided (not its jobs, passes included); timed out later, the answer holds the tasks resumed and decided, the workers on it and the answers read", async () => {
+    const n = 20, givens = ed(20, 18, 1), queue = "figures", T = tasksOf(n, givens).length;
+    expect(T).toBeGreaterThan(2);
+    // A worker of the test's own: "none" for tasks 0 and 1 (the board has none), "unfinished" for the others' first pass, and a later pass held until let go.
+    let letGo = (): void => {};
+    const held = new Promise<void>((resolve) => { letGo = resolve; });
+    const partial = new BullWorker(queue, async (job: Job<SolveJob>) => {
+      const d = job.data, first = /-p0$/.test(String(job.id));
+      if (!first) await held;
+      const answer = d.index < 2 || !first ? { columns: null, nodes: 100 } : { columns: null, nodes: d.budget, unfinished: true };
+      return signed(key, RESULT_DOMAIN, queue, { kind: "solve", task: d.index, tasks: d.tasks, digest: d.digest, ...answer, worker: "partial", run: d.run, job: job.id });
+    }, { connection: connection(), concurrency: 1 });
+    partial.on("error", () => {});
+    try {
+      const controller = new AbortController();
+      const stopped = await solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, signal: controller.signal, onProgress: (p) => { if (p.tasksDone >= 2) controller.abort(); } }).catch((e: unknown) => e);
+      expect((stopped as Error).name).toBe("AbortError");
+      // Every first pass answered: T jobs completed, 2 tasks decided.
+      await until("every first pass answered", async () => withQueue(queue, async (q) => (await q.getCompletedCount()) === T));
+      expect((await listRuns({ connection: url, key: KEY })).find((run) => run.queue === queue)).toMatchObject({ kind: "solve", done: 2, parts: T, failed: 0 });
+      // Timed out while the worker holds a second pass: a timeout that ends before the coordinator's first look is tried again with twice the time.
+      let r: DistributedSolveResult | undefined;
+      for (let ms = 2000; r === undefined; ms *= 2) {
+        let looked = false;
+        const timed = await solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, timeoutMs: ms, onProgress: (p) => { looked ||= p.workers > 0; } });
+        expect(timed.reason).toBe("timeout");
+        if (looked || ms > 30_000) r = timed;
+      }
+      expect(r).toMatchObject({ found: false, reason: "timeout", tasks: T, resumed: 2, decided: 2, workers: 1, answers: 0, passes: 2 });
+      expect(queueText(r!)).toBe(`queue ${queue}, 2 of ${T} tasks decided (2 before this run), 2 passes, 1 worker; authenticated, 0 tasks searched again by the coordinator`);
+      expect(queueTimeoutText(r!)).toBe("; no worker answered a task in this run (1 worker on the queue); the run stays in Redis: run the same command again to resume");
+    } finally {
+      letGo();
+      await partial.close();
+    }
   });
 
   it("the CLI: nqueens solve --queue with `nqueens worker` processes, keyed; JSON; refusals of flags that do not apply", async () => {

@@ -453,7 +453,7 @@ describe.skipIf(!usable)("countDistributed over Redis", () => {
       return notices;
     };
     const none = await waitFor({ queue: "stall-no-worker" }, /no part finished/);
-    expect(none.at(-1)).toMatch(/^queue stall-no-worker: no part finished for \d+ s \(0 of 4 done, 0 in hand, 4 waiting, 0 workers on it\): no worker is on it: start one \(nqueens worker --queue URL\); Ctrl-C stops waiting, and the same command resumes$/);
+    expect(none.at(-1)).toMatch(/^queue stall-no-worker: no part finished for \d+ s \(0 of 4 done, 0 in hand, 4 waiting, 0 workers on it\): no worker is on it: start one \(nqueens worker --queue URL --unauthenticated\); Ctrl-C stops waiting, and the same command resumes$/);
     const worker = await startWorker({ unauthenticated: true, connection: lonely, concurrency: 1, queue: "stall-replicas", pollMs: 50 });
     try {
       const one = await waitFor({ queue: "stall-replicas", replicas: 2 }, /two different workers/);

@@ -6,7 +6,8 @@
 // while Redis is still stopped; a timeout or an abort ends it at once (the count rejects with the
 // signal's reason, the solve answers reason 'timeout'); a killed Redis is the same coded error,
 // never ioredis's own. Run again once Redis is back, the run resumes and answers. The first connect,
-// to a server that takes the connection and never answers, ends at an abort or the timeout too. Skipped without
+// to a server that takes the connection and never answers, ends at an abort or the timeout too. A
+// worker that loses Redis says so in plain words, naming the address. Skipped without
 // redis-server, except in CI. No timed assertion: the mechanism is asserted (the call ends while
 // Redis is still stopped, with the right error), and the waits are hang guards.
 import { afterEach, describe, expect, it } from "vitest";
@@ -239,5 +240,18 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
       for (const socket of sockets) socket.destroy();
       silent.close();
     }
+  });
+
+  it("a worker that loses Redis says so in plain words, naming its address, never in ioredis's own", async () => {
+    const server = await RedisServer.create("nqueens-redis-lost-worker-");
+    servers.push(server);
+    await server.start();
+    const errors: string[] = [];
+    // Looking for runs every 50 ms: its next look after the kill meets the lost connection.
+    workers.push(await startWorker({ connection: server.url, unauthenticated: true, concurrency: 1, pollMs: 50, onEvent: (e) => { if (e.type === "error") errors.push(e.message); } }));
+    await server.stop();
+    const lost = new RegExp(`^lost Redis at 127\\.0\\.0\\.1:${server.port} \\([^)]+\\): it stopped, restarts or is out of reach; trying again until it answers$`);
+    await until("the worker to say Redis is lost", async () => errors.some((m) => lost.test(m)), 30_000);
+    expect(errors.filter((m) => /max retries per request/i.test(m))).toEqual([]);
   });
 });

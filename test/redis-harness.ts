@@ -39,6 +39,12 @@ export async function until<T>(what: string, probe: () => Promise<T | undefined 
   }
 }
 
+/** A coordinator's notice that no worker is on its run (yet, or any more): said too when a worker is slow to join. */
+export const NO_WORKER_NOTICE = /^queue \S+: no worker on it (yet|any more): /;
+
+/** A coordinator's notices but those that say no worker is on the run: what a test that starts its worker around the run looks at. */
+export const withoutNoWorker = (notices: readonly string[]): string[] => notices.filter((m) => !NO_WORKER_NOTICE.test(m));
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();

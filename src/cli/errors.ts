@@ -3,6 +3,7 @@
 // the exit code follows the error's code, never its class.
 import { ErrorCode, type ErrorFacts } from "../core/errors.js";
 import { redact } from "../distributed/redact.js";
+import { KEY_HINT, SAME_KEY_HINT } from "../distributed/auth.js";
 
 export const EXIT_RUNTIME = 1;
 export const EXIT_USAGE = 2;
@@ -32,6 +33,12 @@ const FLAG_NAMES: Record<string, string> = {
 export const CLI_KEY_HINT =
   "set NQUEENS_KEY (export NQUEENS_KEY=$(head -c 32 /dev/urandom | base64)) or give --key-file FILE, the same key on the coordinator and every worker " +
   "(a worker may hold its own identity instead: --identity-file FILE, from nqueens key --worker NAME); or add --unauthenticated to run without one";
+
+/** The ways out of a queue run's key errors (NQ_KEY, `param` "key"), from the API's words (`hint`) to the CLI's. */
+const CLI_KEY_HINTS = new Map<string, string>([
+  [KEY_HINT, CLI_KEY_HINT],
+  [SAME_KEY_HINT, "give the key it was made under (NQUEENS_KEY or --key-file FILE), without --unauthenticated"],
+]);
 
 /** A coded error's facts (see ErrorFacts): read as fields, never from its message. */
 function factsOf(error: Error): ErrorFacts {
@@ -88,8 +95,8 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   if (code === ErrorCode.tampered && facts.param === "checkpoint") {
     return { line: oneLine(`${why}; nothing of it is used: add --restart to count from the start and overwrite it, or give the key it was made under (--key-file, NQUEENS_KEY)`), exitCode: EXIT_USAGE };
   }
-  // A queue run without a key that was not asked for: the user's choice to make (exit 2), said with the flags.
-  if (code === ErrorCode.key && facts.param === "key" && facts.hint !== undefined) return { line: oneLine(`${why}; ${CLI_KEY_HINT}`), exitCode: EXIT_USAGE };
+  // A queue run without a key that was not asked for, or a keyed run met without its key: the user's choice to make (exit 2), said with the flags.
+  if (code === ErrorCode.key && facts.param === "key" && facts.hint !== undefined) return { line: oneLine(`${why}; ${CLI_KEY_HINTS.get(facts.hint) ?? facts.hint}`), exitCode: EXIT_USAGE };
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(timeoutLine(error)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };

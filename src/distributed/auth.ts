@@ -20,6 +20,19 @@ export const NO_KEY_HINT =
 export const KEY_HINT =
   "give the cluster key (key or keyFile, or the environment variable NQUEENS_KEY; the same key on the coordinator and every worker), or pass unauthenticated: true to run without one";
 
+/** The way out of a keyed run met without its key, in the API's words (the CLI says it with its flags). */
+export const SAME_KEY_HINT = "give the key it was made under (key or keyFile, or the environment variable NQUEENS_KEY)";
+
+/**
+ * A run made under a key, met by a coordinator without one (`unauthenticated`): NQ_KEY with
+ * `param` "key", the reason (`detail`: its results, or a solve's answers, are checked under the
+ * key) and the way out (`hint`, SAME_KEY_HINT) as fields, as keyMissing's.
+ */
+export function keyedRunWithoutKey(queue: string, solve: boolean): CodedError {
+  const detail = `queue ${queue}: the run was made under a key, and its ${solve ? "answers" : "results"} are checked under it`;
+  return Object.assign(withCode(new Error(`${detail}; ${SAME_KEY_HINT}`), ErrorCode.key), { param: "key", detail, hint: SAME_KEY_HINT });
+}
+
 /**
  * A queue run without a key that was not asked for: NQ_KEY with `param` "key", the reason
  * (`detail`) and the way out (`hint`) as fields, so the CLI can say the way out with its flags.

@@ -4,20 +4,22 @@
 import type { Queue } from "bullmq";
 import { ErrorCode, rangeError, withCode } from "../core/errors.js";
 import { metaKey, type CountRunMeta, type RunMeta } from "./keys.js";
-import { RUN_DOMAIN, keyNeeded, tampered, verifies } from "./auth.js";
+import { RUN_DOMAIN, keyedRunWithoutKey, tampered, verifies } from "./auth.js";
 
 /**
  * The queue's claim for this run: a record there must be this run's (another count or board is
  * NQ_QUEUE_MISMATCH) and verify under the key (NQ_TAMPERED; a keyed run without a key,
- * NQ_KEY); a queue without a record must hold no jobs. Returns the run's id: the record's, or a
+ * NQ_KEY); a queue without a record must hold no jobs. Its messages say "count" or "solve" as
+ * the run asked for (`want`) is. Returns the run's id: the record's, or a
  * fresh one.
  */
 export async function claimQueue(stored: string | null, queue: Queue, name: string, key: Uint8Array | undefined, want: RunMeta, same: (meta: RunMeta) => boolean): Promise<string> {
+  const solve = want.format === "nqueens-solve-run";
   if (stored === null) {
     const counts = await queue.getJobCounts();
     const jobs = Object.values(counts).reduce((a, b) => a + b, 0);
     if (jobs > 0) {
-      throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens count: use another queue name`), ErrorCode.queueMismatch);
+      throw withCode(rangeError(`queue ${name} holds ${jobs} jobs that are not an nqueens ${solve ? "solve" : "count"}: use another queue name`), ErrorCode.queueMismatch);
     }
     return randomId();
   }
@@ -32,11 +34,11 @@ export async function claimQueue(stored: string | null, queue: Queue, name: stri
   if (key && !verifies(key, RUN_DOMAIN, name, meta)) {
     throw tampered(
       `queue ${name}: the run's record (${metaKey(name)}) does not verify under this key: ${meta.mac === undefined ? "the run was made without a key" : "it was changed in Redis, or made under another key"}; ` +
-      `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and count again`,
+      `nothing of it is used: remove the run with \`nqueens runs --remove ${name}\` and ${solve ? "solve" : "count"} again`,
     );
   }
   if (!key && meta.mac !== undefined) {
-    throw keyNeeded(`queue ${name}: the run was made under a key: give the same key (NQUEENS_KEY, --key-file FILE or key) to check its results`);
+    throw keyedRunWithoutKey(name, solve);
   }
   return typeof meta.run === "string" && /^[0-9a-f]{16,64}$/.test(meta.run) ? meta.run : randomId();
 }

@@ -67,7 +67,12 @@ export type DistributedOptions = {
   pollMs?: number;
   /** Give up when Redis has not answered for this long during the run (default 10000 ms; run again to resume). */
   lostAfterMs?: number;
-  /** Told what the coordinator does about a fault it survives (the run's keys vanished and were put back, a result refused), and why it waits when no part has finished for `stallNoticeMs`. */
+  /**
+   * Told what the coordinator does about a fault it survives (the run's keys vanished and were
+   * put back, a result refused), that no worker is on the run (none there a second after the
+   * workers were told of it, or the ones it had all gone: said once each time), and why it
+   * waits when no part has finished for `stallNoticeMs`.
+   */
   onNotice?: (message: string) => void;
   /** After this long with no part finished, onNotice says why the run may be waiting and what would end the wait, again after each such stretch (default 60000 ms). After half of it (at most 30 s) the coordinator also looks for jobs left where no worker takes them, and puts back those seen so twice. */
   stallNoticeMs?: number;

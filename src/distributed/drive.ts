@@ -3,7 +3,8 @@
 // the run listed for the workers and announced, its jobs enqueued and what is already done
 // read, then the poll loop until the run says it is over: the event stream and the queue's
 // counts feed the run (./queue-run.ts), a record someone changed is written back, a run whose
-// keys vanished is put back, a run that waits says why, and Redis lost for lostAfterMs ends it.
+// keys vanished is put back, a run with no worker on it says so at once (and a run that waits,
+// why), and Redis lost for lostAfterMs ends it.
 // At the end the record gets the answer, and the workers are told the run is over. Every wait on
 // Redis ends when the run's signal aborts (a timeout, Ctrl-C), and with NQ_QUEUE_UNREACHABLE
 // when Redis has not answered for lostAfterMs: the poll round's own, and every other step's
@@ -20,7 +21,7 @@ import { ACTIVE_RUNS_KEY, RUNS_CHANNEL, metaKey, type RunMeta } from "./keys.js"
 import { queueLibraries } from "./deps.js";
 import { RUN_DOMAIN, signed, verifies } from "./auth.js";
 import { claimQueue } from "./claim.js";
-import { stallText } from "./waiting.js";
+import { noWorkerText, stallText } from "./waiting.js";
 import type { QueueRun } from "./queue-run.js";
 
 /** How many times a run whose keys vanish is put back before the coordinator gives up (NQ_QUEUE_LOST). */
@@ -28,6 +29,12 @@ const MAX_RECREATE = 3;
 const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run was removed)";
 /** Least time between two of the coordinator's progress reports (it reports what its polls of Redis see). */
 const QUEUE_PROGRESS_INTERVAL_MS = 200;
+/**
+ * Workers told of a run (the run list's message) join it within moments: a run with no worker
+ * on it this long after they were told (or this long after the last one went) has none, and
+ * says so then rather than at its first stall notice.
+ */
+const JOIN_GRACE_MS = 1000;
 
 /** Where the run stands, for the caller's progress report. */
 export type DriveProgress = { done: number; resumed: number; workers: number; elapsedMs: number };
@@ -54,6 +61,11 @@ export type DriveSetup<R extends QueueRun> = {
   answer: (run: R) => Record<string, unknown>;
   /** Done once the run is over, before the workers are told: what the run leaves behind (a solve's jobs no longer wanted). */
   conclude?: (queue: Queue) => Promise<void>;
+  /**
+   * Kept up to date as the run goes: the units decided before this run (once read) and the
+   * workers on the queue at the last look; what a caller that stops waiting (a timeout) reports.
+   */
+  seen?: { resumed: number; workers: number };
 };
 
 /** What the drive ends with: the run (or, for a run answered already, the record that holds its answer). */
@@ -96,6 +108,7 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     // same command resumes it (the jobs not enqueued yet are then).
     if (storedMeta?.run !== runId) await writeRecord();
     await announce();
+    const toldAt = performance.now();
     /** Whether the record Redis holds now is this run's (as written, or finished by a coordinator under the same key). */
     const recordOk = (text: string): boolean => {
       if (text === recordText) return true;
@@ -127,6 +140,7 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
     const before = await wait("queue", () => run.completedNow());
     await wait("queue", () => run.enqueueAll());
     const resumed = await wait("queue", () => run.scanCompletedAfter(before));
+    if (s.seen) s.seen.resumed = resumed;
 
     const progress = new ProgressThrottle(s.onProgress && ((p: { p: DriveProgress; final: boolean }) => s.onProgress!(p.p, p.final)), QUEUE_PROGRESS_INTERVAL_MS);
     const report = (done: number, workers: number, final: boolean): void => {
@@ -148,6 +162,8 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
 
     let workers = 0;
     let workersAsked = -Infinity;
+    // No worker on the run JOIN_GRACE_MS after the workers were told of it, or after the last one went: said once each time.
+    let noWorkerSince: number | undefined = toldAt, noWorkerSaid = false, hadWorkers = false;
     // No unit finished for stallNoticeMs: say why the run may be waiting (again after each stretch).
     let lastAccepted = -1, progressAt = performance.now(), noticedAt = -Infinity;
     let answered = performance.now();
@@ -196,6 +212,14 @@ export async function driveRun<R extends QueueRun>(s: DriveSetup<R>): Promise<Dr
       if (workers === 0 || performance.now() - workersAsked >= 1000) {
         workersAsked = performance.now();
         workers = await within(queue.getWorkersCount(), lostAfterMs, "queue", signal).catch(() => workers);
+        if (s.seen) s.seen.workers = workers;
+      }
+      if (workers > 0) { noWorkerSince = undefined; noWorkerSaid = false; hadWorkers = true; }
+      else if (!noWorkerSaid && performance.now() - (noWorkerSince ??= performance.now()) >= JOIN_GRACE_MS) {
+        // A run taken out of the run list by hand has its workers leave it: its stall notice says why, not this.
+        const listed = await within(client.sismember(ACTIVE_RUNS_KEY, name), lostAfterMs, "the run list", signal).then((m) => m === 1, () => undefined);
+        if (listed === false) noWorkerSince = performance.now();
+        else { noWorkerSaid = true; notice(noWorkerText(name, { before: hadWorkers, keyed: key !== undefined })); }
       }
       report(run.accepted, workers, false);
       const at = performance.now();

@@ -16,7 +16,7 @@ import { threadsEngine } from "../engine/select.js";
 import { ErrorCode, invalid } from "../core/errors.js";
 import { countPartWebGpu } from "../count/gpu-part.js";
 import { gpuInfo } from "../engine/webgpu/device.js";
-import { bull, connect, redisOptions, within, type Connection } from "./redis.js";
+import { bull, connect, failureText, redisOptions, within, type Connection } from "./redis.js";
 import {
   ACTIVE_RUNS_KEY, CONSTRAINED_QUEUE_MAX_PARTS, QUEUE_NAME, RUNS_CHANNEL, countedKey, metaKey, type ConstrainedPartJob, type CountRunMeta, type PartJob, type RunMeta,
 } from "./keys.js";
@@ -199,7 +199,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     const worker = new QueueWorker(name, (job: Job<unknown>, token?: string) => track<unknown>(isSolveJob(job) ? solver.run(name, job, token, left) : countPart(name, job, token)), {
       connection: bull(redis), concurrency: concurrency + prefetch, lockDuration, stalledInterval, maxStalledCount: 3,
     });
-    worker.on("error", (e) => onEvent({ type: "error", queue: name, message: e.message }));
+    worker.on("error", (e) => onEvent({ type: "error", queue: name, message: failureText(redis, e) }));
     workers.set(name, worker);
     onEvent({ type: "joined", queue: name });
   };
@@ -367,7 +367,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       for (const name of [...workers.keys()]) if (!names.includes(name)) await leave(name);
       for (const name of workers.keys()) await solver.checkDecided(name); // a run still listed (a worker on one queue) but decided
     } catch (error) {
-      if (!closing) onEvent({ type: "error", message: error instanceof Error ? error.message : String(error) });
+      if (!closing) onEvent({ type: "error", message: failureText(redis, error) });
     }
   };
   const discover = (): Promise<void> => {

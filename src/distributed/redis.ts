@@ -147,6 +147,21 @@ export function lost(options: RedisConnectionOptions, error: unknown, then?: str
   );
 }
 
+/** ioredis's words for a connection that is gone: its retries given up (maxRetriesPerRequest), a socket refused, reset or closed. */
+const GONE = /max retries per request|Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN/i;
+
+/**
+ * A long-running client's failed command in plain words (a worker's): a connection that is
+ * gone names the Redis address, never ioredis's "Reached the max retries per request limit";
+ * any other failure is said as it is.
+ */
+export function failureText(options: RedisConnectionOptions, error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (!GONE.test(message)) return message;
+  const why = /max retries per request/i.test(message) ? "no answer" : message;
+  return redact(`lost Redis at ${describeConnection(options)} (${why}): it stopped, restarts or is out of reach; trying again until it answers`);
+}
+
 /** What a coordinator's lost Redis says the user can do. */
 export const RESUME_HINT = "run the same command again to resume once Redis answers";
 

@@ -5,19 +5,28 @@ import { bull, connect, lost, redisOptions, within, type Connection } from "./re
 import { queueLibraries } from "./deps.js";
 import { ACTIVE_RUNS_KEY, QUEUE_NAME, RUNS_CHANNEL, countedKey, distrustKey, metaKey, type CountRunMeta, type RunMeta } from "./keys.js";
 import { RUN_DOMAIN, queueKey, verifies } from "./auth.js";
+import { jobIdsIn } from "./job-checks.js";
+import { givenUpAsDecided, slotOfJobId } from "./solve-jobs.js";
 import type { KeyInput } from "../core/key.js";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 
 /** One run as Redis holds it (listRuns). */
 export type RunInfo = {
   queue: string;
-  /** "solve" for a solveDistributed run (then `parts` is its tasks, `splitVersion` their cut's version, `done` the jobs answered, passes included); absent for a count. */
+  /**
+   * "solve" for a solveDistributed run (then `parts` is its tasks, `splitVersion` their cut's
+   * version, `done` the tasks decided: a job of the task answered to its end, "none" or a
+   * solution); absent for a count.
+   */
   kind?: "solve";
   n: number;
   parts: number;
   splitVersion: number;
   /**
    * Parts finished (jobs finished, times the parts a job holds, at most `parts`); then jobs
-   * being counted, waiting (including delayed retries), failed for good.
+   * being counted, waiting (including delayed retries), failed for good (a decided solve's jobs
+   * that its workers gave up because it was decided are not failures, and not counted).
    */
   done: number;
   active: number;
@@ -120,9 +129,13 @@ export async function listRuns(options: { connection: Connection; connectTimeout
       queue.on("error", () => {});
       try {
         const counts = await ask(queue.getJobCounts("completed", "active", "waiting", "prioritized", "delayed", "failed"), `queue ${name}`);
+        // A solve's jobs are its tasks' passes: its tasks decided are read from their answers.
+        const { done, failed } = solve && Number.isSafeInteger(count.parts)
+          ? await ask(solveTally(client, queue, count.parts, counts.failed, solve.found !== undefined), `queue ${name}`)
+          : { done: Math.min(count.parts, counts.completed * perJob), failed: counts.failed };
         runs.push({
           queue: name, ...kind, n: count.n, parts: count.parts, splitVersion: count.splitVersion, ...(board !== undefined ? { board } : {}),
-          ...(perJob > 1 ? { perJob } : {}), done: Math.min(count.parts, counts.completed * perJob), active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed: counts.failed,
+          ...(perJob > 1 ? { perJob } : {}), done, active: counts.active, waiting: counts.waiting + counts.prioritized + counts.delayed, failed,
           workers: await ask(queue.getWorkersCount(), `queue ${name}`), open: open.has(name),
           ...(shown && total !== undefined && unique !== undefined ? { total, unique } : {}), ...verdict,
           ...(problems.length ? { unreadable: `${metaKey(name)}: ${problems.join("; ")}` } : {}),
@@ -136,6 +149,36 @@ export async function listRuns(options: { connection: Connection; connectTimeout
   } finally {
     client.disconnect();
   }
+}
+
+/** Jobs read a pipeline at a time. */
+const BATCH = 1000;
+
+/**
+ * A solve run's tasks decided (a job of the task answered to its end: "none", or a solution;
+ * an "unfinished" pass decides nothing) and its jobs failed for good (`failed` of them), less
+ * those its workers gave up because the run was decided (`decided`: its record holds a verdict).
+ */
+async function solveTally(client: Redis, queue: Queue, tasks: number, failed: number, decided: boolean): Promise<{ done: number; failed: number }> {
+  const answered = new Set<number>();
+  /** Each job of a set with one field of its hash, read in pipelines. */
+  const read = async (set: "completed" | "failed", field: string, use: (id: string, value: string | null) => void): Promise<void> => {
+    const ids = await jobIdsIn(client, queue, set);
+    for (let i = 0; i < ids.length; i += BATCH) {
+      const pipeline = client.pipeline();
+      for (const id of ids.slice(i, i + BATCH)) pipeline.hget(queue.toKey(id), field);
+      ((await pipeline.exec()) ?? []).forEach(([error, value], j) => use(ids[i + j]!, error ? null : (value as string | null)));
+    }
+  };
+  await read("completed", "returnvalue", (id, text) => {
+    const task = slotOfJobId(id, tasks)?.task;
+    let answer: Partial<Record<"task" | "unfinished", unknown>> | null = null;
+    try { answer = JSON.parse(text ?? "null") as Partial<Record<"task" | "unfinished", unknown>> | null; } catch { /* not an answer */ }
+    if (task !== undefined && answer?.task === task && answer.unfinished !== true) answered.add(task);
+  });
+  let givenUp = 0;
+  if (decided && failed > 0) await read("failed", "failedReason", (_id, reason) => { if (givenUpAsDecided(reason)) givenUp++; });
+  return { done: answered.size, failed: Math.max(0, failed - givenUp) };
 }
 
 /** Removes a run from Redis: its queue, its jobs and results, its meta keys. */

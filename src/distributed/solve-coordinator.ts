@@ -61,7 +61,7 @@ export type SolveDistributedOptions = {
   timeoutMs?: number;
   /** Called as the coordinator sees tasks decided, at most every 200 ms, and once at the end. */
   onProgress?: (progress: DistributedSolveProgress) => void;
-  /** Told of faults the coordinator survives (an answer refused, the run put back) and why it waits. */
+  /** Told of faults the coordinator survives (an answer refused, the run put back), that no worker is on the run (as countDistributed's), and why it waits. */
   onNotice?: (message: string) => void;
   connectTimeoutMs?: number;
   pollMs?: number;
@@ -91,13 +91,20 @@ export type DistributedSolveBase = {
   tasks: number;
   /** Tasks decided before this call (a run resumed). */
   resumed: number;
+  /**
+   * Tasks decided by the end, those before this call included: every task once the board is
+   * decided (a solution, or none); fewer when the time ran out (reason 'timeout').
+   */
+  decided: number;
+  /** Answers the workers gave that this call read (every pass's, "unfinished" ones included): 0 when no worker took a task meanwhile. */
+  answers: number;
   queue: string;
   /** Whether jobs and answers were MACed under a key. */
   authenticated: boolean;
   /** Tasks the coordinator searched itself (the audit, and tasks no other worker would take). */
   audited: number;
   replicas: number;
-  /** Workers connected to the queue when it ended. */
+  /** Workers connected to the queue when it ended (on a timeout, at the coordinator's last look). */
   workers: number;
   /** Passes the tasks took (the highest enqueued, plus one). */
   passes: number;
@@ -136,7 +143,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   signal?.throwIfAborted();
   const start = performance.now();
   const base = { n, method: "complete" as const, engine: "wasm" as const, seed: null, tries: 1 as const, steps: 0 as const, authenticated: key !== undefined, replicas };
-  const none = { found: false as const, columns: null, tasks: 0, resumed: 0, audited: 0, workers: 0, passes: 0 };
+  const none = { found: false as const, columns: null, tasks: 0, resumed: 0, decided: 0, answers: 0, audited: 0, workers: 0, passes: 0 };
 
   // Answered at once, as solve answers them: givens in conflict, n = 2 or 3, a board its root decides.
   const constraints = board.constraints;
@@ -147,7 +154,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   if (n === 2 || n === 3) return { ...base, ...none, nodes: 0, ms: performance.now() - start, queue: "", reason: "no-solution" };
   const root = searchRoot(n, constraints, "wasm");
   if (root.status === FOUND || root.status === EXHAUSTED) {
-    const at = { ...base, tasks: 0, resumed: 0, audited: 0, workers: 0, passes: 0, nodes: root.nodes, ms: performance.now() - start, queue: "" };
+    const at = { ...base, tasks: 0, resumed: 0, decided: 0, answers: 0, audited: 0, workers: 0, passes: 0, nodes: root.nodes, ms: performance.now() - start, queue: "" };
     return root.columns ? { ...at, found: true, columns: root.columns, task: -1, foundBy: "the coordinator (the root)" } : { ...at, found: false, columns: null, reason: "no-solution" };
   }
 
@@ -169,15 +176,17 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   const stopTimer = timeoutMs === undefined ? undefined : afterMs(timeoutMs, () => waiting.abort(timeUp));
   await queueLibraries(); // NQ_MISSING_DEPENDENCY before anything else
   let state: SolveRunState | undefined;
-  /** The figures of the run so far: nodes (the root's, every answer's, the audit's), tasks audited, passes. */
+  /** The tasks resumed and the workers on the queue, as the drive last saw them (what a timeout reports). */
+  const seen = { resumed: 0, workers: 0 };
+  /** The figures of the run so far: nodes (the root's, every answer's, the audit's), tasks audited, passes, answers read in this call. */
   const figuresOf = (run: SolveRunState | undefined) => ({
-    audited: run?.audit.audited ?? 0, passes: (run?.maxPass ?? 0) + 1, nodes: root.nodes + (run?.nodes ?? 0) + (run?.audit.nodes ?? 0),
+    audited: run?.audit.audited ?? 0, passes: (run?.maxPass ?? 0) + 1, nodes: root.nodes + (run?.nodes ?? 0) + (run?.audit.nodes ?? 0), answers: run?.answersHere ?? 0,
   });
   const checks = { audit, replicas, identities };
   try {
     const client = await connect(redis, connectTimeoutMs, waiting.signal);
     const driven = await driveRun({
-      name, redis, client, start, key, record, same, timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal: waiting.signal, notice, unit: "task", units: tasks.length,
+      name, redis, client, start, key, record, same, timing: { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs }, replicas, signal: waiting.signal, notice, unit: "task", units: tasks.length, seen,
       makeRun: ({ runId, queue }) => (state = new SolveRunState({ name, client, queue, notice, stallNoticeMs, n, tasks, digests, board: board.digest, runId, key, audit, replicas, identities, revoked, signal: waiting.signal })),
       answered: (meta) => meta.format === SOLVE_FORMAT && meta.found !== undefined,
       onProgress: onProgress && ((p) => onProgress({
@@ -192,7 +201,7 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
       // The first solution stops the rest: the jobs still waiting are removed, and the workers, told the run is over, stop the tasks in hand.
       conclude: async (queue) => { if (state?.found) await queue.drain(true); },
     });
-    const at = { ...base, tasks: tasks.length, resumed: driven.resumed, queue: name, workers: driven.workers, ms: performance.now() - start };
+    const at = { ...base, tasks: tasks.length, resumed: driven.resumed, decided: tasks.length, queue: name, workers: driven.workers, ms: performance.now() - start };
     if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { ...checks, revoked });
     const run = driven.run;
     const figures = figuresOf(run);
@@ -204,7 +213,9 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   } catch (error) {
     // The time ran out: the answer says so, unless the error is a verdict or a failure of its own (coded), which stands.
     if (waiting.signal.reason !== timeUp || signal?.aborted || (error as { code?: unknown } | null)?.code !== undefined) throw error;
-    return { ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: 0, queue: name, workers: 0, ms: performance.now() - start };
+    return {
+      ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: seen.resumed, decided: state?.decided ?? seen.resumed, queue: name, workers: seen.workers, ms: performance.now() - start,
+    };
   } finally {
     stopTimer?.();
     signal?.removeEventListener("abort", onAbort);
@@ -245,8 +256,8 @@ function weakerChecks(meta: SolveRunMeta, asked: Checks): string | undefined {
 }
 
 /** A run answered before: its record's verdict (a solution checked on the board once more: a keyless record is anyone's; a "no solution" weighed against the checks asked for now). */
-function storedAnswer(meta: SolveRunMeta, at: Omit<DistributedSolveBase, "audited" | "passes" | "nodes">, constraints: Parameters<typeof satisfiesConstraints>[0], asked: Checks): DistributedSolveResult {
-  const figures = { audited: 0, passes: 0, nodes: Number.isSafeInteger(meta.nodes) ? meta.nodes! : 0 };
+function storedAnswer(meta: SolveRunMeta, at: Omit<DistributedSolveBase, "audited" | "passes" | "nodes" | "answers">, constraints: Parameters<typeof satisfiesConstraints>[0], asked: Checks): DistributedSolveResult {
+  const figures = { audited: 0, passes: 0, answers: 0, nodes: Number.isSafeInteger(meta.nodes) ? meta.nodes! : 0 };
   if (!meta.found) {
     const weaker = weakerChecks(meta, asked);
     if (weaker !== undefined) {

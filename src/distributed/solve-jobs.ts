@@ -57,6 +57,13 @@ export type SolveAnswer = {
   worker: string; identity?: true; run?: string; job: string; mac?: string;
 };
 
+/** How a worker's reason for giving up a job of a decided run begins (its job then fails for good, which is no failure of the run). */
+export const DECIDED_ALREADY = "the run is decided already", DECIDED_MEANWHILE = "the run was decided meanwhile";
+const GIVEN_UP = new RegExp(`^job \\S+ of queue \\S+: (${DECIDED_ALREADY}|${DECIDED_MEANWHILE}) \\(`);
+
+/** Whether a failed job's reason says its worker gave it up because the run was decided (listRuns counts it as no failure). */
+export const givenUpAsDecided = (reason: unknown): boolean => typeof reason === "string" && GIVEN_UP.test(reason);
+
 /** A job's slot: a pass of the search (`pK`), a replica's confirmation (`r1`), or a further one (`xK`). */
 export type SolveSlot = { task: number; pass?: number; slot: "p" | "r1" | "x"; k: number };
 

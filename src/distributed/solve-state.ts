@@ -37,6 +37,8 @@ export class SolveRunState extends QueueRun {
   decided = 0;
   /** Answers read (a pass unfinished included): what moves while a long pass is searched. */
   answers = 0;
+  /** Answers read when the run started being watched (those of an earlier call); undefined before. */
+  private answersBefore: number | undefined;
   /** Nodes of every answer read, repeated passes included. */
   nodes = 0;
   /** The highest pass enqueued so far. */
@@ -78,6 +80,13 @@ export class SolveRunState extends QueueRun {
 
   get accepted(): number { return this.decided; }
   get activity(): number { return this.answers + this.audit.audited; }
+  /** Answers read since the run started being watched (those of workers in this call, not of an earlier one's). */
+  get answersHere(): number { return this.answersBefore === undefined ? 0 : this.answers - this.answersBefore; }
+
+  override watching(): void {
+    super.watching();
+    this.answersBefore = this.answers;
+  }
 
   async finished(): Promise<boolean> {
     this.audit.rethrow();

@@ -15,7 +15,7 @@ import { describe } from "../core/validate.js";
 import { RESULT_DOMAIN, RUN_DOMAIN, signed, verifies, type WorkerIdentity } from "./auth.js";
 import { metaKey, type SolveRunMeta } from "./keys.js";
 import { ForeignRun, jobRecord } from "./intake.js";
-import { SOLVE_FORMAT, slotOfJobId, taskOfJob, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
+import { DECIDED_ALREADY, DECIDED_MEANWHILE, SOLVE_FORMAT, slotOfJobId, taskOfJob, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
 /** What a worker says of a solve job it answered. */
 export type SolveEvent = { type: "searched"; queue: string; task: number; answer: "found" | "none" | "unfinished"; nodes: number; ms: number };
@@ -84,7 +84,7 @@ export function solveJobs(s: SolveWorkerSetup): {
       if (typeof data !== "object" || data === null || Array.isArray(data)) refuse(`its data is ${describe(data)}, not a task's identity`);
       const meta = await jobRecord<SolveRunMeta>({ client: s.client, name, jobId: id, data, format: SOLVE_FORMAT, key: s.key, hasIdentity: s.identity !== undefined, refuse });
       // Decided already (a job taken just before the coordinator removed the waiting ones): given up, quietly.
-      if (meta.found !== undefined) throw new UnrecoverableError(`job ${id} of queue ${name}: the run is decided already (${meta.found ? "a solution was found" : "it has no solution"}): not searched`);
+      if (meta.found !== undefined) throw new UnrecoverableError(`job ${id} of queue ${name}: ${DECIDED_ALREADY} (${meta.found ? "a solution was found" : "it has no solution"}): not searched`);
       ({ task, budget } = taskOfJob(data, meta, refuse));
     } catch (error) {
       if (error instanceof UnrecoverableError && error.message.startsWith("refused ")) s.onRefused(name, error.message);
@@ -124,7 +124,7 @@ export function solveJobs(s: SolveWorkerSetup): {
         throw new WaitingError();
       }
       // Decided meanwhile: the search is given up for good (the coordinator no longer wants it).
-      if (reason instanceof Stopped) throw new UnrecoverableError(`job ${id} of queue ${name}: the run was decided meanwhile (a solution was found elsewhere): task ${task.task} no longer searched`);
+      if (reason instanceof Stopped) throw new UnrecoverableError(`job ${id} of queue ${name}: ${DECIDED_MEANWHILE} (a solution was found elsewhere): task ${task.task} no longer searched`);
       throw error;
     }
     if (answer.columns === null && !answer.unfinished) mine.add(task.task);

@@ -25,18 +25,18 @@ export function runsCommand(program: Command): void {
         }
         await removeRun(run.queue, { connection });
         if (opts.json) return out(toJson({ removed: run.queue }));
-        return out(`removed ${inline(run.queue)} (n = ${run.n}, ${run.kind === "solve" ? `a solve of ${plural(run.parts, "task")}, ${plural(run.done, "job")} answered` : `${run.done}/${run.parts} parts done`})`);
+        return out(`removed ${inline(run.queue)} (n = ${run.n}, ${run.kind === "solve" ? `a solve, ${run.done}/${plural(run.parts, "task")} decided` : `${run.done}/${run.parts} parts done`})`);
       }
       if (opts.json) return out(toJson({ runs }));
       if (runs.length === 0) return out("no runs");
-      // A solve's row: its jobs answered (passes included) of its tasks, searching / solved / no solution, and its verdict.
+      // A solve's row: its tasks decided of its tasks, searching / solved / no solution, and its verdict.
       const state = (r: RunInfo): string => r.unreadable !== undefined ? "unreadable" : r.verified === false ? "unverified"
         : r.kind === "solve" ? (r.found !== undefined ? (r.found ? "solved" : "no solution") : r.open ? "searching" : "stopped")
         : r.total !== undefined ? "finished" : r.done >= r.parts ? "counted" : r.open ? "counting" : "stopped";
       const answer = (r: RunInfo): string => r.kind === "solve" ? (r.found === undefined ? "-" : r.found ? `a solution (board ${r.board ?? "?"})` : `none (board ${r.board ?? "?"})`)
         : r.total !== undefined ? (r.unique === null ? `${r.total} (board ${r.board ?? "?"})` : `${r.total} (${r.unique} unique)`) : "-";
       const rows = runs.map((r) => [
-        r.queue, String(r.n), r.kind === "solve" ? `${r.done} jobs/${r.parts} tasks` : `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
+        r.queue, String(r.n), r.kind === "solve" ? `${r.done}/${r.parts} tasks` : `${r.done}/${r.parts}`, String(r.active), String(r.waiting), String(r.failed), String(r.workers),
         state(r), r.verified === null ? "no key" : r.verified ? "yes" : "NO", answer(r),
       ].map(inline)); // every cell may hold text from Redis
       const head = ["queue", "n", "done", "active", "waiting", "failed", "workers", "state", "verified", "total"];

@@ -70,9 +70,18 @@ export async function solveOnQueue(n: number, givens: { fixed?: Square[]; blocke
   return r;
 }
 
-/** The queue's figures, after the board or the verdict: "queue Q, 13 tasks (2 decided before this run), 4 passes, 2 workers; authenticated, 1 task searched again by the coordinator". */
+/** The queue's figures, after the board or the verdict: "queue Q, 13 tasks (2 decided before this run), 4 passes, 2 workers; authenticated, 1 task searched again by the coordinator" ("6 of 13 tasks decided (2 before this run)" on a timeout). */
 export function queueText(r: DistributedSolveResult): string {
   if (r.tasks === 0) return "decided at the board's root by the coordinator, no queue";
-  return `queue ${inline(r.queue)}, ${plural(r.tasks, "task")} (${r.resumed} decided before this run), ${plural(r.passes, "pass", "passes")}, ${plural(r.workers, "worker")}; ` +
+  const tasks = r.decided < r.tasks ? `${r.decided} of ${plural(r.tasks, "task")} decided (${r.resumed} before this run)` : `${plural(r.tasks, "task")} (${r.resumed} decided before this run)`;
+  return `queue ${inline(r.queue)}, ${tasks}, ${plural(r.passes, "pass", "passes")}, ${plural(r.workers, "worker")}; ` +
     `${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "task")} searched again by the coordinator${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`;
+}
+
+/** After a queue solve's timeout: whether any worker answered meanwhile (none on the queue: how to start one), and that the run stays in Redis to resume. */
+export function queueTimeoutText(r: DistributedSolveResult): string {
+  if (r.tasks === 0) return ""; // the time ran out while the board was being cut: nothing is in Redis yet
+  const start = `start \`nqueens worker --queue URL${r.authenticated ? "` with this run's key (NQUEENS_KEY or --key-file FILE)" : " --unauthenticated`"}`;
+  const idle = r.answers > 0 ? "" : r.workers === 0 ? `; no worker took a task (none is on the queue: ${start})` : `; no worker answered a task in this run (${plural(r.workers, "worker")} on the queue)`;
+  return `${idle}; the run stays in Redis: run the same command again to resume`;
 }

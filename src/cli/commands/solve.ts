@@ -14,7 +14,7 @@ import { duration, limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { drawBoard } from "../../board/formats.js";
 import { METHODS, type SearchMethod } from "../../engine/registry.js";
-import { checkQueueSolveFlags, queueText, solveOnQueue, type QueueSolveCliOptions } from "./solve-queue.js";
+import { checkQueueSolveFlags, queueText, queueTimeoutText, solveOnQueue, type QueueSolveCliOptions } from "./solve-queue.js";
 import { PROOF_FORECAST_FROM_MS, proofForecast, type ProofForecast } from "../forecast.js";
 
 /**
@@ -280,7 +280,7 @@ export function solveCommand(program: Command): void {
           out(`n = ${n}: no completion (proved by exhaustive search); ${[plural(result.nodes, "node"), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}`);
           return;
         }
-        const kept = queued && result.reason === "timeout" ? "; the run stays in Redis: run the same command again to resume" : "";
+        const kept = queued && result.reason === "timeout" ? queueTimeoutText(queued) : "";
         out(`n = ${n}: ${stopText(result.reason, n, opts)}${kept}; ${[...(result.nodes + result.tries + result.steps > 0 ? methodFigures(result.method, result) : []), ...how(result), `${result.ms.toFixed(1)} ms`].join(", ")}${proofText(proof)}`);
         return;
       } else {
