@@ -145,9 +145,11 @@ describe("where the key comes from", () => {
     for (const path of [empty, big, missing, dir]) {
       const error = caught(() => explicitKey({ keyFile: path }, {}));
       expect(error.code, path).toBe(ErrorCode.key);
+      expect((error as { param?: string }).param, path).toBe("keyFile"); // the caller's own file (the CLI: bad input, exit 2)
       expect(error.message).toContain(path);
       expect(error.message).not.toContain(secret);
     }
+    expect(caught(() => explicitKey({ keyFile: missing }, {})).message).toBe(`key file ${missing} cannot be read (no such file)`);
     expect(caught(() => explicitKey({ key: "" }, {})).code).toBe(ErrorCode.key);
     expect(caught(() => explicitKey({ key: new Uint8Array(0) }, {})).code).toBe(ErrorCode.key);
     expect(caught(() => explicitKey({ key: 5 as unknown as string }, {})).code).toBe(ErrorCode.invalidArgument);

@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import type { Square } from "../board/constraints.js";
 import { parseBoard } from "../board/formats.js";
-import { readCapped, type ReadFailure } from "../core/read-file.js";
+import { errnoWords, readCapped, type ReadFailure } from "../core/read-file.js";
 import { UsageError } from "./errors.js";
 
 export type GivensCliOptions = { fixed?: string; blocked?: string; board?: string };
@@ -58,7 +58,7 @@ export async function readGivens(nArgument: number | undefined, opts: GivensCliO
       text = await readCapped(opts.board, BOARD_MAX_BYTES);
     } catch (error) {
       const code = (error as ReadFailure).reason;
-      const why = code === "tooLarge" ? `over ${BOARD_MAX_BYTES >> 20} MiB, or endless as a device such as /dev/zero is` : code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code;
+      const why = code === "tooLarge" ? `over ${BOARD_MAX_BYTES >> 20} MiB, or endless as a device such as /dev/zero is` : errnoWords(code);
       throw new UsageError(`--board ${opts.board}: cannot read the file (${why})`);
     }
     const file = parseBoard(text, undefined, opts.board);

@@ -7,6 +7,7 @@
 import { ErrorCode, rangeError, typeError, withCode, invalid } from "./errors.js";
 import { builtinModule } from "./platform.js";
 import { describe } from "./validate.js";
+import { errnoWords } from "./read-file.js";
 
 /** A secret: any string (UTF-8) or bytes. */
 export type KeyInput = string | Uint8Array;
@@ -74,7 +75,7 @@ function readKeyFile(path: string, what: string): Uint8Array {
   } catch (error) {
     if ((error as { code?: unknown }).code === ErrorCode.key) throw error;
     const errno = (error as { code?: unknown }).code;
-    throw keyError(`${what} ${path} cannot be read (${typeof errno === "string" ? errno : (error as Error).message})`, error);
+    throw keyError(`${what} ${path} cannot be read (${typeof errno === "string" ? errnoWords(errno) : (error as Error).message})`, error);
   }
   if (raw.length > KEY_FILE_MAX_BYTES) throw keyError(`${what} ${path} holds ${raw.length} bytes; a key file holds 1 to ${KEY_FILE_MAX_BYTES}`);
   let end = raw.length;
@@ -125,7 +126,12 @@ export function explicitKey(options?: KeyOptions, env: Env = processEnv()): Uint
     if (typeof options.keyFile !== "string" || options.keyFile === "") {
       throw invalid("keyFile", ` must be a file path, got ${describe(options.keyFile)}`);
     }
-    return readKeyFile(options.keyFile, "key file");
+    try {
+      return readKeyFile(options.keyFile, "key file");
+    } catch (error) {
+      // The caller's own file: bad input (the CLI's exit 2), where a local key that cannot be read is this machine's failure.
+      throw Object.assign(error as Error, { param: "keyFile" });
+    }
   }
   const fromEnv = env.NQUEENS_KEY;
   if (typeof fromEnv === "string" && fromEnv !== "") return encoder.encode(fromEnv);

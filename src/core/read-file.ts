@@ -7,6 +7,11 @@ import { importModule } from "./platform.js";
 
 const NODE_FS = "node:fs/promises";
 
+/** A system's code for a file that cannot be read, in words where it is a common one ("no such file"); else the code. */
+export function errnoWords(code: string): string {
+  return code === "ENOENT" ? "no such file" : code === "EISDIR" ? "a directory" : code === "EACCES" ? "permission denied" : code;
+}
+
 /** Why a capped read failed: `tooLarge` (past the cap: the message says so), or the system's code (ENOENT, EISDIR, ...). */
 export type ReadFailure = Error & { code: ErrorCodeValue; reason: string };
 
