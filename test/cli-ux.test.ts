@@ -169,6 +169,16 @@ describe("the terminal", () => {
     expect(run.text.indexOf("a proof that this board")).toBeLessThan(run.text.indexOf("a proof ~"));
   });
 
+  it("a --seed that the method does not use is said, not dropped silently; a seeded method takes it without a word", async () => {
+    const [unused, used] = await Promise.all([runCli(["solve", "12", "--seed", "3"]), runCli(["solve", "20", "--seed", "3", "--json"])]);
+    expect(unused.code).toBe(0);
+    expect(unused.stderr).toBe("nqueens: --seed 3 was not used: method backtrack has no randomness\n"); // auto picks backtracking at n = 12
+    expect(used.stderr).toBe("");
+    const r = JSON.parse(used.stdout) as { method: string; seed: number; columns: number[] };
+    expect([r.method, r.seed]).toEqual(["hybrid", 3]);
+    expect(isSolution(r.columns)).toBe(true);
+  });
+
   it("a plain count that ends within a minute says no forecast", async () => {
     const run = await runCli(["count", "12"]);
     expect(run.code).toBe(0);

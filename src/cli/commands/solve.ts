@@ -266,6 +266,8 @@ export function solveCommand(program: Command): void {
       const proof: SolveWatch = { forecast: null, said: false };
       const result: SolveResult = queued ?? await solveHere(n, givens, seed, { ...opts, engine }, proof);
       const proofNodes = proof.forecast?.nodes;
+      // A seed given to a method without randomness (the complete search, backtracking, the construction) is said, not silently dropped.
+      if (opts.seed !== undefined && result.seed === null && !queued) err(`nqueens: --seed ${opts.seed} was not used: method ${result.method} has no randomness\n`);
       // How it ran: on threads ("on 2 threads, 14 tasks"), or on the queue (its name, tasks, passes, workers, the audit).
       const how = (r: SolveResult): string[] => (queued ? [queueText(queued)] : threadsText(r, r.found || r.reason === "no-solution" ? undefined : proof.last));
       // The answer is never lost: a write that fails after the search keeps the columns elsewhere.
