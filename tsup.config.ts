@@ -93,6 +93,17 @@ export default defineConfig([
     define: { __NQ_VERSION__: JSON.stringify(version) }, // nqueens --version
   },
   {
+    // The forecast of a constrained solve's proof, on a worker thread of the CLI's own
+    // (src/cli/forecast-thread.ts, started by src/cli/forecast.ts from the CLI's directory).
+    entry: { "cli-forecast": "src/cli/forecast-thread.ts" },
+    format: ["cjs"],
+    outExtension: () => ({ js: ".cjs" }),
+    outDir,
+    target: "node20",
+    platform: "node",
+    minify: true,
+  },
+  {
     // The `nqueens` command (package.json "bin"): CommonJS, so a fresh process starts without
     // Node's ES module loader (src/cli/launch.ts).
     entry: { cli: "src/cli/launch.ts" },

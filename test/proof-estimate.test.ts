@@ -10,7 +10,7 @@ import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED } from "../src/engine/contract.js";
 import { PROOF_PROBES, ProbedSolveSearch, ProofEstimate, probePicker } from "../src/search/proof-estimate.js";
-import { proofForecast } from "../src/cli/forecast.js";
+import { proofFigures, proofForecast } from "../src/cli/forecast.js";
 
 /** A board without a solution whose solve tree (lookahead at every level) has 5,019 nodes: n, d, seed. */
 const NO_SOLUTION = [12, 10, 3] as const;
@@ -57,18 +57,21 @@ describe("the forecast of a proof", () => {
   });
 
   test("the CLI's forecast: none past n = 64 or for given queens that attack each other; said only past a minute", () => {
-    expect(proofForecast(65, { blocked: [[0, 0]] })).toBeUndefined();
-    expect(proofForecast(8, { fixed: [[0, 0], [1, 1]] })).toBeUndefined();
+    const thread = "/nonexistent/cli-forecast.cjs"; // (refused before any thread is started)
+    expect(proofForecast({ n: 65, blocked: [[0, 0]], threads: false }, thread)).toBeUndefined();
+    expect(proofForecast({ n: 8, fixed: [[0, 0], [1, 1]], threads: false }, thread)).toBeUndefined();
+    let answer: { nodes: number; probes: number } | undefined;
+    const figures = proofFigures(() => answer);
+    expect([figures.nodes, figures.etaMs(1, 1000), figures.notice(1, 1000)]).toEqual([undefined, undefined, undefined]); // not in yet
     const [n, d, seed] = NO_SOLUTION;
-    const forecast = proofForecast(n, { blocked: excludedDiagonalsBoard(n, d, { seed }).blocked })!;
-    expect(forecast.nodes).toBeUndefined();
-    while (!forecast.step()) { /* to the end */ }
-    const nodes = forecast.nodes!;
+    const estimate = new ProofEstimate(checkConstraints(n, { blocked: excludedDiagonalsBoard(n, d, { seed }).blocked }, "solve"));
+    estimate.step(Infinity);
+    answer = { nodes: estimate.nodes, probes: estimate.made };
+    const nodes = figures.nodes!;
     expect(nodes).toBeGreaterThan(100);
-    // (the rates below are far from the probes' own milliseconds, which the ETA leaves out)
-    expect(forecast.notice(Math.floor(nodes / 2), 1)).toBeUndefined(); // half of it in a millisecond: the rest well within the minute
-    expect(forecast.etaMs(nodes + 1, 1e6)).toBeUndefined(); // already past the estimate
-    const slow = forecast.notice(1, 1e6); // a node in 1,000 s
-    expect(slow).toMatch(/^a proof that this board has no solution is estimated at about [\d.e+]+ nodes \(Knuth's estimate of the complete search's tree, 200 probes: a guide, often several times under\); at [\d.e+-]+ a second here, about .+\. A solution, where the board has one, can come sooner\. Ctrl-C stops it$/);
+    expect(figures.notice(Math.floor(nodes / 2), 1)).toBeUndefined(); // half of it in a millisecond: the rest well within the minute
+    expect(figures.etaMs(nodes + 1, 1e6)).toBeUndefined(); // already past the estimate
+    expect(figures.etaMs(1, 1000)).toBeCloseTo((nodes - 1) * 1000); // a node a second
+    expect(figures.notice(1, 1e6)).toMatch(/^a proof that this board has no solution is estimated at about [\d.e+]+ nodes \(Knuth's estimate of the complete search's tree, 200 probes: a guide, often several times under\); at [\d.e+-]+ a second here, about .+\. A solution, where the board has one, can come sooner\. Ctrl-C stops it$/);
   });
 });

@@ -51,7 +51,8 @@ describe("worker identities", () => {
     const open = join(dir, "open.identity");
     writeFileSync(open, identityText(cluster, "open"), { mode: 0o644 });
     chmodSync(open, 0o644);
-    expect(() => readIdentity(open)).toThrow(expect.objectContaining({ code: "NQ_KEY", message: expect.stringContaining("chmod 600") }));
+    expect(() => readIdentity(open)).toThrow(expect.objectContaining({ code: "NQ_KEY", param: "identityFile", message: expect.stringContaining("chmod 600") }));
+    expect(() => readIdentity(`${open}.missing`)).toThrow(expect.objectContaining({ code: "NQ_KEY", param: "identityFile", message: `identity file ${open}.missing cannot be read (no such file)` }));
     const junk = join(dir, "junk.identity");
     writeFileSync(junk, "not an identity, but long enough\n", { mode: 0o600 });
     expect(() => readIdentity(junk)).toThrow(/is not a worker identity/);

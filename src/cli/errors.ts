@@ -97,8 +97,8 @@ export function describeFailure(error: unknown): { line: string; exitCode: numbe
   }
   // A queue run without a key that was not asked for, or a keyed run met without its key: the user's choice to make (exit 2), said with the flags.
   if (code === ErrorCode.key && facts.param === "key" && facts.hint !== undefined) return { line: oneLine(`${why}; ${CLI_KEY_HINTS.get(facts.hint) ?? facts.hint}`), exitCode: EXIT_USAGE };
-  // A key file named by --key-file that is missing, unreadable or not a key: bad input (exit 2).
-  if (code === ErrorCode.key && facts.param === "keyFile") return { line: oneLine(error.message), exitCode: EXIT_USAGE };
+  // A key file named by --key-file (or an identity file by --identity-file) that is missing, unreadable or not a key: bad input (exit 2).
+  if (code === ErrorCode.key && (facts.param === "keyFile" || facts.param === "identityFile")) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
   if (code === ErrorCode.timeout || error.name === "TimeoutError") return { line: oneLine(timeoutLine(error)), exitCode: EXIT_RUNTIME };
   if (code === undefined && isOutOfMemory(error)) return { line: oneLine(`out of memory: ${error.message}`), exitCode: EXIT_RUNTIME };
   if (typeof code === "string" && code.startsWith("NQ_")) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };

@@ -5,13 +5,12 @@
 // one Wasm thread (threadSeconds, measured at n = 17 and scaled by the solutions), until its
 // own first parts finish and their rate takes over. A constrained solve's (proofForecast):
 // Knuth's estimate of a proof that the board has no solution (src/search/proof-estimate.ts),
-// made in slices between the solve's reports once it has run a second, and said when the proof
-// would take over a minute at the solve's rate.
+// made on a thread of its own once the solve has run a second, and said when the proof would
+// take over a minute at the solve's rate.
 import { checkConstraints, type Square } from "../board/constraints.js";
-import { monotonicMs } from "../core/platform.js";
 import { estimateConstrainedNodes } from "../count/constrained-estimate.js";
 import { NARROW_MAX_N } from "../engine/ts/complete.js";
-import { ProofEstimate } from "../search/proof-estimate.js";
+import { builtinModule } from "../core/platform.js";
 import { threadSeconds } from "../distributed/plan.js";
 import { duration, plural } from "./progress.js";
 
@@ -88,57 +87,72 @@ export function plainForecast(n: number, threads = 1): PlainForecast {
 
 /** From this many ms into a constrained solve, the forecast of a proof starts (a solve decided sooner never makes it). */
 export const PROOF_FORECAST_FROM_MS = 1000;
-/** The forecast's probes between two of solve's progress reports (on solve's thread: abort waits for them). */
-const PROOF_SLICE_MS = 40;
+
+/** What the forecast's thread (src/cli/forecast-thread.ts) is given, and what it answers. */
+export type ProofThreadInput = { n: number; fixed?: readonly Square[]; blocked?: readonly Square[]; threads: boolean };
+export type ProofThreadAnswer = { nodes: number; probes: number };
 
 export type ProofForecast = {
-  /** Make the next slice of probes; true once the estimate is made. */
-  step(): boolean;
-  /** The estimated nodes of a proof (undefined until made). */
+  /** The estimated nodes of a proof (undefined until the thread has made it). */
   readonly nodes: number | undefined;
-  /** Milliseconds to that many nodes at the solve's rate so far (the probes' own time left out), or undefined (not made, no rate, or already past it). */
+  /** Milliseconds to that many nodes at the solve's rate so far, or undefined (not made, no rate, or already past it). */
   etaMs(nodesDone: number, elapsedMs: number): number | undefined;
   /** The one line to say once it is made, or undefined when the proof would take under LONG_COUNT_MS. */
   notice(nodesDone: number, elapsedMs: number): string | undefined;
+  /** Stops the thread (the solve is over). */
+  close(): void;
 };
 
-/**
- * The forecast of a proof that a constrained board has no solution (Knuth's estimate of solve's
- * complete search, src/search/proof-estimate.ts), made a slice at a time as the solve reports;
- * undefined past n = 64 (the restarting wide path) and for a board solve refuses at once.
- */
-export function proofForecast(n: number, givens: { fixed?: readonly Square[]; blocked?: readonly Square[] }): ProofForecast | undefined {
-  let estimate: ProofEstimate;
-  try {
-    const constraints = checkConstraints(n, givens, "solve");
-    if (constraints.conflict !== null || n > NARROW_MAX_N) return undefined;
-    estimate = new ProofEstimate(constraints);
-  } catch {
-    return undefined;
-  }
-  const nodes = (): number | undefined => (estimate.done ? estimate.nodes : undefined);
-  let probingMs = 0; // the probes' time on the solve's thread, not the solve's
-  const rate = (done: number, elapsedMs: number): number => done / Math.max(1, elapsedMs - probingMs);
+/** The forecast's figures once its estimate is in (`made` undefined before): the ETA and the notice. */
+export function proofFigures(made: () => ProofThreadAnswer | undefined): Omit<ProofForecast, "close"> {
   const etaMs = (done: number, elapsedMs: number): number | undefined => {
-    const total = nodes(), perMs = rate(done, elapsedMs);
-    return total !== undefined && perMs > 0 && total > done ? (total - done) / perMs : undefined;
+    const total = made()?.nodes, perMs = done / elapsedMs;
+    return total !== undefined && perMs > 0 && elapsedMs > 0 && total > done ? (total - done) / perMs : undefined;
   };
   return {
-    step() {
-      const start = monotonicMs();
-      const made = estimate.step(PROOF_SLICE_MS);
-      probingMs += monotonicMs() - start;
-      return made;
-    },
-    get nodes() { return nodes(); },
+    get nodes() { return made()?.nodes; },
     etaMs,
     notice(done, elapsedMs) {
-      const left = etaMs(done, elapsedMs);
-      if (left === undefined || left < LONG_COUNT_MS) return undefined;
-      const perSecond = rate(done, elapsedMs) * 1000;
-      return `a proof that this board has no solution is estimated at about ${nodes()!.toPrecision(2)} nodes (Knuth's estimate of the complete ` +
-        `search's tree, ${estimate.probes} probes: a guide, often several times under); at ${perSecond.toPrecision(2)} a second here, about ` +
+      const left = etaMs(done, elapsedMs), answer = made();
+      if (left === undefined || answer === undefined || left < LONG_COUNT_MS) return undefined;
+      const perSecond = (done / elapsedMs) * 1000;
+      return `a proof that this board has no solution is estimated at about ${answer.nodes.toPrecision(2)} nodes (Knuth's estimate of the complete ` +
+        `search's tree, ${answer.probes} probes: a guide, often several times under); at ${perSecond.toPrecision(2)} a second here, about ` +
         `${longDuration(left)}. A solution, where the board has one, can come sooner. Ctrl-C stops it`;
     },
   };
+}
+
+/**
+ * The forecast of a proof that a constrained board has no solution (Knuth's estimate of solve's
+ * complete search, src/search/proof-estimate.ts), made on a thread of its own (`threadFile`, the
+ * build of src/cli/forecast-thread.ts), so its probes never hold the solve's thread (nor its
+ * abort). `onMade` is called when the estimate is in. Undefined past n = 64 (the restarting wide
+ * path), for a board solve refuses at once, and where no thread can be started.
+ */
+export function proofForecast(input: ProofThreadInput, threadFile: string, onMade?: () => void): ProofForecast | undefined {
+  try {
+    const constraints = checkConstraints(input.n, { fixed: input.fixed, blocked: input.blocked }, "solve");
+    if (constraints.conflict !== null || input.n > NARROW_MAX_N) return undefined;
+  } catch {
+    return undefined;
+  }
+  const threads = builtinModule<typeof import("node:worker_threads")>("node:worker_threads");
+  if (threads === undefined) return undefined;
+  let answer: ProofThreadAnswer | undefined;
+  let thread: import("node:worker_threads").Worker;
+  try {
+    thread = new threads.Worker(threadFile, { workerData: input });
+  } catch {
+    return undefined;
+  }
+  thread.unref(); // never keeps the process alive
+  thread.once("message", (m: ProofThreadAnswer) => {
+    answer = m;
+    onMade?.();
+  });
+  thread.once("error", () => {}); // no forecast, nothing else lost
+  const figures = proofFigures(() => answer);
+  // (not spread: a spread would copy the getter's value, undefined, once)
+  return { get nodes() { return figures.nodes; }, etaMs: figures.etaMs, notice: figures.notice, close: () => void thread.terminate() };
 }

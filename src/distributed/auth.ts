@@ -157,7 +157,10 @@ export function readIdentity(path: string): WorkerIdentity {
   } catch (error) {
     // Read as a key file is (owner, mode, directory), and said as what it is.
     const e = error as Error & { code?: string };
-    if (e.code === ErrorCode.key && e.message.startsWith("key file ")) e.message = `identity file ${e.message.slice("key file ".length)}`;
+    if (e.code === ErrorCode.key && e.message.startsWith("key file ")) {
+      e.message = `identity file ${e.message.slice("key file ".length)}`;
+      (e as { param?: string }).param = "identityFile"; // (the CLI's --identity-file: bad input, as a key file is)
+    }
     throw e;
   }
   const m = IDENTITY_LINE.exec(new TextDecoder().decode(bytes).trim());

@@ -30,11 +30,12 @@ const RUN_GONE = "Redis no longer holds this run (restarted empty, or the run wa
 /** Least time between two of the coordinator's progress reports (it reports what its polls of Redis see). */
 const QUEUE_PROGRESS_INTERVAL_MS = 200;
 /**
- * Workers told of a run (the run list's message) join it within moments: a run with no worker
- * on it this long after they were told (or this long after the last one went) has none, and
- * says so then rather than at its first stall notice.
+ * Workers told of a run (the run list's message) join it within moments, and one that missed
+ * the message finds it at its next look at the run list (every 5 s): a run with no worker on it
+ * this long after they were told (or this long after the last one went) has none, and says so
+ * then rather than at its first stall notice (60 s).
  */
-const JOIN_GRACE_MS = 1000;
+const JOIN_GRACE_MS = 6000;
 
 /** Where the run stands, for the caller's progress report. */
 export type DriveProgress = { done: number; resumed: number; workers: number; elapsedMs: number };

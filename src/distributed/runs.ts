@@ -17,7 +17,7 @@ export type RunInfo = {
   /**
    * "solve" for a solveDistributed run (then `parts` is its tasks, `splitVersion` their cut's
    * version, `done` the tasks decided: a job of the task answered to its end, "none" or a
-   * solution); absent for a count.
+   * solution, as Redis holds the answers, their MACs unchecked: a display); absent for a count.
    */
   kind?: "solve";
   n: number;

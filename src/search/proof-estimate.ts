@@ -81,7 +81,7 @@ export function probePicker(seed = 0x12345678): (k: number) => number {
  * 64-bit search (past it, solve restarts, and a proof is out of reach anyway).
  */
 export class ProofEstimate {
-  private readonly search: ProbedSolveSearch;
+  readonly search: ProbedSolveSearch;
   private readonly pick = probePicker();
   private sum = 0;
   made = 0;

@@ -6,7 +6,7 @@ import type { Square } from "../../board/constraints.js";
 import { InterruptedError, UsageError } from "../errors.js";
 import { interruptSignal, queueConnection } from "../options.js";
 import { err, inline } from "../output.js";
-import { plural, progressBar } from "../progress.js";
+import { duration, plural, progressBar } from "../progress.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
 import type { DistributedSolveResult } from "../../distributed/solve-coordinator.js";
 
@@ -57,7 +57,7 @@ export async function solveOnQueue(n: number, givens: { fixed?: Square[]; blocke
       last = p;
       if (!bar || p.elapsedMs < 500) return;
       const figures = `${p.tasksDone}/${p.tasksTotal} tasks decided | pass ${p.pass} | ${plural(p.workers, "worker")} | ${plural(p.nodes, "node")} | `;
-      const payload = { n, phase: "search on the queue", figures, etaText: "" };
+      const payload = { n, phase: "search on the queue", figures, elapsed: duration(p.elapsedMs), etaText: "" };
       if (!started) { bar.start(1, 0, payload); started = true; }
       bar.update(0, payload);
     },

@@ -8,6 +8,7 @@ import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveProgress, type SolveResu
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InterruptedError, RuntimeError } from "../errors.js";
+import { monotonicMs } from "../../core/platform.js";
 import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { duration, limitEtaText, plural, progressBar } from "../progress.js";
@@ -164,9 +165,10 @@ function proofText(watch: SolveWatch): string {
 }
 
 /**
- * A constrained solve's forecast of a proof (cli/forecast.ts): made in slices between the
- * solve's reports from PROOF_FORECAST_FROM_MS on (a solve decided sooner never makes it), said
- * once on stderr where the proof would take over a minute, then shown on the bar and in the
+ * A constrained solve's forecast of a proof (cli/forecast.ts): made on a thread of its own,
+ * started at the solve's first report past PROOF_FORECAST_FROM_MS (a solve decided sooner never
+ * starts it), said at the first report after it is in, once, on stderr where the proof would
+ * take over a minute, then shown on the bar and in the
  * summary of a solve stopped by a limit. `forecast` is null until it is started; `last` is the
  * solve's last report, for what a stopped or interrupted solve says it did.
  */
@@ -178,6 +180,7 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
   let started = false;
   const wantsProof = hasGivens(givens);
   const interrupt = interruptSignal();
+  const started0 = monotonicMs();
   // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
   const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
   return await solveWith(n, {
@@ -196,8 +199,8 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
     onProgress: (p) => {
       proof.last = p;
       if (wantsProof && p.method === "complete" && p.elapsedMs >= PROOF_FORECAST_FROM_MS && !proof.said) {
-        proof.forecast ??= proofForecast(n, { fixed: givens.fixed, blocked: givens.blocked });
-        if (proof.forecast === undefined || proof.forecast.step()) {
+        proof.forecast ??= proofForecast({ n, fixed: givens.fixed, blocked: givens.blocked, threads: opts.workers !== undefined }, join(__dirname, "cli-forecast.cjs"));
+        if (proof.forecast === undefined || proof.forecast.nodes !== undefined) {
           proof.said = true;
           const notice = proof.forecast?.notice(p.nodes, p.elapsedMs);
           if (notice) {
@@ -222,10 +225,14 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
   }).catch((error: unknown) => {
     // Ctrl-C: what the search had done (nothing of it is kept: a solve starts from its root again).
     const p = proof.last;
-    if (!interrupt.aborted || p === undefined) throw error;
+    if (!interrupt.aborted) throw error;
+    if (p === undefined) throw new InterruptedError(`interrupted after ${((monotonicMs() - started0) / 1000).toFixed(1)} s, before the search's first report`);
     const done = [...methodFigures(p.method, p), ...threadsText({ workers: p.workers }, p), `${(p.elapsedMs / 1000).toFixed(1)} s`];
     throw new InterruptedError(`interrupted after ${done.join(", ")}${proofText(proof)}`);
-  }).finally(() => bar?.stop());
+  }).finally(() => {
+    bar?.stop();
+    proof.forecast?.close();
+  });
 }
 
 export function solveCommand(program: Command): void {

@@ -11,7 +11,7 @@ import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../cont
 /** The portfolio's first run, its slices and the point where its shares start to move, in nodes (as the kernel). */
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 4194304;
 /** Past this estimate of the 64-bit search's tree, made once at SHARES_HALVE, the shares stay equal (as the kernel). */
-const OUT_OF_REACH = 1e10;
+export const OUT_OF_REACH = 1e10;
 
 /** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
 export type NarrowSearch = {
