@@ -2,7 +2,7 @@
 // `nqueens:` prefix), exit 2 for bad input and 1 for runtime failures, files checked before
 // the work, an answer never lost to a failed write, and the rough edges a first user met.
 import { spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -305,6 +305,20 @@ describe("the CLI's small helpers", () => {
       if (kind !== "crosscheck" && kind !== "solve") expect(fields, kind).toContain("etaText"); // (those two have no known end)
       for (const field of fields) {
         if (!meant.has(field)) expect(BAR_OWN_FIELDS as readonly string[], `${kind}: {${field}}`).not.toContain(field);
+      }
+    }
+  });
+
+  it("progress bars: every command that draws one names each field of ours in its source (a field left out is drawn as its raw {name})", () => {
+    const own = new Set<string>(BAR_OWN_FIELDS);
+    const commands = join("src", "cli", "commands");
+    for (const file of readdirSync(commands)) {
+      const text = readFileSync(join(commands, file), "utf8");
+      for (const [, kind] of text.matchAll(/progressBar\("(\w+)"\)/g)) {
+        const format = BAR_FORMATS[kind as keyof typeof BAR_FORMATS];
+        for (const [, field] of format.matchAll(/\{(\w+)\}/g)) {
+          if (!own.has(field)) expect(new RegExp(`[{,\\s]${field}[:,\\s}]`).test(text), `${file}: the ${kind} bar's {${field}}`).toBe(true);
+        }
       }
     }
   });
