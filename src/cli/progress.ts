@@ -10,13 +10,16 @@ import type { SingleBar } from "cli-progress";
  * hence BAR_OWN_FIELDS, which a test keeps out of these formats but for those we mean.
  */
 export const BAR_FORMATS = {
-  count: "count {n} |{bar}| {percentage}% | {value}/{total} {unit} | {workers}{duration_formatted} elapsed{etaText}",
+  count: "count {n} |{bar}| {percentage}% | {value}/{total} {unit} | {workers}{elapsed} elapsed{etaText}",
   estimate: "estimate {n} |{bar}| {percentage}% | {value}/{total} probes{etaText}",
   tree: "tree {n} |{bar}| {percentage}% | {value}/{total} subtrees{etaText}",
   lvStats: "lv-stats {n} |{bar}| {percentage}% | stopVegas {stopVegas}{etaText}",
   crosscheck: "crosscheck | {kernel} | {value}/{total} cases | {duration_formatted}",
   solve: "solve {n} | {phase} | {figures}{elapsed}{etaText}",
 } as const;
+
+// (count and solve show their own elapsed time, `{elapsed}`, not cli-progress's {duration_formatted}:
+// a bar stopped to say a notice above it starts again, and its own clock with it.)
 
 /** The fields cli-progress computes and puts over any payload field of the same name. */
 export const BAR_OWN_FIELDS = ["bar", "percentage", "total", "value", "eta", "eta_formatted", "duration", "duration_formatted"] as const;

@@ -8,7 +8,7 @@ import { engineCan } from "../../engine/contract.js";
 import { InterruptedError, RuntimeError, UsageError } from "../errors.js";
 import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, withTimeout, workersOption, queueConnection } from "../options.js";
 import { out, toJson, err, inline } from "../output.js";
-import { etaText, plural, progressBar } from "../progress.js";
+import { duration, etaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
 import { LONG_COUNT_MS, constrainedForecast, plainForecast } from "../forecast.js";
 import { NO_KEY_HINT } from "../../distributed/auth.js";
@@ -111,6 +111,7 @@ export function countCommand(program: Command): void {
         const payload = {
           n, workers: p.workers === undefined ? "" : `${plural(p.workers, "worker")} | `,
           unit: opts.workers !== undefined || opts.queue !== undefined ? "parts" : "tasks",
+          elapsed: duration(p.elapsedMs),
           etaText: etaText(p.tasksDone, p.tasksTotal, p.elapsedMs, p.etaMs ?? knuthEta, p.tasksResumed),
         };
         if (!started) { bar.start(p.tasksTotal, p.tasksDone, payload); started = true; }
