@@ -168,9 +168,9 @@ function proofText(watch: SolveWatch): string {
  * A constrained solve's forecast of a proof (cli/forecast.ts): made on a thread of its own,
  * started at the solve's first report past PROOF_FORECAST_FROM_MS (a solve decided sooner never
  * starts it), said at the first report after it is in, once, on stderr where the proof would
- * take over a minute, then shown on the bar and in the
- * summary of a solve stopped by a limit. `forecast` is null until it is started; `last` is the
- * solve's last report, for what a stopped or interrupted solve says it did.
+ * take over a minute, then shown on the bar and in the summary of a solve stopped by a limit.
+ * `forecast` is null until it is started; `last` is the solve's last report, for what a
+ * stopped or interrupted solve says it did.
  */
 type SolveWatch = { forecast: ProofForecast | undefined | null; said: boolean; last?: SolveProgress };
 
@@ -180,7 +180,7 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
   let started = false;
   const wantsProof = hasGivens(givens);
   const interrupt = interruptSignal();
-  const started0 = monotonicMs();
+  const startedAt = monotonicMs();
   // The thread pool is loaded only for --workers (a plain solve starts without it: see cli/index.ts).
   const solveWith = opts.workers === undefined ? solve : (await import("../../workers/solve-parallel.js")).solve;
   return await solveWith(n, {
@@ -226,7 +226,7 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
     // Ctrl-C: what the search had done (nothing of it is kept: a solve starts from its root again).
     const p = proof.last;
     if (!interrupt.aborted) throw error;
-    if (p === undefined) throw new InterruptedError(`interrupted after ${((monotonicMs() - started0) / 1000).toFixed(1)} s, before the search's first report`);
+    if (p === undefined) throw new InterruptedError(`interrupted after ${((monotonicMs() - startedAt) / 1000).toFixed(1)} s, before the search's first report`);
     const done = [...methodFigures(p.method, p), ...threadsText({ workers: p.workers }, p), `${(p.elapsedMs / 1000).toFixed(1)} s`];
     throw new InterruptedError(`interrupted after ${done.join(", ")}${proofText(proof)}`);
   }).finally(() => {
