@@ -74,7 +74,7 @@ describe("the packed package", () => {
   it("holds the bundles, their types, the node10 stub for nqueens-wasm/distributed, README, LICENSE and the guides; no sources or tests", () => {
     for (const f of ["LICENSE", "README.md", "package.json", "dist/index.js", "dist/index.cjs", "dist/index.d.ts", "dist/index.d.cts",
       "dist/distributed.js", "dist/distributed.cjs", "dist/distributed.d.ts", "dist/distributed.d.cts", "dist/cli.js", "dist/cli.cjs", "dist/cli-main.cjs",
-      "distributed/package.json", "docs/counting.md", "docs/api/nqueens-wasm.md"]) {
+      "dist/cli-forecast.cjs", "distributed/package.json", "docs/counting.md", "docs/api/nqueens-wasm.md"]) {
       expect(files).toContain(f);
     }
     expect(files.filter((f) => /^(src|test|assembly|bench|demo|scripts|build|node_modules)\//.test(f) && f !== "bench/README.md")).toEqual([]);
@@ -107,7 +107,7 @@ describe("the packed package", () => {
 
   it("depends on exactly what its bundles import: never the CLI's libraries or the queue's, which are optional peers, nor the GPU engine's (optional peer webgpu)", () => {
     const queue = ["bullmq", "ioredis"];
-    const cliChunks = ["dist/cli.js", "dist/cli.cjs", "dist/cli-main.cjs", ...readdirSync(join(root, "dist")).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => `dist/${f}`)];
+    const cliChunks = ["dist/cli.js", "dist/cli.cjs", "dist/cli-main.cjs", "dist/cli-forecast.cjs", ...readdirSync(join(root, "dist")).filter((f) => /^chunk-.*\.js$/.test(f)).map((f) => `dist/${f}`)];
     const needed = new Set([...bareImports("dist/index.js"), ...bareImports("dist/index.cjs"), ...cliChunks.flatMap(bareImports)]);
     expect(Object.keys(pkg.dependencies ?? {}).sort()).toEqual([...needed].sort());
     for (const name of [...queue, "commander", "cli-progress"]) expect(needed.has(name), name).toBe(false); // bundled in, or loaded lazily
