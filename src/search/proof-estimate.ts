@@ -10,7 +10,7 @@
 import type { Constraints } from "../board/constraints.js";
 import { monotonicMs } from "../core/platform.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
-import { BY_ROW, OPEN, ctz32, popcount32 } from "../engine/ts/complete-state.js";
+import { BY_ROW, OPEN, nthBit, popcount32 } from "../engine/ts/complete-state.js";
 
 /** The probes a forecast makes (seeded: the same board gives the same figure). */
 export const PROOF_PROBES = 200;
@@ -44,14 +44,7 @@ export class ProbedSolveSearch extends CompleteSearch {
       const k = popcount32(lo) + popcount32(hi);
       if (k === 0) return work;
       product *= k;
-      let j = pick(k), x = lo, half = 0;
-      if (j >= popcount32(lo)) {
-        j -= popcount32(lo);
-        x = hi;
-        half = 32;
-      }
-      for (; j > 0; j--) x &= x - 1;
-      const b = half + ctz32(x);
+      const b = nthBit(lo, hi, pick(k));
       const byRow = this.kind[level] === BY_ROW;
       const before = this.nodes;
       const result = this.expand(level, level + 1, byRow ? this.index[level] : b, byRow ? b : this.index[level]);

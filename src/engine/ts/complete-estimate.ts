@@ -3,7 +3,7 @@
 // (build, without the lookahead) on the levels above the search's own, so a search in
 // progress goes on where it stood; each level built is a node. The same xorshift32 draws as
 // the kernel, so both engines make the same probes. See the kernel for the algorithm.
-import { BY_ROW, type CompleteState, OPEN, popcount32 } from "./complete-state.js";
+import { BY_ROW, type CompleteState, OPEN, nthBit, popcount32 } from "./complete-state.js";
 
 /** The probes solve's portfolio makes (as the kernel). */
 export const ESTIMATE_PROBES = 256;
@@ -20,7 +20,7 @@ export function estimateTree(s: CompleteState, probes: number): number {
   for (let p = 0; p < probes; p++) {
     let estimate = 1, product = 1;
     for (let d = base; ; d++) {
-      let lo = s.restLo[d], hi = s.restHi[d];
+      const lo = s.restLo[d], hi = s.restHi[d];
       const k = popcount32(lo) + popcount32(hi);
       if (k === 0) break;
       product *= k;
@@ -29,12 +29,7 @@ export function estimateTree(s: CompleteState, probes: number): number {
       draw ^= draw >>> 17;
       draw ^= draw << 5;
       draw >>>= 0;
-      // The j-th branch of the level (lowest first).
-      for (let j = draw % k; j > 0; j--) {
-        if (lo !== 0) lo &= lo - 1;
-        else hi &= hi - 1;
-      }
-      const b = lo !== 0 ? 31 - Math.clz32(lo & -lo) : 63 - Math.clz32(hi & -hi);
+      const b = nthBit(lo, hi, draw % k); // the level's (draw mod k)-th branch, lowest first
       const line = s.index[d], byRow = s.kind[d] === BY_ROW;
       s.nodes++;
       if (s.build(d, d + 1, byRow ? line : b, byRow ? b : line) !== OPEN) break;

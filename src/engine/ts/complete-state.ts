@@ -23,6 +23,14 @@ export function ctz32(x: number): number {
   return 31 - Math.clz32(x & -x);
 }
 
+/** The j-th set bit (0: the lowest) of the 64-bit mask (lo, hi), for 0 <= j < its popcount: a level's j-th branch, lowest first. */
+export function nthBit(lo: number, hi: number, j: number): number {
+  const low = popcount32(lo);
+  let x = j < low ? lo : hi;
+  for (let i = j < low ? j : j - low; i > 0; i--) x &= x - 1;
+  return ctz32(x) + (j < low ? 0 : 32);
+}
+
 /** words |= the 64-bit mask (lo, hi) shifted left by `shift` (0..63), words of 32 bits. */
 export function orShifted(words: Int32Array, lo: number, hi: number, shift: number): void {
   const w = shift >>> 5, b = shift & 31;

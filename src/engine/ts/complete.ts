@@ -6,7 +6,7 @@
 // both engines walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
-import { BY_ROW, CompleteState, OPEN, SOLVED, ctz32, popcount32 } from "./complete-state.js";
+import { BY_ROW, CompleteState, OPEN, SOLVED, ctz32, nthBit, popcount32 } from "./complete-state.js";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead.js";
 import { Portfolio } from "./complete-portfolio.js";
 import { ESTIMATE_PROBES, estimateTree } from "./complete-estimate.js";
@@ -119,11 +119,7 @@ export class CompleteSearch extends CompleteState {
       if (k === 0) return estimate;
       product *= k;
       estimate += product;
-      let j = Math.min(k - 1, Math.floor(random() * k));
-      let x = lo, b = -1;
-      for (let half = 0; half < 2 && b < 0; half++, x = hi) {
-        for (; x !== 0; x &= x - 1) if (j-- === 0) { b = ctz32(x) + 32 * half; break; }
-      }
+      const b = nthBit(lo, hi, Math.min(k - 1, Math.floor(random() * k)));
       const byRow = this.kind[d] === BY_ROW;
       const r = byRow ? this.index[d] : b, c = byRow ? b : this.index[d];
       const result = this.expand(d, d + 1, r, c);
