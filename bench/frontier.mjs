@@ -25,8 +25,9 @@ export const FRONTIER_HARD = [
   { n: 30, d: 36, minFree: 1, seed: 4 },
   // Undecided after minutes on one thread in the first sweeps (minFree 1); the 64-bit tree estimated
   // (256 probes) at 1.3 * 10^10, 3.0 * 10^10 and 2.1 * 10^10: hours of it. Undecided at 10^8 nodes.
-  // n = 32, d = 34, seed 2 has no solution: the 64-bit search proved it in 5,402,499,095 nodes over its
-  // root's 10 sub-boards (63 min on two shared cores, docs/constrained.md).
+  // n = 32, d = 34, seeds 1 and 2 have no solution: the 64-bit search proved them in 7,402,738,560 and
+  // 5,402,499,095 nodes over their roots' 11 and 10 sub-boards (69 and 63 min on two shared cores,
+  // docs/constrained.md).
   { n: 30, d: 34, minFree: 1, seed: 2 },
   { n: 32, d: 34, minFree: 1, seed: 1 },
   { n: 32, d: 34, minFree: 1, seed: 2 },
