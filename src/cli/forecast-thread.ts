@@ -7,7 +7,6 @@
 // (dist/cli-forecast.cjs); it answers once, with { nodes, probes }, and ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { checkConstraints } from "../board/constraints.js";
-import { estimateTree, ESTIMATE_PROBES } from "../engine/ts/complete-estimate.js";
 import { OUT_OF_REACH } from "../engine/ts/complete-portfolio.js";
 import { ProofEstimate } from "../search/proof-estimate.js";
 import type { ProofThreadAnswer, ProofThreadInput } from "./forecast.js";
@@ -20,7 +19,7 @@ const constraints = checkConstraints(input.n, { fixed: input.fixed, blocked: inp
 const estimate = new ProofEstimate(constraints);
 estimate.step(PROOF_BUDGET_MS);
 let nodes = estimate.nodes;
-// (the portfolio runs on one thread where the bounds pay; its estimate, as the kernel makes it, decides its shares)
+// (the portfolio runs on one thread where the bounds pay; its own estimate, the same call, decides its shares)
 const search = estimate.search;
-if (!input.threads && search.bounds && search.depth === 0 && estimateTree(search, ESTIMATE_PROBES) > OUT_OF_REACH) nodes *= 2;
+if (!input.threads && search.bounds && search.depth === 0 && search.estimate() > OUT_OF_REACH) nodes *= 2;
 parentPort!.postMessage({ nodes, probes: estimate.made } satisfies ProofThreadAnswer);
