@@ -187,6 +187,38 @@ export function colourBoundsHold(
   return false;
 }
 
+// Each slot's usable diagonals (family * 2 + colour: its sum or difference diagonals of that
+// colour), two u64 words a slot, written by slotsOf.
+const SLOTS: usize = memory.data(8 * 8, 16);
+
+/** Each slot's usable diagonals of the sets `sums` and `diffs` (span <= 127) into SLOTS. */
+function slotsOf(n: i32, sums: usize, diffs: usize): void {
+  const span = 2 * n - 1;
+  const low0 = below(span), high0 = span > 64 ? below(span - 64) : 0;
+  const sumEven = EVEN_BITS, diffEven = ((n - 1) & 1) == 0 ? EVEN_BITS : ~EVEN_BITS;
+  const s0 = load<u64>(sums) & low0, s1 = load<u64>(sums + 8) & high0;
+  const d0 = load<u64>(diffs) & low0, d1 = load<u64>(diffs + 8) & high0;
+  store<u64>(SLOTS, s0 & sumEven);
+  store<u64>(SLOTS + 8, s1 & sumEven);
+  store<u64>(SLOTS + 16, s0 & ~sumEven);
+  store<u64>(SLOTS + 24, s1 & ~sumEven);
+  store<u64>(SLOTS + 32, d0 & diffEven);
+  store<u64>(SLOTS + 40, d1 & diffEven);
+  store<u64>(SLOTS + 48, d0 & ~diffEven);
+  store<u64>(SLOTS + 56, d1 & ~diffEven);
+}
+
+/** The slots' sets at `from` (u64[8], as SLOTS) joined by family into `outSums` / `outDiffs`; how many diagonals. */
+function writeFamilies(from: usize, outSums: usize, outDiffs: usize): i32 {
+  const s0 = load<u64>(from) | load<u64>(from + 16), s1 = load<u64>(from + 8) | load<u64>(from + 24);
+  const d0 = load<u64>(from + 32) | load<u64>(from + 48), d1 = load<u64>(from + 40) | load<u64>(from + 56);
+  store<u64>(outSums, s0);
+  store<u64>(outSums + 8, s1);
+  store<u64>(outDiffs, d0);
+  store<u64>(outDiffs + 8, d1);
+  return pc(s0) + pc(s1) + pc(d0) + pc(d1);
+}
+
 /**
  * Filtering per colour (solve on the 64-bit path, span <= 127), right after colourBoundsHold held
  * on the same node: a usable diagonal of colour c is unusable when no t that keeps the bounds
@@ -199,12 +231,8 @@ export function colourBoundsHold(
  * take away (a set of one split is a set of both colours).
  */
 export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usize, outDiffs: usize): i32 {
-  const span = 2 * n - 1;
-  const centre = <f64>(span >> 1);
-  const high0 = span > 64 ? below(span - 64) : 0;
-  const low0 = below(span);
+  const centre = <f64>((2 * n - 1) >> 1);
   const half = nodeMoment / 2;
-  const diffParity = (n - 1) & 1;
   memory.fill(ROOM, 0, 64);
   let full: i32 = 0; // slots whose every usable diagonal already has room
   for (let t = nodeTLow; t <= nodeTHigh; t++) {
@@ -240,16 +268,67 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
       store<u64>(room + 8, load<u64>(room + 8) | window1);
     }
   }
-  const sumEven = EVEN_BITS, diffEven = diffParity == 0 ? EVEN_BITS : ~EVEN_BITS;
-  const s0 = load<u64>(sums) & low0, s1 = load<u64>(sums + 8) & high0;
-  const d0 = load<u64>(diffs) & low0, d1 = load<u64>(diffs + 8) & high0;
-  const fs0 = (s0 & sumEven & ~load<u64>(ROOM)) | (s0 & ~sumEven & ~load<u64>(ROOM + 16));
-  const fs1 = (s1 & sumEven & ~load<u64>(ROOM + 8)) | (s1 & ~sumEven & ~load<u64>(ROOM + 24));
-  const fd0 = (d0 & diffEven & ~load<u64>(ROOM + 32)) | (d0 & ~diffEven & ~load<u64>(ROOM + 48));
-  const fd1 = (d1 & diffEven & ~load<u64>(ROOM + 40)) | (d1 & ~diffEven & ~load<u64>(ROOM + 56));
-  store<u64>(outSums, fs0);
-  store<u64>(outSums + 8, fs1);
-  store<u64>(outDiffs, fd0);
-  store<u64>(outDiffs + 8, fd1);
-  return pc(fs0) + pc(fs1) + pc(fd0) + pc(fd1);
+  // The usable diagonals without room, each slot's.
+  slotsOf(n, sums, diffs);
+  for (let w = 0; w < 8; w++) {
+    const at = ROOM + (<usize>w << 3);
+    store<u64>(at, load<u64>(SLOTS + (<usize>w << 3)) & ~load<u64>(at));
+  }
+  return writeFamilies(ROOM, outSums, outDiffs);
+}
+
+/**
+ * The diagonals every completion needs (solve on the 64-bit path, span <= 127), right after
+ * colourBoundsHold held and colourForbidden took nothing away on the same node: a usable diagonal
+ * is needed when, for every t that keeps the bounds, taking it out of the usable set breaks one of
+ * that t's bounds: its colour has fewer diagonals than queens left, or the next index (squared
+ * distance from the centre) of its colour in its place pushes the index sum or the moment past the
+ * queens'. Taking out one of the m smallest indices raises their sum by the (m + 1)-th less its
+ * own, so at one t the diagonals that may go are again a window of indices times a ring of
+ * distances (fitWindow); the needed ones lie outside every t's. Every completion puts a queen on
+ * each (build may branch on one: complete-state.ts). Writes their bits into `outSums` /
+ * `outDiffs` (two words each); returns how many.
+ */
+export function colourMandatory(n: i32, sums: usize, diffs: usize, outSums: usize, outDiffs: usize): i32 {
+  const centre = <f64>((2 * n - 1) >> 1);
+  const half = nodeMoment / 2;
+  // ROOM per slot, here the diagonals still needed at every t seen: the slot's usable set at first.
+  slotsOf(n, sums, diffs);
+  memory.copy(ROOM, SLOTS, 64);
+  for (let t = nodeTLow; t <= nodeTHigh; t++) {
+    const e = 2 * t + nodeRo - nodeCe;
+    const o = nodeLeft - e;
+    if (!holdsAt(e, o)) continue;
+    const near = low(0, 0, 1, e) + low(0, 1, 1, o) + low(1, 0, 1, e) + low(1, 1, 1, o);
+    const far = high(0, 0, 1, count0, e) + high(0, 1, 1, count1, o) + high(1, 0, 1, count2, e) + high(1, 1, 1, count3, o);
+    let left: u64 = 0; // whether any slot still has a needed diagonal
+    for (let slot = 0; slot < 4; slot++) {
+      const room = ROOM + (<usize>slot << 4);
+      if ((load<u64>(room) | load<u64>(room + 8)) == 0) continue;
+      const family = slot >> 1, colour = slot & 1;
+      const m = colour == 0 ? e : o;
+      if (m == 0) { // no queen of this colour: none of its diagonals is needed
+        store<u64>(room, 0);
+        store<u64>(room + 8, 0);
+        continue;
+      }
+      const count = countOf(family, colour);
+      if (count - 1 < m) continue; // every one is needed at this t
+      const mo = colour == 0 ? o : e;
+      const countOther = countOf(family, colour ^ 1);
+      const target = family == 0 ? nodeSum : nodeDiff;
+      const nextIndex = low(family, colour, 0, m + 1) - low(family, colour, 0, m);
+      const prevIndex = low(family, colour, 0, count - m) - low(family, colour, 0, count - m - 1);
+      const nextDist = low(family, colour, 1, m + 1) - low(family, colour, 1, m);
+      const prevDist = low(family, colour, 1, count - m) - low(family, colour, 1, count - m - 1);
+      const indexLow = nextIndex - (target - low(family, colour ^ 1, 0, mo) - low(family, colour, 0, m));
+      const indexHigh = prevIndex + (high(family, colour, 0, count, m) + high(family, colour ^ 1, 0, countOther, mo) - target);
+      fitWindow(centre, prevDist + (far - half), nextDist - (half - near), indexLow, indexHigh);
+      store<u64>(room, load<u64>(room) & ~window0);
+      store<u64>(room + 8, load<u64>(room + 8) & ~window1);
+    }
+    for (let w = 0; w < 8; w++) left |= load<u64>(ROOM + (<usize>w << 3));
+    if (left == 0) break; // none is needed
+  }
+  return writeFamilies(ROOM, outSums, outDiffs);
 }

@@ -7,7 +7,7 @@
 // each level built is a node. The draws are a fixed xorshift32 sequence, so both engines
 // make the same probes. Twin: src/engine/ts/complete-estimate.ts.
 
-import { OPEN, BY_ROW, size, rest, kind, index, at32, at64, build, countNode } from "./complete-state";
+import { OPEN, size, rest, kind, index, at32, at64, build, countNode, rowOf, columnOf } from "./complete-state";
 
 /** The probes solve's portfolio makes (relative error 10 to 30% on the hard Excluded Diagonals boards: it tells 10^8 from 10^14). */
 export const ESTIMATE_PROBES: i32 = 256;
@@ -50,9 +50,9 @@ export function estimateTree(probes: i32): f64 {
       for (let j = nextDraw() % k; j > 0; j--) x &= x - 1;
       const b = <i32>ctz<u64>(x);
       const line = load<i32>(at32(index, d));
-      const byRow = load<i32>(at32(kind, d)) == BY_ROW;
+      const lineKind = load<i32>(at32(kind, d));
       countNode();
-      if (build(d, d + 1, byRow ? line : b, byRow ? b : line) != OPEN) break;
+      if (build(d, d + 1, rowOf(lineKind, line, b), columnOf(lineKind, line, b)) != OPEN) break;
     }
     sum += estimate;
   }

@@ -7,8 +7,8 @@
 // complete-state.ts and imports nothing of complete.ts. Twin: src/engine/ts/complete-lookahead.ts.
 
 import {
-  FAIL, OPEN, BY_ROW, BY_COLUMN, size, avail, rowsLeft, colsLeft, kind, index, rest, order, orderPos,
-  builtOpen, planes0, planes1, planes2, planesExact, at32, at64, takenBy, takersOf, build, countNode,
+  FAIL, OPEN, BY_ROW, BY_COLUMN, BY_SUM, BY_DIFF, size, avail, rowsLeft, colsLeft, kind, index, rest, order, orderPos,
+  builtOpen, planes0, planes1, planes2, planesExact, needed, at32, at64, takenBy, takersOf, diagonalRows, rowOf, columnOf, build, countNode,
 } from "./complete-state";
 
 /**
@@ -35,8 +35,8 @@ const BEST_SCORES: usize = memory.data(256, 16);
 /** survivors' open squares of the rows left, summed over the branches that build (i64: a solved level counts i32.MAX_VALUE). */
 let survivorsOpen: i64 = 0;
 
-/** The branches of (kind, at) among `values` whose level builds (the others fail at once); each build is a node. */
-function survivors(dst: i32, byRow: bool, at: i32, values: u64): u64 {
+/** The branches of line (lineKind, at) among `values` whose level builds (the others fail at once); each build is a node. */
+function survivors(dst: i32, lineKind: i32, at: i32, values: u64): u64 {
   let alive: u64 = 0;
   let open: i64 = 0;
   let x = values;
@@ -44,7 +44,7 @@ function survivors(dst: i32, byRow: bool, at: i32, values: u64): u64 {
     const v = <i32>ctz<u64>(x);
     x &= x - 1;
     countNode();
-    if (byRow ? build(dst, dst + 1, at, v) != FAIL : build(dst, dst + 1, v, at) != FAIL) {
+    if (build(dst, dst + 1, rowOf(lineKind, at, v), columnOf(lineKind, at, v)) != FAIL) {
       alive |= <u64>1 << <u64>v;
       store<i32>(SCORES + (<usize>v << 2), builtOpen);
       open += <i64>builtOpen;
@@ -62,23 +62,22 @@ let bestCount: i32 = 0;
 let bestOpen: i64 = 0;
 let pruned: bool = false;
 
-/** lookAhead on one row (byRow) or column `at` whose branches are `values` at level dst: false if none survives. */
-function consider(dst: i32, byRow: bool, at: i32, values: u64): bool {
-  const alive = survivors(dst, byRow, at, values);
+/** lookAhead on one line (lineKind, at): a row, a column or a needed diagonal, whose branches are `values` at level dst: false if none survives. */
+function consider(dst: i32, lineKind: i32, at: i32, values: u64): bool {
+  const alive = survivors(dst, lineKind, at, values);
   if (alive == 0) return false;
   if (alive != values) {
     // Its dead squares go (each one's level failed at once).
     const to = avail + (<usize>(dst * size) << 3);
-    if (byRow) {
+    if (lineKind == BY_ROW) {
       store<u64>(to + (<usize>at << 3), alive);
     } else {
-      const cut = ~(<u64>1 << <u64>at);
       let x = values & ~alive;
-      while (x != 0) {
+      while (x != 0) { // a column's or a diagonal's dead square, in row y
         const y = <i32>ctz<u64>(x);
         x &= x - 1;
         const where = to + (<usize>y << 3);
-        store<u64>(where, load<u64>(where) & cut);
+        store<u64>(where, load<u64>(where) & ~(<u64>1 << <u64>columnOf(lineKind, at, y)));
       }
     }
     pruned = true;
@@ -90,7 +89,7 @@ function consider(dst: i32, byRow: bool, at: i32, values: u64): bool {
   if (k < bestCount || (k == bestCount && survivorsOpen < bestOpen)) {
     bestCount = k;
     bestOpen = survivorsOpen;
-    bestKind = byRow ? BY_ROW : BY_COLUMN;
+    bestKind = lineKind;
     bestIndex = at;
     bestRest = alive;
     memory.copy(BEST_SCORES, SCORES, 256);
@@ -144,17 +143,18 @@ export function lookAhead(dst: i32): i32 {
     const values = load<u64>(at64(rest, dst));
     // Saved before the builds below overwrite them.
     const b0 = planes0, b1 = planes1, b2 = planes2, exact = planesExact;
+    const sums0 = load<u64>(needed), sums1 = load<u64>(needed + 8), diffs0 = load<u64>(needed + 16), diffs1 = load<u64>(needed + 24);
     const limit = <i32>popcnt<u64>(values) + LOOKAHEAD_SLACK;
     bestCount = 65;
     pruned = false;
-    if (!consider(dst, chosenKind == BY_ROW, chosen, values)) return FAIL;
+    if (!consider(dst, chosenKind, chosen, values)) return FAIL;
     let x = rows;
     while (x != 0) {
       const y = <i32>ctz<u64>(x);
       x &= x - 1;
       if (chosenKind == BY_ROW && y == chosen) continue;
       const a = load<u64>(to + (<usize>y << 3));
-      if (<i32>popcnt<u64>(a) <= limit && !consider(dst, true, y, a)) return FAIL;
+      if (<i32>popcnt<u64>(a) <= limit && !consider(dst, BY_ROW, y, a)) return FAIL;
     }
     // Free columns with at most `limit` takers: from build's bit planes up to 7 (exact there),
     // else every free column's takers counted (build's planes stop at 7, and near the root a
@@ -170,7 +170,20 @@ export function lookAhead(dst: i32): i32 {
       columns &= columns - 1;
       if (chosenKind == BY_COLUMN && cc == chosen) continue;
       const takers = takersOf(to, rows, cc);
-      if (takers != 0 && <i32>popcnt<u64>(takers) <= limit && !consider(dst, false, cc, takers)) return FAIL;
+      if (takers != 0 && <i32>popcnt<u64>(takers) <= limit && !consider(dst, BY_COLUMN, cc, takers)) return FAIL;
+    }
+    // The diagonals every completion needs with at most `limit` open squares, sums then
+    // differences, lowest first (one with none left fails the node: it needs a queen).
+    for (let w = 0; w < 4; w++) {
+      let z = w == 0 ? sums0 : w == 1 ? sums1 : w == 2 ? diffs0 : diffs1;
+      const lineKind = w < 2 ? BY_SUM : BY_DIFF;
+      while (z != 0) {
+        const k = (w & 1) * 64 + <i32>ctz<u64>(z);
+        z &= z - 1;
+        if (chosenKind == lineKind && k == chosen) continue;
+        const on = diagonalRows(to, rows, w >> 1, k);
+        if (<i32>popcnt<u64>(on) <= limit && !consider(dst, lineKind, k, on)) return FAIL;
+      }
     }
     if (!pruned) {
       store<i32>(at32(kind, dst), bestKind);

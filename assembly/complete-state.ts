@@ -9,16 +9,22 @@
 import { allocate } from "./memory";
 import { allowedMask } from "./constraints";
 import { diagonalsFeasible, diagonalsForbidden, boundsPay } from "./diagonal-bounds";
-import { colourForbidden } from "./colour-bounds";
+import { colourForbidden, colourMandatory } from "./colour-bounds";
 import { EVEN_BITS, indexSum, squareSum } from "./bit-sums";
 
 /** What build makes of a level. */
 export const FAIL: i32 = 0;
 export const OPEN: i32 = 1;
 export const SOLVED: i32 = 2;
-/** What a level branches on: a row's squares, or a column's takers. */
+/**
+ * What a level branches on: a row's squares, a column's takers, or the open squares of a
+ * diagonal every completion needs (solve's filtering: colourMandatory), by their rows: sum
+ * diagonal r + c = index, difference diagonal c - r + n - 1 = index.
+ */
 export const BY_ROW: i32 = 0;
 export const BY_COLUMN: i32 = 1;
+export const BY_SUM: i32 = 2;
+export const BY_DIFF: i32 = 3;
 
 export let size: i32 = 0;
 /** Empty board = 1 node, each queen placed = 1 node, and each level the lookahead builds = 1 node. */
@@ -27,8 +33,8 @@ export let solutions: u64 = 0;
 export let avail: usize = 0; // u64[2 (n + 1) * n]: level d's open columns of row r at (d * n + r)
 export let rowsLeft: usize = 0; // u64[2 (n + 1)]
 export let colsLeft: usize = 0; // u64[2 (n + 1)]
-export let kind: usize = 0; // i32[2 (n + 1)]: BY_ROW or BY_COLUMN
-export let index: usize = 0; // i32[2 (n + 1)]: the row (BY_ROW) or column (BY_COLUMN) branched on
+export let kind: usize = 0; // i32[2 (n + 1)]: BY_ROW, BY_COLUMN, BY_SUM or BY_DIFF
+export let index: usize = 0; // i32[2 (n + 1)]: the row, column or diagonal branched on
 export let rest: usize = 0; // u64[2 (n + 1)]: branches not yet tried (columns, or rows)
 export let cols: usize = 0; // i32[n]
 export let order: usize = 0; // u8[2 (n + 1) * 64]: level d's branches in lookAhead's order, from (d << 6)
@@ -39,8 +45,14 @@ export let bounds: bool = true;
 export let colourBounds: bool = true;
 /** Filtering (diagonalsForbidden, and colourForbidden with the per-colour bounds): solve mode only, so counting and enumeration walk the wide path's tree. */
 export let filtering: bool = false;
+/** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory). */
+let neededLines: bool = false;
+/** neededLines held back (holdNeeded) until the portfolio's 64-bit search starts its lookahead. */
+let neededHeld: bool = false;
 let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1
 let forbidden: usize = 0; // u64[4]: as usable, the diagonals filtering takes away
+/** u64[4]: as usable, the diagonals every completion needs at build's last open node (none without filtering), for lookAhead. */
+export let needed: usize = 0;
 /** build's count of the open squares of the rows left at its last node (i32.MAX_VALUE when solved), for lookAhead's order. */
 export let builtOpen: i32 = 0;
 // build's bit planes of the column takers at its last open node, for lookAhead.
@@ -58,9 +70,9 @@ let nodeMoment: f64 = 0;
  * Allocate and reset for an n x n board (n <= 64) under the constraints of constraints.ts:
  * level 0 is the root's allowed squares, every row and column left; `withBounds`: the diagonal
  * bounds where they pay, `withColourBounds` their per-colour form, `solveMode` filtering with
- * them. False if out of memory.
+ * them, `withNeeded` (with both) the needed diagonals as lines. False if out of memory.
  */
-export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solveMode: bool): bool {
+export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solveMode: bool, withNeeded: bool): bool {
   size = n;
   nodes = 1; // the empty board
   solutions = 0;
@@ -77,7 +89,8 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
   orderPos = allocate(levels << 2);
   usable = allocate(32);
   forbidden = allocate(32);
-  if (order == 0 || orderPos == 0 || usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return false;
+  needed = allocate(32);
+  if (needed == 0 || order == 0 || orderPos == 0 || usable == 0 || forbidden == 0 || avail == 0 || rowsLeft == 0 || colsLeft == 0 || kind == 0 || index == 0 || rest == 0 || cols == 0) return false;
   const full: u64 = n == 64 ? ~(<u64>0) : ((<u64>1 << <u64>n) - 1);
   for (let r = 0; r < n; r++) {
     store<i32>(at32(cols, r), -1);
@@ -88,7 +101,24 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
   bounds = withBounds && rootPays();
   colourBounds = withColourBounds;
   filtering = bounds && solveMode;
+  neededLines = filtering && colourBounds && withNeeded;
+  neededHeld = false;
   return true;
+}
+
+/**
+ * The needed diagonals as lines held back (true) or started again (false): solve's portfolio
+ * starts them with its 64-bit search's lookahead, so boards decided in its first nodes are
+ * answered as before (a node with them costs about 1.6 times one without).
+ */
+export function holdNeeded(hold: bool): void {
+  if (hold && neededLines) {
+    neededLines = false;
+    neededHeld = true;
+  } else if (!hold && neededHeld) {
+    neededLines = true;
+    neededHeld = false;
+  }
 }
 
 /** A node more: a queen placed, or a level the lookahead builds. */
@@ -116,6 +146,55 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
 /** The free columns exactly k rows can take (1 <= k <= 7), from build's bit planes of the takers. */
 @inline export function takenBy(k: i32, b0: u64, b1: u64, b2: u64, exact: u64): u64 {
   return exact & ((k & 1) != 0 ? b0 : ~b0) & ((k & 2) != 0 ? b1 : ~b1) & ((k & 4) != 0 ? b2 : ~b2);
+}
+
+// build's counts of each diagonal's open squares (neededLines): per family (sums, then differences),
+// bit planes 0, 1, 2 and "8 or more", two u64 words each (indices 0..63, 64..127): u64[16].
+const SUM_PLANES: usize = memory.data(128, 16);
+const DIFF_PLANES: usize = SUM_PLANES + 64;
+
+/** Adds one to the count of each diagonal set in the 128-bit (x0, x1), into the planes at p (as the columns' takers). */
+@inline function countInto(p: usize, x0: u64, x1: u64): void {
+  let c0 = load<u64>(p) & x0;
+  store<u64>(p, load<u64>(p) ^ x0);
+  let c1 = load<u64>(p + 16) & c0;
+  store<u64>(p + 16, load<u64>(p + 16) ^ c0);
+  store<u64>(p + 48, load<u64>(p + 48) | (load<u64>(p + 32) & c1));
+  store<u64>(p + 32, load<u64>(p + 32) ^ c1);
+  c0 = load<u64>(p + 8) & x1;
+  store<u64>(p + 8, load<u64>(p + 8) ^ x1);
+  c1 = load<u64>(p + 24) & c0;
+  store<u64>(p + 24, load<u64>(p + 24) ^ c0);
+  store<u64>(p + 56, load<u64>(p + 56) | (load<u64>(p + 40) & c1));
+  store<u64>(p + 40, load<u64>(p + 40) ^ c1);
+}
+
+/** The diagonals of one word (at q: a family's planes plus 8 for the second word) with exactly k open squares (1 <= k <= 7). */
+@inline function countIs(q: usize, k: i32): u64 {
+  return ~load<u64>(q + 48) & takenBy(k, load<u64>(q), load<u64>(q + 16), load<u64>(q + 32), ~(<u64>0));
+}
+
+/** The row of branch v of a level that branches on (lineKind, line). */
+@inline export function rowOf(lineKind: i32, line: i32, v: i32): i32 {
+  return lineKind == BY_ROW ? line : v;
+}
+
+/** The column of branch v of a level that branches on (lineKind, line). */
+@inline export function columnOf(lineKind: i32, line: i32, v: i32): i32 {
+  return lineKind == BY_ROW ? v : lineKind == BY_COLUMN ? line : lineKind == BY_SUM ? line - v : line - (size - 1) + v;
+}
+
+/** The rows of `rows` whose square on diagonal k of `family` (0: sums r + c, 1: differences c - r + n - 1) is open at the level whose masks start at `to`. */
+export function diagonalRows(to: usize, rows: u64, family: i32, k: i32): u64 {
+  let on: u64 = 0;
+  let x = rows;
+  while (x != 0) {
+    const y = <i32>ctz<u64>(x);
+    x &= x - 1;
+    const c = family == 0 ? k - y : k - (size - 1) + y;
+    if (<u32>c < <u32>size && (load<u64>(to + (<usize>y << 3)) & (<u64>1 << <u64>c)) != 0) on |= <u64>1 << <u64>y;
+  }
+  return on;
 }
 
 /** The rows of `rows` that can take column cc at the level whose masks start at `to`. */
@@ -160,6 +239,7 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   let d0: u64 = 0;
   let d1: u64 = 0;
   let open: i32 = 0; // the open squares of the rows left
+  if (neededLines) memory.fill(SUM_PLANES, 0, 128);
   let x = rows;
   while (x != 0) {
     const y = <i32>ctz<u64>(x);
@@ -172,11 +252,17 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
     store<u64>(to + (<usize>y << 3), a);
     if (a == 0) return FAIL;
     if (bounds) {
-      s0 |= a << <u64>y;
-      if (y != 0) s1 |= a >> <u64>(64 - y);
+      const x0 = a << <u64>y, x1 = y != 0 ? a >> <u64>(64 - y) : 0;
       const shift = size - 1 - y;
-      d0 |= a << <u64>shift;
-      if (shift != 0) d1 |= a >> <u64>(64 - shift);
+      const z0 = a << <u64>shift, z1 = shift != 0 ? a >> <u64>(64 - shift) : 0;
+      s0 |= x0;
+      s1 |= x1;
+      d0 |= z0;
+      d1 |= z1;
+      if (neededLines) { // each diagonal's open squares, counted as the columns' takers are (bit planes to 7, then 8 or more)
+        countInto(SUM_PLANES, x0, x1);
+        countInto(DIFF_PLANES, z0, z1);
+      }
     }
     const c0 = b0 & a;
     b0 ^= a;
@@ -216,18 +302,39 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   planes2 = b2;
   planesExact = exact;
   builtOpen = open;
+  let lineKind = BY_ROW, line = best;
+  let branches = load<u64>(to + (<usize>best << 3));
   for (let k = 1; k < bestCount && k < 8; k++) {
     const hits = takenBy(k, b0, b1, b2, exact);
     if (hits == 0) continue;
-    const cc = <i32>ctz<u64>(hits);
-    store<i32>(at32(kind, dst), BY_COLUMN);
-    store<i32>(at32(index, dst), cc);
-    store<u64>(at64(rest, dst), takersOf(to, rows, cc));
-    return OPEN;
+    lineKind = BY_COLUMN;
+    line = <i32>ctz<u64>(hits);
+    branches = takersOf(to, rows, line);
+    bestCount = k;
+    break;
   }
-  store<i32>(at32(kind, dst), BY_ROW);
-  store<i32>(at32(index, dst), best);
-  store<u64>(at64(rest, dst), load<u64>(to + (<usize>best << 3)));
+  // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest
+  // first (none looked for where the line chosen has one square: nothing has fewer).
+  if (neededLines && bestCount > 1 && colourMandatory(size, usable, usable + 16, needed, needed + 16) > 0) {
+    for (let k = 1; k < bestCount && k < 8; k++) {
+      let w = 0;
+      let hits: u64 = 0;
+      for (; w < 4; w++) {
+        hits = load<u64>(needed + (<usize>w << 3)) & countIs(SUM_PLANES + (<usize>(w >> 1) << 6) + (<usize>(w & 1) << 3), k);
+        if (hits != 0) break;
+      }
+      if (w == 4) continue;
+      lineKind = w < 2 ? BY_SUM : BY_DIFF;
+      line = (w & 1) * 64 + <i32>ctz<u64>(hits);
+      branches = diagonalRows(to, rows, w >> 1, line);
+      break;
+    }
+  } else {
+    memory.fill(needed, 0, 32);
+  }
+  store<i32>(at32(kind, dst), lineKind);
+  store<i32>(at32(index, dst), line);
+  store<u64>(at64(rest, dst), branches);
   return OPEN;
 }
 

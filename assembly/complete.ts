@@ -32,7 +32,7 @@
 
 import { wideInit, wideRun, wideSolutions, wideNodes } from "./complete-wide";
 import {
-  OPEN, SOLVED, BY_ROW, nodes, solutions, avail, rowsLeft, kind, index, rest, cols, order, orderPos, bounds, colourBounds, filtering,
+  holdNeeded, OPEN, SOLVED, rowOf, columnOf, nodes, solutions, avail, rowsLeft, kind, index, rest, cols, order, orderPos, bounds, colourBounds, filtering,
   at32, at64, build, countNode, countSolution, stateInit,
 } from "./complete-state";
 import { allocate } from "./memory";
@@ -66,6 +66,8 @@ const NO_COLOUR_BOUNDS: i32 = 128;
 const NO_LOOKAHEAD: i32 = 256;
 /** Bit of param (tests): solve's lookahead at every level, whatever the rows left, so that small boards take it too. */
 const LOOKAHEAD_ALWAYS: i32 = 512;
+/** Bit of param turning solve's needed diagonals (colour-bounds.ts colourMandatory) off as lines to branch on (for measurements). */
+const NO_NEEDED: i32 = 4096;
 /** The deepest level with solve's lookahead (-1: none; it runs where filtering is on), and the fewest rows left it takes. */
 let lookaheadDepth: i32 = -1;
 let lookaheadRows: i32 = 0;
@@ -95,7 +97,7 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   found = false;
   portfolio = false; // (set once the root is made)
   // The diagonal bounds, and solve's portfolio, only on boards where the bounds pay (boundsPay).
-  if (!stateInit(n, (param & NO_BOUNDS) == 0, (param & NO_COLOUR_BOUNDS) == 0, mode == 0)) return 0;
+  if (!stateInit(n, (param & NO_BOUNDS) == 0, (param & NO_COLOUR_BOUNDS) == 0, mode == 0, (param & NO_NEEDED) == 0)) return 0;
   splitOut = allocate(<usize>(1 + 2 * (n + 64)) << 2);
   if (splitOut == 0) return 0;
   let reach: i32 = -1;
@@ -112,6 +114,7 @@ export function completeInit(n: i32, seed: u32, param: i32, nodeCap: f64, stepCa
   // lookahead, then starts again from the root with it (narrowWithLookahead).
   lookaheadDepth = portfolio ? -1 : reach;
   deferredLookahead = portfolio ? reach : -1;
+  holdNeeded(deferredLookahead >= 0); // the needed diagonals start with the lookahead
   maxNodes = portfolio ? Infinity : nodeCap;
   depth = expand(0, 0, -1, -1) == OPEN ? 0 : -1;
   return cols;
@@ -129,7 +132,8 @@ export function completeRun(workLimit: f64): i32 {
  * PORTFOLIO_START nodes without it have not decided the board: boards it decides by then are
  * answered as without the lookahead (on solvable ones its other branching can take many times
  * the nodes to the first solution: n = 26, Excluded Diagonals d = 30, seed 2, 61,420 nodes
- * without, 187,011 with), the others get the lookahead's proofs. Nodes go on counting; level 0
+ * without, 187,011 with), the others get the lookahead's proofs, and the needed diagonals
+ * (complete-state.ts holdNeeded) with it. Nodes go on counting; level 0
  * is the root's (filtered) level, so the new tree is the one a search with the lookahead from the
  * start walks. False when the root fails (the board has no solution); true, and nothing done,
  * when there is no lookahead to start or it has started.
@@ -138,6 +142,7 @@ function narrowWithLookahead(): bool {
   if (deferredLookahead < 0) return true;
   lookaheadDepth = deferredLookahead;
   deferredLookahead = -1;
+  holdNeeded(false);
   depth = expand(0, 0, -1, -1) == OPEN ? 0 : -1;
   return depth == 0;
 }
@@ -162,14 +167,8 @@ function narrowRun(workLimit: f64): i32 {
       b = <i32>ctz<u64>(left);
     }
     store<u64>(at64(rest, depth), left & ~(<u64>1 << <u64>b));
-    let r: i32, c: i32;
-    if (load<i32>(at32(kind, depth)) == BY_ROW) {
-      r = load<i32>(at32(index, depth));
-      c = b;
-    } else {
-      c = load<i32>(at32(index, depth));
-      r = b;
-    }
+    const lineKind = load<i32>(at32(kind, depth)), line = load<i32>(at32(index, depth));
+    const r = rowOf(lineKind, line, b), c = columnOf(lineKind, line, b);
     countNode();
     store<i32>(at32(cols, r), c);
     const result = expand(depth, depth + 1, r, c);
@@ -219,7 +218,7 @@ export function completeSplit(): i32 {
     store<i32>(out + 4, load<i32>(at32(cols, r)));
     out += 8;
   }
-  const byRow = load<i32>(at32(kind, d)) == BY_ROW;
+  const lineKind = load<i32>(at32(kind, d));
   const line = load<i32>(at32(index, d));
   const m = <i32>popcnt<u64>(give);
   let next = pos;
@@ -234,8 +233,8 @@ export function completeSplit(): i32 {
       b = <i32>ctz<u64>(give);
       give &= give - 1;
     }
-    store<i32>(out, byRow ? line : b);
-    store<i32>(out + 4, byRow ? b : line);
+    store<i32>(out, rowOf(lineKind, line, b));
+    store<i32>(out + 4, columnOf(lineKind, line, b));
     out += 8;
   }
   return m;

@@ -7,6 +7,7 @@
 //
 //   npx esbuild bench/frontier-estimate.ts --bundle --platform=node --format=esm --outfile=/tmp/fe.mjs
 //   node /tmp/fe.mjs 32 34 1 2 1500     # n d minFree seed probes
+//   node /tmp/fe.mjs 32 34 1 2 1500 0   # the same without the needed diagonals as lines
 //
 // Prints one JSON line: `work` (nodes and builds: the figure solve's 64-bit search would count),
 // `nodes` (queens placed only), the relative standard error of `work`, and the root's builds.
@@ -17,9 +18,9 @@ import { ProbedSolveSearch, probePicker } from "../src/search/proof-estimate.js"
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { normaliseConstraints } from "../src/board/constraints.js";
 
-const [n, d, minFree, seed, probes = 1500] = process.argv.slice(2).map(Number);
+const [n, d, minFree, seed, probes = 1500, needed = 1] = process.argv.slice(2).map(Number);
 const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
-const search = new ProbedSolveSearch(n, normaliseConstraints(n, { blocked }, "frontier-estimate"));
+const search = new ProbedSolveSearch(n, normaliseConstraints(n, { blocked }, "frontier-estimate"), true, needed !== 0);
 const pick = probePicker();
 let sum = 0, squares = 0, placed = 0;
 for (let p = 0; p < probes; p++) {
@@ -30,4 +31,4 @@ for (let p = 0; p < probes; p++) {
 }
 const mean = sum / probes;
 const error = Math.sqrt(Math.max(0, squares / probes - mean * mean) / probes) / mean;
-console.log(JSON.stringify({ n, d, minFree, seed, probes, root: search.depth === 0 ? "open" : "decided", rootBuilds: search.rootWork, work: mean.toExponential(2), nodes: (placed / probes).toExponential(2), relError: +error.toFixed(2) }));
+console.log(JSON.stringify({ n, d, minFree, seed, probes, needed: needed !== 0, root: search.depth === 0 ? "open" : "decided", rootBuilds: search.rootWork, work: mean.toExponential(2), nodes: (placed / probes).toExponential(2), relError: +error.toFixed(2) }));

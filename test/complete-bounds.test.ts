@@ -10,8 +10,9 @@ import { pickEngine } from "../src/engine/select.js";
 import { COMPLETE_LOOKAHEAD_ALWAYS, COMPLETE_NO_BOUNDS, COMPLETE_NO_COLOUR_BOUNDS, COMPLETE_NO_LOOKAHEAD, COMPLETE_PLAIN, COMPLETE_RESTART_OFTEN, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
-import { rng, type Givens, type Pair } from "./constrained.js";
+import { diagonalBoard, expectSolveRuns, rng, runComplete as run, type Givens, type Pair } from "./constrained.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
+import { BY_COLUMN } from "../src/engine/ts/complete-state.js";
 
 /** Every solution by brute force over the rows (marks of the columns and diagonals taken), as strings. */
 function bruteOnce(n: number, givens: Givens): string[] {
@@ -73,42 +74,6 @@ function placed(columns: ArrayLike<number>, n: number, givens: Givens): boolean 
     col.add(c); sum.add(r + c); diff.add(r - c);
   }
   return columns.length === n;
-}
-
-/** A board with whole diagonals blocked (where the bounds bite), a few squares more, and maybe a given queen. */
-function diagonalBoard(n: number, random: () => number): Givens {
-  const blocked = new Set<number>();
-  const lines = Math.floor(random() * n * 1.6);
-  for (let i = 0; i < lines; i++) {
-    const k = Math.floor(random() * (2 * n - 1));
-    const sumLine = random() < 0.5;
-    for (let r = 0; r < n; r++) {
-      const c = sumLine ? k - r : r - (k - (n - 1));
-      if (c >= 0 && c < n) blocked.add(r * n + c);
-    }
-  }
-  for (let i = 0; i < n / 2; i++) blocked.add(Math.floor(random() * n * n));
-  const fixed: Pair[] = [];
-  if (random() < 0.3) {
-    const r = Math.floor(random() * n), c = Math.floor(random() * n);
-    if (!blocked.has(r * n + c)) fixed.push([r, c]);
-  }
-  return { fixed, blocked: [...blocked].filter((s) => !fixed.some(([r, c]) => r * n + c === s)).map((s) => [Math.floor(s / n), s % n] as Pair) };
-}
-
-type Run = { status: number; nodes: number; total: bigint; found: string[]; columns: number[] };
-
-function run(engine: "wasm" | "ts", n: number, givens: Givens, param: number): Run {
-  const constraints = checkConstraints(n, givens, "test");
-  const search = pickEngine(engine).openSearch("complete", n, { seed: 0, param, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints });
-  try {
-    const found: string[] = [];
-    let status = search.run(Infinity);
-    if ((param & 3) === 1) for (; status === FOUND; status = search.run(Infinity)) found.push(search.columns().join(","));
-    return { status, nodes: search.stats().nodes, total: search.solutions!(), found: found.sort(), columns: Array.from(search.columns()) };
-  } finally {
-    search.close();
-  }
 }
 
 /**
@@ -263,12 +228,7 @@ describe("the complete search's diagonal bounds", () => {
       const without = run("wasm", n, givens, COMPLETE_PLAIN | COMPLETE_NO_LOOKAHEAD);
       const usual = run("wasm", n, givens, COMPLETE_PLAIN);
       expect(usual.nodes).toBe(without.nodes); // below 22 rows the default never looks ahead
-      for (const r of [...seen, without]) {
-        expect(r.status).toBe(all.length > 0 ? FOUND : EXHAUSTED);
-        if (all.length > 0) expect(all).toContain(r.columns.join(","));
-      }
-      expect(seen[1].nodes).toBe(seen[0].nodes);
-      expect(seen[1].columns).toEqual(seen[0].columns);
+      expectSolveRuns(all, seen, [without]);
       if (seen[0].nodes !== without.nodes) changed++;
       if (i % 10 === 0) {
         // Counting never looks ahead: the same tree with the bit on or off.
@@ -301,9 +261,9 @@ describe("the complete search's diagonal bounds", () => {
     expect(Math.min(...colSquares.map((s) => s.length))).toBe(10);
     const root = new CompleteSearch(n, checkConstraints(n, givens, "test"), 0, Infinity).rootBranch();
     expect(root).not.toBeNull();
-    expect(root!.byRow).toBe(false);
+    expect(root!.kind).toBe(BY_COLUMN);
     expect(root!.index).toBe(27);
-    expect([...root!.values].sort((a, b) => a - b)).toEqual(colSquares[27]); // each of its squares survives the lookahead
+    expect(root!.squares.map(([r]) => r).sort((a, b) => a - b)).toEqual(colSquares[27]); // each of its squares survives the lookahead
     // Both engines take the same first 100,000 nodes (and the lookahead's builds of the node where the cap
     // falls) and stand on the same partial board.
     const constraints = checkConstraints(n, givens, "test");

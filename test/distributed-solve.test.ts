@@ -394,7 +394,7 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     for (const [r, c] of blocked) expect(result.columns[r]).not.toBe(c);
     const none = await runCli(["solve", "20", "--method", "complete", "--blocked", excludedDiagonalsBoard(20, 18, { seed: 1 }).blocked.map(([r, c]) => `${r}:${c}`).join(","), "--queue", url], { env });
     expect(none.code, none.stderr).toBe(0);
-    expect(none.stdout).toMatch(/^n = 20: no completion \(proved by exhaustive search\); \d+ nodes, queue nqueens-solve-n20-b[0-9a-f]{32}-t\d+-sv3, \d+ tasks \(0 decided before this run\), \d+ pass(es)?, \d+ workers?; authenticated, \d+ tasks? searched again by the coordinator, [\d.]+ ms\n$/);
+    expect(none.stdout).toMatch(/^n = 20: no completion \(proved by exhaustive search\); \d+ nodes, queue nqueens-solve-n20-b[0-9a-f]{32}-t\d+-sv4, \d+ tasks \(0 decided before this run\), \d+ pass(es)?, \d+ workers?; authenticated, \d+ tasks? searched again by the coordinator, [\d.]+ ms\n$/);
     // Refusals, exit 2, before Redis.
     const noKey = await runCli(["solve", "22", "--method", "complete", "--blocked", flag, "--queue", "redis://127.0.0.1:1"], { env: { ...process.env, NQUEENS_KEY: "" } });
     expect([noKey.code, noKey.stderr]).toEqual([2, expect.stringMatching(/^nqueens: no cluster key/)]);

@@ -25,9 +25,10 @@ import { CONSTRAINED_MAX_N, constrainedPrefixSteps, openConstrainedSolve, prefix
  * The version of the tasks' cut (the first real branch, past the lines with one square, else
  * the prefixes of SOLVE_TASKS; version 1 cut at the root's branch only where it had two squares
  * or more): a queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
- * Version 3: digests are SHA-256 (128 bits), no longer FNV-1a 64.
+ * Version 3: digests are SHA-256 (128 bits), no longer FNV-1a 64. Version 4: the first real
+ * branch may be a diagonal every completion needs (its open squares), not only a row or column.
  */
-export const SOLVE_TASKS_VERSION = 3;
+export const SOLVE_TASKS_VERSION = 4;
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
@@ -71,7 +72,7 @@ export type SolveTaskControl = {
 function firstBranch(n: number, constraints: Constraints): Square[] | null {
   if (n > NARROW_MAX_N || constraints.conflict !== null) return null;
   const branch = new CompleteSearch(n, constraints.empty ? undefined : constraints, 0, Infinity).firstBranch();
-  return branch && branch.values.map((v): Square => (branch.byRow ? [branch.index, v] : [v, branch.index]));
+  return branch && branch.squares;
 }
 
 /**

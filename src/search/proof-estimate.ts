@@ -10,7 +10,7 @@
 import type { Constraints } from "../board/constraints.js";
 import { monotonicMs } from "../core/platform.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
-import { BY_ROW, OPEN, nthBit, popcount32 } from "../engine/ts/complete-state.js";
+import { OPEN, columnOf, nthBit, popcount32, rowOf } from "../engine/ts/complete-state.js";
 
 /** The probes a forecast makes (seeded: the same board gives the same figure). */
 export const PROOF_PROBES = 200;
@@ -22,9 +22,9 @@ export class ProbedSolveSearch extends CompleteSearch {
   /** The last probe's estimate of the queens placed alone (1 + d1 + d1*d2 + ..., builds left out). */
   probeQueens = 1;
 
-  /** `lookahead`: solve's (true), or "always" (tests: at every level, so that small boards take it too). */
-  constructor(n: number, constraints: Constraints | undefined, lookahead: true | "always" = true) {
-    super(n, constraints, 0, Infinity, true, true, lookahead);
+  /** `lookahead`: solve's (true), or "always" (tests: at every level, so that small boards take it too); `needed`: the needed diagonals as lines (solve's; false for measurements). */
+  constructor(n: number, constraints: Constraints | undefined, lookahead: true | "always" = true, needed = true) {
+    super(n, constraints, 0, Infinity, true, true, lookahead, false, needed);
     this.rootWork = this.nodes;
   }
 
@@ -45,9 +45,9 @@ export class ProbedSolveSearch extends CompleteSearch {
       if (k === 0) return work;
       product *= k;
       const b = nthBit(lo, hi, pick(k));
-      const byRow = this.kind[level] === BY_ROW;
+      const kind = this.kind[level], line = this.index[level];
       const before = this.nodes;
-      const result = this.expand(level, level + 1, byRow ? this.index[level] : b, byRow ? b : this.index[level]);
+      const result = this.expand(level, level + 1, rowOf(kind, line, b), columnOf(this.n, kind, line, b));
       work += product * (1 + this.nodes - before);
       this.probeQueens += product;
       if (result !== OPEN) return work;

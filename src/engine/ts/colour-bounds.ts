@@ -81,13 +81,23 @@ export function colourBoundsHold(
   return false;
 }
 
+/** A window of one slot at one split: indexLow <= k <= indexHigh and farLimit <= q <= nearLimit (q: k's squared distance from the centre). */
+type Window = [indexLow: number, indexHigh: number, farLimit: number, nearLimit: number];
+
+const inWindow = (k: number, q: number, [indexLow, indexHigh, farLimit, nearLimit]: Window): boolean =>
+  k >= indexLow && k <= indexHigh && q >= farLimit && q <= nearLimit;
+
 /**
- * As the kernel's colourForbidden (solve on the 64-bit path, right after colourBoundsHold held):
- * writes the diagonals no t leaves room for into outSums / outDiffs (cleared first); how many.
- * The twin tests each usable diagonal against each t's window; the kernel builds the same sets as masks.
+ * The usable diagonals of every slot that `marks` says of, written into outSums / outDiffs
+ * (cleared first); how many. `windowsOf(slot, e)` is the slot's window at the split with e queens
+ * on even squares (null: none), over the splits where the bounds hold (as colourBoundsHold left
+ * them), and `marks(k, q, windows)` decides a diagonal from its index, squared distance and those.
  */
-export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
-  const span = 2 * n - 1, centre = span >> 1, half = nodeMoment / 2;
+function markDiagonals(
+  n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array,
+  windowsOf: (slot: number, e: number) => Window | null, marks: (k: number, q: number, windows: (Window | null)[]) => boolean,
+): number {
+  const span = 2 * n - 1, centre = span >> 1;
   const diffParity = (n - 1) & 1;
   let added = 0;
   outSums.fill(0);
@@ -101,30 +111,75 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
     const family = slot >> 1, colour = slot & 1;
     const set = family === 0 ? sums : diffs, out = family === 0 ? outSums : outDiffs;
     const parity = family === 0 ? colour : diffParity ^ colour;
-    const me = 2 * family + colour, other = 2 * family + (colour ^ 1), f = 2 * (family ^ 1);
-    const target = family === 0 ? nodeSum : nodeDiff;
-    // Per feasible split with a queen of this colour, the window a diagonal must lie in:
-    // indexLow <= k <= indexHigh and farLimit <= q <= nearLimit (the kernel's masks).
-    const windows: number[][] = [];
-    for (const e of feasible) {
-      const o = nodeLeft - e, m = colour === 0 ? e : o, mo = colour === 0 ? o : e;
-      if (m === 0) continue;
-      windows.push([
-        target - high(other, 0, mo) - high(me, 0, m - 1),
-        target - low(other, 0, mo) - low(me, 0, m - 1),
-        half - (high(f, 1, e) + high(f + 1, 1, o)) - high(other, 1, mo) - high(me, 1, m - 1),
-        half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1),
-      ]);
-    }
+    const windows = feasible.map((e) => windowsOf(slot, e));
     for (let k = parity; k < span; k += 2) {
       if (((set[k >> 5] >>> (k & 31)) & 1) === 0) continue;
-      const q = (k - centre) * (k - centre);
-      const fits = windows.some(([indexLow, indexHigh, farLimit, nearLimit]) => k >= indexLow && k <= indexHigh && q >= farLimit && q <= nearLimit);
-      if (!fits) {
+      if (marks(k, (k - centre) * (k - centre), windows)) {
         out[k >> 5] |= 1 << (k & 31);
         added++;
       }
     }
   }
   return added;
+}
+
+/** A slot's figures at a split with e queens on even squares: its queens m, the other colour's mo, and the slots' numbers. */
+function splitOf(slot: number, e: number) {
+  const family = slot >> 1, colour = slot & 1, o = nodeLeft - e;
+  return {
+    family, e, o, m: colour === 0 ? e : o, mo: colour === 0 ? o : e, me: slot, other: slot ^ 1,
+    target: family === 0 ? nodeSum : nodeDiff, half: nodeMoment / 2,
+  };
+}
+
+/**
+ * As the kernel's colourForbidden (solve on the 64-bit path, right after colourBoundsHold held):
+ * writes the diagonals no t leaves room for into outSums / outDiffs (cleared first); how many.
+ * The twin tests each usable diagonal against each t's window; the kernel builds the same sets as masks.
+ */
+export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
+  // Per feasible split with a queen of this colour, the window a diagonal must lie in (the kernel's masks).
+  const windowsOf = (slot: number, e: number): Window | null => {
+    const { family, o, m, mo, me, other, target, half } = splitOf(slot, e);
+    if (m === 0) return null;
+    const f = 2 * (family ^ 1);
+    return [
+      target - high(other, 0, mo) - high(me, 0, m - 1),
+      target - low(other, 0, mo) - low(me, 0, m - 1),
+      half - (high(f, 1, e) + high(f + 1, 1, o)) - high(other, 1, mo) - high(me, 1, m - 1),
+      half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1),
+    ];
+  };
+  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf, (k, q, windows) => !windows.some((w) => w !== null && inWindow(k, q, w)));
+}
+
+/**
+ * As the kernel's colourMandatory (solve on the 64-bit path, after colourBoundsHold held and
+ * colourForbidden took nothing away, on the same node): writes the usable diagonals that every
+ * t keeping the bounds needs into outSums / outDiffs (cleared first); how many. A diagonal is
+ * needed at a t when taking it out of the usable set breaks one of that t's bounds: its colour
+ * then has fewer diagonals than queens, or the next index (squared distance) in its place pushes
+ * a sum or the moment past its target. So every completion puts a queen on it. The twin tests
+ * each usable diagonal against each t; the kernel builds the same sets as masks.
+ */
+export function colourMandatory(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
+  const ANY: Window = [-Infinity, Infinity, -Infinity, Infinity];
+  // Per feasible split, the window a diagonal may leave from without breaking a bound (null: none may).
+  const windowsOf = (slot: number, e: number): Window | null => {
+    const { o, m, mo, me, other, target, half } = splitOf(slot, e);
+    const count = COUNTS[me];
+    if (m === 0) return ANY; // no queen of this colour needs it
+    if (count - 1 < m) return null;
+    const near = low(0, 1, e) + low(1, 1, o) + low(2, 1, e) + low(3, 1, o);
+    const far = high(0, 1, e) + high(1, 1, o) + high(2, 1, e) + high(3, 1, o);
+    const nextIndex = low(me, 0, m + 1) - low(me, 0, m), prevIndex = low(me, 0, count - m) - low(me, 0, count - m - 1);
+    const nextDist = low(me, 1, m + 1) - low(me, 1, m), prevDist = low(me, 1, count - m) - low(me, 1, count - m - 1);
+    return [
+      nextIndex - (target - low(other, 0, mo) - low(me, 0, m)),
+      prevIndex + (high(me, 0, m) + high(other, 0, mo) - target),
+      nextDist - (half - near), // the smallest squared distance that may go
+      prevDist + (far - half), // the largest
+    ];
+  };
+  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf, (k, q, windows) => windows.every((w) => w === null || !inWindow(k, q, w)));
 }

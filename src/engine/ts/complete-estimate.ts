@@ -3,7 +3,7 @@
 // (build, without the lookahead) on the levels above the search's own, so a search in
 // progress goes on where it stood; each level built is a node. The same xorshift32 draws as
 // the kernel, so both engines make the same probes. See the kernel for the algorithm.
-import { BY_ROW, type CompleteState, OPEN, nthBit, popcount32 } from "./complete-state.js";
+import { type CompleteState, OPEN, columnOf, nthBit, popcount32, rowOf } from "./complete-state.js";
 
 /** The probes solve's portfolio makes (as the kernel). */
 export const ESTIMATE_PROBES = 256;
@@ -30,9 +30,9 @@ export function estimateTree(s: CompleteState, probes: number): number {
       draw ^= draw << 5;
       draw >>>= 0;
       const b = nthBit(lo, hi, draw % k); // the level's (draw mod k)-th branch, lowest first
-      const line = s.index[d], byRow = s.kind[d] === BY_ROW;
+      const line = s.index[d], kind = s.kind[d];
       s.nodes++;
-      if (s.build(d, d + 1, byRow ? line : b, byRow ? b : line) !== OPEN) break;
+      if (s.build(d, d + 1, rowOf(kind, line, b), columnOf(s.n, kind, line, b)) !== OPEN) break;
     }
     sum += estimate;
   }

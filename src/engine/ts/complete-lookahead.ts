@@ -1,7 +1,7 @@
 // Twin of assembly/complete-lookahead.ts: solve's lookahead near the root of the 64-bit
 // complete search, on the state of complete-state.ts (CompleteSearch's expand in complete.ts
 // calls lookAhead; this file imports nothing of complete.ts). See the kernel for the algorithm.
-import { BY_COLUMN, BY_ROW, type CompleteState, FAIL, OPEN, ctz32, popcount32, takenBy } from "./complete-state.js";
+import { BY_COLUMN, BY_DIFF, BY_ROW, BY_SUM, type CompleteState, FAIL, OPEN, columnOf, ctz32, popcount32, rowOf, takenBy } from "./complete-state.js";
 
 /** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
 const LOOKAHEAD_SLACK = 2;
@@ -10,14 +10,14 @@ export const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22;
 /** lookAhead's rounds at one node, at most (as the kernel). */
 const LOOKAHEAD_ROUNDS = 8;
 
-/** The branches of (row or column `at`) among the 64-bit `values` whose level builds; each build is a node (as the kernel's survivors). */
-function survivors(s: CompleteState, dst: number, byRow: boolean, at: number, valuesLo: number, valuesHi: number): [number, number] {
+/** The branches of line (kind, at) among the 64-bit `values` whose level builds; each build is a node (as the kernel's survivors). */
+function survivors(s: CompleteState, dst: number, kind: number, at: number, valuesLo: number, valuesHi: number): [number, number] {
   let aliveLo = 0, aliveHi = 0, open = 0;
   for (let half = 0; half < 2; half++) {
     for (let x = half === 0 ? valuesLo : valuesHi; x !== 0; x &= x - 1) {
       const v = ctz32(x) + 32 * half;
       s.nodes++;
-      if ((byRow ? s.build(dst, dst + 1, at, v) : s.build(dst, dst + 1, v, at)) === FAIL) continue;
+      if (s.build(dst, dst + 1, rowOf(kind, at, v), columnOf(s.n, kind, at, v)) === FAIL) continue;
       s.scores[v] = s.builtOpen;
       open += s.builtOpen; // exact: at most 64 * (2^31 - 1)
       if (half === 0) aliveLo |= 1 << v;
@@ -28,7 +28,7 @@ function survivors(s: CompleteState, dst: number, byRow: boolean, at: number, va
   return [aliveLo, aliveHi];
 }
 
-/** As the kernel's lookAhead: dead squares go; branch on the row or column with the fewest branches left, among those near build's choice. */
+/** As the kernel's lookAhead: dead squares go; branch on the row, column or needed diagonal with the fewest branches left, among those near build's choice. */
 export function lookAhead(s: CompleteState, dst: number): number {
   const n = s.n, to = dst * n, availLo = s.availLo, availHi = s.availHi;
   let rounds = 0;
@@ -37,21 +37,23 @@ export function lookAhead(s: CompleteState, dst: number): number {
     const chosenKind = s.kind[dst], chosen = s.index[dst];
     const valuesLo = s.restLo[dst], valuesHi = s.restHi[dst];
     const [b0Lo, b0Hi, b1Lo, b1Hi, b2Lo, b2Hi, exactLo, exactHi] = s.planes; // before the builds below overwrite them
+    const needed = [s.neededSums.slice(), s.neededDiffs.slice()];
     const limit = popcount32(valuesLo) + popcount32(valuesHi) + LOOKAHEAD_SLACK;
     let bestKind = 0, bestIndex = 0, bestLo = 0, bestHi = 0, bestCount = 65, bestOpen = 0, pruned = false;
-    const consider = (byRow: boolean, at: number, lo: number, hi: number): boolean => {
-      const [aliveLo, aliveHi] = survivors(s, dst, byRow, at, lo, hi);
+    const consider = (kind: number, at: number, lo: number, hi: number): boolean => {
+      const [aliveLo, aliveHi] = survivors(s, dst, kind, at, lo, hi);
       if (aliveLo === 0 && aliveHi === 0) return false;
       if (aliveLo !== lo || aliveHi !== hi) {
-        if (byRow) {
+        if (kind === BY_ROW) {
           availLo[to + at] = aliveLo;
           availHi[to + at] = aliveHi;
         } else {
           for (let half = 0; half < 2; half++) {
             for (let x = half === 0 ? lo & ~aliveLo : hi & ~aliveHi; x !== 0; x &= x - 1) {
-              const y = ctz32(x) + 32 * half;
-              if (at < 32) availLo[to + y] &= ~(1 << at);
-              else availHi[to + y] &= ~(1 << (at - 32));
+              const y = ctz32(x) + 32 * half; // a column's or a diagonal's dead square, in row y
+              const c = columnOf(n, kind, at, y);
+              if (c < 32) availLo[to + y] &= ~(1 << c);
+              else availHi[to + y] &= ~(1 << (c - 32));
             }
           }
         }
@@ -61,7 +63,7 @@ export function lookAhead(s: CompleteState, dst: number): number {
       if (k < bestCount || (k === bestCount && s.survivorsOpen < bestOpen)) { // as the kernel: ties to the fewest open squares left
         bestCount = k;
         bestOpen = s.survivorsOpen;
-        bestKind = byRow ? BY_ROW : BY_COLUMN;
+        bestKind = kind;
         bestIndex = at;
         bestLo = aliveLo;
         bestHi = aliveHi;
@@ -69,13 +71,13 @@ export function lookAhead(s: CompleteState, dst: number): number {
       }
       return true;
     };
-    if (!consider(chosenKind === BY_ROW, chosen, valuesLo, valuesHi)) return FAIL;
+    if (!consider(chosenKind, chosen, valuesLo, valuesHi)) return FAIL;
     for (let half = 0; half < 2; half++) {
       for (let x = half === 0 ? rowsLo : rowsHi; x !== 0; x &= x - 1) {
         const y = ctz32(x) + 32 * half;
         if (chosenKind === BY_ROW && y === chosen) continue;
         const lo = availLo[to + y], hi = availHi[to + y];
-        if (popcount32(lo) + popcount32(hi) <= limit && !consider(true, y, lo, hi)) return FAIL;
+        if (popcount32(lo) + popcount32(hi) <= limit && !consider(BY_ROW, y, lo, hi)) return FAIL;
       }
     }
     // Free columns with at most `limit` takers: from build's bit planes up to 7, else every free
@@ -95,7 +97,19 @@ export function lookAhead(s: CompleteState, dst: number): number {
         const cc = ctz32(x) + 32 * half;
         if (chosenKind === BY_COLUMN && cc === chosen) continue;
         const [takersLo, takersHi] = s.takersOf(to, rowsLo, rowsHi, cc);
-        if ((takersLo !== 0 || takersHi !== 0) && popcount32(takersLo) + popcount32(takersHi) <= limit && !consider(false, cc, takersLo, takersHi)) return FAIL;
+        if ((takersLo !== 0 || takersHi !== 0) && popcount32(takersLo) + popcount32(takersHi) <= limit && !consider(BY_COLUMN, cc, takersLo, takersHi)) return FAIL;
+      }
+    }
+    // The diagonals every completion needs with at most `limit` open squares, sums then differences, lowest first (as the kernel).
+    for (let family = 0; family < 2; family++) {
+      const kind = family === 0 ? BY_SUM : BY_DIFF;
+      for (let w = 0; w < 4; w++) {
+        for (let x = needed[family][w]; x !== 0; x &= x - 1) {
+          const k = 32 * w + ctz32(x);
+          if (chosenKind === kind && k === chosen) continue;
+          const [lo, hi] = s.diagonalRows(dst, family, k);
+          if (popcount32(lo) + popcount32(hi) <= limit && !consider(kind, k, lo, hi)) return FAIL;
+        }
       }
     }
     if (!pruned) {

@@ -5,12 +5,26 @@
 // columns 0..31, hi: 32..63), so both engines walk the same tree. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { boundsPay, diagonalsFeasible, diagonalsForbidden } from "./diagonal-bounds.js";
-import { colourForbidden } from "./colour-bounds.js";
+import { colourForbidden, colourMandatory } from "./colour-bounds.js";
 
 /** What build makes of a level (as the kernel). */
 export const FAIL = 0, OPEN = 1, SOLVED = 2;
-/** What a level branches on: a row's squares, or a column's takers. */
-export const BY_ROW = 0, BY_COLUMN = 1;
+/**
+ * What a level branches on: a row's squares, a column's takers, or the open squares of a
+ * diagonal every completion needs (solve's filtering: colourMandatory), by their rows: sum
+ * diagonal r + c = index, difference diagonal c - r + n - 1 = index.
+ */
+export const BY_ROW = 0, BY_COLUMN = 1, BY_SUM = 2, BY_DIFF = 3;
+
+/** The row of branch v of a level that branches on (kind, index), on a board of size n. */
+export function rowOf(kind: number, index: number, v: number): number {
+  return kind === BY_ROW ? index : v;
+}
+
+/** The column of branch v of a level that branches on (kind, index), on a board of size n. */
+export function columnOf(n: number, kind: number, index: number, v: number): number {
+  return kind === BY_ROW ? v : kind === BY_COLUMN ? index : kind === BY_SUM ? index - v : index - (n - 1) + v;
+}
 
 export function popcount32(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -98,6 +112,9 @@ export class CompleteState {
   readonly bounds: boolean;
   /** build's bit planes of the column takers at its last open node (b0, b1, b2 and the exact columns, lo/hi), for lookAhead. */
   readonly planes = new Int32Array(8);
+  /** The diagonals every completion needs at build's last open node (colourMandatory; none without filtering), sums and differences, for lookAhead. */
+  readonly neededSums = new Int32Array(4);
+  readonly neededDiffs = new Int32Array(4);
   /** build's open squares of the rows left at its last node (0x7fffffff when solved), survivors' scores per branch, lookAhead's best's, and the order of each level's branches (as the kernel). */
   builtOpen = 0;
   /** survivors' open squares of the rows left, summed over the branches that build (as the kernel). */
@@ -108,8 +125,11 @@ export class CompleteState {
   /** The next of level d's ordered branches to try (-1: no order, lowest first). */
   readonly orderPos: Int32Array;
 
-  /** As the kernel's stateInit: `bounds`, the diagonal bounds (diagonal-bounds.ts) where they pay; `colourBounds`, with their per-colour form (colour-bounds.ts); `solveMode`, filtering with them. */
-  constructor(n: number, constraints: Constraints | undefined, solveMode: boolean, bounds: boolean, readonly colourBounds: boolean) {
+  /** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory), as the kernel; held back in the portfolio until the lookahead starts (CompleteSearch.startLookahead). */
+  neededLines: boolean;
+
+  /** As the kernel's stateInit: `bounds`, the diagonal bounds (diagonal-bounds.ts) where they pay; `colourBounds`, with their per-colour form (colour-bounds.ts); `solveMode`, filtering with them; `needed` (with both), the needed diagonals as lines. */
+  constructor(n: number, constraints: Constraints | undefined, solveMode: boolean, bounds: boolean, readonly colourBounds: boolean, needed = true) {
     this.n = n;
     const levels = 2 * (n + 1); // the search's levels 0..n, then as many for complete-estimate.ts's probes (as the kernel)
     this.availLo = new Int32Array(levels * n);
@@ -131,6 +151,7 @@ export class CompleteState {
     this.freeHi[0] = this.rowsHi[0];
     this.bounds = bounds && this.rootPays();
     this.filtering = this.bounds && solveMode;
+    this.neededLines = this.filtering && colourBounds && needed;
   }
 
   /** boundsPay on the root's allowed squares (as the kernel's rootPays). */
@@ -262,6 +283,10 @@ export class CompleteState {
     planes[0] = b0Lo; planes[1] = b0Hi; planes[2] = b1Lo; planes[3] = b1Hi;
     planes[4] = b2Lo; planes[5] = b2Hi; planes[6] = exactLo; planes[7] = exactHi;
     this.builtOpen = open;
+    this.kind[dst] = BY_ROW;
+    this.index[dst] = best;
+    this.restLo[dst] = availLo[to + best];
+    this.restHi[dst] = availHi[to + best];
     for (let k = 1; k < bestCount && k < 8; k++) {
       const hitsLo = takenBy(k, b0Lo, b1Lo, b2Lo, exactLo), hitsHi = takenBy(k, b0Hi, b1Hi, b2Hi, exactHi);
       if (hitsLo === 0 && hitsHi === 0) continue;
@@ -269,12 +294,47 @@ export class CompleteState {
       this.kind[dst] = BY_COLUMN;
       this.index[dst] = cc;
       [this.restLo[dst], this.restHi[dst]] = this.takersOf(to, rowsLo, rowsHi, cc);
-      return OPEN;
+      bestCount = k;
+      break;
     }
-    this.kind[dst] = BY_ROW;
-    this.index[dst] = best;
-    this.restLo[dst] = availLo[to + best];
-    this.restHi[dst] = availHi[to + best];
+    // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest first.
+    if (this.neededLines && bestCount > 1 && colourMandatory(n, this.sums, this.diffs, this.neededSums, this.neededDiffs) > 0) {
+      for (let family = 0; family < 2; family++) {
+        const set = family === 0 ? this.neededSums : this.neededDiffs;
+        for (let w = 0; w < 4; w++) {
+          for (let x = set[w]; x !== 0; x &= x - 1) {
+            const k = 32 * w + ctz32(x);
+            const [lo, hi] = this.diagonalRows(dst, family, k);
+            const count = popcount32(lo) + popcount32(hi);
+            if (count >= bestCount || count >= 8) continue;
+            bestCount = count;
+            this.kind[dst] = family === 0 ? BY_SUM : BY_DIFF;
+            this.index[dst] = k;
+            this.restLo[dst] = lo;
+            this.restHi[dst] = hi;
+          }
+        }
+      }
+    } else {
+      this.neededSums.fill(0);
+      this.neededDiffs.fill(0);
+    }
     return OPEN;
+  }
+
+  /** The rows left at level dst whose square on diagonal k of `family` (0: sums r + c, 1: differences c - r + n - 1) is open, as two halves. */
+  diagonalRows(dst: number, family: number, k: number): [number, number] {
+    const n = this.n, to = dst * n;
+    let lo = 0, hi = 0;
+    for (let half = 0; half < 2; half++) {
+      for (let x = half === 0 ? this.rowsLo[dst] : this.rowsHi[dst]; x !== 0; x &= x - 1) {
+        const y = ctz32(x) + 32 * half;
+        const c = family === 0 ? k - y : k - (n - 1) + y;
+        if (c < 0 || c >= n || ((c < 32 ? this.availLo[to + y] >>> c : this.availHi[to + y] >>> (c - 32)) & 1) === 0) continue;
+        if (y < 32) lo |= 1 << y;
+        else hi |= 1 << (y - 32);
+      }
+    }
+    return [lo, hi];
   }
 }

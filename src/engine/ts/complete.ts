@@ -6,7 +6,7 @@
 // both engines walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
 import { WideSearch } from "./complete-wide.js";
-import { BY_ROW, CompleteState, OPEN, SOLVED, ctz32, nthBit, popcount32 } from "./complete-state.js";
+import { CompleteState, OPEN, SOLVED, columnOf, ctz32, nthBit, popcount32, rowOf } from "./complete-state.js";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead.js";
 import { Portfolio } from "./complete-portfolio.js";
 import { ESTIMATE_PROBES, estimateTree } from "./complete-estimate.js";
@@ -23,10 +23,12 @@ export class CompleteSearch extends CompleteState {
   private readonly lookaheadRows: number;
   /** The lookahead's reach, for startLookahead when it was deferred (the portfolio's). */
   private readonly lookaheadReach: number;
+  /** The needed diagonals held back until the deferred lookahead starts. */
+  private neededHeld = false;
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
-  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, colourBounds = true, lookahead: boolean | "always" = true, deferLookahead = false) {
-    super(n, constraints, mode === 0, bounds, colourBounds);
+  constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, colourBounds = true, lookahead: boolean | "always" = true, deferLookahead = false, needed = true) {
+    super(n, constraints, mode === 0, bounds, colourBounds, needed);
     let deepest = -1;
     this.lookaheadRows = lookahead === "always" ? 0 : LOOKAHEAD_ROWS;
     if (this.filtering && lookahead === "always") {
@@ -37,6 +39,8 @@ export class CompleteSearch extends CompleteState {
     }
     this.lookaheadReach = deepest;
     this.lookaheadDepth = deferLookahead ? -1 : deepest;
+    this.neededHeld = this.neededLines && this.lookaheadDepth < 0 && deepest >= 0; // the needed diagonals start with the lookahead (as the kernel's holdNeeded)
+    if (this.neededHeld) this.neededLines = false;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
   }
 
@@ -44,6 +48,8 @@ export class CompleteSearch extends CompleteState {
   startLookahead(): boolean {
     if (this.lookaheadReach < 0 || this.lookaheadDepth >= 0) return true; // none to start
     this.lookaheadDepth = this.lookaheadReach;
+    if (this.neededHeld) this.neededLines = true;
+    this.neededHeld = false;
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
     return this.depth === 0;
   }
@@ -62,17 +68,22 @@ export class CompleteSearch extends CompleteState {
 
   /**
    * The root's branch before the search has gone down (after the lookahead where it runs): the
-   * row or column, and its squares' other coordinate in the order they are tried; null when the
-   * root failed or is solved.
+   * line (kind: BY_ROW, BY_COLUMN, BY_SUM or BY_DIFF, and its index) and its squares [row,
+   * column] in the order they are tried; null when the root failed or is solved.
    */
-  rootBranch(): { byRow: boolean; index: number; values: number[] } | null {
-    if (this.depth !== 0) return null;
-    const lo = this.restLo[0], hi = this.restHi[0];
+  rootBranch(): { kind: number; index: number; squares: [number, number][] } | null {
+    return this.depth === 0 ? this.branchAt(0) : null;
+  }
+
+  /** Level d's line and its untried squares, in the order they are tried. */
+  private branchAt(d: number): { kind: number; index: number; squares: [number, number][] } {
+    const lo = this.restLo[d], hi = this.restHi[d];
     const count = popcount32(lo) + popcount32(hi);
     const values: number[] = [];
-    if (this.orderPos[0] >= 0) for (let i = 0; i < count; i++) values.push(this.order[this.orderPos[0] + i]);
+    if (this.orderPos[d] >= 0) for (let i = 0; i < count; i++) values.push(this.order[d * 64 + this.orderPos[d] + i]);
     else for (let v = 0; v < 64; v++) if ((v < 32 ? (lo >>> v) & 1 : (hi >>> (v - 32)) & 1) !== 0) values.push(v);
-    return { byRow: this.kind[0] === BY_ROW, index: this.index[0], values };
+    const kind = this.kind[d], index = this.index[d];
+    return { kind, index, squares: values.map((v): [number, number] => [rowOf(kind, index, v), columnOf(this.n, kind, index, v)]) };
   }
 
   /**
@@ -82,19 +93,14 @@ export class CompleteSearch extends CompleteState {
    * placed on the way ([row, col]). null when the search is decided first (a level fails, or
    * the board is full). Only levels below the root are written: the search is not run after it.
    */
-  firstBranch(): { placed: [number, number][]; byRow: boolean; index: number; values: number[] } | null {
+  firstBranch(): { placed: [number, number][]; kind: number; index: number; squares: [number, number][] } | null {
     if (this.depth !== 0) return null;
     const placed: [number, number][] = [];
     for (let d = 0; ; d++) {
-      const lo = this.restLo[d], hi = this.restHi[d];
-      const count = popcount32(lo) + popcount32(hi);
-      if (count === 0) return null;
-      const values: number[] = [];
-      if (this.orderPos[d] >= 0) for (let i = 0; i < count; i++) values.push(this.order[d * 64 + this.orderPos[d] + i]);
-      else for (let v = 0; v < 64; v++) if ((v < 32 ? (lo >>> v) & 1 : (hi >>> (v - 32)) & 1) !== 0) values.push(v);
-      const byRow = this.kind[d] === BY_ROW;
-      if (count >= 2) return { placed, byRow, index: this.index[d], values };
-      const r = byRow ? this.index[d] : values[0], c = byRow ? values[0] : this.index[d];
+      const branch = this.branchAt(d);
+      if (branch.squares.length === 0) return null;
+      if (branch.squares.length >= 2) return { placed, ...branch };
+      const [r, c] = branch.squares[0];
       placed.push([r, c]);
       this.cols[r] = c;
       if (this.expand(d, d + 1, r, c) !== OPEN) return null;
@@ -120,8 +126,7 @@ export class CompleteSearch extends CompleteState {
       product *= k;
       estimate += product;
       const b = nthBit(lo, hi, Math.min(k - 1, Math.floor(random() * k)));
-      const byRow = this.kind[d] === BY_ROW;
-      const r = byRow ? this.index[d] : b, c = byRow ? b : this.index[d];
+      const r = rowOf(this.kind[d], this.index[d], b), c = columnOf(this.n, this.kind[d], this.index[d], b);
       const result = this.expand(d, d + 1, r, c);
       if (result === SOLVED) this.probeSolutions = product;
       if (result !== OPEN) return estimate;
@@ -155,7 +160,7 @@ export class CompleteSearch extends CompleteState {
       const r = placedLo !== 0 ? ctz32(placedLo) : 32 + ctz32(placedHi);
       path.push([r, this.cols[r]]);
     }
-    const byRow = this.kind[d] === BY_ROW, line = this.index[d];
+    const kind = this.kind[d], line = this.index[d];
     const values: number[] = [];
     const given = popcount32(lo) + popcount32(hi);
     if (pos >= 0) { // lookAhead's order: the entries from pos that are given away
@@ -163,7 +168,7 @@ export class CompleteSearch extends CompleteState {
     } else {
       for (let b = 0; b < 64; b++) if (has(lo, hi, b)) values.push(b);
     }
-    return { path, branches: values.map((b): [number, number] => (byRow ? [line, b] : [b, line])) };
+    return { path, branches: values.map((b): [number, number] => [rowOf(kind, line, b), columnOf(this.n, kind, line, b)]) };
   }
 
   run(workLimit: number): SearchStatus {
@@ -186,14 +191,7 @@ export class CompleteSearch extends CompleteState {
       }
       if (b < 32) this.restLo[d] &= ~(1 << b);
       else this.restHi[d] &= ~(1 << (b - 32));
-      let r: number, c: number;
-      if (this.kind[d] === BY_ROW) {
-        r = this.index[d];
-        c = b;
-      } else {
-        c = this.index[d];
-        r = b;
-      }
+      const r = rowOf(this.kind[d], this.index[d], b), c = columnOf(this.n, this.kind[d], this.index[d], b);
       this.nodes++;
       this.cols[r] = c;
       const result = this.expand(d, d + 1, r, c);
@@ -226,6 +224,8 @@ export const COMPLETE_LOOKAHEAD_ALWAYS = 512;
 export const COMPLETE_PORTFOLIO_SMALL = 1024;
 /** Bit of param: the wide path's restarts rotate through the root's first branches (the portfolio's; tests ask for it on the wide path alone). */
 export const COMPLETE_ROTATE = 2048;
+/** Bit of param turning solve's needed diagonals (colour-bounds.ts colourMandatory) off as lines to branch on (measurements, tests). */
+export const COMPLETE_NO_NEEDED = 4096;
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 
@@ -237,13 +237,14 @@ export function openComplete(n: number, params: SearchParams): Search {
   // Solve's portfolio only where the diagonal bounds pay (boundsPay), as the kernel; elsewhere the 64-bit search alone.
   const lookahead = (params.param & COMPLETE_LOOKAHEAD_ALWAYS) !== 0 ? "always" : (params.param & COMPLETE_NO_LOOKAHEAD) === 0;
   // The portfolio's 64-bit search takes the lookahead only once its first PORTFOLIO_START nodes have not decided the board (as the kernel).
-  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds, lookahead, true);
+  const needed = (params.param & COMPLETE_NO_NEEDED) === 0;
+  const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds, lookahead, true, needed);
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
     ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds, (params.param & COMPLETE_ROTATE) !== 0)
     : portfolio
       ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds, (params.param & COMPLETE_PORTFOLIO_SMALL) !== 0)
-      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead);
+      : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead, false, needed);
   return {
     run: (workLimit) => search.run(workLimit),
     work: () => search.nodes,
