@@ -279,11 +279,14 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     const r = await solveDistributed(20, { connection: url, unauthenticated: true, ...givens, pollMs: 20 });
     expect([r.found, r.authenticated]).toEqual([true, false]);
     for (const [options, param] of [
-      [{ audit: 2 }, "audit"], [{ replicas: 3 }, "replicas"], [{ queue: "a:b" }, "queue"], [{ timeoutMs: 0 }, "timeoutMs"],
+      [{ audit: 2 }, "audit"], [{ replicas: 3 }, "replicas"], [{ queue: "a:b" }, "queue"], [{ timeoutMs: -1 }, "timeoutMs"],
       [{ identities: "some" }, "identities"], [{ pollMs: 1 }, "pollMs"], [{ connection: "http://x" }, "connection"],
     ] as const) {
       await expect(solveDistributed(20, { connection: nowhere, key: KEY, ...givens, ...options } as never), param).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", param });
     }
+    // timeoutMs 0, as solve on threads: 'timeout' at once, no task decided (the board cut, Redis not waited for).
+    const none = await solveDistributed(20, { connection: nowhere, key: KEY, ...givens, timeoutMs: 0 });
+    expect([none.found, none.reason, none.decided, none.workers]).toEqual([false, "timeout", 0, 0]);
     await expect(solveDistributed(0, { connection: nowhere, key: KEY })).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT", param: "n" });
     await expect(solveDistributed(20, { connection: nowhere, key: KEY, parts: 4 } as never)).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });
     await expect(solveDistributed(20, { connection: nowhere, key: KEY, identities: "required", unauthenticated: true } as never)).rejects.toMatchObject({ code: "NQ_INVALID_ARGUMENT" });

@@ -83,7 +83,7 @@ const BAD_CALLS: [keyof typeof ACCEPTS, () => unknown, string][] = [
   ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", queue: "a b" }), "queue"],
   ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", audit: -1 }), "audit"],
   ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", replicas: 3 }), "replicas"],
-  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", timeoutMs: 0 }), "timeoutMs"],
+  ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", timeoutMs: -1 }), "timeoutMs"],
   ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", blocked: [[20, 0]] }), "blocked"],
   ["solveDistributed", () => solveDistributed(20, { connection: "redis://h:1", key: "k", unauthenticated: true }), "unauthenticated"],
   ["startWorker", () => startWorker({ connection: "redis://h:1", concurrency: 0 }), "concurrency"],

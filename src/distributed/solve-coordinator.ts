@@ -136,7 +136,8 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   const onNotice = optionalFunction<(message: string) => void>("onNotice", opts.onNotice);
   const notice = (message: string): void => onNotice?.(redact(message));
   const { connectTimeoutMs, pollMs, lostAfterMs, stallNoticeMs, audit, replicas } = timings(opts);
-  const timeoutMs = opts.timeoutMs === undefined ? undefined : checkInteger("timeoutMs", opts.timeoutMs, 1, Number.MAX_SAFE_INTEGER);
+  // 0, as solve on threads takes it: the answer 'timeout' once the board is cut, before any task is queued.
+  const timeoutMs = opts.timeoutMs === undefined ? undefined : checkInteger("timeoutMs", opts.timeoutMs, 0, Number.MAX_SAFE_INTEGER);
   const { key, identities, revoked } = keyOptions(opts);
   checkQueueName(opts.queue);
   keylessChoice(opts.unauthenticated, opts.key !== undefined ? "key" : opts.keyFile !== undefined ? "keyFile" : undefined, key !== undefined); // NQ_KEY without a key, unless asked for
@@ -213,6 +214,8 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   } catch (error) {
     // The time ran out: the answer says so, unless the error is a verdict or a failure of its own (coded), which stands.
     if (waiting.signal.reason !== timeUp || signal?.aborted || (error as { code?: unknown } | null)?.code !== undefined) throw error;
+    // Before the run was made in Redis (connecting, say): nothing queued, as when the cut ran out of time.
+    if (state === undefined) return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
     return {
       ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: seen.resumed, decided: state?.decided ?? seen.resumed, queue: name, workers: seen.workers, ms: performance.now() - start,
     };

@@ -72,7 +72,7 @@ export async function solveOnQueue(n: number, givens: { fixed?: Square[]; blocke
 
 /** The queue's figures, after the board or the verdict: "queue Q, 13 tasks (2 decided before this run), 4 passes, 2 workers; authenticated, 1 task searched again by the coordinator" ("6 of 13 tasks decided (2 before this run)" on a timeout). */
 export function queueText(r: DistributedSolveResult): string {
-  if (r.tasks === 0) return "decided at the board's root by the coordinator, no queue";
+  if (r.tasks === 0) return r.reason === "timeout" ? "stopped before any task was queued, no queue" : "decided at the board's root by the coordinator, no queue";
   const tasks = r.decided < r.tasks ? `${r.decided} of ${plural(r.tasks, "task")} decided (${r.resumed} before this run)` : `${plural(r.tasks, "task")} (${r.resumed} decided before this run)`;
   return `queue ${inline(r.queue)}, ${tasks}, ${plural(r.passes, "pass", "passes")}, ${plural(r.workers, "worker")}; ` +
     `${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "task")} searched again by the coordinator${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`;
