@@ -46,7 +46,7 @@ export let colourBounds: bool = true;
 /** Filtering (diagonalsForbidden, and colourForbidden with the per-colour bounds): solve mode only, so counting and enumeration walk the wide path's tree. */
 export let filtering: bool = false;
 /** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory). */
-let neededLines: bool = false;
+export let neededLines: bool = false;
 /** neededLines held back (holdNeeded) until the portfolio's 64-bit search starts its lookahead. */
 let neededHeld: bool = false;
 let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1

@@ -12,6 +12,8 @@ import { EXHAUSTED, FOUND, MAX_NODES, RUNNING, type SearchStatus } from "../cont
 const PORTFOLIO_START = 262144, NARROW_SLICE = 65536, WIDE_SLICE = 65536, SHARES_HALVE = 4194304;
 /** Past this estimate of the 64-bit search's tree, made once at SHARES_HALVE, the shares stay equal (as the kernel). */
 export const OUT_OF_REACH = 1e10;
+/** The 64-bit search's slices, as a share of a wide slice, once it branches on the needed diagonals (as the kernel). */
+const NEEDED_SLICE = 0.75;
 
 /** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
 export type NarrowSearch = {
@@ -25,6 +27,8 @@ export type NarrowSearch = {
   startLookahead(): boolean;
   /** Knuth's estimate of its tree (complete-estimate.ts), its probes counted in its nodes; the search goes on where it stood. */
   estimate(): number;
+  /** Whether it branches on the needed diagonals now (held back until its lookahead starts). */
+  readonly neededLines: boolean;
 };
 
 /** Solve mode's portfolio at n <= 64 (as the kernel): the 64-bit search, then slices of it taking turns with the wide path's restarting search. */
@@ -98,7 +102,8 @@ export class Portfolio {
           if (this.cap - this.nodes > ESTIMATE_PROBES * (this.narrow.n + 1)) this.equalShares = this.narrow.estimate() > OUT_OF_REACH;
         }
         const sum = this.nodes;
-        this.turnEnd = sum + (sum > halve && !this.equalShares ? Math.floor(slice * sum / halve) : slice);
+        const share = this.narrow.neededLines ? NEEDED_SLICE : 1;
+        this.turnEnd = sum + Math.floor(share * (sum > halve && !this.equalShares ? Math.floor(slice * sum / halve) : slice));
       }
     }
   }
