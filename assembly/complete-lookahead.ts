@@ -1,6 +1,6 @@
 // Solve's lookahead near the root of the 64-bit complete search (complete.ts's expand calls
-// lookAhead on the boards with filtering, at the levels up to its lookaheadDepth): every row
-// and free column near build's choice has each of its branches built, the squares whose level
+// lookAhead on the boards with filtering, at the levels up to its lookaheadDepth): every row,
+// free column and needed diagonal near build's choice has each of its branches built, the squares whose level
 // fails at once go, and the node branches on the one with the fewest branches left, tried in
 // the order of the open squares they leave. The branches still partition the node's solutions,
 // so a proof stays a proof; each level built here is a node. It works on the state of
@@ -126,12 +126,13 @@ function orderBranches(dst: i32, values: u64): void {
 
 /**
  * Solve's lookahead near the root (levels up to lookaheadDepth, on the boards with filtering):
- * every row and free column with at most LOOKAHEAD_SLACK more squares than the branch build
- * chose has each of its branches built; a square whose level fails at once goes, and when some
- * went the level is built again and looked at again (LOOKAHEAD_ROUNDS at most); a row or column
- * with no branch left fails the node; else the node branches on the one with the fewest branches,
- * among as few the one whose branches leave the fewest open squares in all (then the first met:
- * build's choice, then rows, then columns, lowest first), tried in orderBranches' order. Level dst + 1 is scratch until the search goes down.
+ * every row, free column and needed diagonal (complete-state.ts) with at most LOOKAHEAD_SLACK
+ * more squares than the branch build chose has each of its branches built; a square whose level
+ * fails at once goes, and when some went the level is built again and looked at again
+ * (LOOKAHEAD_ROUNDS at most); a line with no branch left fails the node; else the node branches
+ * on the one with the fewest branches, among as few the one whose branches leave the fewest open
+ * squares in all (then the first met: build's choice, then rows, then columns, then the needed
+ * sum and difference diagonals, lowest first), tried in orderBranches' order. Level dst + 1 is scratch until the search goes down.
  */
 export function lookAhead(dst: i32): i32 {
   const to = avail + (<usize>(dst * size) << 3);

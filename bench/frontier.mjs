@@ -21,7 +21,8 @@ export function frontierDs(n, steps = 5) {
  * change to the search is measured on the same boards. Add a board with where it came from.
  */
 export const FRONTIER_HARD = [
-  // The minFree 1 sweep's slowest decided board: no solution, 31,190,296 nodes (17 s, load 8).
+  // The minFree 1 sweep's slowest decided board: no solution, 31,190,296 nodes (17 s, load 8); with
+  // the needed diagonals 7,163,806 nodes (6.9 s, load 3).
   { n: 30, d: 36, minFree: 1, seed: 4 },
   // Undecided after minutes on one thread in the first sweeps (minFree 1); the 64-bit tree estimated
   // (256 probes) at 1.3 * 10^10, 3.0 * 10^10 and 2.1 * 10^10: hours of it. Undecided at 10^8 nodes.
@@ -33,7 +34,8 @@ export const FRONTIER_HARD = [
   { n: 32, d: 34, minFree: 1, seed: 2 },
   // The published family (minFree 4), undecided in 30 s on one thread at load 6-11 (11.5M and 4.1M nodes),
   // CaDiCaL undecided too (bench/results/2026-12-06T05-30-19.json); decided in the full sweep
-  // (28.7 s, no solution; 4.8 s, found), kept as the slow end of what is decided.
+  // (28.7 s, no solution; 4.8 s, found), kept as the slow end of what is decided. With the needed
+  // diagonals: 328,145 nodes (0.25 s), and found in 3,356,174 (3.3 s).
   { n: 32, d: 35, minFree: 4, seed: 2 },
   { n: 34, d: 34, minFree: 4, seed: 2 },
   // n = 36, minFree 4, undecided in 30 s on one thread at load 1.0-1.4 (27.4M, 37.5M and 39.5M

@@ -1,7 +1,7 @@
 // solve's tasks on threads (src/workers/solve-parallel.ts): a board cut into sub-boards, each
 // searched by the complete search in its solving mode for a first solution, and a thread's
 // answer checked. The cut is the complete search's own first choice where it can be had (its
-// first real branch: the row or column with the fewest squares after its filtering, past the
+// first real branch: the row, column or needed diagonal with the fewest squares after its filtering, past the
 // levels with one square, a given queen's row or a line the filtering left one square; one task
 // a square: the one search's tree cut where it first branches), else the prefix split of the
 // lowest free rows (./constrained.ts, the constrained count's parts' split). Measured, one

@@ -1,6 +1,6 @@
 // How long a proof that a constrained board has no solution would take, said while solve runs:
 // Knuth's (1975) random probes of solve's own 64-bit complete search (src/engine/ts/complete.ts,
-// the tree both engines walk), from its root down its own choice of row or column, each level
+// the tree both engines walk), from its root down its own choice of line, each level
 // weighed with the levels its lookahead builds there, which solve counts as nodes too. So the
 // mean of the probes is the node count of solve's 64-bit search on a board without a solution
 // (solve's portfolio adds its restarting search's share). Heavy-tailed like every such

@@ -1,5 +1,5 @@
 // Twin of assembly/complete-estimate.ts: Knuth's estimate of the 64-bit complete search's
-// tree for solve's portfolio, random probes down the search's own choice of row or column
+// tree for solve's portfolio, random probes down the search's own choice of line
 // (build, without the lookahead) on the levels above the search's own, so a search in
 // progress goes on where it stood; each level built is a node. The same xorshift32 draws as
 // the kernel, so both engines make the same probes. See the kernel for the algorithm.

@@ -110,7 +110,7 @@ export class CompleteSearch extends CompleteState {
   /**
    * One of Knuth's random probes of this search's tree (for an estimate of its nodes, not a
    * count): from the root, one branch drawn at random (`random` in [0, 1)) at each level, by
-   * the search's own choice of row or column; returns 1 + d1 + d1*d2 + ..., dk the branches
+   * the search's own choice of line; returns 1 + d1 + d1*d2 + ..., dk the branches
    * met at level k, whose mean over probes is the tree's node count (and the mean of
    * probeSolutions its solutions'). Only levels below the
    * root are written, so probes may follow one another; the search is not run after them.
