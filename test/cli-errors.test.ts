@@ -37,6 +37,9 @@ describe("nqueens CLI errors", () => {
     [["count", "0x10"], /n must be a decimal number \(no 0x, 0b or 0o prefix\), got "0x10"/],
     [["count", "0b101"], /n must be a decimal number/],
     [["count", " 8"], /n must be a number, got " 8"/],
+    // a --workers that is no number still names the range
+    [["solve", "8", "--workers", "abc"], /--workers must be an integer from 1 to 256 or "auto", got "abc"/],
+    [["count", "8", "--workers", "two"], /--workers must be an integer from 1 to 256 or "auto", got "two"/],
     [["all", "8", "--limit", "0"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got 0/],
     [["all", "8", "--limit", "-1"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got -1/],
     [["all", "8", "--limit", "1.5"], /--limit must be an integer >= 1 \(leave it out to list every solution\), got 1\.5/],

@@ -8,24 +8,31 @@ import { ENGINE_NAMES } from "../engine/select.js";
 import { afterMs } from "../core/timer.js";
 import { removeLiveTemporaries } from "../core/temporaries.js";
 import { UsageError } from "./errors.js";
+import { SOLVE_MAX_WORKERS } from "../search/solve.js";
 
 /** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?Infinity$|^NaN$/;
 
-/** A number argument as the user typed it, in decimal; the API then checks its range and names it. */
-export function number(name: string): (text: string) => number {
+/**
+ * A number argument as the user typed it, in decimal; the API then checks its range and names
+ * it. `allowed` (the API's range, from its own constant) is said where the text is no number.
+ */
+export function number(name: string, allowed?: string): (text: string) => number {
   return (text: string) => {
     if (!DECIMAL.test(text)) {
       const how = /^[+-]?0[xXbBoO]/.test(text.trim()) ? "a decimal number (no 0x, 0b or 0o prefix)" : "a number";
-      throw new UsageError(`${name} must be ${how}, got ${JSON.stringify(text)}`);
+      throw new UsageError(`${name} must be ${allowed ?? how}, got ${JSON.stringify(text)}`);
     }
     return Number(text);
   };
 }
 
+/** What --workers takes, in the API's words (solve's and count's threads alike: 1 to SOLVE_MAX_WORKERS). */
+export const WORKERS_ALLOWED = `an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto"`;
+
 /** A --workers value: a number (the API checks its range), or 'auto': one worker per core (os.availableParallelism). */
 export function workersOption(text: string): number {
-  return text.trim().toLowerCase() === "auto" ? availableParallelism() : number("--workers")(text);
+  return text.trim().toLowerCase() === "auto" ? availableParallelism() : number("--workers", WORKERS_ALLOWED)(text);
 }
 
 /** A --seed value: a number, 'random', or undefined (the API's default). */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InterruptedError, RuntimeError } from "../errors.js";
 import { monotonicMs } from "../../core/platform.js";
-import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption } from "../options.js";
+import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, WORKERS_ALLOWED } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { duration, limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -143,7 +143,7 @@ const collectNames = (value: string, previous: string[] = []): string[] => [...p
 
 /** A --workers value of solve: a number (the API checks its range), or 'auto', which the API turns into one thread per core. */
 function solveWorkersOption(text: string): number | "auto" {
-  return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers")(text);
+  return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers", WORKERS_ALLOWED)(text);
 }
 
 /**
