@@ -12,7 +12,7 @@ import {
 } from "./complete-state";
 
 /**
- * lookAhead's candidates: rows and columns with at most this many squares more than build's
+ * lookAhead's candidates: rows, columns and needed diagonals with at most this many squares more than build's
  * choice (2 against 1, measured on proofs with the 64-bit search alone: n = 30, d = 36, seed 4
  * 27.4M -> 22.9M nodes; n = 28 and 26 boards 1.2 to 6.5 times fewer but one, 28.4k -> 37.2k;
  * 3 took d = 36 seed 4 to 28.0M).

@@ -3,7 +3,7 @@
 // calls lookAhead; this file imports nothing of complete.ts). See the kernel for the algorithm.
 import { BY_COLUMN, BY_DIFF, BY_ROW, BY_SUM, type CompleteState, FAIL, OPEN, columnOf, ctz32, popcount32, rowOf, takenBy } from "./complete-state.js";
 
-/** lookAhead's candidates: rows and columns with at most this many squares more than build's choice (as the kernel). */
+/** lookAhead's candidates: rows, columns and needed diagonals with at most this many squares more than build's choice (as the kernel). */
 const LOOKAHEAD_SLACK = 2;
 /** lookAhead runs on the nodes with at least LOOKAHEAD_ROWS rows left, down to LOOKAHEAD_LEVELS levels below the given queens (as the kernel). */
 export const LOOKAHEAD_LEVELS = 8, LOOKAHEAD_ROWS = 22;
