@@ -208,10 +208,10 @@ function slotsOf(n: i32, sums: usize, diffs: usize): void {
   store<u64>(SLOTS + 56, d1 & ~diffEven);
 }
 
-/** The slots' sets at `from` (u64[8], as SLOTS) joined by family into `outSums` / `outDiffs`; how many diagonals. */
-function writeFamilies(from: usize, outSums: usize, outDiffs: usize): i32 {
-  const s0 = load<u64>(from) | load<u64>(from + 16), s1 = load<u64>(from + 8) | load<u64>(from + 24);
-  const d0 = load<u64>(from + 32) | load<u64>(from + 48), d1 = load<u64>(from + 40) | load<u64>(from + 56);
+/** The slots' sets in ROOM (u64[8], as SLOTS) joined by family into `outSums` / `outDiffs`; how many diagonals. */
+function writeFamilies(outSums: usize, outDiffs: usize): i32 {
+  const s0 = load<u64>(ROOM) | load<u64>(ROOM + 16), s1 = load<u64>(ROOM + 8) | load<u64>(ROOM + 24);
+  const d0 = load<u64>(ROOM + 32) | load<u64>(ROOM + 48), d1 = load<u64>(ROOM + 40) | load<u64>(ROOM + 56);
   store<u64>(outSums, s0);
   store<u64>(outSums + 8, s1);
   store<u64>(outDiffs, d0);
@@ -274,7 +274,7 @@ export function colourForbidden(n: i32, sums: usize, diffs: usize, outSums: usiz
     const at = ROOM + (<usize>w << 3);
     store<u64>(at, load<u64>(SLOTS + (<usize>w << 3)) & ~load<u64>(at));
   }
-  return writeFamilies(ROOM, outSums, outDiffs);
+  return writeFamilies(outSums, outDiffs);
 }
 
 /**
@@ -330,5 +330,5 @@ export function colourMandatory(n: i32, sums: usize, diffs: usize, outSums: usiz
     for (let w = 0; w < 8; w++) left |= load<u64>(ROOM + (<usize>w << 3));
     if (left == 0) break; // none is needed
   }
-  return writeFamilies(ROOM, outSums, outDiffs);
+  return writeFamilies(outSums, outDiffs);
 }

@@ -182,7 +182,7 @@ export function lookAhead(dst: i32): i32 {
         const k = (w & 1) * 64 + <i32>ctz<u64>(z);
         z &= z - 1;
         if (chosenKind == lineKind && k == chosen) continue;
-        const on = diagonalRows(to, rows, w >> 1, k);
+        const on = diagonalRows(to, rows, lineKind, k);
         if (<i32>popcnt<u64>(on) <= limit && !consider(dst, lineKind, k, on)) return FAIL;
       }
     }

@@ -47,8 +47,8 @@ export let colourBounds: bool = true;
 export let filtering: bool = false;
 /** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory). */
 export let neededLines: bool = false;
-/** neededLines held back (holdNeeded) until the portfolio's 64-bit search starts its lookahead. */
-let neededHeld: bool = false;
+/** neededLines as asked for (stateInit); holdNeeded holds them back until the portfolio's 64-bit search starts its lookahead. */
+let neededAsked: bool = false;
 let usable: usize = 0; // u64[4]: the usable sum diagonals (2 words), then difference diagonals c - r + n - 1
 let forbidden: usize = 0; // u64[4]: as usable, the diagonals filtering takes away
 /** u64[4]: as usable, the diagonals every completion needs at build's last open node (none without filtering), for lookAhead. */
@@ -101,8 +101,8 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
   bounds = withBounds && rootPays();
   colourBounds = withColourBounds;
   filtering = bounds && solveMode;
-  neededLines = filtering && colourBounds && withNeeded;
-  neededHeld = false;
+  neededAsked = filtering && colourBounds && withNeeded;
+  neededLines = neededAsked;
   return true;
 }
 
@@ -112,13 +112,7 @@ export function stateInit(n: i32, withBounds: bool, withColourBounds: bool, solv
  * answered as before (a node with them costs 1.3 to 1.6 times one without).
  */
 export function holdNeeded(hold: bool): void {
-  if (hold && neededLines) {
-    neededLines = false;
-    neededHeld = true;
-  } else if (!hold && neededHeld) {
-    neededLines = true;
-    neededHeld = false;
-  }
+  neededLines = neededAsked && !hold;
 }
 
 /** A node more: a queen placed, or a level the lookahead builds. */
@@ -169,6 +163,24 @@ const DIFF_PLANES: usize = SUM_PLANES + 64;
   store<u64>(p + 40, load<u64>(p + 40) ^ c1);
 }
 
+/**
+ * Each diagonal's open squares over the rows left at the level whose masks start at `to`, into
+ * SUM_PLANES and DIFF_PLANES (counted as the columns' takers are: bit planes to 7, then 8 or more).
+ * Only where build looks for a needed diagonal, after the level has held.
+ */
+function countDiagonals(to: usize, rows: u64): void {
+  memory.fill(SUM_PLANES, 0, 128);
+  let x = rows;
+  while (x != 0) {
+    const y = <i32>ctz<u64>(x);
+    x &= x - 1;
+    const a = load<u64>(to + (<usize>y << 3));
+    const shift = size - 1 - y;
+    countInto(SUM_PLANES, a << <u64>y, y != 0 ? a >> <u64>(64 - y) : 0);
+    countInto(DIFF_PLANES, a << <u64>shift, shift != 0 ? a >> <u64>(64 - shift) : 0);
+  }
+}
+
 /** The diagonals of one word (at q: a family's planes plus 8 for the second word) with exactly k open squares (1 <= k <= 7). */
 @inline function countIs(q: usize, k: i32): u64 {
   return ~load<u64>(q + 48) & takenBy(k, load<u64>(q), load<u64>(q + 16), load<u64>(q + 32), ~(<u64>0));
@@ -184,14 +196,14 @@ const DIFF_PLANES: usize = SUM_PLANES + 64;
   return lineKind == BY_ROW ? v : lineKind == BY_COLUMN ? line : lineKind == BY_SUM ? line - v : line - (size - 1) + v;
 }
 
-/** The rows of `rows` whose square on diagonal k of `family` (0: sums r + c, 1: differences c - r + n - 1) is open at the level whose masks start at `to`. */
-export function diagonalRows(to: usize, rows: u64, family: i32, k: i32): u64 {
+/** The rows of `rows` whose square on diagonal k (lineKind BY_SUM or BY_DIFF) is open at the level whose masks start at `to`. */
+export function diagonalRows(to: usize, rows: u64, lineKind: i32, k: i32): u64 {
   let on: u64 = 0;
   let x = rows;
   while (x != 0) {
     const y = <i32>ctz<u64>(x);
     x &= x - 1;
-    const c = family == 0 ? k - y : k - (size - 1) + y;
+    const c = columnOf(lineKind, k, y);
     if (<u32>c < <u32>size && (load<u64>(to + (<usize>y << 3)) & (<u64>1 << <u64>c)) != 0) on |= <u64>1 << <u64>y;
   }
   return on;
@@ -239,7 +251,6 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   let d0: u64 = 0;
   let d1: u64 = 0;
   let open: i32 = 0; // the open squares of the rows left
-  if (neededLines) memory.fill(SUM_PLANES, 0, 128);
   let x = rows;
   while (x != 0) {
     const y = <i32>ctz<u64>(x);
@@ -252,17 +263,11 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
     store<u64>(to + (<usize>y << 3), a);
     if (a == 0) return FAIL;
     if (bounds) {
-      const x0 = a << <u64>y, x1 = y != 0 ? a >> <u64>(64 - y) : 0;
+      s0 |= a << <u64>y;
+      if (y != 0) s1 |= a >> <u64>(64 - y);
       const shift = size - 1 - y;
-      const z0 = a << <u64>shift, z1 = shift != 0 ? a >> <u64>(64 - shift) : 0;
-      s0 |= x0;
-      s1 |= x1;
-      d0 |= z0;
-      d1 |= z1;
-      if (neededLines) { // each diagonal's open squares, counted as the columns' takers are (bit planes to 7, then 8 or more)
-        countInto(SUM_PLANES, x0, x1);
-        countInto(DIFF_PLANES, z0, z1);
-      }
+      d0 |= a << <u64>shift;
+      if (shift != 0) d1 |= a >> <u64>(64 - shift);
     }
     const c0 = b0 & a;
     b0 ^= a;
@@ -316,6 +321,7 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
   // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest
   // first (none looked for where the line chosen has one square: nothing has fewer).
   if (neededLines && bestCount > 1 && colourMandatory(size, usable, usable + 16, needed, needed + 16) > 0) {
+    countDiagonals(to, rows);
     for (let k = 1; k < bestCount && k < 8; k++) {
       let w = 0;
       let hits: u64 = 0;
@@ -326,7 +332,7 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
       if (w == 4) continue;
       lineKind = w < 2 ? BY_SUM : BY_DIFF;
       line = (w & 1) * 64 + <i32>ctz<u64>(hits);
-      branches = diagonalRows(to, rows, w >> 1, line);
+      branches = diagonalRows(to, rows, lineKind, line);
       break;
     }
   } else {

@@ -127,10 +127,10 @@ export function proofFigures(made: () => ProofThreadAnswer | undefined): Omit<Pr
  * The forecast of a proof that a constrained board has no solution (Knuth's estimate of solve's
  * complete search, src/search/proof-estimate.ts), made on a thread of its own (`threadFile`, the
  * build of src/cli/forecast-thread.ts), so its probes never hold the solve's thread (nor its
- * abort). `onMade` is called when the estimate is in. Undefined past n = 64 (the restarting wide
+ * abort). Undefined past n = 64 (the restarting wide
  * path), for a board solve refuses at once, and where no thread can be started.
  */
-export function proofForecast(input: ProofThreadInput, threadFile: string, onMade?: () => void): ProofForecast | undefined {
+export function proofForecast(input: ProofThreadInput, threadFile: string): ProofForecast | undefined {
   try {
     const constraints = checkConstraints(input.n, { fixed: input.fixed, blocked: input.blocked }, "solve");
     if (constraints.conflict !== null || input.n > NARROW_MAX_N) return undefined;
@@ -149,7 +149,6 @@ export function proofForecast(input: ProofThreadInput, threadFile: string, onMad
   thread.unref(); // never keeps the process alive
   thread.once("message", (m: ProofThreadAnswer) => {
     answer = m;
-    onMade?.();
   });
   thread.once("error", () => {}); // no forecast, nothing else lost
   const figures = proofFigures(() => answer);

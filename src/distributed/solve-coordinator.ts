@@ -163,7 +163,9 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   // that check the signal and the time limit.
   const split = await runStepsUntil(taskSteps(board), () => signal?.aborted || (timeoutMs !== undefined && performance.now() - start >= timeoutMs));
   signal?.throwIfAborted();
-  if (!split) return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
+  /** The answer to a time limit that came before the run was made in Redis (the cut, or connecting): nothing queued. */
+  const unqueued = (): DistributedSolveResult => ({ ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" });
+  if (!split) return unqueued();
   const { tasks, digests } = split;
   const name = opts.queue ?? solveQueueName(n, board.digest, tasks.length);
   const record: SolveRunMeta = { format: SOLVE_FORMAT, n, tasks: tasks.length, tasksVersion: SOLVE_TASKS_VERSION, board: recordedBoard(board) };
@@ -214,10 +216,9 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   } catch (error) {
     // The time ran out: the answer says so, unless the error is a verdict or a failure of its own (coded), which stands.
     if (waiting.signal.reason !== timeUp || signal?.aborted || (error as { code?: unknown } | null)?.code !== undefined) throw error;
-    // Before the run was made in Redis (connecting, say): nothing queued, as when the cut ran out of time.
-    if (state === undefined) return { ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" };
+    if (state === undefined) return unqueued();
     return {
-      ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: seen.resumed, decided: state?.decided ?? seen.resumed, queue: name, workers: seen.workers, ms: performance.now() - start,
+      ...base, ...figuresOf(state), found: false, columns: null, reason: "timeout", tasks: tasks.length, resumed: seen.resumed, decided: state.decided, queue: name, workers: seen.workers, ms: performance.now() - start,
     };
   } finally {
     stopTimer?.();

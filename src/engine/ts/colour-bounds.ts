@@ -88,14 +88,13 @@ const inWindow = (k: number, q: number, [indexLow, indexHigh, farLimit, nearLimi
   k >= indexLow && k <= indexHigh && q >= farLimit && q <= nearLimit;
 
 /**
- * The usable diagonals of every slot that `marks` says of, written into outSums / outDiffs
- * (cleared first); how many. `windowsOf(slot, e)` is the slot's window at the split with e queens
- * on even squares (null: none), over the splits where the bounds hold (as colourBoundsHold left
- * them), and `marks(k, q, windows)` decides a diagonal from its index, squared distance and those.
+ * The usable diagonals of every slot that lie in no split's window, written into outSums /
+ * outDiffs (cleared first); how many. `windowsOf(slot, e)` is the slot's window at the split with
+ * e queens on even squares (null: an empty one), over the splits where the bounds hold (as
+ * colourBoundsHold left them).
  */
 function markDiagonals(
-  n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array,
-  windowsOf: (slot: number, e: number) => Window | null, marks: (k: number, q: number, windows: (Window | null)[]) => boolean,
+  n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array, windowsOf: (slot: number, e: number) => Window | null,
 ): number {
   const span = 2 * n - 1, centre = span >> 1;
   const diffParity = (n - 1) & 1;
@@ -114,7 +113,8 @@ function markDiagonals(
     const windows = feasible.map((e) => windowsOf(slot, e));
     for (let k = parity; k < span; k += 2) {
       if (((set[k >> 5] >>> (k & 31)) & 1) === 0) continue;
-      if (marks(k, (k - centre) * (k - centre), windows)) {
+      const q = (k - centre) * (k - centre);
+      if (!windows.some((w) => w !== null && inWindow(k, q, w))) {
         out[k >> 5] |= 1 << (k & 31);
         added++;
       }
@@ -127,7 +127,7 @@ function markDiagonals(
 function splitOf(slot: number, e: number) {
   const family = slot >> 1, colour = slot & 1, o = nodeLeft - e;
   return {
-    family, e, o, m: colour === 0 ? e : o, mo: colour === 0 ? o : e, me: slot, other: slot ^ 1,
+    family, o, m: colour === 0 ? e : o, mo: colour === 0 ? o : e, me: slot, other: slot ^ 1,
     target: family === 0 ? nodeSum : nodeDiff, half: nodeMoment / 2,
   };
 }
@@ -150,7 +150,7 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
       half - (low(f, 1, e) + low(f + 1, 1, o)) - low(other, 1, mo) - low(me, 1, m - 1),
     ];
   };
-  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf, (k, q, windows) => !windows.some((w) => w !== null && inWindow(k, q, w)));
+  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf);
 }
 
 /**
@@ -164,7 +164,7 @@ export function colourForbidden(n: number, sums: Int32Array, diffs: Int32Array, 
  */
 export function colourMandatory(n: number, sums: Int32Array, diffs: Int32Array, outSums: Int32Array, outDiffs: Int32Array): number {
   const ANY: Window = [-Infinity, Infinity, -Infinity, Infinity];
-  // Per feasible split, the window a diagonal may leave from without breaking a bound (null: none may).
+  // Per feasible split, the window of the diagonals that may go without breaking a bound (null: none may); the needed lie in none.
   const windowsOf = (slot: number, e: number): Window | null => {
     const { o, m, mo, me, other, target, half } = splitOf(slot, e);
     const count = COUNTS[me];
@@ -181,5 +181,5 @@ export function colourMandatory(n: number, sums: Int32Array, diffs: Int32Array, 
       prevDist + (far - half), // the largest
     ];
   };
-  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf, (k, q, windows) => windows.every((w) => w === null || !inWindow(k, q, w)));
+  return markDiagonals(n, sums, diffs, outSums, outDiffs, windowsOf);
 }

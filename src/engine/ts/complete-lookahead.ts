@@ -107,7 +107,7 @@ export function lookAhead(s: CompleteState, dst: number): number {
         for (let x = needed[family][w]; x !== 0; x &= x - 1) {
           const k = 32 * w + ctz32(x);
           if (chosenKind === kind && k === chosen) continue;
-          const [lo, hi] = s.diagonalRows(dst, family, k);
+          const [lo, hi] = s.diagonalRows(dst, kind, k);
           if (popcount32(lo) + popcount32(hi) <= limit && !consider(kind, k, lo, hi)) return FAIL;
         }
       }

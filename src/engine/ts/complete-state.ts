@@ -125,8 +125,10 @@ export class CompleteState {
   /** The next of level d's ordered branches to try (-1: no order, lowest first). */
   readonly orderPos: Int32Array;
 
-  /** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory), as the kernel; held back in the portfolio until the lookahead starts (CompleteSearch.startLookahead). */
+  /** With filtering and the per-colour bounds: the diagonals every completion needs as lines to branch on (colourMandatory), as the kernel; held back in the portfolio until the lookahead starts (holdNeeded). */
   neededLines: boolean;
+  /** neededLines as asked for. */
+  private readonly neededAsked: boolean;
 
   /** As the kernel's stateInit: `bounds`, the diagonal bounds (diagonal-bounds.ts) where they pay; `colourBounds`, with their per-colour form (colour-bounds.ts); `solveMode`, filtering with them; `needed` (with both), the needed diagonals as lines. */
   constructor(n: number, constraints: Constraints | undefined, solveMode: boolean, bounds: boolean, readonly colourBounds: boolean, needed = true) {
@@ -151,7 +153,13 @@ export class CompleteState {
     this.freeHi[0] = this.rowsHi[0];
     this.bounds = bounds && this.rootPays();
     this.filtering = this.bounds && solveMode;
-    this.neededLines = this.filtering && colourBounds && needed;
+    this.neededAsked = this.filtering && colourBounds && needed;
+    this.neededLines = this.neededAsked;
+  }
+
+  /** As the kernel's holdNeeded: the needed diagonals as lines held back (true) or started again (false). */
+  holdNeeded(hold: boolean): void {
+    this.neededLines = this.neededAsked && !hold;
   }
 
   /** boundsPay on the root's allowed squares (as the kernel's rootPays). */
@@ -304,11 +312,12 @@ export class CompleteState {
         for (let w = 0; w < 4; w++) {
           for (let x = set[w]; x !== 0; x &= x - 1) {
             const k = 32 * w + ctz32(x);
-            const [lo, hi] = this.diagonalRows(dst, family, k);
+            const kind = family === 0 ? BY_SUM : BY_DIFF;
+            const [lo, hi] = this.diagonalRows(dst, kind, k);
             const count = popcount32(lo) + popcount32(hi);
             if (count >= bestCount || count >= 8) continue;
             bestCount = count;
-            this.kind[dst] = family === 0 ? BY_SUM : BY_DIFF;
+            this.kind[dst] = kind;
             this.index[dst] = k;
             this.restLo[dst] = lo;
             this.restHi[dst] = hi;
@@ -322,14 +331,14 @@ export class CompleteState {
     return OPEN;
   }
 
-  /** The rows left at level dst whose square on diagonal k of `family` (0: sums r + c, 1: differences c - r + n - 1) is open, as two halves. */
-  diagonalRows(dst: number, family: number, k: number): [number, number] {
+  /** The rows left at level dst whose square on diagonal k (kind BY_SUM or BY_DIFF) is open, as two halves. */
+  diagonalRows(dst: number, kind: number, k: number): [number, number] {
     const n = this.n, to = dst * n;
     let lo = 0, hi = 0;
     for (let half = 0; half < 2; half++) {
       for (let x = half === 0 ? this.rowsLo[dst] : this.rowsHi[dst]; x !== 0; x &= x - 1) {
         const y = ctz32(x) + 32 * half;
-        const c = family === 0 ? k - y : k - (n - 1) + y;
+        const c = columnOf(n, kind, k, y);
         if (c < 0 || c >= n || ((c < 32 ? this.availLo[to + y] >>> c : this.availHi[to + y] >>> (c - 32)) & 1) === 0) continue;
         if (y < 32) lo |= 1 << y;
         else hi |= 1 << (y - 32);

@@ -23,8 +23,6 @@ export class CompleteSearch extends CompleteState {
   private readonly lookaheadRows: number;
   /** The lookahead's reach, for startLookahead when it was deferred (the portfolio's). */
   private readonly lookaheadReach: number;
-  /** The needed diagonals held back until the deferred lookahead starts. */
-  private neededHeld = false;
 
   /** `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts). */
   constructor(n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, bounds = true, colourBounds = true, lookahead: boolean | "always" = true, deferLookahead = false, needed = true) {
@@ -39,8 +37,7 @@ export class CompleteSearch extends CompleteState {
     }
     this.lookaheadReach = deepest;
     this.lookaheadDepth = deferLookahead ? -1 : deepest;
-    this.neededHeld = this.neededLines && this.lookaheadDepth < 0 && deepest >= 0; // the needed diagonals start with the lookahead (as the kernel's holdNeeded)
-    if (this.neededHeld) this.neededLines = false;
+    this.holdNeeded(this.lookaheadDepth < 0 && deepest >= 0); // the needed diagonals start with the lookahead (as the kernel)
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
   }
 
@@ -48,8 +45,7 @@ export class CompleteSearch extends CompleteState {
   startLookahead(): boolean {
     if (this.lookaheadReach < 0 || this.lookaheadDepth >= 0) return true; // none to start
     this.lookaheadDepth = this.lookaheadReach;
-    if (this.neededHeld) this.neededLines = true;
-    this.neededHeld = false;
+    this.holdNeeded(false);
     this.depth = this.expand(0, 0, -1, -1) === OPEN ? 0 : -1;
     return this.depth === 0;
   }
