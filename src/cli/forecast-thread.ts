@@ -3,11 +3,12 @@
 // (src/search/proof-estimate.ts), PROOF_PROBES of them or as many as PROOF_BUDGET_MS allow (a
 // probe at n = 64 takes up to 150 ms, at n = 30 a few). Where solve's portfolio would keep equal
 // shares with its restarting search (its own estimate past OUT_OF_REACH, on one thread), a proof
-// takes twice the 64-bit search's nodes, and the answer says so. Built on its own
+// takes the restarting search's turns too (equalSharesNodes: 2.33 times the 64-bit search's
+// nodes with the needed diagonals), and the answer says so. Built on its own
 // (dist/cli-forecast.cjs); it answers once, with { nodes, probes }, and ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { checkConstraints } from "../board/constraints.js";
-import { OUT_OF_REACH } from "../engine/ts/complete-portfolio.js";
+import { OUT_OF_REACH, equalSharesNodes } from "../engine/ts/complete-portfolio.js";
 import { ProofEstimate } from "../search/proof-estimate.js";
 import type { ProofThreadAnswer, ProofThreadInput } from "./forecast.js";
 
@@ -21,5 +22,5 @@ estimate.step(PROOF_BUDGET_MS);
 let nodes = estimate.nodes;
 // (the portfolio runs on one thread where the bounds pay; its own estimate, the same call, decides its shares)
 const search = estimate.search;
-if (!input.threads && search.bounds && search.depth === 0 && search.estimate() > OUT_OF_REACH) nodes *= 2;
+if (!input.threads && search.bounds && search.depth === 0 && search.estimate() > OUT_OF_REACH) nodes = equalSharesNodes(nodes, search.neededLines);
 parentPort!.postMessage({ nodes, probes: estimate.made } satisfies ProofThreadAnswer);

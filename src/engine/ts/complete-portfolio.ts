@@ -15,6 +15,15 @@ export const OUT_OF_REACH = 1e10;
 /** The 64-bit search's slices, as a share of a wide slice, once it branches on the needed diagonals (as the kernel). */
 const NEEDED_SLICE = 0.75;
 
+/**
+ * The portfolio's nodes in all while its 64-bit search walks `narrowNodes` of them, where its
+ * shares stay equal (the tree estimated past OUT_OF_REACH): the restarting search's turns beside
+ * each slice, NEEDED_SLICE smaller with the needed diagonals on (what a proof's forecast weighs).
+ */
+export function equalSharesNodes(narrowNodes: number, neededLines: boolean): number {
+  return narrowNodes * (1 + 1 / (neededLines ? NEEDED_SLICE : 1));
+}
+
 /** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
 export type NarrowSearch = {
   readonly n: number;
