@@ -319,7 +319,8 @@ export function build(src: i32, dst: i32, r: i32, c: i32): i32 {
     break;
   }
   // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest
-  // first (none looked for where the line chosen has one square: nothing has fewer).
+  // first (none looked for where the line chosen has one square: nothing has fewer; the lookahead
+  // then has no needed diagonal among its candidates either).
   if (neededLines && bestCount > 1 && colourMandatory(size, usable, usable + 16, needed, needed + 16) > 0) {
     countDiagonals(to, rows);
     for (let k = 1; k < bestCount && k < 8; k++) {

@@ -305,7 +305,8 @@ export class CompleteState {
       bestCount = k;
       break;
     }
-    // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest first.
+    // A needed diagonal with fewer squares still (at most 7), the fewest; ties: sums first, lowest
+    // first (none looked for where the line chosen has one square, as the kernel).
     if (this.neededLines && bestCount > 1 && colourMandatory(n, this.sums, this.diffs, this.neededSums, this.neededDiffs) > 0) {
       for (let family = 0; family < 2; family++) {
         const set = family === 0 ? this.neededSums : this.neededDiffs;
