@@ -165,7 +165,8 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
   signal?.throwIfAborted();
   /** The answer to a time limit that came before the run was made in Redis (the cut, or connecting): nothing queued. */
   const unqueued = (): DistributedSolveResult => ({ ...base, ...none, nodes: root.nodes, ms: performance.now() - start, queue: "", reason: "timeout" });
-  if (!split) return unqueued();
+  // (the time limit checked again here, so a limit already spent, 0 say, never races a refused connection)
+  if (!split || (timeoutMs !== undefined && performance.now() - start >= timeoutMs)) return unqueued();
   const { tasks, digests } = split;
   const name = opts.queue ?? solveQueueName(n, board.digest, tasks.length);
   const record: SolveRunMeta = { format: SOLVE_FORMAT, n, tasks: tasks.length, tasksVersion: SOLVE_TASKS_VERSION, board: recordedBoard(board) };
