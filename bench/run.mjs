@@ -14,7 +14,7 @@
 // --quick n = 30, minFree 4, 3 d, 2 boards, 10 s); --only frontier-hard: the boards found hard, kept as fixed cases.
 // --only solve-workers: solve's complete search on 1 and 2 threads against this thread, Excluded Diagonals at n = 30
 // and the frontier's hard boards (bench/solve-workers.mjs; minutes: --boards B takes the first B boards, --quick the first
-// one, --timeout-ms T a run's limit, 60 s by default).
+// one, --solve-boards n/d/seed/minFree,... boards of your choice, --timeout-ms T a run's limit, 60 s by default).
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
 // NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only queue-solve: solveDistributed on 2 local workers against one thread, Excluded Diagonals at n = 32
@@ -50,9 +50,20 @@ const { values } = parseArgs({
     "queue-scale": { type: "boolean", default: false }, "queue-scale-keyless": { type: "boolean", default: false }, "queue-scale-sizes": { type: "string" }, "queue-scale-n": { type: "string" },
     "gpu-model": { type: "boolean", default: false }, "gpu-model-sizes": { type: "string" },
     "liar-trials": { type: "string" }, "liar-sizes": { type: "string" },
-    "mc-sizes": { type: "string" }, "mc-seeds": { type: "string" },
+    "mc-sizes": { type: "string" }, "mc-seeds": { type: "string" }, "solve-boards": { type: "string" },
   },
 });
+/** --solve-boards: Excluded Diagonals boards as n/d/seed/minFree (minFree 1 when left out), comma-separated, or a clear error. */
+function parseSolveBoards(text) {
+  return text.split(",").map((item) => {
+    const board = item.split("/").map(Number);
+    if (board.length < 3 || board.length > 4 || !board.every((x) => Number.isInteger(x) && x >= 1)) {
+      throw new Error(`--solve-boards takes boards as n/d/seed or n/d/seed/minFree, comma-separated (30/36/4,36/33/2/4), got ${JSON.stringify(item)}`);
+    }
+    return board;
+  });
+}
+
 /** A comma-separated list of positive integers (1e8 allowed), or a clear error naming the option. */
 function numberList(option, text) {
   const list = text.split(",").map((s) => Number(s.trim()));
@@ -107,7 +118,8 @@ const sections = {
   }),
   // solve on worker threads against one thread (bench/solve-workers.mjs; not in the default run: minutes).
   "solve-workers": () => benchSolveWorkers({
-    ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values.boards ? { boards: [...SOLVE_WORKERS_BOARDS, ...SOLVE_WORKERS_HARD].slice(0, Number(values.boards)) } : {}),
+    ...(values.quick ? { boards: SOLVE_WORKERS_BOARDS.slice(0, 1) } : values["solve-boards"] ? { boards: parseSolveBoards(values["solve-boards"]) }
+      : values.boards ? { boards: [...SOLVE_WORKERS_BOARDS, ...SOLVE_WORKERS_HARD].slice(0, Number(values.boards)) } : {}),
     ...(values["timeout-ms"] ? { timeoutMs: Number(values["timeout-ms"]) } : {}),
   }),
   // solveDistributed over 2 local workers against one thread (bench/queue-solve.mjs; not in the default run: minutes).

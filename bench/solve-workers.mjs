@@ -1,8 +1,8 @@
 // solve(n, { method: 'complete', workers }) against one thread: Excluded Diagonals boards
 // that take one thread seconds, n = 30 near d = 36 (bench/constrained.mjs benchFrontier has
 // the sweep they come from) and n = 23 (SOLVE_WORKERS_BOARDS says why). Each board is solved, interleaved, on this thread (no workers),
-// on one pool thread (workers: 1, the same split as two) and on two (workers: 2); the ratio
-// two/one (workers 2 over workers 1) is what a second thread buys on the same tasks, and
+// on one pool thread (workers: 1, the one thread's search on a pool thread) and on two (workers: 2: the
+// restarting search on one, the 64-bit search's tasks on the other); the ratio two/one (workers 2 over workers 1) is what a second thread buys, and
 // two/this thread what a caller gains over plain solve; cpu_ms is the process's CPU time (every
 // thread), which on a loaded machine says more of the work done than the wall time. Every verdict must agree (a run cut by
 // the time limit is undecided, Infinity in the table); every found board is verified. The boards that take this thread

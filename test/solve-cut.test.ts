@@ -1,13 +1,14 @@
 // solve's tasks cover a board exactly: the cut at the complete search's first real branch
 // (past the given queens' rows and the lines left one square) partitions the board's
 // solutions, checked against a brute-force solver of the tests' own (test/constrained.ts) on
-// random small boards; the whole board's task is the one thread's search itself (the same
-// board found, in the same nodes); and on threads, with that task beside the plain ones, the
+// random small boards; the whole board's task, searched by the portfolio, is the one thread's
+// search itself (the same board found, in the same nodes), and searched by the restarting search
+// beside the plain tasks on two threads finds what that search finds early; and on threads the
 // verdict is the one thread's on many random boards, every board found verified.
 import { describe, expect, it } from "vitest";
 import { solve } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
-import { TaskSearch, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
+import { TaskSearch, solveTaskChunked, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
 import { boardOf } from "../src/board/board.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { bruteForce, honours, randomGivens, rng, type Givens } from "./constrained.js";
@@ -74,15 +75,15 @@ describe("solve's tasks cover the board exactly", () => {
   });
 });
 
-describe("the whole board's portfolio beside the tasks", () => {
-  it("its task, searched with the portfolio (exact), is the one thread's solve: the same board found, or none, in the same nodes", async () => {
+describe("the whole board's task: the portfolio on one pool thread, the restarting search beside the tasks on two or more", () => {
+  it("searched by the portfolio it is the one thread's solve: the same board found, or none, in the same nodes", async () => {
     for (const [n, d, seed] of [[20, 16, 1], [21, 23, 2], [23, 21, 1], [22, 20, 3]]) {
       const { blocked } = edBoard(n, d, seed);
       const one = await oneThreadOf(n, d, seed);
       const board = boardOf(n, { blocked }, limits);
       const task = wholeBoardTask(board, 5);
       expect([task.task, task.tasks, task.prefixes]).toEqual([4, 5, [[]]]);
-      const search = new TaskSearch(task, "wasm", true);
+      const search = new TaskSearch(task, "wasm", "portfolio");
       try {
         const r = await search.run({ allowed: () => Infinity, between: async () => {} });
         expect(r.columns).toEqual(one.found ? Array.from(one.columns) : null);
@@ -93,15 +94,46 @@ describe("the whole board's portfolio beside the tasks", () => {
     }
   });
 
-  it("on two threads it is one more task; on one pool thread there is none (the plain tasks alone)", async () => {
+  it("on one pool thread it is the only task (the one thread's nodes and its root's); on two, one more beside the cut's", async () => {
     const { blocked } = edBoard(23, 21, 1);
     const plain = solveTasks(boardOf(23, { blocked }, limits), 64).length;
     const [one, two] = [await solve(23, { method: "complete", blocked, workers: 1 }), await onThreadsOf(23, 21, 1, 2)];
-    expect([one.tasks, one.workers, two.tasks, two.workers]).toEqual([plain, 1, plain + 1, 2]);
+    expect([one.tasks, one.workers, two.tasks, two.workers]).toEqual([1, 1, plain + 1, 2]);
+    const root = one.nodes - (await oneThreadOf(23, 21, 1)).nodes; // the root's node or two, on the caller's thread
+    expect(root).toBeGreaterThanOrEqual(1);
+    expect(root).toBeLessThanOrEqual(2);
+  });
+
+  it("on two threads the restarting search has a thread to itself to the end: a board it finds early is found in its nodes", async () => {
+    // n = 22, d = 20, seed 3: the portfolio finds it by its restarting search, after its 64-bit search's first
+    // 262,144 nodes; the restarting search alone finds the same board in about 12k nodes, the 64-bit tasks in their
+    // order only after more than ten times as many. So on two threads it is the restarting search's find.
+    const { blocked } = edBoard(22, 20, 3);
+    const one = await oneThreadOf(22, 20, 3);
+    expect(one.found).toBe(true);
+    const board = boardOf(22, { blocked }, limits);
+    const search = new TaskSearch(wholeBoardTask(board, 1), "wasm", "restarts");
+    let restarts;
+    try {
+      restarts = await search.run({ allowed: () => Infinity, between: async () => {} });
+    } finally {
+      search.close();
+    }
+    expect(restarts.columns).toEqual(Array.from(one.columns!));
+    let tasksNodes = 0;
+    for (const task of solveTasks(board, 64)) {
+      const r = await solveTaskChunked(task, "wasm", { allowed: () => Infinity, between: async () => {} });
+      tasksNodes += r.nodes;
+      if (r.columns !== null) break;
+    }
+    expect(tasksNodes).toBeGreaterThan(10 * restarts.nodes);
+    const two = await onThreadsOf(22, 20, 3, 2);
+    expect(Array.from(two.columns!)).toEqual(restarts.columns);
+    expect(two.nodes).toBeLessThan(one.nodes);
   });
 });
 
-describe("solve on threads, the whole board's portfolio beside the tasks: the one thread's verdict", () => {
+describe("solve on threads, the restarting search beside the tasks: the one thread's verdict", () => {
   it("random blocked boards n = 10..16 on 2 and 3 threads: the same verdict, each board found honouring the givens", async () => {
     const random = rng(77);
     const verdicts = new Set<boolean>();
@@ -110,8 +142,8 @@ describe("solve on threads, the whole board's portfolio beside the tasks: the on
     // costs is its pool's threads (about 0.1 s of CPU each): 24 boards of this kind cost twice
     // as much and add only more boards of the same few tasks, each found at once. So each board
     // is searched on one pool, 2 and 3 threads in turn (each count meets six sizes and a given
-    // queen): tasks of tens of nodes end in their first slice (4,096 nodes), so a third thread
-    // has nothing held to share and the board takes the path it takes on two.
+    // queen): tasks of tens of nodes end at once, so a third thread has nothing to share and the
+    // board takes the path it takes on two.
     for (let i = 0; i < 13; i++) {
       const n = 10 + (i % 7);
       const givens: Givens = randomGivens(n, random, 1, 0.2 + 0.2 * random());

@@ -1,52 +1,51 @@
-// solve's tasks shared between threads: a thread idle while the tasks wait on another has a
-// held search give away the untried branches at the top of its stack (pool.ts share,
+// solve's tasks shared between threads: a thread idle while no task waits has a running
+// task's search give away the untried branches at the top of its stack (pool.ts share,
 // TaskSearch.split), as tasks of their own. Checked on the pool itself, every task run to its
-// end (not stopped at the first board found) with tiny slices so that tasks are held and
-// split often: every solution of the board (enumerated on one thread) lies in at most one
-// piece a task gave away, and one that lies in none of them is in the task's own remaining
-// range, so that task cannot have ended without a board (nothing lost, nothing doubled); and
-// solve on 2 and 3 threads, sharing, gives the one thread's verdict, every board found verified.
+// end (not stopped at the first board found): every solution of the board (enumerated on one
+// thread) lies in at most one piece a task gave away, and one that lies in none of them is in
+// the task's own remaining range, so that task cannot have ended without a board (nothing lost,
+// nothing doubled); and solve on 3 threads, sharing, gives the one thread's verdict, every board
+// found verified.
 import { describe, expect, it } from "vitest";
 import { solve } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { WorkerPool } from "../src/workers/pool.js";
-import { solveTasks, type SolveTask } from "../src/count/solve-tasks.js";
+import { solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
 import { openConstrainedSolutions } from "../src/count/constrained.js";
 import { boardOf, type Board } from "../src/board/board.js";
 import { pickEngine } from "../src/engine/select.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import type { Square } from "../src/board/constraints.js";
-import { honours, randomGivens, rng, type Givens } from "./constrained.js";
+import { honours, type Givens } from "./constrained.js";
 
 const limits = { caller: "test", plain: [1, 1000], givens: [1, 1000] } as const;
 
 /** A task as the driver follows it: the pieces it gave away (indices of records), and how it ended. */
 type Record = { task: SolveTask; pieces: number[]; ended?: "found" | "none"; columns?: number[] };
 
-/** Every task run to its end on the pool, slices of 16 * 2^k nodes, each split given away becoming a task. */
+/** Every task run to its end on the pool, each split given away becoming a task. */
 async function runShared(pool: WorkerPool, tasks: SolveTask[]): Promise<Record[]> {
   const records: Record[] = tasks.map((task) => ({ task, pieces: [] }));
   return new Promise((resolve, reject) => {
     let open = 0;
-    const start = (at: number, k: number, resume?: Parameters<WorkerPool["solve"]>[1]["resume"]): void => {
+    const start = (at: number): void => {
       open++;
       const record = records[at];
       pool.solve(record.task, {
-        allowed: Infinity, budget: 16 * 2 ** k, onReport() {}, ...(resume ? { resume } : {}),
+        allowed: Infinity, onReport() {},
         onSplit: (prefixes) => {
           for (const prefix of prefixes) {
             record.pieces.push(records.length);
             records.push({ task: { ...record.task, prefixes: [prefix], task: records.length }, pieces: [] });
-            start(records.length - 1, 0);
+            start(records.length - 1);
           }
         },
-      }).done.then((slice) => {
-        if (slice.unfinished) start(at, k + 1, slice.resume);
-        else Object.assign(record, { ended: slice.columns === null ? "none" : "found", ...(slice.columns ? { columns: slice.columns } : {}) });
+      }).done.then((r) => {
+        Object.assign(record, { ended: r.columns === null ? "none" : "found", ...(r.columns ? { columns: r.columns } : {}) });
         if (--open === 0) resolve(records);
       }, reject);
     };
-    for (let i = 0; i < tasks.length; i++) start(i, 0);
+    for (let i = 0; i < tasks.length; i++) start(i);
   });
 }
 
@@ -60,52 +59,46 @@ function solutionsOf(board: Board): number[][] {
 const holds = (columns: number[], prefix: readonly Square[]): boolean => prefix.every(([r, c]) => columns[r] === c);
 
 describe("solve's tasks shared between threads", () => {
+  // Excluded Diagonals boards whose search runs a tenth of a second or more (so the running search is asked
+  // often) and whose solutions are few (17, 74 and 236; none on n = 20, d = 17, seed 1): each searched as one task,
+  // the whole board, on a pool whose other threads idle from the start, so its search gives its top branches away
+  // again and again (8 to 23 pieces a board when written), the pieces split again in turn.
+  const boards = [[19, 17, 2], [20, 19, 2], [20, 17, 1], [18, 15, 2]].map(([n, d, seed]) => boardOf(n, { blocked: excludedDiagonalsBoard(n, d, { seed }).blocked }, limits));
+  const solutions = new Map<Board, number[][]>();
   for (const size of [2, 3]) {
-    it(`on ${size} threads, tasks split at random moments: every solution in one task's remaining range, none lost or doubled`, async () => {
-      const random = rng(40 + size);
+    it(`on ${size} threads, a task split while it runs: every solution in one task's remaining range, none lost or doubled`, async () => {
       const pool = new WorkerPool({ size, engine: "wasm" });
-      let splits = 0, boards = 0, solvable = 0;
+      pool.warm();
+      let splits = 0, solvable = 0;
       try {
-        // 10 boards (n = 11..14): their tasks were split and given away 128 times on 2 threads and
-        // 184 on 3 when written, each solution of each board checked against those pieces; 14
-        // boards took 40% more CPU for 174 and 250.
-        for (let i = 0; i < 10; i++) {
-          const n = 11 + (i % 4);
-          const givens: Givens = randomGivens(n, random, 1, 0.1 + 0.15 * random());
-          let board: Board;
-          try {
-            board = boardOf(n, givens, limits);
-          } catch {
-            continue;
-          }
-          boards++;
-          const solutions = solutionsOf(board);
-          if (solutions.length > 0) solvable++;
-          const records = await runShared(pool, solveTasks(board, 64));
+        for (const [i, board] of boards.entries()) {
+          if (!solutions.has(board)) solutions.set(board, solutionsOf(board));
+          const all = solutions.get(board)!;
+          if (all.length > 0) solvable++;
+          const givens: Givens = { fixed: [], blocked: board.blocked.map(([r, c]): [number, number] => [r, c]) };
+          const records = await runShared(pool, [wholeBoardTask(board, 1)]);
           for (const record of records) {
             expect(record.ended).toBeDefined();
             splits += record.pieces.length;
-            if (record.columns) expect(honours(record.columns, n, givens) && holds(record.columns, record.task.prefixes[0])).toBe(true);
+            if (record.columns) expect(honours(record.columns, board.n, givens) && holds(record.columns, record.task.prefixes[0])).toBe(true);
           }
-          // Each solution checked against each task that holds it, the faults gathered and asserted
-          // once a board (an expect per solution and task cost seconds of CPU over 58,000 solutions).
+          // Each solution checked against each task that holds it, the faults gathered and asserted once a board.
           const faults: string[] = [];
-          for (const columns of solutions) {
+          for (const columns of all) {
             for (const record of records.filter((r) => holds(columns, r.task.prefixes[0]))) {
               const inPieces = record.pieces.filter((p) => holds(columns, records[p].task.prefixes[0]));
-              if (inPieces.length > 1) faults.push(`board ${i}: ${columns} in ${inPieces.length} pieces of one split`); // (the pieces of one split are disjoint)
+              if (inPieces.length > 1) faults.push(`board ${i}: ${columns} in ${inPieces.length} pieces of one task`); // (the pieces of a task are disjoint)
               if (inPieces.length === 0 && record.ended !== "found") faults.push(`board ${i}: ${columns} left in a task that ended without a board`);
             }
           }
           expect(faults).toEqual([]);
-          expect(records.some((r) => r.ended === "found")).toBe(solutions.length > 0);
+          expect(records.some((r) => r.ended === "found")).toBe(all.length > 0);
         }
       } finally {
         await pool.close();
       }
-      expect(boards).toBeGreaterThan(8);
-      expect(solvable).toBeGreaterThan(2);
-      expect(splits).toBeGreaterThan(10);
+      expect(solvable).toBe(3);
+      expect(splits).toBeGreaterThan(5);
     }, 120_000);
   }
 

@@ -10,7 +10,7 @@ import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract
 import { checkConstraints, constraintLists, isBlockedSquare, queenLines, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, runSteps, yieldToEventLoop, type Steps } from "../core/pacer.js";
 import { rangeError, invalid } from "../core/errors.js";
-import { COMPLETE_PLAIN } from "../engine/ts/complete.js";
+import { COMPLETE_PLAIN, COMPLETE_ROTATE, COMPLETE_WIDE } from "../engine/ts/complete.js";
 
 /** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
 export const CONSTRAINED_MAX_N = 1000;
@@ -32,18 +32,26 @@ export function openConstrainedCount(engine: Engine, n: number, constraints: Con
 }
 
 /**
- * The complete search in its solving mode (a first solution) on a constrained board, a solve
- * task's sub-board: the 64-bit search alone (COMPLETE_PLAIN), without the whole board's
- * portfolio. A task is a subtree of one search, and the portfolio's turns of its restarting
- * search, started afresh in every task, cost the tasks 1.5 times the one search's nodes on
- * n = 30, d = 36 seed 4 (46.8M against 31.2M); the 64-bit search alone, task by task, does
- * exactly its own one search's nodes (22.9M) and found the solutions of d = 33 seed 1 and
- * d = 34 seed 1 in 1.1M and 3.5M nodes in its first task (the portfolio: 2.6M and 7.0M). `plain` false: the portfolio, whose node
- * limits are exact at every node (the 64-bit search alone may pass one by its lookahead's step,
- * up to n^2 nodes), for a solve under a node cap.
+ * How a solve task's sub-boards are searched (openConstrainedSolve): "plain", the 64-bit search
+ * alone (COMPLETE_PLAIN), without the whole board's portfolio: a task is a subtree of one
+ * search, and the portfolio's turns of its restarting search, started afresh in every task,
+ * cost the tasks 1.5 times the one search's nodes on n = 30, d = 36 seed 4 (46.8M against
+ * 31.2M), where the 64-bit search alone, task by task, does exactly its own one search's nodes;
+ * "portfolio", solve's portfolio (the one thread's search), whose node limits are exact at every
+ * node (the 64-bit search alone may pass one by its lookahead's step, up to n^2 nodes), for a
+ * solve under a node cap and for one pool thread; "restarts", the portfolio's other search alone,
+ * the wide path's restarting search with its restarts rotating through the root's first
+ * branches (COMPLETE_WIDE | COMPLETE_ROTATE), beside the plain tasks on threads.
  */
-export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints, plain = true): Search {
-  return openMode(engine, n, constraints, plain ? MODE_SOLVE | COMPLETE_PLAIN : MODE_SOLVE);
+export type TaskMethod = "plain" | "portfolio" | "restarts";
+
+/** The TaskMethods, for checks. */
+export const TASK_METHODS: readonly TaskMethod[] = ["plain", "portfolio", "restarts"];
+
+/** The complete search in its solving mode (a first solution) on a constrained board, a solve task's sub-board, searched as `method` says. */
+export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints, method: TaskMethod = "plain"): Search {
+  const param = method === "plain" ? COMPLETE_PLAIN : method === "restarts" ? COMPLETE_WIDE | COMPLETE_ROTATE : 0;
+  return openMode(engine, n, constraints, MODE_SOLVE | param);
 }
 
 /** How many tasks count() splits a constrained board into (the prefixes of the shallowest split with this many), for its progress and ETA. */

@@ -19,7 +19,7 @@ import { pickEngine } from "../engine/select.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
 import { contentDigest } from "../core/digest.js";
-import { CONSTRAINED_MAX_N, constrainedPrefixSteps, openConstrainedSolve, prefixConstraints } from "./constrained.js";
+import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstrainedSolve, prefixConstraints, type TaskMethod } from "./constrained.js";
 
 /**
  * The version of the tasks' cut (the first real branch, past the lines with one square, else
@@ -35,9 +35,9 @@ export const SOLVE_TASKS_VERSION = 4;
  * the least number of tasks, the prefixes at the shallowest depth with that many, one a task.
  */
 export const SOLVE_TASKS = 64;
-/** The nodes of a task's first slice on threads, and of its first pass on the queue. */
+/** The nodes of a task's first pass on the queue. */
 export const SOLVE_FIRST_BUDGET = 4096;
-/** How many times more nodes each pass gives a task on the queue than the pass before (threads: SOLVE_SLICE_GROWTH). */
+/** How many times more nodes each pass gives a task on the queue than the pass before. */
 export const SOLVE_BUDGET_GROWTH = 4;
 
 /** One task: the board's givens, and its sub-boards (each prefix's queens given too), searched in turn; task of tasks. */
@@ -95,8 +95,9 @@ export function* solveTaskSteps(board: Board, asked: number): Steps<SolveTask[]>
 }
 
 /**
- * The whole board as one more task, searched by solve's portfolio (the one-thread search, not
- * the 64-bit search alone) beside the plain tasks of solveTasks: task `tasks - 1` of `tasks`.
+ * The whole board as one task, task `tasks - 1` of `tasks`: on threads, beside the plain tasks
+ * of solveTasks, searched by the restarting search alone; on one pool thread, the only task,
+ * searched by the portfolio (the one thread's search).
  */
 export function wholeBoardTask(board: Board, tasks: number): SolveTask {
   return { kind: "solve", n: board.n, fixed: board.fixed as Square[], blocked: board.blocked as Square[], prefixes: [[]], task: tasks - 1, tasks };
@@ -141,8 +142,9 @@ export class TaskSearch {
   private at = 0;
   private search: Search | undefined;
 
-  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `exact`: node limits kept at every node (openConstrainedSolve). */
-  constructor(value: unknown, engineName: EngineName | undefined, private readonly exact = false) {
+  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `method`: how its sub-boards are searched (TaskMethod). */
+  constructor(value: unknown, engineName: EngineName | undefined, private readonly method: TaskMethod = "plain") {
+    if (!TASK_METHODS.includes(method)) throw mismatch(`a solve task's method must be one of ${TASK_METHODS.join(", ")}, got ${shown(method)}`);
     const { task, constraints } = checkSolveTask(value);
     this.task = task;
     this.constraints = constraints;
@@ -165,7 +167,7 @@ export class TaskSearch {
         }
         if (used() >= budget) return unfinished();
         while (control.allowed() - used() < 1) await control.between(used(), true); // the search's root is its first node
-        this.search = openConstrainedSolve(this.engine, this.task.n, board, !this.exact);
+        this.search = openConstrainedSolve(this.engine, this.task.n, board, this.method);
         workFrom = 0;
         nodesFrom = 0;
       }
@@ -196,8 +198,8 @@ export class TaskSearch {
    * Gives away the untried branches at the shallowest open level of the open search
    * (Search.split), which it then skips: the prefixes of the sub-boards given away, each to be
    * searched as a task of its own (splitPrefixes). None where there is nothing to give: no open
-   * search, one branch left, or a search that never splits (the portfolio: `exact`; n > 64).
-   * Between slices or chunks only (never inside a search's run).
+   * search, one branch left, or a search that never splits (the portfolio, the restarts; n > 64).
+   * Between chunks only (never inside a search's run).
    */
   split(): Square[][] {
     const got = this.search?.split?.() ?? null;

@@ -57,12 +57,10 @@ export type SolveProgress = {
   elapsedMs: number;
   /** With `workers`: the board's tasks (its sub-boards, one square of the search's first real branch each) searched to the end so far (all, once the whole board's search has ended). */
   tasksDone?: number;
-  /** With `workers`: the board's tasks in all (not counting the whole board's search beside them). */
+  /** With `workers`: the board's tasks in all (not counting the whole board's restarting search beside them). */
   tasksTotal?: number;
   /** With `workers`: the threads searching. */
   workers?: number;
-  /** With `workers`: the latest slice a task began (0 first; each slice of a task gets twice the nodes of its last). */
-  pass?: number;
 };
 
 /** solve's options: its own, and signal, timeoutMs (reason 'timeout'), onProgress and progressIntervalMs (PacedOptions). */

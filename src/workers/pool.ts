@@ -16,16 +16,16 @@
 //   that crossed a thread is never returned unchecked;
 // - also searches solve's tasks for a first solution (solve(task): src/count/solve-tasks.ts,
 //   for src/workers/solve-parallel.ts), passing on the task's reports of its nodes and the
-//   caller's grants of more, and checks what a thread says it found (checkSolvedTask); a task's
-//   next slice goes to the thread that kept its search (release() frees one not wanted), and
-//   none waits behind another task's slice; a thread idle beside tasks kept by a busy one has a
-//   task's search asked for its untried top branches (share(); onSplit gets them as new tasks);
+//   caller's grants of more, and checks what a thread says it found (checkSolvedTask); none
+//   waits behind another task; a thread idle while no part waits has a running task's search
+//   asked for its untried top branches (share(); onSplit gets them as new tasks);
 // - with gpu: thread 0 is the GPU (startGpuPoolWorker) until its device is lost; a CPU thread
 //   then takes its place.
 import type { EngineName } from "../engine/contract.js";
 import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
+import type { TaskMethod } from "../count/constrained.js";
 import type { Square } from "../board/constraints.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerResponse } from "./worker.js";
@@ -38,12 +38,9 @@ type Job = {
   /** A count's part, or (with `solve`) one of solve's tasks. */
   part: Part | Task;
   engine: EngineName;
-  /**
-   * A solve task (else a count): the nodes it may use so far, its budget, where its reports go,
-   * and the thread that kept its search at the end of its last slice (to go on there).
-   */
+  /** A solve task (else a count): the nodes it may use so far, its budget, where its reports go, how it is searched. */
   solve?: {
-    allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; resume?: Kept; exact?: boolean;
+    allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; method?: TaskMethod;
     onSplit?(prefixes: Square[][]): void; barren?: boolean; // (barren: it had no branches to give when last asked)
   };
   resolve(result: PartResult | SolvedTask): void;
@@ -54,9 +51,6 @@ type Job = {
   settled: boolean;
   signal?: AbortSignal;
 };
-
-/** A solve task's search kept on a thread (slot) under the id of the job whose slice ended unfinished. */
-type Kept = { slot: Slot; key: number };
 
 type Slot = {
   index: number;
@@ -96,24 +90,16 @@ export type SolveRunOptions = RunOptions & {
   budget?: number;
   /** The task's nodes so far, now and then; `waiting`: it has used all it may and waits for a grant. */
   onReport(nodes: number, waiting: boolean): void;
-  /** Node limits kept at every node (under a node cap): the search with its portfolio, not the 64-bit search alone. */
-  exact?: boolean;
-  /** An earlier slice's `resume`: this slice goes on with the search it stopped (on its thread, if that thread is free first). */
-  resume?: ResumeToken;
+  /** How the task's sub-boards are searched (TaskMethod, src/count/constrained.ts; default plain, the 64-bit search alone). */
+  method?: TaskMethod;
   /** With it, the task's search may be asked (a thread idling) to give away its untried top branches: the prefixes of the sub-boards given away, which its search skips from then on and the caller must search as tasks of their own. */
   onSplit?(prefixes: Square[][]): void;
 };
 
-/** Where a task's search stopped unfinished is kept (opaque): give it to the task's next slice. */
-export type ResumeToken = { readonly kept: unknown };
-
-/** A slice's answer: with `resume` where it ended unfinished. */
-export type SolvedSlice = SolvedTask & { resume?: ResumeToken };
-
 /** A solve task on the pool: its answer, and the grant of more nodes. */
 export type SolveHandle = {
   /** Resolves with what the task found (checked against the task), or rejects as run does. */
-  done: Promise<SolvedSlice>;
+  done: Promise<SolvedTask>;
   /** The task may use `allowed` nodes in all (more than before). */
   grant(allowed: number): void;
 };
@@ -175,16 +161,13 @@ export class WorkerPool {
   /**
    * Searches one of solve's tasks (solveTasks) for a first solution on a thread, within
    * `allowed` nodes until grant() gives more; done resolves once the answer is checked against
-   * the task (checkSolvedTask). One call is one slice of the task's search: it ends unfinished
-   * at `budget`, with a token to pass to the next slice, which goes on where it stopped on the
-   * thread that kept it. A thread that dies has the task run again from its start (its kept
-   * searches too, by any thread).
+   * the task (checkSolvedTask); it ends unfinished at `budget` (its search closed: nothing is
+   * kept on the thread). A thread that dies has the task run again from its start.
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
-    const resume = (options.resume as { kept?: Kept } | undefined)?.kept;
-    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, resume, exact: options.exact, onSplit: options.onSplit };
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, method: options.method, onSplit: options.onSplit };
     let job: Job | undefined;
-    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedSlice>;
+    const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;
     return {
       done,
       grant: (allowed) => {
@@ -193,12 +176,6 @@ export class WorkerPool {
         for (const slot of this.slots) for (const [id, held] of slot.jobs) if (held === job) slot.worker?.post({ grant: id, allowed });
       },
     };
-  }
-
-  /** A slice's kept search (its `resume`) is not wanted any more: its thread frees it. */
-  release(resume: ResumeToken): void {
-    const kept = (resume as { kept?: Kept }).kept;
-    if (kept !== undefined && !kept.slot.dead) kept.slot.worker?.post({ drop: kept.key });
   }
 
   private enqueue(part: Part | Task, options: RunOptions, solve?: Job["solve"], made?: (job: Job) => void): Promise<PartResult | SolvedTask> {
@@ -277,18 +254,7 @@ export class WorkerPool {
     this.pump();
   }
 
-  /** The live thread holding a solve task's kept search, if any. */
-  private holder(job: Job): Slot | undefined {
-    const slot = job.solve?.resume?.slot;
-    return slot !== undefined && !slot.dead && this.slots.includes(slot) ? slot : undefined;
-  }
-
-  /**
-   * Deals waiting parts: to idle threads first, one ahead to busy ones while the backlog lasts.
-   * A solve task whose search a thread kept goes to that thread, never to another (taken
-   * afresh it would repeat its search so far: measured, that cost more than the idle thread
-   * saved); an idle thread takes the first task no live thread keeps.
-   */
+  /** Deals waiting parts (to idle threads first, one ahead to busy ones while the backlog lasts), then shares a solve task with an idle thread. */
   private pump(): void {
     this.deal();
     this.share();
@@ -297,14 +263,8 @@ export class WorkerPool {
   private deal(): void {
     while (!this.closed && this.queue.length > 0) {
       const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
-      const idle = ready.filter((s) => s.jobs.size === 0);
-      let slot: Slot | undefined, at = -1;
-      if (idle.length > 0) {
-        at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || idle.includes(h); });
-        if (at < 0) return; // only tasks kept by busy threads wait: each waits for its thread
-        const h = this.holder(this.queue[at]);
-        slot = h !== undefined && idle.includes(h) ? h : idle[0];
-      } else {
+      let slot = ready.find((s) => s.jobs.size === 0);
+      if (!slot) {
         // Threads still starting take parts once ready: another starts only while more wait than they take.
         const starting = this.slots.filter((s) => s.worker === undefined).length;
         if (this.slots.length < this.size && this.queue.length > starting) {
@@ -312,24 +272,16 @@ export class WorkerPool {
           continue;
         }
         // One part ahead only while there is at least one more per thread: at the end of a
-        // run a part waits for an idle thread instead of queueing behind a busy one.
-        if (this.queue.length >= this.size) {
-          // (never behind a solve task's slice: its length is the task's, up to a whole search)
-          for (const s of ready.filter((r) => r.jobs.size === 1 && [...r.jobs.values()].every((j) => !j.solve))) {
-            at = this.queue.findIndex((job) => { const h = this.holder(job); return h === undefined || h === s; });
-            if (at >= 0) { slot = s; break; }
-          }
-        }
+        // run a part waits for an idle thread instead of queueing behind a busy one
+        // (never behind a solve task: its length is the task's, up to a whole search).
+        if (this.queue.length >= this.size) slot = ready.find((r) => r.jobs.size === 1 && [...r.jobs.values()].every((j) => !j.solve));
       }
-      if (!slot || at < 0) return;
-      const [job] = this.queue.splice(at, 1);
+      if (!slot) return;
+      const job = this.queue.shift()!;
       const id = this.nextId++;
       slot.jobs.set(id, job);
       if (job.solve) {
-        const kept = job.solve.resume, here = kept !== undefined && kept.slot === slot;
-        if (kept !== undefined && !here) kept.slot.worker?.post({ drop: kept.key }); // (its thread died: nothing kept is lost)
-        job.solve.resume = undefined; // (run again after a death: from its start)
-        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(here ? { resume: kept.key } : {}), ...(job.solve.exact ? { exact: true } : {}) });
+        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(job.solve.method ? { method: job.solve.method } : {}) });
       } else {
         slot.worker!.post({ id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
       }
@@ -337,19 +289,15 @@ export class WorkerPool {
   }
 
   /**
-   * A thread idle and every task waiting kept by a busy one: the first of them (else a task a busy thread searches) is
-   * asked for its untried top branches; one that had none, again only after its next report. One ask at a time.
+   * A thread idle and no part waiting: a solve task a busy thread searches is asked for its untried top branches; one
+   * that had none, again only after its next report. One ask at a time.
    */
   private share(): void {
-    if (this.closed || this.asked !== undefined) return;
+    if (this.closed || this.asked !== undefined || this.queue.length > 0) return;
     const ready = this.slots.filter((s) => s.worker && !s.dead && s.cancelTimer === undefined);
-    if (!ready.some((s) => s.jobs.size === 0) || this.queue.some((job) => this.holder(job) === undefined)) return;
+    if (!ready.some((s) => s.jobs.size === 0)) return;
     const askable = (job: Job): boolean => !job.settled && job.solve?.onSplit !== undefined && !job.solve.barren;
     let pick: { slot: Slot; key: number; job: Job } | undefined;
-    for (const job of this.queue) {
-      const slot = this.holder(job);
-      if (slot !== undefined && ready.includes(slot) && askable(job)) { pick = { slot, key: job.solve!.resume!.key, job }; break; }
-    }
     for (const slot of ready) for (const [key, job] of slot.jobs) if (!pick && askable(job)) pick = { slot, key, job };
     if (!pick) return;
     this.asked = pick;
@@ -411,7 +359,6 @@ export class WorkerPool {
         try {
           // A thread's answer is verified before anyone keeps it.
           const result = job.solve ? checkSolvedTask(job.part as Task, m.result) : checkPartCount(job.part as Part, m.result);
-          if (job.solve && (result as SolvedTask).unfinished) (result as SolvedSlice).resume = { kept: { slot, key: m.id } satisfies Kept };
           if (slot.gpu) this.gpuParts++; // (inside !job.settled: counted once a part)
           this.deathsSinceProgress = 0;
           this.settle(job, result);

@@ -1,58 +1,51 @@
-// solve(n, { workers }): the complete search spread over the thread pool. The board (plain or
-// with givens) is cut into tasks (src/count/solve-tasks.ts): at the complete search's own first
-// real branch (its row or column with the fewest squares, past the lines with one square; one
-// square a task), or where that cannot be had (n > 64) at the constrained split's prefixes of
-// the lowest free rows; each task's sub-board is searched by the complete search on a pool
-// thread (src/workers/pool.ts, solve), in slices: a task's first slice may take
-// SOLVE_FIRST_BUDGET nodes, and a task not finished by then goes to the back of the line, its
-// search kept on its thread, for a next slice of twice as many (so no thread sinks into one hard
-// sub-board while another holds a solution near its top). A slice goes on where the last stopped
-// (its thread keeps the open search), so a task searched in slices does the nodes of one search
-// to its end (a task kept by a busy thread waits for it: taken afresh by an idle one it would
-// repeat its slices, which cost more than it saved). A thread left idle while the tasks wait on
-// another has a held search give away the untried branches at the top of its stack (pool.ts
-// share, TaskSearch.split): each becomes a task of its own (its prefix: the path's queens and
-// the branch's square), and the held search skips them, so no subtree is searched twice or lost
-// (n = 30, d = 36 seed 4: 27.06M nodes as without, the two threads busy to the end; not under
-// maxNodes, whose portfolio tasks never split). With two threads or more, one more task
-// comes first: the whole board searched as one thread searches it (the portfolio: the 64-bit
-// search and the wide path's restarts in turns) for its first SOLVE_PORTFOLIO_NODES nodes, in
-// one slice on its thread, so that a board the one thread decides early is decided as early
-// (n = 30, d = 33 seed 1: its solution at 2.6M nodes, where 13 tasks in turn took 14.7M), and a
-// board without a solution pays at most those nodes more; then its search is dropped. Its end is a
-// proof as well. The first solution found stops the rest (the pool is closed: every thread
-// ends); every plain task searched to its end proves there is none. A found board is checked
-// by the pool against its task and here against the whole board (verify, and the givens) before
-// it is returned. maxNodes is shared out: a task may use only the nodes granted to it, and asks for
-// more when it has used them, so the threads' nodes never add up to more than the cap. The root
-// is searched on this thread first (its first node or two): a board its root decides (the
-// bounds prove many boards without a completion there) is answered without a thread.
+// solve(n, { workers }): the complete search spread over the thread pool, as the one thread's
+// portfolio is two searches taking turns (src/engine/ts/complete-portfolio.ts: the 64-bit search,
+// and the wide path's restarting search): on two threads or more each has threads of its own.
+// One thread searches the whole board by the restarting search alone (restarts rotating through
+// the root's first branches, as in the portfolio) to the end; the others take the 64-bit search's
+// tree cut into tasks (src/count/solve-tasks.ts): at the complete search's own first real branch
+// (its row, column or needed diagonal with the fewest squares, past the lines with one square;
+// one square a task), or where that cannot be had (n > 64) at the constrained split's prefixes
+// of the lowest free rows. Each task is searched by the 64-bit search alone on a pool thread
+// (src/workers/pool.ts, solve) to its end, the tasks in the cut's order, so the tasks walk the
+// one search's tree in its own order. So whichever of the portfolio's searches decides a board,
+// it has a whole thread where the one thread gave it a turn: measured on two threads against
+// one (2 cores), 0.40 to 0.54 of the time where that search decided it (n = 36, d = 33, seed 2,
+// minFree 4, found by the restarting search: 48.6 s to 24.1 s; n = 30, d = 36, seed 4, proved by
+// the 64-bit search: 10.2 to 5.5 s; n = 30, d = 33, seed 1: 3.1 to 1.3 s). (Before, the whole
+// board's portfolio ran beside the tasks for its first 2^22 nodes and was then dropped, the
+// tasks took turns in slices of growing budgets: the boards the restarting search finds were
+// left undecided, the 64-bit search's finds took its slices' detours, and a proof took as long
+// as on one pool thread.) A thread idle while every task is taken has a running task's search
+// give away the untried branches at the top of its stack (pool.ts share, TaskSearch.split):
+// each becomes a task of its own (its prefix: the path's queens and the branch's square), and
+// the search skips them, so no subtree is searched twice or lost. On one pool thread (workers
+// 1) the whole board is one task, searched by the portfolio: the one thread's search, off the
+// caller's thread. The first solution found stops the rest (the pool is closed: every thread
+// ends); every task searched to its end, or the restarting search's end, proves there is none.
+// A found board is checked by the pool against its task and here against the whole board
+// (verify, and the givens) before it is returned. maxNodes is shared out: a task may use only
+// the nodes granted to it, and asks for more when it has used them, so the threads' nodes never
+// add up to more than the cap (under a cap the tasks are searched by the portfolio, whose node
+// limits are exact at every node, and never split). The root is searched on this thread first
+// (its first node or two): a board its root decides (the bounds prove many boards without a
+// completion there) is answered without a thread.
 // This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
 import {
   answerAtOnce, planSolve, solvePlanned, type SolveOptions, type SolvePlan, type SolveProgress, type SolveResult,
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import {
-  SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask,
-} from "../count/solve-tasks.js";
+import { SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import type { TaskMethod } from "../count/constrained.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
-import { WorkerPool, availableCores, type ResumeToken, type SolveHandle } from "./pool.js";
+import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
 import { runStepsUntil } from "../core/pacer.js";
 import type { Square } from "../board/constraints.js";
 
-// The tasks asked for and the passes' budgets are the queue's too (src/distributed/solve-jobs.ts):
-// defined beside the tasks, so the queue's entry does not bundle this file.
-export { SOLVE_TASKS, SOLVE_FIRST_BUDGET, SOLVE_BUDGET_GROWTH };
-/** How many times more nodes each slice of a task gets on threads than its slice before (a slice goes on where the last stopped). */
-export const SOLVE_SLICE_GROWTH = 2;
-/**
- * The nodes of the whole board's search (the one-thread portfolio) beside the plain tasks on two
- * threads or more, in one slice: what the measured boards it finds sooner than the slices took
- * (2.6M at n = 30, d = 33 seed 1), with room; on a board without a solution they are spent in vain.
- */
-export const SOLVE_PORTFOLIO_NODES = 2 ** 22;
-
+// The tasks asked for are the queue's too (src/distributed/solve-jobs.ts): defined beside the
+// tasks, so the queue's entry does not bundle this file.
+export { SOLVE_TASKS };
 /** What the tasks together came to: a solution, none (every task exhausted), the node cap used up (or the time limit, in the split). */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" | "timeout" };
 
@@ -99,26 +92,30 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   if (root.status === FOUND || root.status === EXHAUSTED || root.nodes >= cap) {
     return rootOnly(root.columns !== null ? { columns: root.columns } : { columns: null, reason: root.status === EXHAUSTED ? "no-solution" : "max-nodes" });
   }
-  // The tasks (a prefix split: 0.5 s at n = 1000 with 900 given queens) in slices that stop at an abort or the time limit.
-  const parts = await runStepsUntil(solveTaskSteps(board, SOLVE_TASKS), () => pacer.stopReason());
+  // One pool thread: the one thread's search (the portfolio) on it, the whole board one task. Two or more: the tasks
+  // (a prefix split: 0.5 s at n = 1000 with 900 given queens, in slices that stop at an abort or the time limit), and
+  // beside them the whole board searched by the restarting search alone, on a thread of its own to the end.
+  const single = asked === 1;
+  const parts = single ? [wholeBoardTask(board, 1)] : await runStepsUntil(solveTaskSteps(board, SOLVE_TASKS), () => pacer.stopReason());
   pacer.throwIfAborted();
   if (!parts) return rootOnly({ columns: null, reason: "timeout" });
-  // With two threads or more, one more task: the whole board searched as one thread searches it, for its first nodes.
-  const whole = asked >= 2 ? wholeBoardTask(board, parts.length + 1) : undefined;
-  const size = Math.min(asked, parts.length + (whole ? 1 : 0));
+  const restarts = single ? undefined : wholeBoardTask(board, parts.length + 1);
+  // The plain tasks' search: the 64-bit search alone; the portfolio where node limits must be exact (a cap), or on one thread.
+  const searchBy: TaskMethod = single || cap !== Infinity ? "portfolio" : "plain";
+  const size = Math.min(asked, parts.length + (restarts ? 1 : 0));
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
 
   /** Nodes granted at a time to a run that has used its own (with a finite cap). */
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
-  /** One slice of a task's search on a thread: its nodes as last reported (final once done), and its grant. */
+  /** A task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
-  let total = root.nodes, tasksDone = 0, pass = 0, open = parts.length, made = parts.length + (whole ? 1 : 0);
+  let total = root.nodes, tasksDone = 0, open = parts.length, made = parts.length + (restarts ? 1 : 0);
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
     phase: "search", conflicts: -1, method, n, nodes: total, tries: 1, steps: 0, elapsedMs: pacer.elapsed(),
-    tasksDone, tasksTotal: tasksDone + open, workers: size, pass,
+    tasksDone, tasksTotal: tasksDone + open, workers: size,
   });
 
   let settle!: (outcome: Outcome) => void, fail!: (error: unknown) => void;
@@ -146,20 +143,17 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  // A task's slice k may take FIRST_BUDGET * GROWTH^k nodes; one that runs out goes on in slice k + 1, behind the tasks
-  // waiting. The whole board's portfolio has one slice of SOLVE_PORTFOLIO_NODES, its thread's alone.
-  const start = (task: SolveTask, k: number, resume?: ResumeToken): void => {
+  // Each task is searched to its end (or a solution) on one thread, the tasks in the cut's order (the one search's).
+  const start = (task: SolveTask): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
-    const portfolio = task === whole;
+    const whole = task === restarts;
     run.handle = pool.solve(task, {
       allowed: run.allowed,
-      budget: portfolio ? SOLVE_PORTFOLIO_NODES : SOLVE_FIRST_BUDGET * SOLVE_SLICE_GROWTH ** k,
-      exact: portfolio || cap !== Infinity, // the portfolio; and maxNodes is exact: the tasks' searches keep node limits at every node
-      ...(resume === undefined ? {} : { resume }),
-      // A thread idling while this task's search is held: its untried top branches become tasks (the portfolio never splits).
-      ...(portfolio || cap !== Infinity ? {} : { onSplit: (prefixes: Square[][]) => {
+      method: whole ? "restarts" : searchBy,
+      // A thread idling while every task is taken: a plain task's untried top branches become tasks of their own.
+      ...(whole || searchBy !== "plain" ? {} : { onSplit: (prefixes: Square[][]) => {
         open += prefixes.length;
-        for (const prefix of prefixes) start({ ...task, prefixes: [prefix], task: made++, tasks: made }, 0);
+        for (const prefix of prefixes) start({ ...task, prefixes: [prefix], task: made++, tasks: made });
       } }),
       onReport: (nodes, waiting) => {
         took(run, nodes);
@@ -177,27 +171,20 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
         run.allowed = result.nodes;
       }
       if (result.columns !== null) return settle({ columns: result.columns });
-      if (portfolio) {
-        if (result.unfinished) {
-          pool.release(result.resume!); // its nodes are spent: the thread takes the tasks no thread keeps
-        } else { // the whole board searched to its end: every task is proved with it
-          tasksDone += open;
-          open = 0;
-          return settle({ columns: null, reason: "no-solution" });
-        }
-      } else if (result.unfinished) {
-        pass = Math.max(pass, k + 1);
-        start(task, k + 1, result.resume); // behind every task waiting
-      } else {
-        tasksDone++;
-        if (--open === 0) return settle({ columns: null, reason: "no-solution" });
+      if (result.unfinished) throw new Error(`solve task ${task.task} of ${task.tasks} ended unfinished without a budget (a bug)`);
+      if (whole) { // the whole board searched to its end: every task is proved with it
+        tasksDone += open;
+        open = 0;
+        return settle({ columns: null, reason: "no-solution" });
       }
+      tasksDone++;
+      if (--open === 0) return settle({ columns: null, reason: "no-solution" });
       report();
       serve();
-    }, fail);
+    }).catch(fail);
   };
-  if (whole) start(whole, 0); // first: the first thread takes it
-  for (const task of parts) start(task, 0);
+  if (restarts) start(restarts); // first: the first thread takes it
+  for (const task of parts) start(task);
 
   try {
     const race = await pacer.raceStop(outcome);

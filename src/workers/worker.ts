@@ -7,18 +7,15 @@
 //   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
 //                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
-//   { id, solve, engine, allowed, budget, resume? }
+//   { id, solve, engine, allowed, budget, method? }
 //                         search one of solve's tasks (src/count/solve-tasks.ts) for a
-//                         first solution: one slice, using at most `allowed` nodes; reports
+//                         first solution (by `method`, TaskMethod: plain when left out), using at most `allowed` nodes; reports
 //                         { id, nodes } now and then, and { id, nodes, waiting: true } when it has
 //                         used them all (it then waits for a grant); answers { id, result:
-//                         { columns, nodes } } (the slice's nodes; columns null: none in the task;
-//                         with unfinished: true, `budget` nodes ran out first, and the open search
-//                         is kept here under this id) or { id, error }. With `resume`: the search
-//                         kept under that id goes on where it stopped (a fresh one if none is kept)
+//                         { columns, nodes } } (columns null: none in the task; with unfinished:
+//                         true, `budget` nodes ran out first) or { id, error }
 //   { grant: id, allowed } that solve task may use `allowed` nodes in all (more than before)
-//   { drop: id }          the search kept under that id is not wanted any more (another thread took the task)
-//   { split: id }         the solve task's search of that id (running here, or kept under that id) gives away
+//   { split: id }         the solve task's search of that id (running here) gives away
 //                         the untried branches at the shallowest open level of its stack (TaskSearch.split)
 //                         and skips them from now on; answers { id, split: prefixes } (the sub-boards given
 //                         away, each a task's prefix; none: nothing to give, or no such search here)
@@ -40,12 +37,12 @@ import { adoptWasmModule, compileWasm } from "../engine/wasm/index.js";
 import { checkAndCount, type Part, type PartResult } from "../count/split.js";
 import { TaskSearch, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 import type { Square } from "../board/constraints.js";
+import type { TaskMethod } from "../count/constrained.js";
 
 export type WorkerRequest =
   | { id: number; part: Part; engine: EngineName }
-  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; resume?: number; exact?: boolean }
+  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; method?: TaskMethod }
   | { grant: number; allowed: number }
-  | { drop: number }
   | { split: number }
   | { cancel: number }
   | { wasm: WebAssembly.Module };
@@ -109,11 +106,9 @@ function describePart(part: Part | SolveTask, solve = false): string {
   return solve ? `solve task ${String(p.task)} of ${String(p.tasks)} (n = ${String(p.n)})` : `part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
 }
 
-type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; resume?: number; exact?: boolean };
+type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; method?: TaskMethod };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
-/** Solve tasks' searches stopped at their budget, kept to go on (by the id of the job that stopped them). */
-const kept = new Map<number, TaskSearch>();
 /** The nodes each solve task here may use in all (raised by grants). */
 const allowance = new Map<number, number>();
 /** The wake-up of the solve task waiting for a grant (a grant or a cancel calls it). */
@@ -136,18 +131,15 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-async function solveJob({ id, part, engine, budget, resume, exact }: Job): Promise<SolvedTask> {
+async function solveJob({ id, part, engine, budget, method }: Job): Promise<SolvedTask> {
   const stopped = (): Error => abortError(`searching ${describePart(part, true)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
   let lastYield = performance.now(), lastReport = lastYield;
-  const held = resume === undefined ? undefined : kept.get(resume);
-  if (resume !== undefined) kept.delete(resume);
-  // A fresh search checks the task first: a board and its sub-boards as a task holds them.
-  const search = held ?? new TaskSearch(part, engine, exact);
-  let result: SolvedTask | undefined;
+  // The search checks the task first: a board and its sub-boards as a task holds them.
+  const search = new TaskSearch(part, engine, method);
   running = search;
   try {
-    result = await search.run({
+    return await search.run({
       allowed: () => allowance.get(id) ?? 0,
       budget,
       between: async (nodes, atAllowance) => {
@@ -166,11 +158,9 @@ async function solveJob({ id, part, engine, budget, resume, exact }: Job): Promi
         if (cancelled.has(id)) throw stopped();
       },
     });
-    return result;
   } finally {
     running = undefined;
-    if (result?.unfinished) kept.set(id, search); // to go on in a later slice, here
-    else search.close();
+    search.close();
   }
 }
 
@@ -215,14 +205,9 @@ channel.listen((request) => {
     }
     return;
   }
-  if ("drop" in request) {
-    kept.get(request.drop)?.close();
-    kept.delete(request.drop);
-    return;
-  }
   if ("split" in request) {
     // (a message is handled between two chunks of the running search, never inside one)
-    const search = kept.get(request.split) ?? (current === request.split ? running : undefined);
+    const search = current === request.split ? running : undefined;
     channel.post({ id: request.split, split: search?.split() ?? [] });
     return;
   }
@@ -233,7 +218,7 @@ channel.listen((request) => {
   }
   if ("solve" in request) {
     allowance.set(request.id, request.allowed);
-    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, resume: request.resume, exact: request.exact });
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, method: request.method });
   } else {
     waiting.push({ ...request, solve: false });
   }
