@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { A000170, A002562 } from "./fixtures/oeis.js";
@@ -36,7 +37,8 @@ describe("nqueens CLI errors", () => {
     // numbers in decimal only: 0x10 is not 16
     [["count", "0x10"], /n must be a decimal number \(no 0x, 0b or 0o prefix\), got "0x10"/],
     [["count", "0b101"], /n must be a decimal number/],
-    [["count", " 8"], /n must be a number, got " 8"/],
+    // text that is no number: the API's range, the text as typed
+    [["count", " 8"], /^nqueens: n must be an integer from 1 to 32, got " 8"$/],
     // a --workers that is no number still names the range
     [["solve", "8", "--workers", "abc"], /--workers must be an integer from 1 to 256 or "auto", got "abc"/],
     [["count", "8", "--workers", "two"], /--workers must be an integer from 1 to 256 or "auto", got "two"/],
@@ -68,6 +70,52 @@ describe("nqueens CLI errors", () => {
     [["count", "10", "--workers", "1", "--checkpoint", "/nonexistent-dir/c.json"], /--checkpoint \/nonexistent-dir\/c\.json: the directory \/nonexistent-dir does not exist/],
     [["count", "10", "--workers", "1", "--checkpoint", tmpdir()], /--checkpoint .* is a directory/],
   ];
+  // Every number flag (and n) given text that is no number: the range as the API says it (or the CLI, where it checks the
+  // flag itself), and the text as typed. The list is checked against every number("...") parser in src/cli.
+  const notNumbers: [string, string[], string][] = [
+    ["n", ["count", "abc"], "an integer from 1 to 32"],
+    ["--limit", ["all", "8", "--limit", "abc"], "an integer >= 1 (leave it out to list every solution)"],
+    ["--timeout", ["count", "8", "--timeout", "abc"], "an integer >= 0 (milliseconds)"],
+    ["--parts", ["count", "10", "--workers", "2", "--parts", "abc"], "an integer from 1 to 1000000"],
+    ["--audit", ["count", "12", "--queue", "redis://127.0.0.1:1", "--unauthenticated", "--audit", "abc"], "a fraction from 0 to 1"],
+    ["--replicas", ["solve", "30", "--blocked", "0:0", "--queue", "redis://127.0.0.1:1", "--unauthenticated", "--replicas", "abc"], "an integer from 1 to 2"],
+    ["--parts-per-job", ["count", "12", "--queue", "redis://127.0.0.1:1", "--unauthenticated", "--parts-per-job", "abc"], "an integer from 1 to 4096"],
+    ["--budget", ["crosscheck", "--budget", "abc"], "an integer >= 1"],
+    ["--samples", ["estimate", "8", "--samples", "abc"], "an integer >= 1"],
+    ["--trials", ["lv-stats", "8", "--trials", "abc"], "an integer >= 1"],
+    ["--stop-vegas", ["solve", "20", "--method", "hybrid", "--stop-vegas", "abc"], "an integer from 0 to 20"],
+    ["--max-nodes", ["solve", "8", "--max-nodes", "abc"], "an integer >= 1"],
+    ["--max-steps", ["solve", "8", "--max-steps", "abc"], "an integer >= 1"],
+    ["--max-tries", ["solve", "8", "--max-tries", "abc"], "an integer >= 1"],
+    ["--seed", ["solve", "8", "--seed", "abc"], "an integer from 0 to 4294967295"],
+    ["--max-events", ["trace", "8", "--max-events", "abc"], "an integer >= 1"],
+    ["--concurrency", ["worker", "--queue", "redis://127.0.0.1:1", "--concurrency", "abc"], "an integer from 1 to 256"],
+    ["--prefetch", ["worker", "--queue", "redis://127.0.0.1:1", "--prefetch", "abc"], "an integer from 0 to 256"],
+    ["--lock-duration", ["worker", "--queue", "redis://127.0.0.1:1", "--lock-duration", "abc"], "an integer from 100 to 3600000"],
+    ["--stalled-interval", ["worker", "--queue", "redis://127.0.0.1:1", "--stalled-interval", "abc"], "an integer from 100 to 3600000"],
+    ["--grace", ["worker", "--queue", "redis://127.0.0.1:1", "--grace", "abc"], "an integer from 0 to 3600000"],
+    ["--workers", ["solve", "8", "--workers", "abc"], 'an integer from 1 to 256 or "auto"'],
+  ];
+  it.each(notNumbers)("%s given text that is no number names its range and the text: one line, exit 2", async (flag, args, range) => {
+    const run = await runCli(args);
+    expect(run.code, run.stderr).toBe(2);
+    expect(oneLine(run)).toBe(`nqueens: ${flag} must be ${range}, got "abc"`);
+    expect(run.stdout).toBe("");
+  });
+  it("that list holds every number flag of the CLI", () => {
+    const parsers = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) walk(path);
+        else for (const m of readFileSync(path, "utf8").matchAll(/\bnumber\("([^"]+)"/g)) parsers.add(m[1]);
+      }
+    };
+    walk(fileURLToPath(new URL("../src/cli", import.meta.url)));
+    expect(parsers.size).toBeGreaterThan(15);
+    expect(new Set(notNumbers.map(([flag]) => flag))).toEqual(parsers);
+  });
+
   it.each(badInput)("bad input %j: one line, exit 2", async (args, message) => {
     const run = await runCli(args);
     expect(run.code, run.stderr).toBe(2);

@@ -331,9 +331,9 @@ describe("wording and figures: each line says what applies, in the CLI's words",
     expect(JSON.parse(listed.stdout)).toMatchObject({ n: 6, total: 4 });
   });
 
-  it("a board size that is not a number is named as the API names it: n, lower case", async () => {
+  it("a board size that is not a number is named as the API names it: n, lower case, with its range", async () => {
     const run = await runCli(["count", "abc"]);
-    expect(run.stderr).toBe('nqueens: n must be a number, got "abc"\n');
+    expect(run.stderr).toBe('nqueens: n must be an integer from 1 to 32, got "abc"\n');
     expect(run.code).toBe(2);
   });
 });

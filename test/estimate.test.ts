@@ -220,7 +220,7 @@ describe("CLI: estimate and tree", () => {
   const badInput: [string[], RegExp][] = [
     [["estimate", "0"], /n must be an integer from 1 to 32, got 0/],
     [["estimate", "8", "--samples", "0"], /samples must be an integer >= 1, got 0/],
-    [["estimate", "8", "--seed", "x"], /--seed must be a number, got "x"/],
+    [["estimate", "8", "--seed", "x"], /--seed must be an integer from 0 to 4294967295, got "x"/],
     [["tree", "18"], /n must be an integer from 1 to 17, got 18/],
   ];
   it.each(badInput)("bad input %j exits 2 with a one-line message", async (args, message) => {

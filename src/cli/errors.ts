@@ -40,6 +40,18 @@ const CLI_KEY_HINTS = new Map<string, string>([
   [SAME_KEY_HINT, "give the key it was made under (NQUEENS_KEY or --key-file FILE), without --unauthenticated"],
 ]);
 
+/**
+ * Number flags (and n) given text that is no number, by the names the CLI says them by: the
+ * text goes on as NaN, which the API refuses naming the parameter's range (its own words, one
+ * place), and the message then shows the text as typed instead of NaN.
+ */
+const notNumbers = new Map<string, string>();
+
+/** Notes that `flag` was given `text`, no number, passed on as NaN (see notNumbers). */
+export function typedNotANumber(flag: string, text: string): void {
+  notNumbers.set(flag, text);
+}
+
 /** A coded error's facts (see ErrorFacts): read as fields, never from its message. */
 function factsOf(error: Error): ErrorFacts {
   const { param, detail, hint, operation, timeoutMs } = error as ErrorFacts;
@@ -53,11 +65,19 @@ function flagOf(param: string): string {
 
 /**
  * Bad input in the CLI's words: the flag, then the message after the parameter (`detail`), so
- * `timeoutMs must be ...` reads `--timeout must be ...`. An error without both fields is said as it is.
+ * `timeoutMs must be ...` reads `--timeout must be ...`, and a flag given text that is no number
+ * shows that text, not the NaN it became. An error without both fields is said as it is.
  */
 function invalidLine(error: Error): string {
   const { param, detail } = factsOf(error);
-  return param !== undefined && detail !== undefined ? `${flagOf(param)}${detail}` : error.message;
+  return param !== undefined && detail !== undefined ? asTyped(`${flagOf(param)}${detail}`) : error.message;
+}
+
+/** `--limit must be ..., got NaN` where --limit was given text that is no number: that text instead of NaN. */
+function asTyped(line: string): string {
+  const flag = /^(\S+) must be /.exec(line)?.[1];
+  const typed = flag === undefined ? undefined : notNumbers.get(flag);
+  return typed === undefined ? line : line.replace(/got NaN$/, `got ${JSON.stringify(typed)}`);
 }
 
 /** A timeout in the CLI's words: `count(20) did not finish within --timeout 500 ms`. */
@@ -77,7 +97,7 @@ function isOutOfMemory(error: Error): boolean {
 export function describeFailure(error: unknown): { line: string; exitCode: number } {
   const oneLine = (text: string): string => `nqueens: ${redact(text).replace(/\s*\n\s*/g, "; ").trim()}`;
   if (error instanceof InterruptedError) return { line: oneLine(error.message), exitCode: EXIT_INTERRUPTED };
-  if (error instanceof UsageError) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
+  if (error instanceof UsageError) return { line: oneLine(asTyped(error.message)), exitCode: EXIT_USAGE };
   if (error instanceof RuntimeError) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
   if (!(error instanceof Error)) return { line: oneLine(String(error)), exitCode: EXIT_RUNTIME };
   if (error.name === "AbortError") return { line: oneLine("interrupted"), exitCode: EXIT_INTERRUPTED };

@@ -7,7 +7,7 @@ import { InvalidArgumentError, Option } from "commander";
 import { ENGINE_NAMES } from "../engine/select.js";
 import { afterMs } from "../core/timer.js";
 import { removeLiveTemporaries } from "../core/temporaries.js";
-import { UsageError } from "./errors.js";
+import { UsageError, typedNotANumber } from "./errors.js";
 import { SOLVE_MAX_WORKERS } from "../search/solve.js";
 
 /** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
@@ -15,15 +15,17 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?Infinity$
 
 /**
  * A number argument as the user typed it, in decimal; the API then checks its range and names
- * it. `allowed` (the API's range, from its own constant) is said where the text is no number.
+ * it. Text that is no number goes on as NaN, which the API refuses naming the range, the message
+ * showing the text typed (typedNotANumber); `allowed` (the API's range, from its own constant)
+ * is said at once instead, for a flag whose value the CLI reads itself (--workers' "auto").
  */
 export function number(name: string, allowed?: string): (text: string) => number {
   return (text: string) => {
-    if (!DECIMAL.test(text)) {
-      const how = /^[+-]?0[xXbBoO]/.test(text.trim()) ? "a decimal number (no 0x, 0b or 0o prefix)" : "a number";
-      throw new UsageError(`${name} must be ${allowed ?? how}, got ${JSON.stringify(text)}`);
-    }
-    return Number(text);
+    if (DECIMAL.test(text)) return Number(text);
+    if (/^[+-]?0[xXbBoO]/.test(text.trim())) throw new UsageError(`${name} must be a decimal number (no 0x, 0b or 0o prefix), got ${JSON.stringify(text)}`);
+    if (allowed !== undefined) throw new UsageError(`${name} must be ${allowed}, got ${JSON.stringify(text)}`);
+    typedNotANumber(name, text);
+    return NaN;
   };
 }
 
