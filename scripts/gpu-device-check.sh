@@ -20,9 +20,11 @@
 # times the start order ('split' against the default 'largest-first') at n = 17 and 18;
 # checks every total against OEIS A000170; last, the CPU pool's scaling on the host's cores
 # (countParallel(17) with 1, 2, 4, 8, 16 workers against count(17) on the main thread,
-# beside the split's schedule bound; about 40 s). Everything it prints and the bench JSON land
+# beside the split's schedule bound; about 40 s); and solve's complete search on 1 to 16 threads
+# against this thread on three Excluded Diagonals boards (what is left of the time, at most 150 s).
+# Everything it prints and the bench JSON land
 # in $OUT (gpu-device-check.log, gpu-parts.json, gpu-bench-h200.json, gpu-model-vs-measured.json, gpu-sweep.json, gpu-order.json,
-# cpu-scaling.json); copy
+# cpu-scaling.json, solve-scaling.json); copy
 # the JSON to bench/results/.
 set -euo pipefail
 mode=${1:-}
@@ -157,7 +159,7 @@ OUT_DIR="$out" timeout "$(cap 20)" node --input-type=module -e '
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 const files = readdirSync("bench/results").filter((f) => /^gpu-model-.*\.json$/.test(f)).sort();
 if (!files.length) { console.log("no bench/results/gpu-model-*.json: run scripts/gpu-device-check.sh prepare"); process.exit(0); }
-const byN = new Map(); // the constellation kernel's rows (what count runs), the newest file's where several have an n
+const byN = new Map(); // the constellation kernel rows (what count runs), from the newest file where several have an n
 let model;
 for (const file of files) {
   model = JSON.parse(readFileSync("bench/results/" + file, "utf8")).sections["gpu-model"];
@@ -224,5 +226,32 @@ const scaling = await benchScaling({ n: 17 });
 if (scaling.total !== "95815104") { console.log("WRONG total at n = 17", scaling.total); process.exit(1); }
 writeFileSync(process.env.OUT_DIR + "/cpu-scaling.json", JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, sections: { scaling } }, null, 2) + "\n");
 ' || echo "the scaling run failed or ran out of time"
+
+# 5. solve on the host's cores: the complete search on 1, 2, 4, 8 and 16 threads against this
+# thread, on Excluded Diagonals boards one thread takes seconds on (n = 30, d = 36, seed 4 and n = 30,
+# d = 33, seed 2, minFree 4: decided by the 64-bit search's tasks; n = 36, d = 33, seed 2, minFree 4:
+# found by the restarting search, which has one thread whatever the count), each verdict checked
+OUT_DIR="$out" timeout "$(cap 150)" node --input-type=module -e '
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { excludedDiagonalsBoard, solve, verify } from "./dist/index.js";
+const rows = [];
+for (const [n, d, seed, minFree] of [[30, 36, 4, 1], [30, 33, 2, 4], [36, 33, 2, 4]]) {
+  const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
+  let verdict;
+  for (const workers of [undefined, 16, 8, 4, 2, 1]) {
+    const t0 = performance.now();
+    const r = await solve(n, { method: "complete", blocked, timeoutMs: 60000, ...(workers ? { workers } : {}) });
+    const ms = performance.now() - t0;
+    if (r.found && !verify(r.columns).ok) { console.log("WRONG: not a solution", n, d, seed, workers); process.exit(1); }
+    const v = r.reason === "timeout" ? "undecided" : String(r.found);
+    if (verdict !== undefined && v !== "undecided" && verdict !== "undecided" && v !== verdict) { console.log("WRONG: verdicts differ", n, d, seed, workers); process.exit(1); }
+    verdict ??= v;
+    rows.push({ n, d, seed, minFree, workers: workers ?? "this thread", verdict: v, ms: Math.round(ms), nodes: r.nodes });
+    console.log(JSON.stringify(rows.at(-1)));
+    writeFileSync(process.env.OUT_DIR + "/solve-scaling.json", JSON.stringify({ date: new Date().toISOString(), node: process.version, cpu: os.cpus()[0]?.model, cores: os.cpus().length, rows }, null, 2) + "\n");
+  }
+}
+' || echo "the solve scaling run failed or ran out of time"
 
 sleep 1 # (lets tee write the log out before the run ends)
