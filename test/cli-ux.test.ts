@@ -259,6 +259,17 @@ describe("flags mean one thing, and a repeated flag loses nothing", () => {
     }
   });
 
+  it("N beside --board: one of another size is refused naming both; one that is no board size is named as n with its range", async () => {
+    const file = join(dir, "six-n.txt");
+    writeFileSync(file, ". Q . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n. . . . . .\n");
+    expect(refusedInOneLine(await runCli(["count", "7", "--board", file])).trimEnd()).toBe(`nqueens: N = 7 but the board in ${file} is 6 x 6; give one or the other`);
+    expect(refusedInOneLine(await runCli(["count", "abc", "--board", file])).trimEnd()).toBe('nqueens: n must be an integer from 1 to 32, got "abc"');
+    expect(refusedInOneLine(await runCli(["solve", "1.5", "--board", file])).trimEnd()).toMatch(/^nqueens: n must be an integer from 1 to \d+, got 1\.5$/);
+    const same = await runCli(["count", "6", "--board", file, "--json"]);
+    expect(same.code).toBe(0);
+    expect(JSON.parse(same.stdout).n).toBe(6);
+  });
+
   it("--board reads a board file in every command; all and trace draw with --draw", async () => {
     const file = join(dir, "four.txt");
     writeFileSync(file, ". Q . .\n. . . .\n. . . .\n. . . .\n");

@@ -47,9 +47,10 @@ const CLI_KEY_HINTS = new Map<string, string>([
  */
 const notNumbers = new Map<string, string>();
 
-/** Notes that `flag` was given `text`, no number, passed on as NaN (see notNumbers). */
-export function typedNotANumber(flag: string, text: string): void {
-  notNumbers.set(flag, text);
+/** Notes that `flag` was given `text`, no number, passed on as NaN (see notNumbers); undefined: its latest value was a number. */
+export function typedNotANumber(flag: string, text: string | undefined): void {
+  if (text === undefined) notNumbers.delete(flag);
+  else notNumbers.set(flag, text);
 }
 
 /** A coded error's facts (see ErrorFacts): read as fields, never from its message. */

@@ -50,6 +50,8 @@ export const BOARD_MAX_BYTES = 64 << 20;
 
 export async function readGivens(nArgument: number | undefined, opts: GivensCliOptions): Promise<{ n: number; fixed?: Square[]; blocked?: Square[] }> {
   let n = nArgument;
+  // A typed N that is no board size (text that is no number, 1.5, 0): the API refuses it naming its range, before any file is read.
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1)) return { n };
   let fixed: Square[] | undefined;
   let blocked: Square[] | undefined;
   if (typeof opts.board === "string") {

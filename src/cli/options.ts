@@ -21,7 +21,10 @@ const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?Infinity$
  */
 export function number(name: string, allowed?: string): (text: string) => number {
   return (text: string) => {
-    if (DECIMAL.test(text)) return Number(text);
+    if (DECIMAL.test(text)) {
+      typedNotANumber(name, undefined); // (a flag given twice: its last value counts)
+      return Number(text);
+    }
     if (/^[+-]?0[xXbBoO]/.test(text.trim())) throw new UsageError(`${name} must be a decimal number (no 0x, 0b or 0o prefix), got ${JSON.stringify(text)}`);
     if (allowed !== undefined) throw new UsageError(`${name} must be ${allowed}, got ${JSON.stringify(text)}`);
     typedNotANumber(name, text);

@@ -131,7 +131,8 @@ export function checkSolveTask(value: unknown): { task: SolveTask; constraints: 
  * in chunks of about 10 ms. Each run() is one slice: it never passes control.allowed() nodes,
  * gives up (unfinished) at control.budget nodes, and a later run() goes on from where the last
  * stopped, so a task searched slice by slice does the nodes of one search to its end. The
- * nodes run() answers (and reports) are the slice's own. close() frees the open search.
+ * nodes run() answers (and reports) are the slice's own. close() frees the open search. (A pool
+ * thread runs a task once, to its end or its budget: a queue job's pass; nothing is kept between.)
  */
 export class TaskSearch {
   readonly task: SolveTask;

@@ -304,7 +304,7 @@ export class WorkerPool {
     pick.slot.worker!.post({ split: pick.key });
   }
 
-  /** share()'s answer: to onSplit even if the slice has ended since (its search skips them); each new task is checked as any. */
+  /** share()'s answer: to onSplit even if the task has ended since (its search skips them); each new task is checked as any. */
   private shared(slot: Slot, m: WorkerResponse): void {
     if (this.asked?.slot !== slot || this.asked.key !== m.id) return;
     const { job } = this.asked;
