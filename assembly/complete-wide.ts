@@ -12,11 +12,10 @@
 // how many open squares each diagonal holds, so a node costs O(n) whatever the width;
 // memory is O(n^2 / 64) for the rows plus at most 3n(n - 1)/2 trail entries.
 //
-// At each node, as complete.ts: fail when a row has no square left or a free column no
-// row can take, or (where they pay) the diagonal bounds of diagonal-bounds.ts; branch on
-// the row with the fewest squares, or on the free column the fewest rows can take when
-// that is fewer still and below 8. What differs, for large
-// boards where the first dive decides everything:
+// At each node, as complete.ts: fail when a row has no square left or a free column no row can
+// take, or (where they pay) the diagonal bounds of diagonal-bounds.ts; branch on the row with the
+// fewest squares, or on the free column the fewest rows can take when that is fewer still and
+// below 8. What differs, for large boards where the first dive decides everything:
 // - the branches are tried least constraining first: the candidate whose lines hold the
 //   fewest open squares of the rows (columns) left, ties in increasing order;
 // - solve (mode 0) restarts from the root after 16n nodes, then 1.5 times more each time,
@@ -24,7 +23,7 @@
 //   dive is cut short, and since the cutoffs grow without bound one run is eventually
 //   exhaustive, so the search stays complete (a 'no-solution' is still a proof); in
 //   complete.ts's portfolio (ROTATE) the restarts go in cycles through the root's first
-//   branches instead, the cutoff growing once a cycle.
+//   branches instead, the cutoff growing once a cycle (on threads, shared: SHARE_SHIFT).
 // Enumeration and counting (modes 1, 2) never restart; the order of branches does not
 // change the tree, so their counts and nodes equal the 64-bit path's (tested).
 
@@ -47,14 +46,12 @@ const RESTART_OFTEN: i32 = 32;
 const NO_BOUNDS: i32 = 64;
 /** Bit of param turning the per-colour bounds (colour-bounds.ts) off (as complete.ts). */
 const NO_COLOUR_BOUNDS: i32 = 128;
-/**
- * Bit of param (complete.ts's portfolio, where the 64-bit search gives the proofs): the
- * restarts go in cycles of up to ROTATION_MAX, the k-th restart of a cycle diving first into
- * the root's k-th best branch, and the cutoff grows once a cycle instead of once a restart.
- */
+/** Bit of param (complete.ts's portfolio): restarts in cycles of up to ROTATION_MAX, the k-th diving first into the root's k-th best branch, the cutoff growing once a cycle. */
 const ROTATE: i32 = 2048;
 /** The longest cycle of ROTATE's restarts. */
 const ROTATION_MAX: i32 = 16;
+/** param >> SHARE_SHIFT (ROTATE): a share of the restarts, turn (bits 0-7) of `of` (8-15): each cycle's turns turn, turn + of, ... (the twin's RestartsShare). */
+const SHARE_SHIFT: i32 = 16;
 
 let size: i32 = 0;
 let words: i32 = 0;
@@ -70,6 +67,7 @@ let runNodes: f64 = 0; // solve mode: nodes this run may take before the next re
 let cutoff: f64 = 0;
 let rotate: bool = false; // ROTATE
 let turn: i32 = 0; // ROTATE: the restart's place in its cycle
+let shareTurn: i32 = 0, shareOf: i32 = 1; // ROTATE: this search's turn of shareOf (SHARE_SHIFT)
 let avail: usize = 0; // u64[n * words]: row r's open columns from r * words
 let rowCount: usize = 0; // i32[n]: open squares of each row
 let colCount: usize = 0; // i32[n]: rows left that can take each column
@@ -94,17 +92,11 @@ let trailCol: usize = 0;
 let trailTop: i32 = 0;
 let cols: usize = 0; // i32[n]
 
-@inline function i32At(base: usize, i: i32): usize {
-  return base + (<usize>i << 2);
-}
+@inline function i32At(base: usize, i: i32): usize { return base + (<usize>i << 2); }
 
-@inline function f64At(base: usize, i: i32): usize {
-  return base + (<usize>i << 3);
-}
+@inline function f64At(base: usize, i: i32): usize { return base + (<usize>i << 3); }
 
-@inline function wordAt(base: usize, i: i32): usize {
-  return base + (<usize>i << 3);
-}
+@inline function wordAt(base: usize, i: i32): usize { return base + (<usize>i << 3); }
 
 @inline function hasBit(base: usize, i: i32): bool {
   return (load<u64>(wordAt(base, i >> 6)) & (<u64>1 << <u64>(i & 63))) != 0;
@@ -120,9 +112,7 @@ let cols: usize = 0; // i32[n]
   store<u64>(at, load<u64>(at) & ~(<u64>1 << <u64>(i & 63)));
 }
 
-@inline function rowWords(y: i32): usize {
-  return avail + (<usize>(y * words) << 3);
-}
+@inline function rowWords(y: i32): usize { return avail + (<usize>(y * words) << 3); }
 
 /** Adds `by` to the diagonal counters of square (y, p) (and keeps the usable diagonals' bits). */
 @inline function lines(y: i32, p: i32, by: i32): void {
@@ -243,9 +233,11 @@ function restart(): void {
   if (rotate) {
     const base = load<i32>(i32At(start, 0));
     const count = load<i32>(i32At(start, 1)) - base;
-    if (++turn >= (count < ROTATION_MAX ? count : ROTATION_MAX)) turn = 0;
+    const cycle = count < ROTATION_MAX ? count : ROTATION_MAX;
+    if (++turn >= cycle) turn = 0;
     if (turn == 0) runNodes *= 1.5;
-    else rotateLeft(candidates + (<usize>base << 3), count, turn);
+    if (shareOf > 1 && turn % shareOf != shareTurn % (shareOf < cycle ? shareOf : cycle)) { restart(); return; } // others' turns counted, to this one's
+    if (turn != 0) rotateLeft(candidates + (<usize>base << 3), count, turn);
   } else {
     runNodes *= 1.5;
   }
@@ -340,6 +332,8 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   restarts = 0;
   rotate = (param & ROTATE) != 0;
   turn = 0;
+  shareTurn = (param >> SHARE_SHIFT) & 255;
+  shareOf = max<i32>(1, (param >> (SHARE_SHIFT + 8)) & 255);
   runNodes = <f64>((param & RESTART_OFTEN) != 0 ? n : RESTART_BASE * n);
   cutoff = mode == 0 ? nodes + runNodes : Infinity;
   const levels = <usize>(n + 1);
@@ -396,6 +390,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   if (ok) {
     branch(0);
     depth = 0;
+    if (rotate && mode == 0 && shareOf > 1 && shareTurn % shareOf != 0) restart(); // (turn 0, the first run, is another's)
   } else depth = -1;
   return cols;
 }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { count, solutions, solve } from "../src/index.js";
 import { checkConstraints } from "../src/board/constraints.js";
 import { pickEngine } from "../src/engine/select.js";
-import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMPLETE_WIDE, CompleteSearch } from "../src/engine/ts/complete.js";
+import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMPLETE_WIDE, CompleteSearch, restartsShareParam } from "../src/engine/ts/complete.js";
 import { Portfolio } from "../src/engine/ts/complete-portfolio.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
@@ -183,6 +183,40 @@ describe("the complete search past n = 64", () => {
     }
     expect(restarted).toBeGreaterThan(10);
     expect(rotated).toBeGreaterThan(10);
+  });
+
+  it("the rotating restarts shared out (turn t of m searches): each share's restarts are the one search's of the same number, so the share holding the one search's find makes it, in fewer nodes; both engines identical", () => {
+    // Excluded Diagonals boards the restarting search finds after restarts (the first run's cutoff small: RESTART_OFTEN).
+    let fewer = 0, twins = 0;
+    for (const [n, d, seed, minFree] of [[22, 20, 3, 1], [22, 18, 2, 4], [21, 18, 2, 4], [24, 26, 2, 4], [21, 24, 6, 4]]) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
+      const constraints = checkConstraints(n, { fixed: [], blocked }, "test");
+      const search = (engine: "wasm" | "ts", share: { turn: number; of: number }) => {
+        const s = pickEngine(engine).openSearch("complete", n, {
+          seed: 0, param: COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam(share), maxNodes: 2_000_000, maxSteps: Infinity, maxTries: Infinity, constraints,
+        });
+        const status = s.run(Infinity);
+        const r = { status, nodes: s.stats().nodes, columns: status === FOUND ? Array.from(s.columns()) : null };
+        s.close();
+        return r;
+      };
+      const whole = search("wasm", { turn: 0, of: 1 });
+      expect(whole.status).toBe(FOUND);
+      expect(verified(whole.columns, n, { fixed: [], blocked: blocked.map(([r, c]): Pair => [r, c]) })).toBe(true);
+      for (const of of [2, 3]) {
+        const shares = Array.from({ length: of }, (_, turn) => search("wasm", { turn, of }));
+        // (the reference engine, several times slower, on the boards the search finds within 100k nodes)
+        if (whole.nodes < 100_000) for (let turn = 0; turn < of; turn++, twins++) expect(search("ts", { turn, of })).toEqual(shares[turn]);
+        for (const r of shares) if (r.columns) expect(verified(r.columns, n, { fixed: [], blocked: blocked.map(([row, c]): Pair => [row, c]) })).toBe(true);
+        // (another share may meet the same board in a later restart of its own: the holder is the one with the fewest nodes)
+        const holder = shares.filter((r) => JSON.stringify(r.columns) === JSON.stringify(whole.columns)).sort((x, y) => x.nodes - y.nodes)[0];
+        expect(holder, `n = ${n}, d = ${d}, seed ${seed}: no share of ${of} finds the one search's board`).toBeDefined();
+        expect(holder!.nodes).toBeLessThanOrEqual(whole.nodes);
+        if (holder!.nodes < whole.nodes) fewer++;
+      }
+    }
+    expect(fewer).toBeGreaterThan(5);
+    expect(twins).toBeGreaterThan(4);
   });
 
   it("solve's portfolio (past 2^18 nodes at n <= 64) answers an Excluded Diagonals board on both engines alike", async () => {

@@ -104,6 +104,29 @@ describe("the whole board's task: the portfolio on one pool thread, the restarti
     expect(root).toBeLessThanOrEqual(2);
   });
 
+  it("a task's method and share of the restarts are checked: anything else is refused, coded, naming what it got", () => {
+    const task = wholeBoardTask(boardOf(8, {}, limits), 1);
+    const refused = (make: () => unknown, what: RegExp): void => expect(make).toThrow(expect.objectContaining({ code: "NQ_PART_MISMATCH", message: expect.stringMatching(what) }));
+    refused(() => new TaskSearch(task, "wasm", "random" as never), /method must be one of plain, portfolio, restarts, got "random"/);
+    refused(() => new TaskSearch(task, "wasm", "restarts", { turn: 2, of: 2 }), /share of the restarts must be \{ turn, of \} with 0 <= turn < of <= 16/);
+    refused(() => new TaskSearch(task, "wasm", "restarts", { turn: 0, of: 17 }), /<= 16/);
+    refused(() => new TaskSearch(task, "wasm", "plain", { turn: 0, of: 2 }), /with method "restarts"/);
+    expect(new TaskSearch(task, "wasm", "restarts", { turn: 1, of: 2 })).toBeInstanceOf(TaskSearch);
+  });
+
+  it("on four threads the restarting search has two, each its share of the restarts: the board it finds early is found in a share's nodes", async () => {
+    // n = 22, d = 20, seed 3, as below: on four threads two restarting searches (turns 0 and 1 of 2) beside the tasks.
+    const { blocked } = edBoard(22, 20, 3);
+    const one = await oneThreadOf(22, 20, 3);
+    const plain = solveTasks(boardOf(22, { blocked }, limits), 64).length;
+    const four = await solve(22, { method: "complete", blocked, workers: 4 });
+    expect(four.found).toBe(true);
+    expect(honours(Array.from(four.columns!), 22, { fixed: [], blocked: blocked.map(([r, c]): [number, number] => [r, c]) })).toBe(true);
+    expect(four.workers).toBe(4);
+    expect(four.tasks).toBeGreaterThanOrEqual(plain + 2); // (and any a running task gave away)
+    expect(four.nodes).toBeLessThan(one.nodes);
+  });
+
   it("on two threads the restarting search has a thread to itself to the end: a board it finds early is found in its nodes", async () => {
     // n = 22, d = 20, seed 3: the portfolio finds it by its restarting search, after its 64-bit search's first
     // 262,144 nodes; the restarting search alone finds the same board in about 12k nodes, the 64-bit tasks in their

@@ -10,7 +10,8 @@ import { RUNNING, EXHAUSTED, type Engine, type Search } from "../engine/contract
 import { checkConstraints, constraintLists, isBlockedSquare, queenLines, type Constraints, type Square } from "../board/constraints.js";
 import { ChunkSizer, Pacer, now, runSteps, yieldToEventLoop, type Steps } from "../core/pacer.js";
 import { rangeError, invalid } from "../core/errors.js";
-import { COMPLETE_PLAIN, COMPLETE_ROTATE, COMPLETE_WIDE } from "../engine/ts/complete.js";
+import { COMPLETE_PLAIN, COMPLETE_ROTATE, COMPLETE_WIDE, restartsShareParam } from "../engine/ts/complete.js";
+import type { RestartsShare } from "../engine/ts/complete-wide.js";
 
 /** Largest n of a constrained count or enumeration (the complete search's, COMPLETE_MAX_N). */
 export const CONSTRAINED_MAX_N = 1000;
@@ -48,9 +49,13 @@ export type TaskMethod = "plain" | "portfolio" | "restarts";
 /** The TaskMethods, for checks. */
 export const TASK_METHODS: readonly TaskMethod[] = ["plain", "portfolio", "restarts"];
 
-/** The complete search in its solving mode (a first solution) on a constrained board, a solve task's sub-board, searched as `method` says. */
-export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints, method: TaskMethod = "plain"): Search {
-  const param = method === "plain" ? COMPLETE_PLAIN : method === "restarts" ? COMPLETE_WIDE | COMPLETE_ROTATE : 0;
+/**
+ * The complete search in its solving mode (a first solution) on a constrained board, a solve
+ * task's sub-board, searched as `method` says; `share`: with "restarts", this search's share of
+ * the rotating restarts (several threads dividing them: RestartsShare).
+ */
+export function openConstrainedSolve(engine: Engine, n: number, constraints: Constraints, method: TaskMethod = "plain", share?: RestartsShare): Search {
+  const param = method === "plain" ? COMPLETE_PLAIN : method === "restarts" ? COMPLETE_WIDE | COMPLETE_ROTATE | (share ? restartsShareParam(share) : 0) : 0;
   return openMode(engine, n, constraints, MODE_SOLVE | param);
 }
 

@@ -19,6 +19,7 @@ import { pickEngine } from "../engine/select.js";
 import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
 import { contentDigest } from "../core/digest.js";
+import type { RestartsShare } from "../engine/ts/complete-wide.js";
 import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstrainedSolve, prefixConstraints, type TaskMethod } from "./constrained.js";
 
 /**
@@ -29,6 +30,9 @@ import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstraine
  * branch may be a diagonal every completion needs (its open squares), not only a row or column.
  */
 export const SOLVE_TASKS_VERSION = 4;
+
+/** The most searches that share the rotating restarts (a task's `share.of`): the kernel keeps it in 8 bits, and a cycle has at most 16 turns. */
+export const RESTARTS_SHARE_MAX = 16;
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):
@@ -143,9 +147,12 @@ export class TaskSearch {
   private at = 0;
   private search: Search | undefined;
 
-  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `method`: how its sub-boards are searched (TaskMethod). */
-  constructor(value: unknown, engineName: EngineName | undefined, private readonly method: TaskMethod = "plain") {
+  /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `method`: how its sub-boards are searched (TaskMethod); `share`: the restarts' share. */
+  constructor(value: unknown, engineName: EngineName | undefined, private readonly method: TaskMethod = "plain", private readonly share?: RestartsShare) {
     if (!TASK_METHODS.includes(method)) throw mismatch(`a solve task's method must be one of ${TASK_METHODS.join(", ")}, got ${shown(method)}`);
+    if (share !== undefined && !(method === "restarts" && Number.isInteger(share?.of) && Number.isInteger(share?.turn) && share.of >= 1 && share.of <= RESTARTS_SHARE_MAX && share.turn >= 0 && share.turn < share.of)) {
+      throw mismatch(`a solve task's share of the restarts must be { turn, of } with 0 <= turn < of <= ${RESTARTS_SHARE_MAX}, with method "restarts", got ${shown(share)}`);
+    }
     const { task, constraints } = checkSolveTask(value);
     this.task = task;
     this.constraints = constraints;
@@ -168,7 +175,7 @@ export class TaskSearch {
         }
         if (used() >= budget) return unfinished();
         while (control.allowed() - used() < 1) await control.between(used(), true); // the search's root is its first node
-        this.search = openConstrainedSolve(this.engine, this.task.n, board, this.method);
+        this.search = openConstrainedSolve(this.engine, this.task.n, board, this.method, this.share);
         workFrom = 0;
         nodesFrom = 0;
       }

@@ -26,6 +26,7 @@ import { ErrorCode, invalid, withCode } from "../core/errors.js";
 import { checkPartCount, type Part, type PartResult } from "../count/split.js";
 import { checkSolvedTask, type SolveTask as Task, type SolvedTask } from "../count/solve-tasks.js";
 import type { TaskMethod } from "../count/constrained.js";
+import type { RestartsShare } from "../engine/ts/complete-wide.js";
 import type { Square } from "../board/constraints.js";
 import { startGpuPoolWorker } from "../count/gpu-part.js";
 import type { WorkerResponse } from "./worker.js";
@@ -40,7 +41,7 @@ type Job = {
   engine: EngineName;
   /** A solve task (else a count): the nodes it may use so far, its budget, where its reports go, how it is searched. */
   solve?: {
-    allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; method?: TaskMethod;
+    allowed: number; budget: number; onReport(nodes: number, waiting: boolean): void; method?: TaskMethod; share?: RestartsShare;
     onSplit?(prefixes: Square[][]): void; barren?: boolean; // (barren: it had no branches to give when last asked)
   };
   resolve(result: PartResult | SolvedTask): void;
@@ -92,6 +93,8 @@ export type SolveRunOptions = RunOptions & {
   onReport(nodes: number, waiting: boolean): void;
   /** How the task's sub-boards are searched (TaskMethod, src/count/constrained.ts; default plain, the 64-bit search alone). */
   method?: TaskMethod;
+  /** With method "restarts": this search's share of the rotating restarts (RestartsShare). */
+  share?: RestartsShare;
   /** With it, the task's search may be asked (a thread idling) to give away its untried top branches: the prefixes of the sub-boards given away, which its search skips from then on and the caller must search as tasks of their own. */
   onSplit?(prefixes: Square[][]): void;
 };
@@ -165,7 +168,7 @@ export class WorkerPool {
    * kept on the thread). A thread that dies has the task run again from its start.
    */
   solve(task: Task, options: SolveRunOptions): SolveHandle {
-    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, method: options.method, onSplit: options.onSplit };
+    const solve = { allowed: options.allowed, budget: options.budget ?? Infinity, onReport: options.onReport, method: options.method, share: options.share, onSplit: options.onSplit };
     let job: Job | undefined;
     const done = this.enqueue(task, options, solve, (j) => (job = j)) as Promise<SolvedTask>;
     return {
@@ -281,7 +284,7 @@ export class WorkerPool {
       const id = this.nextId++;
       slot.jobs.set(id, job);
       if (job.solve) {
-        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(job.solve.method ? { method: job.solve.method } : {}) });
+        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(job.solve.method ? { method: job.solve.method } : {}), ...(job.solve.share ? { share: job.solve.share } : {}) });
       } else {
         slot.worker!.post({ id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
       }

@@ -1,8 +1,10 @@
 // solve(n, { workers }): the complete search spread over the thread pool, as the one thread's
 // portfolio is two searches taking turns (src/engine/ts/complete-portfolio.ts: the 64-bit search,
 // and the wide path's restarting search): on two threads or more each has threads of its own.
-// One thread searches the whole board by the restarting search alone (restarts rotating through
-// the root's first branches, as in the portfolio) to the end; the others take the 64-bit search's
+// Half the threads (RESTARTS_SHARE_MAX at most; one of two) search the whole board by the
+// restarting search alone (restarts rotating through the root's first branches, as in the
+// portfolio), each its share of the restarts (turn t of m: the turns t, t + m, ... of each
+// cycle, each restart the one search's of that number), to the end; the others take the 64-bit search's
 // tree cut into tasks (src/count/solve-tasks.ts): at the complete search's own first real branch
 // (its row, column or needed diagonal with the fewest squares, past the lines with one square;
 // one square a task), or where that cannot be had (n > 64) at the constrained split's prefixes
@@ -36,7 +38,8 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import { RESTARTS_SHARE_MAX, SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import type { RestartsShare } from "../engine/ts/complete-wide.js";
 import type { TaskMethod } from "../count/constrained.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
 import { WorkerPool, availableCores, type SolveHandle } from "./pool.js";
@@ -94,15 +97,19 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   }
   // One pool thread: the one thread's search (the portfolio) on it, the whole board one task. Two or more: the tasks
   // (a prefix split: 0.5 s at n = 1000 with 900 given queens, in slices that stop at an abort or the time limit), and
-  // beside them the whole board searched by the restarting search alone, on a thread of its own to the end.
+  // beside them the whole board searched by the restarting search alone on half the threads (each its share of the
+  // restarts: RESTARTS_SHARE_MAX at most), each on a thread of its own to the end.
   const single = asked === 1;
   const parts = single ? [wholeBoardTask(board, 1)] : await runStepsUntil(solveTaskSteps(board, SOLVE_TASKS), () => pacer.stopReason());
   pacer.throwIfAborted();
   if (!parts) return rootOnly({ columns: null, reason: "timeout" });
-  const restarts = single ? undefined : wholeBoardTask(board, parts.length + 1);
+  const sharers = single ? 0 : Math.min(RESTARTS_SHARE_MAX, Math.floor(asked / 2));
+  /** The restarting search's tasks: the whole board, each with its share of the restarts. */
+  const restarts = new Map<SolveTask, RestartsShare>();
+  for (let turn = 0; turn < sharers; turn++) restarts.set({ ...wholeBoardTask(board, parts.length + sharers), task: parts.length + turn }, { turn, of: sharers });
   // The plain tasks' search: the 64-bit search alone; the portfolio where node limits must be exact (a cap), or on one thread.
   const searchBy: TaskMethod = single || cap !== Infinity ? "portfolio" : "plain";
-  const size = Math.min(asked, parts.length + (restarts ? 1 : 0));
+  const size = Math.min(asked, parts.length + sharers);
   const pool = new WorkerPool({ size, engine: plan.engine.name });
   pool.warm();
 
@@ -110,7 +117,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   const slice = Math.max(256, Math.ceil(cap / (8 * size)));
   /** A task's search on a thread: its nodes as last reported (final once done), and its grant. */
   type Run = { nodes: number; allowed: number; handle?: SolveHandle };
-  let total = root.nodes, tasksDone = 0, open = parts.length, made = parts.length + (restarts ? 1 : 0);
+  let total = root.nodes, tasksDone = 0, open = parts.length, made = parts.length + sharers;
   let committed = root.nodes; // the cap's nodes granted or used: the root's, the runs' grants, the finished runs' nodes
   const wanting: Run[] = [];
   const progress = (): SolveProgress => ({
@@ -146,10 +153,10 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   // Each task is searched to its end (or a solution) on one thread, the tasks in the cut's order (the one search's).
   const start = (task: SolveTask): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
-    const whole = task === restarts;
+    const share = restarts.get(task), whole = share !== undefined;
     run.handle = pool.solve(task, {
       allowed: run.allowed,
-      method: whole ? "restarts" : searchBy,
+      ...(whole ? { method: "restarts", share } : { method: searchBy }),
       // A thread idling while every task is taken: a plain task's untried top branches become tasks of their own.
       ...(whole || searchBy !== "plain" ? {} : { onSplit: (prefixes: Square[][]) => {
         open += prefixes.length;
@@ -183,7 +190,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       serve();
     }).catch(fail);
   };
-  if (restarts) start(restarts); // first: the first thread takes it
+  for (const task of restarts.keys()) start(task); // first: the first threads take them
   for (const task of parts) start(task);
 
   try {

@@ -7,7 +7,7 @@
 //   { wasm }              first, in browsers: the pool's compiled WebAssembly.Module (in Node
 //                         it comes as workerData.wasm); not sent where the pool has no WebAssembly
 //   { id, part, engine }  count a part; answers { id, result } or { id, error }
-//   { id, solve, engine, allowed, budget, method? }
+//   { id, solve, engine, allowed, budget, method?, share? }
 //                         search one of solve's tasks (src/count/solve-tasks.ts) for a
 //                         first solution (by `method`, TaskMethod: plain when left out), using at most `allowed` nodes; reports
 //                         { id, nodes } now and then, and { id, nodes, waiting: true } when it has
@@ -38,10 +38,11 @@ import { checkAndCount, type Part, type PartResult } from "../count/split.js";
 import { TaskSearch, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 import type { Square } from "../board/constraints.js";
 import type { TaskMethod } from "../count/constrained.js";
+import type { RestartsShare } from "../engine/ts/complete-wide.js";
 
 export type WorkerRequest =
   | { id: number; part: Part; engine: EngineName }
-  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; method?: TaskMethod }
+  | { id: number; solve: SolveTask; engine: EngineName; allowed: number; budget: number; method?: TaskMethod; share?: RestartsShare }
   | { grant: number; allowed: number }
   | { split: number }
   | { cancel: number }
@@ -106,7 +107,7 @@ function describePart(part: Part | SolveTask, solve = false): string {
   return solve ? `solve task ${String(p.task)} of ${String(p.tasks)} (n = ${String(p.n)})` : `part ${String(p.part)} of ${String(p.parts)} (n = ${String(p.n)})`;
 }
 
-type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; method?: TaskMethod };
+type Job = { id: number; part: Part | SolveTask; engine: EngineName; solve: boolean; budget?: number; method?: TaskMethod; share?: RestartsShare };
 const waiting: Job[] = [];
 const cancelled = new Set<number>();
 /** The nodes each solve task here may use in all (raised by grants). */
@@ -131,12 +132,12 @@ async function countJob({ id, part, engine }: Job): Promise<PartResult> {
   });
 }
 
-async function solveJob({ id, part, engine, budget, method }: Job): Promise<SolvedTask> {
+async function solveJob({ id, part, engine, budget, method, share }: Job): Promise<SolvedTask> {
   const stopped = (): Error => abortError(`searching ${describePart(part, true)} was cancelled`);
   if (cancelled.has(id)) throw stopped();
   let lastYield = performance.now(), lastReport = lastYield;
   // The search checks the task first: a board and its sub-boards as a task holds them.
-  const search = new TaskSearch(part, engine, method);
+  const search = new TaskSearch(part, engine, method, share);
   running = search;
   try {
     return await search.run({
@@ -218,7 +219,7 @@ channel.listen((request) => {
   }
   if ("solve" in request) {
     allowance.set(request.id, request.allowed);
-    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, method: request.method });
+    waiting.push({ id: request.id, part: request.solve, engine: request.engine, solve: true, budget: request.budget, method: request.method, share: request.share });
   } else {
     waiting.push({ ...request, solve: false });
   }

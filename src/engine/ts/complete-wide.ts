@@ -58,13 +58,19 @@ export class WideSearch {
   private runNodes: number;
   private cutoff: number;
   private turn = 0; // rotate: the restart's place in its cycle
+  /** rotate: this search's share of the restarts (as the kernel's SHARE_SHIFT): turn `shareTurn` of every `shareOf`. */
+  private readonly shareTurn: number;
+  private readonly shareOf: number;
 
   /**
    * `mode` 0 solve, 1 enumerate, 2 count; `restartBase`: solve's first run takes restartBase * n nodes (tests make it 1);
    * `bounds`: the diagonal bounds (diagonal-bounds.ts) at every node; `colourBounds`: with their per-colour form (colour-bounds.ts);
-   * `rotate`: the restarts in cycles through the root's first branches (the kernel's ROTATE, the portfolio's).
+   * `rotate`: the restarts in cycles through the root's first branches (the kernel's ROTATE, the portfolio's);
+   * `share` (with rotate): this search's turn of `of` searches sharing the restarts (the kernel's param >> SHARE_SHIFT).
    */
-  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true, private readonly rotate = false) {
+  constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true, private readonly rotate = false, share: RestartsShare = { turn: 0, of: 1 }) {
+    this.shareTurn = share.turn;
+    this.shareOf = Math.max(1, share.of);
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -129,8 +135,10 @@ export class WideSearch {
     for (let p = 0; p < n; p++) if (this.colCount[p] === 0) ok = false;
     this.bounds = bounds && boundsPay(n, this.sumBits, this.diffBits);
     if (ok && this.bounds && !this.boundsHold()) ok = false;
-    if (ok) this.branch(0);
-    else this.depth = -1;
+    if (ok) {
+      this.branch(0);
+      if (rotate && mode === 0 && this.shareOf > 1 && this.shareTurn % this.shareOf !== 0) this.restart(); // (turn 0, the first run, is another's)
+    } else this.depth = -1;
   }
 
   /** Adds `by` to the diagonal counters of square (y, p) (and keeps the usable diagonals' bits). */
@@ -236,12 +244,15 @@ export class WideSearch {
     this.branch(0);
     if (this.rotate) {
       // As the kernel: the k-th restart of a cycle dives first into the root's k-th best branch.
-      const base = this.start[0], count = this.start[1] - base;
-      if (++this.turn >= Math.min(count, ROTATION_MAX)) this.turn = 0;
+      const base = this.start[0], count = this.start[1] - base, cycle = Math.min(count, ROTATION_MAX);
+      if (++this.turn >= cycle) this.turn = 0;
       if (this.turn === 0) this.runNodes *= 1.5;
-      else {
-        rotateLeft(this.candidates, base, count, this.turn);
+      // A share of the restarts: the turns of others counted (the root built again with their ties) until this one's.
+      if (this.shareOf > 1 && this.turn % this.shareOf !== this.shareTurn % Math.min(this.shareOf, cycle)) {
+        this.restart();
+        return;
       }
+      if (this.turn !== 0) rotateLeft(this.candidates, base, count, this.turn);
     } else {
       this.runNodes *= 1.5;
     }
@@ -354,3 +365,6 @@ export class WideSearch {
     }
   }
 }
+
+/** A share of the rotating restarts (solve on threads): turn `turn` (0 <= turn < of) of `of` searches, each taking every of-th restart of a cycle. */
+export type RestartsShare = { turn: number; of: number };

@@ -5,7 +5,7 @@
 // complete-portfolio.ts. A 64-bit mask is two int32 halves (lo: columns 0..31, hi: 32..63), so
 // both engines walk the same tree: same nodes, same solution. See the kernel for the algorithm.
 import type { Constraints } from "../../board/constraints.js";
-import { WideSearch } from "./complete-wide.js";
+import { WideSearch, type RestartsShare } from "./complete-wide.js";
 import { CompleteState, OPEN, SOLVED, columnOf, ctz32, nthBit, popcount32, rowOf } from "./complete-state.js";
 import { LOOKAHEAD_LEVELS, LOOKAHEAD_ROWS, lookAhead } from "./complete-lookahead.js";
 import { Portfolio } from "./complete-portfolio.js";
@@ -222,6 +222,17 @@ export const COMPLETE_PORTFOLIO_SMALL = 1024;
 export const COMPLETE_ROTATE = 2048;
 /** Bit of param turning solve's needed diagonals (colour-bounds.ts colourMandatory) off as lines to branch on (measurements, tests). */
 export const COMPLETE_NO_NEEDED = 4096;
+/**
+ * param >> COMPLETE_SHARE_SHIFT (with COMPLETE_ROTATE, solve on threads): the rotating restarts'
+ * share (RestartsShare, complete-wide.ts), its turn in bits 0-7 and `of` in bits 8-15 (as the kernel).
+ */
+export const COMPLETE_SHARE_SHIFT = 16;
+
+/** The param bits of a share of the rotating restarts (0 for the whole: one search takes every restart). */
+export function restartsShareParam(share: RestartsShare): number {
+  return share.of > 1 ? ((share.turn & 255) | ((share.of & 255) << 8)) << COMPLETE_SHARE_SHIFT : 0;
+}
+
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 
@@ -237,7 +248,8 @@ export function openComplete(n: number, params: SearchParams): Search {
   const narrow = wide ? null : new CompleteSearch(n, params.constraints, mode, Infinity, bounds, colourBounds, lookahead, true, needed);
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
-    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds, (params.param & COMPLETE_ROTATE) !== 0)
+    ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds, (params.param & COMPLETE_ROTATE) !== 0,
+      { turn: (params.param >> COMPLETE_SHARE_SHIFT) & 255, of: (params.param >> (COMPLETE_SHARE_SHIFT + 8)) & 255 })
     : portfolio
       ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds, (params.param & COMPLETE_PORTFOLIO_SMALL) !== 0)
       : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead, false, needed);
