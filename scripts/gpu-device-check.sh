@@ -230,7 +230,7 @@ writeFileSync(process.env.OUT_DIR + "/cpu-scaling.json", JSON.stringify({ date: 
 # 5. solve on the host's cores: the complete search on 1, 2, 4, 8 and 16 threads against this
 # thread, on Excluded Diagonals boards one thread takes seconds on (n = 30, d = 36, seed 4 and n = 30,
 # d = 33, seed 2, minFree 4: decided by the 64-bit search's tasks; n = 36, d = 33, seed 2, minFree 4:
-# found by the restarting search, which has one thread whatever the count), each verdict checked
+# found by the restarting search, whose restarts half the threads share), each verdict checked
 OUT_DIR="$out" timeout "$(cap 150)" node --input-type=module -e '
 import { writeFileSync } from "node:fs";
 import os from "node:os";
