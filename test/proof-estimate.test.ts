@@ -11,6 +11,7 @@ import { CompleteSearch } from "../src/engine/ts/complete.js";
 import { EXHAUSTED } from "../src/engine/contract.js";
 import { PROOF_PROBES, ProbedSolveSearch, ProofEstimate, probePicker } from "../src/search/proof-estimate.js";
 import { proofFigures, proofForecast } from "../src/cli/forecast.js";
+import { proofNodes, restartsThreads } from "../src/engine/ts/complete-portfolio.js";
 
 /** A board without a solution whose solve tree (lookahead at every level) has 5,019 nodes: n, d, seed. */
 const NO_SOLUTION = [12, 10, 3] as const;
@@ -56,10 +57,21 @@ describe("the forecast of a proof", () => {
     expect(atRoot.nodes).toBe(1);
   });
 
+  test("a proof's nodes on threads: the tasks' threads walk the 64-bit tree while the restarting search's (half, at most 16) search beside them", () => {
+    expect([0, 1, 2, 3, 4, 5, 32, 64].map(restartsThreads)).toEqual([0, 0, 1, 1, 2, 2, 16, 16]);
+    expect(proofNodes(1000, 2, false, true)).toBe(2000);
+    expect(proofNodes(1000, 3, false, true)).toBe(1500);
+    expect(proofNodes(1000, 64, true, true)).toBe(1000 * 64 / 48);
+    // One thread (or one pool thread): the portfolio's turns, equal shares where its estimate is out of reach.
+    expect(proofNodes(1000, 0, false, true)).toBe(1000);
+    expect(proofNodes(1000, 1, true, true)).toBeCloseTo(1000 * (1 + 1 / 0.75));
+    expect(proofNodes(1000, 0, true, false)).toBe(2000);
+  });
+
   test("the CLI's forecast: none past n = 64 or for given queens that attack each other; said only past a minute", () => {
     const thread = "/nonexistent/cli-forecast.cjs"; // (refused before any thread is started)
-    expect(proofForecast({ n: 65, blocked: [[0, 0]], threads: false }, thread)).toBeUndefined();
-    expect(proofForecast({ n: 8, fixed: [[0, 0], [1, 1]], threads: false }, thread)).toBeUndefined();
+    expect(proofForecast({ n: 65, blocked: [[0, 0]], threads: 0 }, thread)).toBeUndefined();
+    expect(proofForecast({ n: 8, fixed: [[0, 0], [1, 1]], threads: 0 }, thread)).toBeUndefined();
     let answer: { nodes: number; probes: number } | undefined;
     const figures = proofFigures(() => answer);
     expect([figures.nodes, figures.etaMs(1, 1000), figures.notice(1, 1000)]).toEqual([undefined, undefined, undefined]); // not in yet

@@ -4,11 +4,12 @@
 // probe at n = 64 takes up to 150 ms, at n = 30 a few). Where solve's portfolio would keep equal
 // shares with its restarting search (its own estimate past OUT_OF_REACH, on one thread), a proof
 // takes the restarting search's turns too (equalSharesNodes: 2.33 times the 64-bit search's
-// nodes with the needed diagonals), and the answer says so. Built on its own
+// nodes with the needed diagonals), and on threads the restarting search's threads' nodes beside
+// the tasks' (proofNodes), and the answer says so. Built on its own
 // (dist/cli-forecast.cjs); it answers once, with { nodes, probes }, and ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { checkConstraints } from "../board/constraints.js";
-import { OUT_OF_REACH, equalSharesNodes } from "../engine/ts/complete-portfolio.js";
+import { OUT_OF_REACH, proofNodes } from "../engine/ts/complete-portfolio.js";
 import { ProofEstimate } from "../search/proof-estimate.js";
 import type { ProofThreadAnswer, ProofThreadInput } from "./forecast.js";
 
@@ -19,8 +20,8 @@ const input = workerData as ProofThreadInput;
 const constraints = checkConstraints(input.n, { fixed: input.fixed, blocked: input.blocked }, "solve");
 const estimate = new ProofEstimate(constraints);
 estimate.step(PROOF_BUDGET_MS);
-let nodes = estimate.nodes;
 // (the portfolio runs on one thread where the bounds pay; its own estimate, the same call, decides its shares)
 const search = estimate.search;
-if (!input.threads && search.bounds && search.depth === 0 && search.estimate() > OUT_OF_REACH) nodes = equalSharesNodes(nodes, search.neededLines);
+const equalShares = input.threads < 2 && search.bounds && search.depth === 0 && search.estimate() > OUT_OF_REACH;
+const nodes = proofNodes(estimate.nodes, input.threads, equalShares, search.neededLines);
 parentPort!.postMessage({ nodes, probes: estimate.made } satisfies ProofThreadAnswer);

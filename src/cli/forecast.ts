@@ -89,7 +89,7 @@ export function plainForecast(n: number, threads = 1): PlainForecast {
 export const PROOF_FORECAST_FROM_MS = 1000;
 
 /** What the forecast's thread (src/cli/forecast-thread.ts) is given, and what it answers. */
-export type ProofThreadInput = { n: number; fixed?: readonly Square[]; blocked?: readonly Square[]; threads: boolean };
+export type ProofThreadInput = { n: number; fixed?: readonly Square[]; blocked?: readonly Square[]; threads: number };
 export type ProofThreadAnswer = { nodes: number; probes: number };
 
 export type ProofForecast = {

@@ -20,6 +20,7 @@ import { CompleteSearch, NARROW_MAX_N } from "../engine/ts/complete.js";
 import { verifyRepeats } from "../engine/ts/verify.js";
 import { contentDigest } from "../core/digest.js";
 import type { RestartsShare } from "../engine/ts/complete-wide.js";
+import { RESTARTS_SHARE_MAX } from "../engine/ts/complete-portfolio.js";
 import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstrainedSolve, prefixConstraints, type TaskMethod } from "./constrained.js";
 
 /**
@@ -31,8 +32,6 @@ import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstraine
  */
 export const SOLVE_TASKS_VERSION = 4;
 
-/** The most searches that share the rotating restarts (a task's `share.of`): the kernel keeps it in 8 bits, and a cycle has at most 16 turns. */
-export const RESTARTS_SHARE_MAX = 16;
 
 /**
  * Where the board is cut at the lowest free rows' prefixes (no root branch to cut at, n > 64):

@@ -1,7 +1,7 @@
 // solve(n, { workers }): the complete search spread over the thread pool, as the one thread's
 // portfolio is two searches taking turns (src/engine/ts/complete-portfolio.ts: the 64-bit search,
 // and the wide path's restarting search): on two threads or more each has threads of its own.
-// Half the threads (RESTARTS_SHARE_MAX at most; one of two) search the whole board by the
+// Half the threads (restartsThreads: one of two, at most 16) search the whole board by the
 // restarting search alone (restarts rotating through the root's first branches, as in the
 // portfolio), each its share of the restarts (turn t of m: the turns t, t + m, ... of each
 // cycle, each restart the one search's of that number), to the end; the others take the 64-bit search's
@@ -38,7 +38,8 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { RESTARTS_SHARE_MAX, SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import { SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import { restartsThreads } from "../engine/ts/complete-portfolio.js";
 import type { RestartsShare } from "../engine/ts/complete-wide.js";
 import type { TaskMethod } from "../count/constrained.js";
 import { EXHAUSTED, FOUND, type SearchStatus } from "../engine/contract.js";
@@ -97,13 +98,13 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   }
   // One pool thread: the one thread's search (the portfolio) on it, the whole board one task. Two or more: the tasks
   // (a prefix split: 0.5 s at n = 1000 with 900 given queens, in slices that stop at an abort or the time limit), and
-  // beside them the whole board searched by the restarting search alone on half the threads (each its share of the
-  // restarts: RESTARTS_SHARE_MAX at most), each on a thread of its own to the end.
+  // beside them the whole board searched by the restarting search alone on half the threads (restartsThreads: each its
+  // share of the restarts), each on a thread of its own to the end.
   const single = asked === 1;
   const parts = single ? [wholeBoardTask(board, 1)] : await runStepsUntil(solveTaskSteps(board, SOLVE_TASKS), () => pacer.stopReason());
   pacer.throwIfAborted();
   if (!parts) return rootOnly({ columns: null, reason: "timeout" });
-  const sharers = single ? 0 : Math.min(RESTARTS_SHARE_MAX, Math.floor(asked / 2));
+  const sharers = restartsThreads(asked);
   /** The restarting search's tasks: the whole board, each with its share of the restarts. */
   const restarts = new Map<SolveTask, RestartsShare>();
   for (let turn = 0; turn < sharers; turn++) restarts.set({ ...wholeBoardTask(board, parts.length + sharers), task: parts.length + turn }, { turn, of: sharers });

@@ -24,6 +24,29 @@ export function equalSharesNodes(narrowNodes: number, neededLines: boolean): num
   return narrowNodes * (1 + 1 / (neededLines ? NEEDED_SLICE : 1));
 }
 
+/** The most searches that share the rotating restarts on threads (a share's `of`): the kernel keeps it in 8 bits, and a cycle has at most 16 turns. */
+export const RESTARTS_SHARE_MAX = 16;
+
+/**
+ * Of `threads` threads of a solve (two or more), how many take the restarting search (each its
+ * share of the restarts): half, rounded down, at most RESTARTS_SHARE_MAX; the others take the
+ * 64-bit search's tasks (src/workers/solve-parallel.ts). 0 on one thread (the portfolio).
+ */
+export function restartsThreads(threads: number): number {
+  return threads < 2 ? 0 : Math.min(RESTARTS_SHARE_MAX, Math.floor(threads / 2));
+}
+
+/**
+ * The nodes of a proof on `threads` threads (0 or 1: one, the portfolio) where the 64-bit
+ * search's tree is `narrowNodes`: on two or more, the threads' nodes in all while its tasks'
+ * threads walk the tree (the restarting search's threads search beside them); on one, the
+ * tree's, or with equal shares (`equalShares`: its estimate out of reach) equalSharesNodes.
+ */
+export function proofNodes(narrowNodes: number, threads: number, equalShares: boolean, neededLines: boolean): number {
+  if (threads >= 2) return (narrowNodes * threads) / (threads - restartsThreads(threads));
+  return equalShares ? equalSharesNodes(narrowNodes, neededLines) : narrowNodes;
+}
+
 /** What the portfolio needs of the 64-bit search (CompleteSearch has it). */
 export type NarrowSearch = {
   readonly n: number;
