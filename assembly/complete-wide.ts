@@ -50,7 +50,7 @@ const NO_COLOUR_BOUNDS: i32 = 128;
 const ROTATE: i32 = 2048;
 /** The longest cycle of ROTATE's restarts. */
 const ROTATION_MAX: i32 = 16;
-/** param >> SHARE_SHIFT (ROTATE): a share of the restarts, turn (bits 0-7) of `of` (8-15): each cycle's turns turn, turn + of, ... (the twin's RestartsShare). */
+/** param >> SHARE_SHIFT (ROTATE): a share of the restarts, turn (bits 0-7) of `of` (8-15): the restarts turn, turn + of, ... by number (the twin's RestartsShare). */
 const SHARE_SHIFT: i32 = 16;
 
 let size: i32 = 0;
@@ -236,7 +236,7 @@ function restart(): void {
     const cycle = count < ROTATION_MAX ? count : ROTATION_MAX;
     if (++turn >= cycle) turn = 0;
     if (turn == 0) runNodes *= 1.5;
-    if (shareOf > 1 && turn % shareOf != shareTurn % (shareOf < cycle ? shareOf : cycle)) { restart(); return; } // others' turns counted, to this one's
+    if (shareOf > 1 && restarts % shareOf != shareTurn) { restart(); return; } // others' restarts counted, to this one's
     if (turn != 0) rotateLeft(candidates + (<usize>base << 3), count, turn);
   } else {
     runNodes *= 1.5;
@@ -334,6 +334,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   turn = 0;
   shareTurn = (param >> SHARE_SHIFT) & 255;
   shareOf = max<i32>(1, (param >> (SHARE_SHIFT + 8)) & 255);
+  shareTurn %= shareOf;
   runNodes = <f64>((param & RESTART_OFTEN) != 0 ? n : RESTART_BASE * n);
   cutoff = mode == 0 ? nodes + runNodes : Infinity;
   const levels = <usize>(n + 1);
@@ -390,7 +391,7 @@ export function wideInit(n: i32, param: i32, nodeCap: f64): usize {
   if (ok) {
     branch(0);
     depth = 0;
-    if (rotate && mode == 0 && shareOf > 1 && shareTurn % shareOf != 0) restart(); // (turn 0, the first run, is another's)
+    if (rotate && mode == 0 && shareTurn != 0) restart(); // (restart 0, the first run, is another's)
   } else depth = -1;
   return cols;
 }

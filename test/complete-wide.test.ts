@@ -217,6 +217,21 @@ describe("the complete search past n = 64", () => {
     }
     expect(fewer).toBeGreaterThan(5);
     expect(twins).toBeGreaterThan(4);
+    // A given queen: the root's line has one square, so a rotation cycle is one restart long; the shares still
+    // divide the restarts by number, not repeat each other's.
+    const { blocked } = excludedDiagonalsBoard(22, 20, { seed: 3 });
+    const givens: Givens = { fixed: [[0, 10]], blocked: blocked.map(([r, c]): Pair => [r, c]) };
+    const constraints = checkConstraints(22, givens, "test");
+    const shares = [0, 1, 2].map((turn) => {
+      const s = pickEngine("wasm").openSearch("complete", 22, {
+        seed: 0, param: COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam({ turn, of: 3 }), maxNodes: 100_000, maxSteps: Infinity, maxTries: Infinity, constraints,
+      });
+      s.run(Infinity);
+      const r = JSON.stringify([s.stats().nodes, Array.from(s.columns())]);
+      s.close();
+      return r;
+    });
+    expect(new Set(shares).size).toBe(3);
   });
 
   it("solve's portfolio (past 2^18 nodes at n <= 64) answers an Excluded Diagonals board on both engines alike", async () => {

@@ -3,8 +3,8 @@
 // and the wide path's restarting search): on two threads or more each has threads of its own.
 // Half the threads (restartsThreads: one of two, at most 16) search the whole board by the
 // restarting search alone (restarts rotating through the root's first branches, as in the
-// portfolio), each its share of the restarts (turn t of m: the turns t, t + m, ... of each
-// cycle, each restart the one search's of that number), to the end; the others take the 64-bit search's
+// portfolio), each its share of the restarts (turn t of m: the restarts numbered t, t + m, ...,
+// each the one search's restart of that number), to the end; the others take the 64-bit search's
 // tree cut into tasks (src/count/solve-tasks.ts): at the complete search's own first real branch
 // (its row, column or needed diagonal with the fewest squares, past the lines with one square;
 // one square a task), or where that cannot be had (n > 64) at the constrained split's prefixes

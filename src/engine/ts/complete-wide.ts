@@ -58,7 +58,7 @@ export class WideSearch {
   private runNodes: number;
   private cutoff: number;
   private turn = 0; // rotate: the restart's place in its cycle
-  /** rotate: this search's share of the restarts (as the kernel's SHARE_SHIFT): turn `shareTurn` of every `shareOf`. */
+  /** rotate: this search's share of the restarts (as the kernel's SHARE_SHIFT): the restarts numbered shareTurn modulo shareOf. */
   private readonly shareTurn: number;
   private readonly shareOf: number;
 
@@ -69,8 +69,8 @@ export class WideSearch {
    * `share` (with rotate): this search's turn of `of` searches sharing the restarts (the kernel's param >> SHARE_SHIFT).
    */
   constructor(readonly n: number, constraints: Constraints | undefined, readonly mode: number, readonly maxNodes: number, restartBase = RESTART_BASE, bounds = true, private readonly colourBounds = true, private readonly rotate = false, share: RestartsShare = { turn: 0, of: 1 }) {
-    this.shareTurn = share.turn;
     this.shareOf = Math.max(1, share.of);
+    this.shareTurn = share.turn % this.shareOf;
     const words = (this.words = (n + 31) >>> 5);
     const levels = n + 1;
     const trail = (3 * n * (n - 1)) / 2 + 1;
@@ -137,7 +137,7 @@ export class WideSearch {
     if (ok && this.bounds && !this.boundsHold()) ok = false;
     if (ok) {
       this.branch(0);
-      if (rotate && mode === 0 && this.shareOf > 1 && this.shareTurn % this.shareOf !== 0) this.restart(); // (turn 0, the first run, is another's)
+      if (rotate && mode === 0 && this.shareTurn !== 0) this.restart(); // (restart 0, the first run, is another's)
     } else this.depth = -1;
   }
 
@@ -247,8 +247,8 @@ export class WideSearch {
       const base = this.start[0], count = this.start[1] - base, cycle = Math.min(count, ROTATION_MAX);
       if (++this.turn >= cycle) this.turn = 0;
       if (this.turn === 0) this.runNodes *= 1.5;
-      // A share of the restarts: the turns of others counted (the root built again with their ties) until this one's.
-      if (this.shareOf > 1 && this.turn % this.shareOf !== this.shareTurn % Math.min(this.shareOf, cycle)) {
+      // A share of the restarts: others' restarts counted (the root built again with their ties, the cycle moved on) until this one's.
+      if (this.shareOf > 1 && this.restarts % this.shareOf !== this.shareTurn) {
         this.restart();
         return;
       }
@@ -366,5 +366,5 @@ export class WideSearch {
   }
 }
 
-/** A share of the rotating restarts (solve on threads): turn `turn` (0 <= turn < of) of `of` searches, each taking every of-th restart of a cycle. */
+/** A share of the rotating restarts (solve on threads): turn `turn` (0 <= turn < of) of `of` searches, each taking the restarts numbered `turn` modulo `of`. */
 export type RestartsShare = { turn: number; of: number };
