@@ -10,7 +10,7 @@ import { COMPLETE_PORTFOLIO_SMALL, COMPLETE_RESTART_OFTEN, COMPLETE_ROTATE, COMP
 import { Portfolio } from "../src/engine/ts/complete-portfolio.js";
 import { EXHAUSTED, FOUND } from "../src/engine/contract.js";
 import { ENGINES } from "./helpers.js";
-import { bruteForce, honours, randomGivens, rng, type Givens, type Pair } from "./constrained.js";
+import { bruteForce, honours, randomGivens, rng, runComplete, type Givens, type Pair } from "./constrained.js";
 import { excludedDiagonalsBoard, excludedDiagonalsList, diagonalSquares } from "../src/board/excluded-diagonals.js";
 
 /** Independent checker: n queens, one per row, none attacking, givens kept, no block used. */
@@ -190,15 +190,10 @@ describe("the complete search past n = 64", () => {
     let fewer = 0, twins = 0;
     for (const [n, d, seed, minFree] of [[22, 20, 3, 1], [21, 18, 2, 4], [20, 16, 1, 1], [25, 21, 2, 4], [22, 16, 2, 1]]) {
       const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
-      const constraints = checkConstraints(n, { fixed: [], blocked }, "test");
+      const rotating = (share: { turn: number; of: number }): number => COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam(share);
       const search = (engine: "wasm" | "ts", share: { turn: number; of: number }) => {
-        const s = pickEngine(engine).openSearch("complete", n, {
-          seed: 0, param: COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam(share), maxNodes: 2_000_000, maxSteps: Infinity, maxTries: Infinity, constraints,
-        });
-        const status = s.run(Infinity);
-        const r = { status, nodes: s.stats().nodes, columns: status === FOUND ? Array.from(s.columns()) : null };
-        s.close();
-        return r;
+        const { status, nodes, columns } = runComplete(engine, n, { fixed: [], blocked: blocked.map(([r, c]): Pair => [r, c]) }, rotating(share), 2_000_000);
+        return { status, nodes, columns: status === FOUND ? columns : null };
       };
       const whole = search("wasm", { turn: 0, of: 1 });
       expect(whole.status).toBe(FOUND);
@@ -221,15 +216,9 @@ describe("the complete search past n = 64", () => {
     // divide the restarts by number, not repeat each other's.
     const { blocked } = excludedDiagonalsBoard(22, 20, { seed: 3 });
     const givens: Givens = { fixed: [[0, 10]], blocked: blocked.map(([r, c]): Pair => [r, c]) };
-    const constraints = checkConstraints(22, givens, "test");
     const shares = [0, 1, 2].map((turn) => {
-      const s = pickEngine("wasm").openSearch("complete", 22, {
-        seed: 0, param: COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam({ turn, of: 3 }), maxNodes: 100_000, maxSteps: Infinity, maxTries: Infinity, constraints,
-      });
-      s.run(Infinity);
-      const r = JSON.stringify([s.stats().nodes, Array.from(s.columns())]);
-      s.close();
-      return r;
+      const { nodes, columns } = runComplete("wasm", 22, givens, COMPLETE_WIDE | COMPLETE_ROTATE | COMPLETE_RESTART_OFTEN | restartsShareParam({ turn, of: 3 }), 100_000);
+      return JSON.stringify([nodes, columns]);
     });
     expect(new Set(shares).size).toBe(3);
   });

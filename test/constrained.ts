@@ -96,9 +96,9 @@ export function diagonalBoard(n: number, random: () => number): Givens {
 type Run = { status: number; nodes: number; total: bigint; found: string[]; columns: number[] };
 
 /** The complete search of `engine` on a board, to its end (enumeration: every solution), with `param`'s bits. */
-export function runComplete(engine: "wasm" | "ts", n: number, givens: Givens, param: number): Run {
+export function runComplete(engine: "wasm" | "ts", n: number, givens: Givens, param: number, maxNodes = Infinity): Run {
   const constraints = checkConstraints(n, givens, "test");
-  const search = pickEngine(engine).openSearch("complete", n, { seed: 0, param, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, constraints });
+  const search = pickEngine(engine).openSearch("complete", n, { seed: 0, param, maxNodes, maxSteps: Infinity, maxTries: Infinity, constraints });
   try {
     const found: string[] = [];
     let status = search.run(Infinity);

@@ -13,7 +13,6 @@ import { COMPLETE_LOOKAHEAD_ALWAYS, COMPLETE_NO_NEEDED, COMPLETE_PLAIN, Complete
 import { BY_DIFF, BY_SUM, OPEN, ctz32, orShifted } from "../src/engine/ts/complete-state.js";
 import { diagonalsFeasible } from "../src/engine/ts/diagonal-bounds.js";
 import { colourMandatory } from "../src/engine/ts/colour-bounds.js";
-import { pickEngine } from "../src/engine/select.js";
 import { EXHAUSTED, MAX_NODES } from "../src/engine/contract.js";
 import { solveTasks } from "../src/count/solve-tasks.js";
 import { ENGINES } from "./helpers.js";
@@ -118,14 +117,9 @@ describe("solve's needed diagonals", () => {
 
   it("n = 32, d = 35, seed 2 (minFree 4, no solution): proved by the 64-bit search in hundreds of nodes on both engines, undecided after 200,000 without them", () => {
     const { blocked } = excludedDiagonalsBoard(32, 35, { seed: 2, minFree: 4 });
-    const constraints = checkConstraints(32, { fixed: [], blocked }, "test");
     const open = (engine: "wasm" | "ts", param: number, maxNodes: number) => {
-      const search = pickEngine(engine).openSearch("complete", 32, { seed: 0, param, maxNodes, maxSteps: Infinity, maxTries: Infinity, constraints });
-      try {
-        return { status: search.run(Infinity), nodes: search.stats().nodes };
-      } finally {
-        search.close();
-      }
+      const { status, nodes } = runComplete(engine, 32, { fixed: [], blocked: blocked.map(([r, c]): [number, number] => [r, c]) }, param, maxNodes);
+      return { status, nodes };
     };
     const proofs = ENGINES.map((engine) => open(engine, COMPLETE_PLAIN, Infinity));
     expect(proofs[0].status).toBe(EXHAUSTED);

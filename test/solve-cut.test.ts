@@ -83,14 +83,9 @@ describe("the whole board's task: the portfolio on one pool thread, the restarti
       const board = boardOf(n, { blocked }, limits);
       const task = wholeBoardTask(board, 5);
       expect([task.task, task.tasks, task.prefixes]).toEqual([4, 5, [[]]]);
-      const search = new TaskSearch(task, "wasm", "portfolio");
-      try {
-        const r = await search.run({ allowed: () => Infinity, between: async () => {} });
-        expect(r.columns).toEqual(one.found ? Array.from(one.columns) : null);
-        expect(r.nodes).toBe(one.nodes);
-      } finally {
-        search.close();
-      }
+      const r = await solveTaskChunked(task, "wasm", { allowed: () => Infinity, between: async () => {} }, "portfolio");
+      expect(r.columns).toEqual(one.found ? Array.from(one.columns) : null);
+      expect(r.nodes).toBe(one.nodes);
     }
   });
 
@@ -135,13 +130,7 @@ describe("the whole board's task: the portfolio on one pool thread, the restarti
     const one = await oneThreadOf(22, 20, 3);
     expect(one.found).toBe(true);
     const board = boardOf(22, { blocked }, limits);
-    const search = new TaskSearch(wholeBoardTask(board, 1), "wasm", "restarts");
-    let restarts;
-    try {
-      restarts = await search.run({ allowed: () => Infinity, between: async () => {} });
-    } finally {
-      search.close();
-    }
+    const restarts = await solveTaskChunked(wholeBoardTask(board, 1), "wasm", { allowed: () => Infinity, between: async () => {} }, "restarts");
     expect(restarts.columns).toEqual(Array.from(one.columns!));
     let tasksNodes = 0;
     for (const task of solveTasks(board, 64)) {

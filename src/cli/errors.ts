@@ -71,14 +71,15 @@ function flagOf(param: string): string {
  */
 function invalidLine(error: Error): string {
   const { param, detail } = factsOf(error);
-  return param !== undefined && detail !== undefined ? asTyped(`${flagOf(param)}${detail}`) : error.message;
+  if (param === undefined || detail === undefined) return error.message;
+  const flag = flagOf(param), typed = notNumbers.get(flag);
+  return `${flag}${typed === undefined ? detail : detail.replace(/got NaN$/, `got ${JSON.stringify(typed)}`)}`;
 }
 
-/** `--limit must be ..., got NaN` where --limit was given text that is no number: that text instead of NaN. */
-function asTyped(line: string): string {
-  const flag = /^(\S+) must be /.exec(line)?.[1];
-  const typed = flag === undefined ? undefined : notNumbers.get(flag);
-  return typed === undefined ? line : line.replace(/got NaN$/, `got ${JSON.stringify(typed)}`);
+/** A number flag's value as a message of the CLI's own shows it: the text typed where it was no number (see notNumbers). */
+export function shownNumber(flag: string, value: number): string {
+  const typed = Number.isNaN(value) ? notNumbers.get(flag) : undefined;
+  return typed === undefined ? String(value) : JSON.stringify(typed);
 }
 
 /** A timeout in the CLI's words: `count(20) did not finish within --timeout 500 ms`. */
@@ -98,7 +99,7 @@ function isOutOfMemory(error: Error): boolean {
 export function describeFailure(error: unknown): { line: string; exitCode: number } {
   const oneLine = (text: string): string => `nqueens: ${redact(text).replace(/\s*\n\s*/g, "; ").trim()}`;
   if (error instanceof InterruptedError) return { line: oneLine(error.message), exitCode: EXIT_INTERRUPTED };
-  if (error instanceof UsageError) return { line: oneLine(asTyped(error.message)), exitCode: EXIT_USAGE };
+  if (error instanceof UsageError) return { line: oneLine(error.message), exitCode: EXIT_USAGE };
   if (error instanceof RuntimeError) return { line: oneLine(error.message), exitCode: EXIT_RUNTIME };
   if (!(error instanceof Error)) return { line: oneLine(String(error)), exitCode: EXIT_RUNTIME };
   if (error.name === "AbortError") return { line: oneLine("interrupted"), exitCode: EXIT_INTERRUPTED };

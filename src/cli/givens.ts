@@ -77,7 +77,6 @@ export async function readGivens(nArgument: number | undefined, opts: GivensCliO
 
 /** The squares of a flag, each inside the n x n board: one outside is named as the user wrote it (`--fixed 9:0`), not as the API's fixed[0]. */
 function onBoard(flag: string, squares: Square[], n: number): Square[] {
-  if (!Number.isInteger(n) || n < 1) return squares; // the API names a bad N
   for (const [r, c] of squares) {
     if (r >= n || c >= n) {
       throw new UsageError(`${flag} ${r}:${c} is outside the ${n} x ${n} board: rows and columns run from 0 to ${n - 1} (0-based)`);

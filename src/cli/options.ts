@@ -7,8 +7,8 @@ import { InvalidArgumentError, Option } from "commander";
 import { ENGINE_NAMES } from "../engine/select.js";
 import { afterMs } from "../core/timer.js";
 import { removeLiveTemporaries } from "../core/temporaries.js";
-import { UsageError, typedNotANumber } from "./errors.js";
-import { SOLVE_MAX_WORKERS } from "../search/solve.js";
+import { UsageError, shownNumber, typedNotANumber } from "./errors.js";
+import { WORKERS_ALLOWED } from "../search/solve.js";
 
 /** A decimal number as people write it (no 0x10, 0b1, 0o7, '1e3 ' with spaces); Infinity and NaN reach the API, which names the range. */
 const DECIMAL = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$|^[+-]?Infinity$|^NaN$/;
@@ -32,12 +32,16 @@ export function number(name: string, allowed?: string): (text: string) => number
   };
 }
 
-/** What --workers takes, in the API's words (solve's and count's threads alike: 1 to SOLVE_MAX_WORKERS). */
-export const WORKERS_ALLOWED = `an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto"`;
+export { WORKERS_ALLOWED };
 
 /** A --workers value: a number (the API checks its range), or 'auto': one worker per core (os.availableParallelism). */
 export function workersOption(text: string): number {
-  return text.trim().toLowerCase() === "auto" ? availableParallelism() : number("--workers", WORKERS_ALLOWED)(text);
+  return threadsOf(text.trim().toLowerCase() === "auto" ? "auto" : number("--workers", WORKERS_ALLOWED)(text));
+}
+
+/** The threads a --workers value means: 'auto' one per core (os.availableParallelism). */
+export function threadsOf(workers: number | "auto"): number {
+  return workers === "auto" ? availableParallelism() : workers;
 }
 
 /** A --seed value: a number, 'random', or undefined (the API's default). */
@@ -153,7 +157,7 @@ export function interruptSignal(): AbortSignal {
  */
 export function withTimeout(interrupt: AbortSignal, timeout: number | undefined): AbortSignal {
   if (timeout === undefined) return interrupt;
-  if (!Number.isInteger(timeout) || timeout < 0) throw new UsageError(`--timeout must be an integer >= 0 (milliseconds), got ${timeout}`);
+  if (!Number.isInteger(timeout) || timeout < 0) throw new UsageError(`--timeout must be an integer >= 0 (milliseconds), got ${shownNumber("--timeout", timeout)}`);
   const controller = new AbortController();
   const cancel = afterMs(timeout, () => controller.abort(new DOMException(`--timeout ${timeout} ms`, "TimeoutError")), { unref: true });
   if (interrupt.aborted) { cancel(); controller.abort(interrupt.reason); }

@@ -44,10 +44,10 @@ export function openConstrainedCount(engine: Engine, n: number, constraints: Con
  * the wide path's restarting search with its restarts rotating through the root's first
  * branches (COMPLETE_WIDE | COMPLETE_ROTATE), beside the plain tasks on threads.
  */
-export type TaskMethod = "plain" | "portfolio" | "restarts";
+export type TaskMethod = (typeof TASK_METHODS)[number];
 
 /** The TaskMethods, for checks. */
-export const TASK_METHODS: readonly TaskMethod[] = ["plain", "portfolio", "restarts"];
+export const TASK_METHODS = ["plain", "portfolio", "restarts"] as const;
 
 /**
  * The complete search in its solving mode (a first solution) on a constrained board, a solve

@@ -149,7 +149,7 @@ export class TaskSearch {
   /** Checks the task first (checkSolveTask: NQ_PART_MISMATCH); `method`: how its sub-boards are searched (TaskMethod); `share`: the restarts' share. */
   constructor(value: unknown, engineName: EngineName | undefined, private readonly method: TaskMethod = "plain", private readonly share?: RestartsShare) {
     if (!TASK_METHODS.includes(method)) throw mismatch(`a solve task's method must be one of ${TASK_METHODS.join(", ")}, got ${shown(method)}`);
-    if (share !== undefined && !(method === "restarts" && Number.isInteger(share?.of) && Number.isInteger(share?.turn) && share.of >= 1 && share.of <= RESTARTS_SHARE_MAX && share.turn >= 0 && share.turn < share.of)) {
+    if (share !== undefined && !(method === "restarts" && Number.isInteger(share.of) && Number.isInteger(share.turn) && share.of >= 1 && share.of <= RESTARTS_SHARE_MAX && share.turn >= 0 && share.turn < share.of)) {
       throw mismatch(`a solve task's share of the restarts must be { turn, of } with 0 <= turn < of <= ${RESTARTS_SHARE_MAX}, with method "restarts", got ${shown(share)}`);
     }
     const { task, constraints } = checkSolveTask(value);
@@ -231,8 +231,8 @@ export function splitPrefixes(fixed: readonly Square[], prefix: readonly Square[
 }
 
 /** A task searched to its end (or its budget) in one slice: a thread's task where nothing is kept. */
-export async function solveTaskChunked(value: unknown, engineName: EngineName | undefined, control: SolveTaskControl): Promise<SolvedTask> {
-  const search = new TaskSearch(value, engineName);
+export async function solveTaskChunked(value: unknown, engineName: EngineName | undefined, control: SolveTaskControl, method?: TaskMethod, share?: RestartsShare): Promise<SolvedTask> {
+  const search = new TaskSearch(value, engineName, method, share);
   try {
     return await search.run(control);
   } finally {

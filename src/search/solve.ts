@@ -156,6 +156,8 @@ const OPTION_NAMES = [
 
 /** Most threads `workers` asks for (the pool's). */
 export const SOLVE_MAX_WORKERS = 256;
+/** What `workers` takes, in words (the API's and the CLI's messages). */
+export const WORKERS_ALLOWED = `an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto"`;
 
 /** A solve's options checked once: what runs, on which board, with which caps and pacing. */
 export type SolvePlan = {
@@ -189,8 +191,8 @@ export async function solve(n: number, options?: SolveOptions): Promise<SolveRes
 /** `workers` checked: 'auto' or an integer from 1 to SOLVE_MAX_WORKERS, for the complete search only. */
 function checkWorkers(value: unknown, requested: Method, method: SearchMethod, n: number, constrained: boolean): number | "auto" {
   if (value !== "auto") {
-    if (typeof value !== "number") throw invalid("workers", ` must be an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto", got ${typeof value} ${describe(value)}`, TypeError);
-    if (!Number.isInteger(value) || value < 1 || value > SOLVE_MAX_WORKERS) throw invalid("workers", ` must be an integer from 1 to ${SOLVE_MAX_WORKERS} or "auto", got ${describe(value)}`);
+    if (typeof value !== "number") throw invalid("workers", ` must be ${WORKERS_ALLOWED}, got ${typeof value} ${describe(value)}`, TypeError);
+    if (!Number.isInteger(value) || value < 1 || value > SOLVE_MAX_WORKERS) throw invalid("workers", ` must be ${WORKERS_ALLOWED}, got ${describe(value)}`);
   }
   if (method !== "complete") {
     const picked = requested === "auto" ? `method "auto" picks ${JSON.stringify(method)} for n = ${n} ${constrained ? "with" : "without"} givens` : `method ${JSON.stringify(method)} runs on one thread`;

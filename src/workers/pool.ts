@@ -284,7 +284,7 @@ export class WorkerPool {
       const id = this.nextId++;
       slot.jobs.set(id, job);
       if (job.solve) {
-        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, ...(job.solve.method ? { method: job.solve.method } : {}), ...(job.solve.share ? { share: job.solve.share } : {}) });
+        slot.worker!.post({ id, solve: job.part as Task, engine: job.engine, allowed: job.solve.allowed, budget: job.solve.budget, method: job.solve.method, share: job.solve.share });
       } else {
         slot.worker!.post({ id, part: job.part as Part, engine: job.engine }); // (the GPU thread counts on the GPU whatever the engine)
       }

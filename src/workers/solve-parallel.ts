@@ -105,9 +105,6 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
   pacer.throwIfAborted();
   if (!parts) return rootOnly({ columns: null, reason: "timeout" });
   const sharers = restartsThreads(asked);
-  /** The restarting search's tasks: the whole board, each with its share of the restarts. */
-  const restarts = new Map<SolveTask, RestartsShare>();
-  for (let turn = 0; turn < sharers; turn++) restarts.set({ ...wholeBoardTask(board, parts.length + sharers), task: parts.length + turn }, { turn, of: sharers });
   // The plain tasks' search: the 64-bit search alone; the portfolio where node limits must be exact (a cap), or on one thread.
   const searchBy: TaskMethod = single || cap !== Infinity ? "portfolio" : "plain";
   const size = Math.min(asked, parts.length + sharers);
@@ -151,10 +148,11 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }
     if (wanting.length > 0 && total >= cap) settle({ columns: null, reason: "max-nodes" });
   };
-  // Each task is searched to its end (or a solution) on one thread, the tasks in the cut's order (the one search's).
-  const start = (task: SolveTask): void => {
+  // Each task is searched to its end (or a solution) on one thread, the tasks in the cut's order (the one search's);
+  // with `share`, the whole board by the restarting search, that share of its restarts.
+  const start = (task: SolveTask, share?: RestartsShare): void => {
     const run: Run = { nodes: 0, allowed: cap === Infinity ? Infinity : 0 };
-    const share = restarts.get(task), whole = share !== undefined;
+    const whole = share !== undefined;
     run.handle = pool.solve(task, {
       allowed: run.allowed,
       ...(whole ? { method: "restarts", share } : { method: searchBy }),
@@ -191,7 +189,8 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
       serve();
     }).catch(fail);
   };
-  for (const task of restarts.keys()) start(task); // first: the first threads take them
+  // First, so the first threads take them: the restarting search's shares, the whole board each.
+  for (let turn = 0; turn < sharers; turn++) start({ ...wholeBoardTask(board, parts.length + sharers), task: parts.length + turn }, { turn, of: sharers });
   for (const task of parts) start(task);
 
   try {

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { render } from "../../board/render.js";
 import { solutionsPaced } from "../../count/solutions.js";
-import { UsageError } from "../errors.js";
+import { UsageError, shownNumber } from "../errors.js";
 import { engineOption, interruptSignal, number } from "../options.js";
 import { out, stdout } from "../output.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -25,7 +25,7 @@ export function allCommand(program: Command): void {
       const n = givens.n;
       const constrained = hasGivens(givens);
       if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit >= 1)) {
-        throw new UsageError(`--limit must be an integer >= 1 (leave it out to list every solution), got ${opts.limit}`);
+        throw new UsageError(`--limit must be an integer >= 1 (leave it out to list every solution), got ${shownNumber("--limit", opts.limit)}`);
       }
       if (opts.json && opts.jsonl) throw new UsageError("--json and --jsonl are two forms of the same list: give one");
       const signal = interruptSignal();

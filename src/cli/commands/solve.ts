@@ -5,11 +5,11 @@ import { closeSync, openSync, statSync, writeSync } from "node:fs";
 import { render } from "../../board/render.js";
 import type { Square } from "../../board/constraints.js";
 import { solve, DEFAULT_METHOD, METHOD_NAMES, type SolveProgress, type SolveResult } from "../../search/solve.js";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InterruptedError, RuntimeError } from "../errors.js";
 import { monotonicMs } from "../../core/platform.js";
-import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, WORKERS_ALLOWED } from "../options.js";
+import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, threadsOf, WORKERS_ALLOWED } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { duration, limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -199,7 +199,7 @@ async function solveHere(n: number, givens: { fixed?: Square[]; blocked?: Square
     onProgress: (p) => {
       proof.last = p;
       if (wantsProof && p.method === "complete" && p.elapsedMs >= PROOF_FORECAST_FROM_MS && !proof.said) {
-        proof.forecast ??= proofForecast({ n, fixed: givens.fixed, blocked: givens.blocked, threads: opts.workers === undefined ? 0 : opts.workers === "auto" ? availableParallelism() : opts.workers }, join(__dirname, "cli-forecast.cjs"));
+        proof.forecast ??= proofForecast({ n, fixed: givens.fixed, blocked: givens.blocked, threads: opts.workers === undefined ? 0 : threadsOf(opts.workers) }, join(__dirname, "cli-forecast.cjs"));
         if (proof.forecast === undefined || proof.forecast.nodes !== undefined) {
           proof.said = true;
           const notice = proof.forecast?.notice(p.nodes, p.elapsedMs);

@@ -20,7 +20,7 @@ const NEEDED_SLICE = 0.75;
  * shares stay equal (the tree estimated past OUT_OF_REACH): the restarting search's turns beside
  * each slice, NEEDED_SLICE smaller with the needed diagonals on (what a proof's forecast weighs).
  */
-export function equalSharesNodes(narrowNodes: number, neededLines: boolean): number {
+function equalSharesNodes(narrowNodes: number, neededLines: boolean): number {
   return narrowNodes * (1 + 1 / (neededLines ? NEEDED_SLICE : 1));
 }
 

@@ -233,6 +233,11 @@ export function restartsShareParam(share: RestartsShare): number {
   return share.of > 1 ? ((share.turn & 255) | ((share.of & 255) << 8)) << COMPLETE_SHARE_SHIFT : 0;
 }
 
+/** The share of the rotating restarts a param names (restartsShareParam's inverse; the whole where it names none). */
+export function restartsShareOf(param: number): RestartsShare {
+  return { turn: (param >> COMPLETE_SHARE_SHIFT) & 255, of: (param >> (COMPLETE_SHARE_SHIFT + 8)) & 255 };
+}
+
 /** Largest n of the 64-bit path; past it the wide path runs. */
 export const NARROW_MAX_N = 64;
 
@@ -249,7 +254,7 @@ export function openComplete(n: number, params: SearchParams): Search {
   const portfolio = narrow !== null && narrow.bounds && mode === 0 && (params.param & COMPLETE_PLAIN) === 0;
   const search = wide
     ? new WideSearch(n, params.constraints, mode, params.maxNodes, (params.param & COMPLETE_RESTART_OFTEN) !== 0 ? 1 : undefined, bounds, colourBounds, (params.param & COMPLETE_ROTATE) !== 0,
-      { turn: (params.param >> COMPLETE_SHARE_SHIFT) & 255, of: (params.param >> (COMPLETE_SHARE_SHIFT + 8)) & 255 })
+      restartsShareOf(params.param))
     : portfolio
       ? new Portfolio(narrow!, params.constraints, params.maxNodes, bounds, colourBounds, (params.param & COMPLETE_PORTFOLIO_SMALL) !== 0)
       : new CompleteSearch(n, params.constraints, mode, params.maxNodes, bounds, colourBounds, lookahead, false, needed);
