@@ -26,9 +26,11 @@ const ENTRIES = ["dist/index.js", "dist/index.cjs", "dist/distributed.js", "dist
  * bytes (dist/distributed.cjs). Both went up by 8,000 (361,000 and 386,000) for solve's needed
  * diagonals (colourMandatory, branching on a diagonal, in the lookahead too): 2.6 KB of Wasm (3.4
  * KB of base64) and the twin's in the entry and again in its threads' source, 352,558 -> 360,214
- * bytes (dist/index.cjs), 376,893 -> 384,441 (dist/distributed.cjs).
+ * bytes (dist/index.cjs), 376,893 -> 384,441 (dist/distributed.cjs). The queue's went to 389,000
+ * for the restarting search's jobs beside a solve's tasks (their passes, the checks of their
+ * answers, a solution's task, a job that may fail): 385,109 -> 388,093 bytes (dist/distributed.cjs).
  */
-const MAX_BYTES: Record<string, number> = { "dist/index.js": 361_000, "dist/index.cjs": 361_000, "dist/distributed.js": 386_000, "dist/distributed.cjs": 386_000 };
+const MAX_BYTES: Record<string, number> = { "dist/index.js": 361_000, "dist/index.cjs": 361_000, "dist/distributed.js": 389_000, "dist/distributed.cjs": 389_000 };
 
 /** The kernels as tsup's binary loader embeds them: the base64 of build/release.wasm, one string. */
 const wasmBase64 = readFileSync("build/release.wasm").toString("base64");

@@ -11,7 +11,7 @@ import { excludedDiagonalsBoard, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { removeRun, solveDistributed, startWorker, type DistributedWorker } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, identityKey, signed } from "../src/distributed/auth.js";
-import { LAST_PASS, passBudget, slotOfJobId, type SolveJob } from "../src/distributed/solve-jobs.js";
+import { LAST_PASS, passBudget, restartsBudget, restartsPassOf, slotOfJobId, type SolveJob } from "../src/distributed/solve-jobs.js";
 import { isSolution } from "./helpers.js";
 import { haveRedisServer, quietClient, requireRedis, until, usePrivateRedis, type RedisServer } from "./redis-harness.js";
 
@@ -141,13 +141,28 @@ describe.skipIf(!haveRedisServer)("solveDistributed: verdicts and the checks ask
     expect(passBudget(LAST_PASS - 1)).not.toBeNull();
     expect(slotOfJobId(`task-0-p${LAST_PASS}`, 4)).toEqual({ task: 0, pass: LAST_PASS, slot: "p", k: LAST_PASS });
     expect(slotOfJobId(`task-0-p${LAST_PASS + 1}`, 4)).toBeUndefined();
-    const stalling = rogue("unfinished", () => ({ columns: null, nodes: 1, unfinished: true }), () => null);
+    expect(restartsPassOf(`restarts-p${LAST_PASS}`)).toBe(LAST_PASS);
+    expect(restartsPassOf(`restarts-p${LAST_PASS + 1}`)).toBeUndefined();
+    // The restarting search's passes have all the tasks' nodes of that pass: their budget ends (null) no later than the tasks'.
+    expect(restartsBudget(0, 7)).toBe(7 * passBudget(0)!);
+    expect(restartsBudget(LAST_PASS - 1, 2 ** 20)).toBeNull();
+    // A task's job: the rogue answers the restarting search's "none" (ending its passes), every task "unfinished".
+    const stalling = rogue("unfinished", (d) => ({ columns: null, nodes: 1, ...(d.method === "restarts" ? {} : { unfinished: true as const }) }), () => null);
     try {
       const error = await solveDistributed(12, { connection: url, key: KEY, queue: "unfinished", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
       expect(error.message).toMatch(/^queue unfinished: the answer for task \d+ of \d+ \(n = 12\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
     } finally {
       await stalling.close();
+    }
+    // Every job "unfinished": the restarting search's budget ends first, and its answer is refused the same way.
+    const all = rogue("unfinished-restarts", () => ({ columns: null, nodes: 1, unfinished: true }), () => null);
+    try {
+      const error = await solveDistributed(12, { connection: url, key: KEY, queue: "unfinished-restarts", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+      expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
+      expect(error.message).toMatch(/^queue unfinished-restarts: the restarting search's answer \(n = 12\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
+    } finally {
+      await all.close();
     }
   });
 });

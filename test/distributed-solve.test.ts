@@ -18,7 +18,7 @@ import { SOLVE_TASKS } from "../src/workers/solve-parallel.js";
 import { identityText, listRuns, solveDistributed, solveQueueName, startWorker, type DistributedSolveResult, type DistributedWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { metaKey } from "../src/distributed/keys.js";
-import type { SolveJob } from "../src/distributed/solve-jobs.js";
+import { SOLVE_TASKS_VERSION, type SolveJob } from "../src/distributed/solve-jobs.js";
 import { queueText, queueTimeoutText } from "../src/cli/commands/solve-queue.js";
 import { describeFailure } from "../src/cli/errors.js";
 import { isSolution } from "./helpers.js";
@@ -203,7 +203,10 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     const r = await solveDistributed(n, { connection: url, key: KEY, ...givens, pollMs: 20 });
     expect(r.found).toBe(true);
     expectValid(r, n, givens);
-    expect(r.found && r.foundBy).toBe("worker solo");
+    // (by a task's search or the restarting search's, whichever found it first; the task is the one holding it either way)
+    expect(r.found && r.foundBy).toMatch(/^worker solo( \(the restarting search\))?$/);
+    const [[row, col]] = tasksOf(n, givens)[r.found ? r.task : -1].prefixes[0];
+    expect(r.found && r.columns[row]).toBe(col);
     await until("no job of the run left waiting or in hand", async () => withQueue(r.queue, async (q) => {
       const counts = await q.getJobCounts("waiting", "delayed", "prioritized", "active");
       return Object.values(counts).every((c) => c === 0);
@@ -349,7 +352,8 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
   it("a run stopped midway: nqueens runs shows its tasks decided (not its jobs, passes included); timed out later, the answer holds the tasks resumed and decided, the workers on it and the answers read", async () => {
     const n = 20, givens = ed(20, 18, 1), queue = "figures", T = tasksOf(n, givens).length;
     expect(T).toBeGreaterThan(2);
-    // A worker of the test's own: "none" for tasks 0 and 1 (the board has none), "unfinished" for the others' first pass, and a later pass held until let go.
+    // A worker of the test's own: "none" for tasks 0 and 1 (the board has none), "unfinished" for the others' first pass and the
+    // restarting search's (index T), and a later pass held until let go.
     let letGo = (): void => {};
     const held = new Promise<void>((resolve) => { letGo = resolve; });
     const partial = new BullWorker(queue, async (job: Job<SolveJob>) => {
@@ -363,8 +367,8 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
       const controller = new AbortController();
       const stopped = await solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, signal: controller.signal, onProgress: (p) => { if (p.tasksDone >= 2) controller.abort(); } }).catch((e: unknown) => e);
       expect((stopped as Error).name).toBe("AbortError");
-      // Every first pass answered: T jobs completed, 2 tasks decided.
-      await until("every first pass answered", async () => withQueue(queue, async (q) => (await q.getCompletedCount()) === T));
+      // Every first pass answered: T + 1 jobs completed (the restarting search's first pass too), 2 tasks decided.
+      await until("every first pass answered", async () => withQueue(queue, async (q) => (await q.getCompletedCount()) === T + 1));
       expect((await listRuns({ connection: url, key: KEY })).find((run) => run.queue === queue)).toMatchObject({ kind: "solve", done: 2, parts: T, failed: 0 });
       // Timed out while the worker holds a second pass: a timeout that ends before the coordinator's first look is tried again with twice the time.
       let r: DistributedSolveResult | undefined;
@@ -392,12 +396,15 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     const run = await runCli(["solve", "22", "--method", "complete", "--blocked", flag, "--queue", url, "--json"], { env });
     expect(run.code, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
-    expect(result).toMatchObject({ n: 22, found: true, method: "complete", authenticated: true });
+    expect(result).toMatchObject({ n: 22, found: true, method: "complete", authenticated: true, foundBy: expect.stringMatching(/^worker \S+( \(the restarting search\))?$/) });
     expect(isSolution(result.columns)).toBe(true);
     for (const [r, c] of blocked) expect(result.columns[r]).not.toBe(c);
+    // The same board again, as text: answered from the run's record, saying who found it.
+    const again = await runCli(["solve", "22", "--method", "complete", "--blocked", flag, "--queue", url], { env });
+    expect(again.stdout).toMatch(/ nodes, queue nqueens-solve-n22-b[0-9a-f]{32}-t\d+-sv\d+, found by an earlier run \(its record\), \d+ tasks \(\d+ decided before this run\), /);
     const none = await runCli(["solve", "20", "--method", "complete", "--blocked", excludedDiagonalsBoard(20, 18, { seed: 1 }).blocked.map(([r, c]) => `${r}:${c}`).join(","), "--queue", url], { env });
     expect(none.code, none.stderr).toBe(0);
-    expect(none.stdout).toMatch(/^n = 20: no completion \(proved by exhaustive search\); \d+ nodes, queue nqueens-solve-n20-b[0-9a-f]{32}-t\d+-sv4, \d+ tasks \(0 decided before this run\), \d+ pass(es)?, \d+ workers?; authenticated, \d+ tasks? searched again by the coordinator, [\d.]+ ms\n$/);
+    expect(none.stdout).toMatch(new RegExp(String.raw`^n = 20: no completion \(proved by exhaustive search\); \d+ nodes, queue nqueens-solve-n20-b[0-9a-f]{32}-t\d+-sv${SOLVE_TASKS_VERSION}, \d+ tasks \(0 decided before this run\), \d+ pass(es)?, \d+ workers?; authenticated, \d+ tasks? searched again by the coordinator, [\d.]+ ms\n$`));
     // Refusals, exit 2, before Redis.
     const noKey = await runCli(["solve", "22", "--method", "complete", "--blocked", flag, "--queue", "redis://127.0.0.1:1"], { env: { ...process.env, NQUEENS_KEY: "" } });
     expect([noKey.code, noKey.stderr]).toEqual([2, expect.stringMatching(/^nqueens: no cluster key/)]);

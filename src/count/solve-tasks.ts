@@ -29,8 +29,10 @@ import { CONSTRAINED_MAX_N, TASK_METHODS, constrainedPrefixSteps, openConstraine
  * or more): a queue's solve run names it, so a worker with another cut refuses its jobs (by digest too).
  * Version 3: digests are SHA-256 (128 bits), no longer FNV-1a 64. Version 4: the first real
  * branch may be a diagonal every completion needs (its open squares), not only a row or column.
+ * Version 5: a queue's run has the restarting search's jobs on the whole board beside its tasks
+ * (src/distributed/solve-jobs.ts), which a worker of version 4 would take for tasks.
  */
-export const SOLVE_TASKS_VERSION = 4;
+export const SOLVE_TASKS_VERSION = 5;
 
 
 /**
@@ -245,8 +247,7 @@ export async function solveTaskChunked(value: unknown, engineName: EngineName | 
  * not), or a board of n that keeps the task's givens and holds one of its prefixes (that no
  * two queens attack each other is the caller's check, verify). Returns a copy; NQ_PART_MISMATCH otherwise.
  */
-export function checkSolvedTask(task: SolveTask, value: unknown): SolvedTask {
-  const label = `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`;
+export function checkSolvedTask(task: SolveTask, value: unknown, label = `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`): SolvedTask {
   if (typeof value !== "object" || value === null) throw mismatch(`${label} is ${describe(value)}, not a search's result`);
   const { nodes, columns: given, unfinished } = value as SolvedTask;
   if (!Number.isSafeInteger(nodes) || nodes < 0) throw mismatch(`${label} has nodes ${describe(nodes)}: not a count of a search`);
@@ -272,7 +273,7 @@ export function taskDigest(task: SolveTask): string {
  * two of its queens attack each other. Returns a copy; NQ_PART_MISMATCH otherwise.
  */
 export function checkSolvedBoard(task: SolveTask, value: unknown, label?: string): SolvedTask {
-  const checked = checkSolvedTask(task, value);
+  const checked = checkSolvedTask(task, value, label);
   if (checked.columns !== null && verifyRepeats(Int32Array.from(checked.columns)) !== 0) {
     throw mismatch(`${label ?? `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`} is not a solution: two of its queens attack each other`);
   }

@@ -88,6 +88,8 @@ export abstract class QueueRun {
   protected abstract pendingIds(): string[];
   /** Called first in each round: a verdict reached meanwhile (the audit's) is thrown here. */
   protected abstract beforeRound(): void;
+  /** A unit whose job failed for good that the run can do without (it says so itself): true, and the run goes on; by default none. */
+  protected spare(_unit: number, _why: string): boolean { return false; }
 
   // ---- jobs ----------------------------------------------------------------------------
 
@@ -223,10 +225,17 @@ export abstract class QueueRun {
     this.stuckBefore = stuck;
   }
 
+  /**
+   * Reads the results of the jobs seen completed when it is called; those seen meanwhile wait for
+   * the next round, so a round ends (and the run's progress and end are looked at) even while
+   * quick answers keep coming.
+   */
   private async readCompleted(): Promise<void> {
-    while (this.completedIds.size > 0) {
+    let left = this.completedIds.size;
+    while (left > 0 && this.completedIds.size > 0) {
       const batch: string[] = [];
-      for (const id of this.completedIds) { if (batch.length >= this.readBatch) break; batch.push(id); }
+      for (const id of this.completedIds) { if (batch.length >= Math.min(this.readBatch, left)) break; batch.push(id); }
+      left -= batch.length;
       for (const id of batch) this.completedIds.delete(id);
       const own: { id: string; unit: number }[] = [];
       for (const id of batch) {
@@ -277,6 +286,7 @@ export abstract class QueueRun {
         await this.rewrite(id, unit);
         continue;
       }
+      if (this.spare(unit, why)) { await queue.remove(id).catch(() => 0); continue; }
       throw withCode(new Error(`${this.unitName} ${unit} of queue ${name} failed ${attempts ?? "?"} times: ${why} (run the same command again to retry it)`), ErrorCode.queuePartFailed);
     }
   }

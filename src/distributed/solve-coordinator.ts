@@ -5,8 +5,10 @@
 // machinery: the record and jobs MACed under the cluster key, the run's id, worker identities,
 // the audit, replicas, and a run resumed after a stop (./drive.ts, ./queue-run.ts). Its own
 // parts: the tasks' jobs and passes (./solve-jobs.ts), the answers' checks (./solve-state.ts),
-// the audit of "none" answers (./solve-audit.ts). The root is searched here first: a board its
-// root decides is answered without Redis.
+// the audit of "none" answers (./solve-audit.ts). Beside the tasks, as on threads, the whole board
+// is searched by the restarting search alone, in passes of its own (its solution ends the run; its
+// "none" is no verdict). The root is searched here first: a board its root decides is answered
+// without Redis.
 import type { KeyInput } from "../core/key.js";
 import type { Square } from "../board/constraints.js";
 import { satisfiesConstraints } from "../board/constraints.js";
@@ -112,7 +114,13 @@ export type DistributedSolveBase = {
 
 /** What solveDistributed answers; `found` narrows it, as solve's does. */
 export type DistributedSolveResult = DistributedSolveBase & (
-  | { found: true; columns: Int32Array; reason?: undefined; conflict?: undefined; task: number; foundBy: string }
+  | {
+    found: true; columns: Int32Array; reason?: undefined; conflict?: undefined;
+    /** The task holding the solution (whoever found it: a task's search, the restarting search, the audit); -1 where the root or a stored record answered. */
+    task: number;
+    /** Who found it: "worker W", "worker W (the restarting search)", the coordinator's own search, or an earlier run's record. */
+    foundBy: string;
+  }
   | { found: false; columns: null; reason: "no-solution" | "timeout" | "conflict"; conflict?: { reason: string; squares: Square[] } }
 );
 
@@ -202,8 +210,9 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
         found: run.found !== undefined, nodes: figuresOf(run).nodes,
         ...(run.found ? { columns: run.found.columns } : { checks, noneBy: run.noneWorkers() }),
       }),
-      // The first solution stops the rest: the jobs still waiting are removed, and the workers, told the run is over, stop the tasks in hand.
-      conclude: async (queue) => { if (state?.found) await queue.drain(true); },
+      // The first solution stops the rest, and a proof the restarting search's pass still queued: the jobs still waiting are
+      // removed, and the workers, told the run is over, stop the tasks in hand.
+      conclude: async (queue) => { if (state?.found || state?.restartsOpen) await queue.drain(true); },
     });
     const at = { ...base, tasks: tasks.length, resumed: driven.resumed, decided: tasks.length, queue: name, workers: driven.workers, ms: performance.now() - start };
     if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { ...checks, revoked });

@@ -14,6 +14,14 @@
 // few ms, under a pass's own time past the first passes. A replica's second search
 // (`task-I-r1`) and a further one (`task-I-xK`) have no budget: they confirm a "none", so
 // they search the task to its end.
+//
+// Beside the tasks, the whole board is searched by the restarting search alone (as on threads,
+// where half the threads run it): its jobs `restarts-pK`, in passes too, each from the search's
+// start (it keeps nothing between jobs), pass k with as many nodes as all the tasks' pass k
+// together (restartsBudget), so one worker of two spends about half its nodes on it, as the
+// portfolio on one thread does. Its "found" is checked on the board and ends the run like a
+// task's (and unmasks a worker that answered "none" for the task holding it); its "none" is no
+// verdict (only the tasks' are, and the audit recounts those): it ends its passes, nothing more.
 import type { Board } from "../board/board.js";
 import { boardOf } from "../board/board.js";
 import type { Square } from "../board/constraints.js";
@@ -48,8 +56,8 @@ export const LAST_PASS = (() => {
   return k;
 })();
 
-/** A solve job's data: only its task's identity (the worker re-derives the task from the run's record), its budget, and the seal. */
-export type SolveJob = { kind: "solve"; n: number; board: string; tasks: number; index: number; digest: string; budget: number | null } & JobSeal;
+/** A solve job's data: only its task's identity (the worker re-derives the task from the run's record), its budget, and the seal; `method` "restarts": the restarting search's job (index `tasks`, the whole board). */
+export type SolveJob = { kind: "solve"; n: number; board: string; tasks: number; index: number; digest: string; budget: number | null; method?: "restarts" } & JobSeal;
 
 /** What a worker answers: a solution's columns ("found"), or none with the nodes searched; `unfinished` when its budget ran out first. */
 export type SolveAnswer = {
@@ -69,6 +77,27 @@ export type SolveSlot = { task: number; pass?: number; slot: "p" | "r1" | "x"; k
 
 export const passJobId = (task: number, pass: number): string => `task-${task}-p${pass}`;
 export const confirmJobId = (task: number, k: number): string => (k === 0 ? `task-${task}-r1` : `task-${task}-x${k}`);
+
+/** The restarting search's job of pass k. */
+export const restartsJobId = (pass: number): string => `restarts-p${pass}`;
+
+/** The pass of a restarting search's job id (undefined: no such job, a pass past LAST_PASS included). */
+export function restartsPassOf(id: string): number | undefined {
+  const m = /^restarts-p(0|[1-9]\d?)$/.exec(id);
+  return m && Number(m[1]) <= LAST_PASS ? Number(m[1]) : undefined;
+}
+
+/** The budget of the restarting search's pass k in a run of `tasks` tasks: all the tasks' pass k together (null, none, once past 2^53). */
+export function restartsBudget(pass: number, tasks: number): number | null {
+  const budget = passBudget(pass);
+  return budget !== null && budget * tasks <= Number.MAX_SAFE_INTEGER ? budget * tasks : null;
+}
+
+/** The restarting search's task in a run of these tasks: the whole board (their givens, no prefix), numbered after them (index `tasks`). */
+export function restartsTask(tasks: readonly SolveTask[]): SolveTask {
+  const { n, fixed, blocked } = tasks[0]!;
+  return { kind: "solve", n, fixed, blocked, prefixes: [[]], task: tasks.length, tasks: tasks.length };
+}
 
 /** The slot of job id `id` in a run of `tasks` tasks (undefined: not one of its jobs, a pass past LAST_PASS included). */
 export function slotOfJobId(id: string, tasks: number): SolveSlot | undefined {
@@ -116,7 +145,7 @@ export function recordedTasks(meta: Partial<SolveRunMeta>): SolveTask[] {
  * job's identity (board digest, tasks, index, the task's digest) and its budget. `refuse` says
  * why it names none (the worker fails the job at once).
  */
-export function taskOfJob(data: Partial<SolveJob>, meta: SolveRunMeta, refuse: (why: string) => never): { task: SolveTask; budget: number | null } {
+export function taskOfJob(data: Partial<SolveJob>, meta: SolveRunMeta, refuse: (why: string) => never): { task: SolveTask; budget: number | null; restarts: boolean } {
   for (const key of ["n", "tasks", "index"] as const) if (!Number.isSafeInteger(data[key])) refuse(`its ${key} is ${describe(data[key])}, not an integer`);
   if (typeof data.digest !== "string" || typeof data.board !== "string") refuse("its digest or board is not a digest");
   if (data.budget !== null && !(Number.isSafeInteger(data.budget) && (data.budget as number) >= 1)) refuse(`its budget is ${describe(data.budget)}, not a number of nodes (or null: to the end)`);
@@ -131,8 +160,11 @@ export function taskOfJob(data: Partial<SolveJob>, meta: SolveRunMeta, refuse: (
     return refuse(error instanceof Error ? error.message : String(error));
   }
   if (tasks.length !== meta.tasks) refuse(`the run's board has ${tasks.length} tasks in this worker's cut, not the ${meta.tasks} its record says`);
-  const task = tasks[data.index!];
+  if (data.method !== undefined && data.method !== "restarts") refuse(`its method is ${describe(data.method)}, not "restarts" (or none: a task)`);
+  const restarts = data.method === "restarts";
+  if (restarts && data.index !== tasks.length) refuse(`it is the restarting search's job, whose index is ${tasks.length} (the number of tasks), not ${data.index}`);
+  const task = restarts ? restartsTask(tasks) : tasks[data.index!];
   if (task === undefined) return refuse(`its index ${data.index} is not a task of ${tasks.length}`);
-  if (taskDigest(task) !== data.digest) refuse(`its digest ${describe(data.digest)} is not that of task ${data.index} of ${tasks.length} (n = ${data.n})`);
-  return { task, budget: data.budget ?? null };
+  if (taskDigest(task) !== data.digest) refuse(`its digest ${describe(data.digest)} is not that of ${restarts ? "the restarting search's whole board" : `task ${data.index} of ${tasks.length}`} (n = ${data.n})`);
+  return { task, budget: data.budget ?? null, restarts };
 }

@@ -4,15 +4,18 @@
 // givens kept, the task's square held), an "unfinished" gets the task's next pass, a "none"
 // decides the task (with replicas 2, once a second worker says so too) and goes to the audit
 // (./solve-audit.ts). The first solution found ends the run; a "none" shown false ends it too
-// (NQ_AUDIT_MISMATCH, naming the worker). Every task decided "none" is the proof.
+// (NQ_AUDIT_MISMATCH, naming the worker). Every task decided "none" is the proof. Beside the
+// tasks, the restarting search's passes on the whole board (unit T, after the tasks): only its
+// "found" is taken (checked on the board, and against the "none" answers of the task holding it);
+// its "none", or its job failed for good, only ends its passes.
 import { ErrorCode, rephrased, withCode } from "../core/errors.js";
-import { checkSolvedBoard, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
+import { checkSolvedBoard, taskDigest, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 import { JOB_DOMAIN, RUN_DOMAIN, checkSeal, signed, verifies } from "./auth.js";
 import { distrustKey } from "./keys.js";
 import { QueueRun, type QueueRunSetup } from "./queue-run.js";
 import { jobIdsIn } from "./job-checks.js";
 import { SolveAudit } from "./solve-audit.js";
-import { confirmJobId, passBudget, passJobId, slotOfJobId, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
+import { confirmJobId, passBudget, passJobId, restartsBudget, restartsJobId, restartsPassOf, restartsTask, slotOfJobId, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
 /** A task's state: nothing decided; decided "none"; one "none" in (replicas 2: a second is asked for); searched by the coordinator itself. */
 const PENDING = 0, DECIDED = 1, ONE_NONE = 2, SETTLING = 3;
@@ -26,7 +29,7 @@ type Setup = QueueRunSetup & {
   signal: AbortSignal | undefined;
 };
 
-/** The solution the run found: in which task, by whom. */
+/** The solution the run found: in which task (the one holding it, when the restarting search found it), by whom. */
 export type Found = { task: number; columns: number[]; by: string };
 
 export class SolveRunState extends QueueRun {
@@ -41,13 +44,20 @@ export class SolveRunState extends QueueRun {
   private answersBefore: number | undefined;
   /** Nodes of every answer read, repeated passes included. */
   nodes = 0;
-  /** The highest pass enqueued so far. */
+  /** The highest pass of a task enqueued so far. */
   maxPass = 0;
+  /** The restarting search's latest pass; -1 once its passes ended (its "none", or its job failed for good). */
+  restartsPass = 0;
   found: Found | undefined;
   /** Workers by index, as their answers name them. */
   readonly names: string[] = [];
 
   private readonly T: number;
+  /** The restarting search's task (the whole board, unit T) and its digest. */
+  private readonly restarts: SolveTask;
+  private readonly restartsDigest: string;
+  /** The passes the restarting search had when its passes ended (its jobs stay in Redis). */
+  private restartsJobs = 0;
   private readonly state: Uint8Array;
   /** The pass of each task's latest search job. */
   private readonly pass: Int32Array;
@@ -66,6 +76,8 @@ export class SolveRunState extends QueueRun {
   constructor(private readonly s: Setup) {
     super(s);
     this.T = s.tasks.length;
+    this.restarts = restartsTask(s.tasks);
+    this.restartsDigest = taskDigest(this.restarts);
     this.state = new Uint8Array(this.T);
     this.pass = new Int32Array(this.T);
     this.confirm = new Int32Array(this.T).fill(-1);
@@ -115,10 +127,14 @@ export class SolveRunState extends QueueRun {
   // ---- jobs ----------------------------------------------------------------------------
 
   protected jobData(id: string, t: number): SolveJob {
+    const { n, board, runId, key, name } = this.s;
+    if (t === this.T) {
+      const body = { kind: "solve", n, board, tasks: this.T, index: t, digest: this.restartsDigest, budget: restartsBudget(restartsPassOf(id)!, this.T), method: "restarts", run: runId, job: id };
+      return signed(key, JOB_DOMAIN, name, body as SolveJob);
+    }
     const slot = slotOfJobId(id, this.T)!;
     const first = this.firstNone[t];
     const not = slot.slot !== "p" && first >= 0 ? [this.names[first]] : undefined;
-    const { n, board, runId, key, name } = this.s;
     return signed(key, JOB_DOMAIN, name, {
       kind: "solve", n, board, tasks: this.T, index: t, digest: this.s.digests[t], budget: slot.slot === "p" ? passBudget(slot.k) : null,
       run: runId, job: id, ...(not ? { not } : {}),
@@ -128,7 +144,8 @@ export class SolveRunState extends QueueRun {
   /** Each undecided task's latest job (its pass, or its confirmation), idempotent. */
   async enqueueAll(): Promise<void> {
     this.distrusted ??= await this.readDistrusted();
-    const jobs: { id: string; unit: number }[] = [];
+    // The restarting search's pass first, as its threads are started first on threads.
+    const jobs: { id: string; unit: number }[] = this.restartsPass >= 0 ? [{ id: restartsJobId(this.restartsPass), unit: this.T }] : [];
     for (let t = 0; t < this.T; t++) {
       if (this.state[t] === PENDING) jobs.push({ id: passJobId(t, this.pass[t]), unit: t });
       else if (this.state[t] === ONE_NONE) jobs.push({ id: confirmJobId(t, this.confirm[t]), unit: t });
@@ -139,7 +156,7 @@ export class SolveRunState extends QueueRun {
 
   /** Every job the run has made: each task's passes and confirmations so far. */
   private countJobs(): void {
-    let jobs = 0;
+    let jobs = this.restartsPass >= 0 ? this.restartsPass + 1 : this.restartsJobs;
     for (let t = 0; t < this.T; t++) jobs += this.pass[t] + 1 + (this.confirm[t] + 1);
     this.ownJobs = jobs;
   }
@@ -149,15 +166,35 @@ export class SolveRunState extends QueueRun {
     await this.add([{ id, unit: t }]);
   }
 
-  protected unitOf(id: string): number | undefined { return slotOfJobId(id, this.T)?.task; }
+  protected unitOf(id: string): number | undefined { return restartsPassOf(id) !== undefined ? this.T : slotOfJobId(id, this.T)?.task; }
   protected isRead(id: string): boolean { return this.readIds.has(id); }
   protected markRead(id: string): void { this.readIds.add(id); }
   protected clearRead(id: string): boolean { return this.readIds.delete(id); }
-  protected settled(t: number): boolean { return this.found !== undefined || this.state[t] === DECIDED; }
+  protected settled(t: number): boolean { return this.found !== undefined || (t === this.T ? this.restartsPass < 0 : this.state[t] === DECIDED); }
+
+  /** The restarting search's job failed for good: no verdict needs it, so its passes end (said once), and the run goes on. */
+  protected spare(t: number, why: string): boolean {
+    if (t !== this.T) return false;
+    this.endRestarts();
+    this.restartsJobs--; // (the failed job is removed)
+    this.countJobs();
+    this.s.notice(`queue ${this.s.name}: the restarting search's job failed: ${why}; its passes end (the tasks decide the board without it)`);
+    return true;
+  }
+
+  private endRestarts(): void {
+    if (this.restartsPass < 0) return;
+    this.restartsJobs = this.restartsPass + 1;
+    this.restartsPass = -1;
+    this.countJobs();
+  }
+
+  /** Whether the restarting search still has a pass queued or in hand (then the run's end removes it). */
+  get restartsOpen(): boolean { return this.restartsPass >= 0; }
   protected beforeRound(): void { this.audit.rethrow(); }
 
   protected pendingIds(): string[] {
-    const ids: string[] = [];
+    const ids: string[] = this.restartsPass >= 0 && this.found === undefined ? [restartsJobId(this.restartsPass)] : [];
     for (let t = 0; t < this.T; t++) {
       if (this.state[t] === PENDING) ids.push(passJobId(t, this.pass[t]));
       else if (this.state[t] === ONE_NONE) ids.push(confirmJobId(t, this.confirm[t]));
@@ -170,23 +207,28 @@ export class SolveRunState extends QueueRun {
   /** Verifies the answer stored for job `id` of task t and takes it in, or refuses it (searched again once, then the run stops). */
   protected async result(id: string, t: number, text: string): Promise<void> {
     const { n, key, name, runId } = this.s;
-    const slot = slotOfJobId(id, this.T)!;
-    const what = `the answer for task ${t} of ${this.T} (n = ${n})`;
+    const restarts = t === this.T;
+    const slot = restarts ? { slot: "restarts" as const, k: restartsPassOf(id)! } : slotOfJobId(id, this.T)!;
+    /** The node budget the job had (null: none, it searches to its end). */
+    const budget = restarts ? restartsBudget(slot.k, this.T) : slot.slot === "p" ? passBudget(slot.k) : null;
+    const what = restarts ? `the restarting search's answer (n = ${n})` : `the answer for task ${t} of ${this.T} (n = ${n})`;
     let value: unknown = text;
     try { value = JSON.parse(text); } catch { /* refused by the checks */ }
-    let answer: SolvedTask, worker: number, revoked: boolean;
+    let answer: SolvedTask, worker: number, revoked: boolean, holder = t;
     let from = "";
     try {
       const seal = checkSeal(value, { key, identities: this.s.identities, revoked: this.s.revoked, queue: name, runId, job: id, what });
       from = ` (from worker ${seal.worker})`;
       const v = value as Partial<SolveAnswer>;
-      if (v.kind !== "solve" || v.task !== t || v.tasks !== this.T || v.digest !== this.s.digests[t]) {
-        throw withCode(new RangeError(`${what} is not an answer for that task (its kind, task, tasks or digest differ)`), ErrorCode.partMismatch);
+      if (v.kind !== "solve" || v.task !== t || v.tasks !== this.T || v.digest !== (restarts ? this.restartsDigest : this.s.digests[t])) {
+        throw withCode(new RangeError(`${what} is not an answer for that ${restarts ? "search" : "task"} (its kind, task, tasks or digest differ)`), ErrorCode.partMismatch);
       }
       // A "found" is believed only once checked on the board: no two queens attack, every given kept, the task's square held.
-      answer = checkSolvedBoard(this.s.tasks[t], value, what);
+      answer = checkSolvedBoard(restarts ? this.restarts : this.s.tasks[t], value, what);
       // A budget that ran out where the job had none (a confirmation, or the last pass, which searches to the end) is not an answer.
-      if (answer.unfinished && (slot.slot !== "p" || passBudget(slot.k) === null)) throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
+      if (answer.unfinished && budget === null) throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
+      // The restarting search's solution lies in one task (every solution holds one task's prefix): the one whose "none" answers it refutes.
+      if (restarts && answer.columns !== null) holder = this.holderOf(answer.columns, what);
       worker = this.worker(seal.worker);
       revoked = seal.revoked;
     } catch (error) {
@@ -202,8 +244,9 @@ export class SolveRunState extends QueueRun {
     }
     this.answers++;
     this.nodes += answer.nodes;
-    if (this.found || this.state[t] === DECIDED || this.state[t] === SETTLING) return;
     const distrusted = this.distrusted?.has(this.names[worker]);
+    if (restarts) return this.restartsAnswer(slot.k, answer, this.names[worker], revoked || distrusted === true, holder);
+    if (this.found || this.state[t] === DECIDED || this.state[t] === SETTLING) return;
     if (revoked || distrusted) {
       // A revoked identity's answer, or a worker's caught lying in this run, is never taken: the coordinator searches the task itself.
       this.state[t] = SETTLING;
@@ -223,6 +266,33 @@ export class SolveRunState extends QueueRun {
       return;
     }
     await this.none(t, worker);
+  }
+
+  /** The task whose prefix a solution holds; a solution that holds none is refused (NQ_PART_MISMATCH). */
+  private holderOf(columns: readonly number[], what: string): number {
+    const t = this.s.tasks.findIndex((task) => task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c)));
+    if (t < 0) throw withCode(new RangeError(`${what} holds none of the tasks' squares, so it is no solution of the board's search`), ErrorCode.partMismatch);
+    return t;
+  }
+
+  /**
+   * The restarting search's pass k answered: its solution (in task `holder`) ends the run as a
+   * task's would; "unfinished" queues its next pass; "none" ends its passes (no verdict: the tasks
+   * decide), as does an answer of a revoked or distrusted worker (never taken, and nobody else
+   * searches the whole board).
+   */
+  private async restartsAnswer(k: number, answer: SolvedTask, worker: string, untrusted: boolean, holder: number): Promise<void> {
+    if (this.found || this.restartsPass < 0) return;
+    if (untrusted) {
+      this.s.notice(`queue ${this.s.name}: the restarting search's pass ${k} was searched by revoked or distrusted worker ${worker}; not taken: its passes end (the tasks decide the board)`);
+      return this.endRestarts();
+    }
+    if (answer.columns !== null) return this.foundIn(holder, answer.columns, `worker ${worker} (the restarting search)`);
+    if (!answer.unfinished) return this.endRestarts();
+    if (k + 1 > this.restartsPass) {
+      this.restartsPass = k + 1;
+      await this.next(restartsJobId(k + 1), this.T);
+    }
   }
 
   /** Worker w answered that task t holds no solution. */

@@ -18,7 +18,8 @@ import { ForeignRun, jobRecord } from "./intake.js";
 import { DECIDED_ALREADY, DECIDED_MEANWHILE, SOLVE_FORMAT, slotOfJobId, taskOfJob, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
 /** What a worker says of a solve job it answered. */
-export type SolveEvent = { type: "searched"; queue: string; task: number; answer: "found" | "none" | "unfinished"; nodes: number; ms: number };
+/** `restarts`: the job was the restarting search's pass on the whole board (`task` is then the number of tasks). */
+export type SolveEvent = { type: "searched"; queue: string; task: number; restarts?: true; answer: "found" | "none" | "unfinished"; nodes: number; ms: number };
 
 type Bullmq = typeof import("bullmq");
 
@@ -42,7 +43,8 @@ export function isSolveJob(job: Job<unknown>): boolean {
 
 /** Why a run's tasks in hand stop: it was decided (their jobs fail for good), or this worker left it undecided (handed back). */
 class Stopped extends Error {
-  constructor(readonly decided: boolean) {
+  /** `found`: the verdict, when decided (a solution, or none). */
+  constructor(readonly decided: boolean, readonly found?: boolean) {
     super(decided ? "the run is decided" : "this worker left the run");
   }
 }
@@ -66,8 +68,8 @@ export function solveJobs(s: SolveWorkerSetup): {
   const noneHere = new Map<string, Set<number>>();
   let searched = 0;
 
-  const stop = (name: string, decided: boolean): void => {
-    stops.get(name)?.abort(new Stopped(decided));
+  const stop = (name: string, decided: boolean, found?: boolean): void => {
+    stops.get(name)?.abort(new Stopped(decided, found));
     stops.delete(name);
     noneHere.delete(name);
   };
@@ -79,13 +81,13 @@ export function solveJobs(s: SolveWorkerSetup): {
     };
     const t0 = performance.now();
     const data = job.data as Partial<SolveJob> & { not?: unknown };
-    let task, budget;
+    let task, budget, restarts;
     try {
       if (typeof data !== "object" || data === null || Array.isArray(data)) refuse(`its data is ${describe(data)}, not a task's identity`);
       const meta = await jobRecord<SolveRunMeta>({ client: s.client, name, jobId: id, data, format: SOLVE_FORMAT, key: s.key, hasIdentity: s.identity !== undefined, refuse });
       // Decided already (a job taken just before the coordinator removed the waiting ones): given up, quietly.
       if (meta.found !== undefined) throw new UnrecoverableError(`job ${id} of queue ${name}: ${DECIDED_ALREADY} (${meta.found ? "a solution was found" : "it has no solution"}): not searched`);
-      ({ task, budget } = taskOfJob(data, meta, refuse));
+      ({ task, budget, restarts } = taskOfJob(data, meta, refuse));
     } catch (error) {
       if (error instanceof UnrecoverableError && error.message.startsWith("refused ")) s.onRefused(name, error.message);
       if (!(error instanceof ForeignRun)) throw error;
@@ -98,7 +100,7 @@ export function solveJobs(s: SolveWorkerSetup): {
     // nor a job that names it in `not`: put off for another worker.
     const mine = noneHere.get(name) ?? new Set<number>();
     noneHere.set(name, mine);
-    const confirming = slotOfJobId(id, task.tasks)?.slot !== "p";
+    const confirming = !restarts && slotOfJobId(id, task.tasks)?.slot !== "p";
     if ((Array.isArray(data.not) && data.not.includes(s.workerName)) || (confirming && mine.has(task.task))) {
       await job.moveToDelayed(Date.now() + 250, token);
       throw new DelayedError();
@@ -113,7 +115,8 @@ export function solveJobs(s: SolveWorkerSetup): {
     const signal = stopper.signal;
     let answer: SolvedTask;
     try {
-      answer = await s.pool.solve(task, { allowed: Infinity, budget: budget ?? Infinity, signal, onReport: () => {} }).done;
+      // The restarting search's job: the whole board by that search alone (as on threads).
+      answer = await s.pool.solve(task, { allowed: Infinity, budget: budget ?? Infinity, signal, onReport: () => {}, ...(restarts ? { method: "restarts" as const } : {}) }).done;
     } catch (error) {
       // Stopped at once (close(true)), or the worker left the run undecided: the task goes back
       // to the queue, without using up one of its attempts, for a worker on the run to take now
@@ -124,12 +127,15 @@ export function solveJobs(s: SolveWorkerSetup): {
         throw new WaitingError();
       }
       // Decided meanwhile: the search is given up for good (the coordinator no longer wants it).
-      if (reason instanceof Stopped) throw new UnrecoverableError(`job ${id} of queue ${name}: ${DECIDED_MEANWHILE} (a solution was found elsewhere): task ${task.task} no longer searched`);
+      if (reason instanceof Stopped) {
+        const how = reason.found === false ? "the tasks proved it has no solution" : "a solution was found elsewhere";
+        throw new UnrecoverableError(`job ${id} of queue ${name}: ${DECIDED_MEANWHILE} (${how}): ${restarts ? "the restarting search" : `task ${task.task}`} no longer searched`);
+      }
       throw error;
     }
-    if (answer.columns === null && !answer.unfinished) mine.add(task.task);
+    if (answer.columns === null && !answer.unfinished && !restarts) mine.add(task.task);
     searched++;
-    s.onSearched({ type: "searched", queue: name, task: task.task, answer: answer.columns ? "found" : answer.unfinished ? "unfinished" : "none", nodes: answer.nodes, ms: performance.now() - t0 });
+    s.onSearched({ type: "searched", queue: name, task: task.task, ...(restarts ? { restarts: true as const } : {}), answer: answer.columns ? "found" : answer.unfinished ? "unfinished" : "none", nodes: answer.nodes, ms: performance.now() - t0 });
     // Who searched it, for which run and job: MACed with the answer under the key (or the identity's).
     const value: SolveAnswer = {
       kind: "solve", task: task.task, tasks: task.tasks, digest: data.digest!, columns: answer.columns, nodes: answer.nodes, ...(answer.unfinished ? { unfinished: true as const } : {}),
@@ -146,7 +152,7 @@ export function solveJobs(s: SolveWorkerSetup): {
     // Under a key only a verdict the record's MAC covers (a forged one would only stop tasks
     // here: the coordinator, which writes its record back, decides the run).
     const decided = meta?.format === SOLVE_FORMAT && meta.found !== undefined && (!s.key || verifies(s.key, RUN_DOMAIN, name, meta));
-    if (decided) stop(name, true);
+    if (decided) stop(name, true, meta!.found === true);
     return decided;
   };
 

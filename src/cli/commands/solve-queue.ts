@@ -70,11 +70,17 @@ export async function solveOnQueue(n: number, givens: { fixed?: Square[]; blocke
   return r;
 }
 
-/** The queue's figures, after the board or the verdict: "queue Q, 13 tasks (2 decided before this run), 4 passes, 2 workers; authenticated, 1 task searched again by the coordinator" ("6 of 13 tasks decided (2 before this run)" on a timeout). */
+/**
+ * The queue's figures, after the board or the verdict: "queue Q, 13 tasks (2 decided before this
+ * run), 4 passes, 2 workers; authenticated, 1 task searched again by the coordinator" ("6 of 13
+ * tasks decided (2 before this run)" on a timeout; "found by worker W (the restarting search) in
+ * task 3, " after the queue's name when found).
+ */
 export function queueText(r: DistributedSolveResult): string {
   if (r.tasks === 0) return r.reason === "timeout" ? "stopped before any task was queued, no queue" : "decided at the board's root by the coordinator, no queue";
   const tasks = r.decided < r.tasks ? `${r.decided} of ${plural(r.tasks, "task")} decided (${r.resumed} before this run)` : `${plural(r.tasks, "task")} (${r.resumed} decided before this run)`;
-  return `queue ${inline(r.queue)}, ${tasks}, ${plural(r.passes, "pass", "passes")}, ${plural(r.workers, "worker")}; ` +
+  const by = r.found ? `found by ${inline(r.foundBy)}${r.task >= 0 ? ` in task ${r.task}` : ""}, ` : "";
+  return `queue ${inline(r.queue)}, ${by}${tasks}, ${plural(r.passes, "pass", "passes")}, ${plural(r.workers, "worker")}; ` +
     `${r.authenticated ? "authenticated" : "not authenticated (no key)"}, ${plural(r.audited, "task")} searched again by the coordinator${r.replicas > 1 ? `, ${r.replicas} replicas` : ""}`;
 }
 
