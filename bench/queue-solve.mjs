@@ -7,6 +7,8 @@
 // "none" answers, and one of each worker's), interleaved board by board. Threads against the
 // queue is what the queue costs; one thread against threads, what the cut into tasks costs. The
 // verdicts must agree (a run cut by the time limit is undecided); every board found is verified.
+// On the queue as on threads the whole board's restarting search runs beside the tasks
+// (`found_by_queue`: which found it).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -70,8 +72,8 @@ export async function benchQueueSolve({ url, boards = QUEUE_SOLVE_BOARDS, timeou
   const rows = [];
   try {
     await Promise.all(workers.map((w) => w.ready));
-    for (const [n, d, seed] of boards) {
-      const { blocked } = excludedDiagonalsBoard(n, d, { seed });
+    for (const [n, d, seed, minFree = 1] of boards) {
+      const { blocked } = excludedDiagonalsBoard(n, d, { seed, minFree });
       const t0 = performance.now();
       const one = await solve(n, { method: "complete", blocked, timeoutMs });
       const oneMs = performance.now() - t0;
@@ -90,11 +92,13 @@ export async function benchQueueSolve({ url, boards = QUEUE_SOLVE_BOARDS, timeou
       if (verdicts.size > 1) throw new Error(`queue-solve: the verdicts disagree on n = ${n}, d = ${d}, seed ${seed}: ${[one, threads, ...queued].map(verdictOf).join(", ")}`);
       const [plain, audited] = queued;
       rows.push({
-        n, d, seed, verdict_one_thread: verdictOf(one), verdict_threads: verdictOf(threads), verdict_queue: verdictOf(plain), verdict_queue_audited: verdictOf(audited),
+        n, d, seed, ...(minFree !== 1 ? { min_free: minFree } : {}), verdict_one_thread: verdictOf(one), verdict_threads: verdictOf(threads), verdict_queue: verdictOf(plain), verdict_queue_audited: verdictOf(audited),
         one_thread_ms: round(one.reason === "timeout" ? Infinity : oneMs, 0), threads2_ms: round(threads.reason === "timeout" ? Infinity : threadsMs, 0),
         queue_ms: round(plain.reason === "timeout" ? Infinity : plain.ms, 0), queue_audited_ms: round(audited.reason === "timeout" ? Infinity : audited.ms, 0),
         queue_over_one: round(plain.ms / oneMs, 2), queue_over_threads: round(plain.ms / threadsMs, 2), tasks: plain.tasks, passes: plain.passes, audited_tasks: audited.audited,
         nodes_one_thread: one.nodes, nodes_threads2: threads.nodes, nodes_queue: plain.nodes, nodes_queue_audited: audited.nodes,
+        // Who found it on the queue: a task's search, or the restarting search's pass (a worker's name left out).
+        found_by_queue: plain.found ? (/restarting search/.test(plain.foundBy) ? "restarts" : "task") : "", found_by_queue_audited: audited.found ? (/restarting search/.test(audited.foundBy) ? "restarts" : "task") : "",
       });
       console.error(JSON.stringify(rows.at(-1)));
     }

@@ -18,7 +18,8 @@
 // --only startup: a fresh CLI process's CPU time against `node -e 0` (bench/startup.mjs;
 // NQ_BENCH_BASELINE_CLI=/path/to/other/dist/cli.js adds an earlier build, NQ_BENCH_STARTUP_REPEATS=30).
 // --only queue-solve: solveDistributed on 2 local workers against one thread, Excluded Diagonals at n = 32
-// (bench/queue-solve.mjs; its own redis-server unless --queue; minutes: --boards B takes the first B boards, --quick the first one).
+// (bench/queue-solve.mjs; its own redis-server unless --queue; minutes: --boards B takes the first B boards, --quick the first one,
+// --solve-boards n/d/seed/minFree,... boards of your choice, --timeout-ms T a run's limit, 120 s by default).
 // --only liar: a keyed liar against the default audit (bench/liar.mjs: --liar-trials T, --liar-sizes 12/32,14/64).
 // --gpu-model runs only the SIMT model of the GPU kernel (bench/gpu-model-bench.ts: --gpu-model-sizes 14-17, --gpu-slots N).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -124,7 +125,9 @@ const sections = {
   }),
   // solveDistributed over 2 local workers against one thread (bench/queue-solve.mjs; not in the default run: minutes).
   "queue-solve": () => benchQueueSolve({
-    url: values.queue, ...(values.quick ? { boards: QUEUE_SOLVE_BOARDS.slice(0, 1) } : values.boards ? { boards: QUEUE_SOLVE_BOARDS.slice(0, Number(values.boards)) } : {}),
+    url: values.queue, ...(values.quick ? { boards: QUEUE_SOLVE_BOARDS.slice(0, 1) } : values["solve-boards"] ? { boards: parseSolveBoards(values["solve-boards"]) }
+      : values.boards ? { boards: QUEUE_SOLVE_BOARDS.slice(0, Number(values.boards)) } : {}),
+    ...(values["timeout-ms"] ? { timeoutMs: Number(values["timeout-ms"]) } : {}),
   }),
   "gpu-model": async () => {
     const { loadGpuModel } = await import("./gpu-model-load.mjs");

@@ -149,18 +149,18 @@ describe.skipIf(!haveRedisServer)("solveDistributed: verdicts and the checks ask
     // A task's job: the rogue answers the restarting search's "none" (ending its passes), every task "unfinished".
     const stalling = rogue("unfinished", (d) => ({ columns: null, nodes: 1, ...(d.method === "restarts" ? {} : { unfinished: true as const }) }), () => null);
     try {
-      const error = await solveDistributed(12, { connection: url, key: KEY, queue: "unfinished", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+      const error = await solveDistributed(20, { connection: url, key: KEY, ...ed(20, 18, 1), queue: "unfinished", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
-      expect(error.message).toMatch(/^queue unfinished: the answer for task \d+ of \d+ \(n = 12\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
+      expect(error.message).toMatch(/^queue unfinished: the answer for task \d+ of \d+ \(n = 20\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
     } finally {
       await stalling.close();
     }
     // Every job "unfinished": the restarting search's budget ends first, and its answer is refused the same way.
     const all = rogue("unfinished-restarts", () => ({ columns: null, nodes: 1, unfinished: true }), () => null);
     try {
-      const error = await solveDistributed(12, { connection: url, key: KEY, queue: "unfinished-restarts", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
+      const error = await solveDistributed(20, { connection: url, key: KEY, ...ed(20, 18, 1), queue: "unfinished-restarts", audit: 0, pollMs: 20, timeoutMs: 50_000 }).then(() => undefined, (e: unknown) => e) as Error & { code?: string };
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
-      expect(error.message).toMatch(/^queue unfinished-restarts: the restarting search's answer \(n = 12\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
+      expect(error.message).toMatch(/^queue unfinished-restarts: the restarting search's answer \(n = 20\) says its budget ran out, but its job had none \(from worker rogue\), again after searching it afresh/);
     } finally {
       await all.close();
     }

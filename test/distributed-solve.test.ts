@@ -84,7 +84,7 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     // (n = 22, d = 22 seed 4 and n = 21, d = 23 seed 2, without a solution, are solved on the queue
     // by the resume and replicas tests below, the first against its one thread's verdict.)
     const boards: [number, Givens][] = [
-      [10, {}], [12, {}], [20, ed(20, 16, 1)], [22, ed(22, 16, 2)], [24, ed(24, 20, 1)], // solutions
+      [10, {}], [40, {}], [20, ed(20, 16, 1)], // (n = 10 decided by the root's probe, n = 40 on the queue) [22, ed(22, 16, 2)], [24, ed(24, 20, 1)], // solutions
       [20, ed(20, 18, 1)], [20, ed(20, 19, 3)], // none
       [12, { fixed: [[3, 3], [5, 8]], blocked: [[0, 0], [7, 7]] }],
     ];
@@ -146,14 +146,21 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
   });
 
   it("a forged \"found\" is refused, naming the worker: a board whose queens attack (searched again once, then NQ_PART_MISMATCH), and one off the board's blocked squares", async () => {
-    const n = 10;
-    // Every queen in the task's column: it holds the task's square, keeps the (no) givens, and is no solution.
-    const stacked = rogue("forged-attack", (d) => ({ columns: Array(n).fill(tasksOf(n, {})[d.index].prefixes[0][0][1]), nodes: 5 }));
+    const n = 20, board = ed(20, 16, 1), tasks = tasksOf(n, board);
+    // The task's square, and in every other row the row's first square not blocked: it holds the task's square, keeps the
+    // board's blocked squares, and is no solution (queens share columns). (The restarting search's job answered "none": only its passes end.)
+    const blockedAt = new Set(board.blocked!.map(([r, c]) => r * n + c));
+    const forged = (d: SolveJob): number[] => {
+      const [[row, col]] = tasks[d.index].prefixes[0];
+      return Array.from({ length: n }, (_, r) => (r === row ? col : Array.from({ length: n }, (_, c) => c).find((c) => !blockedAt.has(r * n + c))!));
+    };
+    expect(tasks.every((_, index) => !isSolution(forged({ index } as SolveJob)))).toBe(true);
+    const stacked = rogue("forged-attack", (d) => (d.method === "restarts" ? { columns: null, nodes: 5 } : { columns: forged(d), nodes: 5 }));
     const notices: string[] = [];
     try {
-      const error = await solveDistributed(n, { connection: url, key: KEY, queue: "forged-attack", pollMs: 20, onNotice: (m) => notices.push(m) }).then(() => undefined, (e: unknown) => e);
+      const error = await solveDistributed(n, { connection: url, key: KEY, ...board, queue: "forged-attack", audit: 0, pollMs: 20, onNotice: (m) => notices.push(m) }).then(() => undefined, (e: unknown) => e);
       expect(error).toMatchObject({ code: "NQ_PART_MISMATCH" });
-      expect((error as Error).message).toMatch(/^queue forged-attack: the answer for task \d+ of \d+ \(n = 10\) is not a solution: two of its queens attack each other \(from worker rogue\), again after searching it afresh/);
+      expect((error as Error).message).toMatch(/^queue forged-attack: the answer for task \d+ of \d+ \(n = 20\) is not a solution: two of its queens attack each other \(from worker rogue\), again after searching it afresh/);
       expect(notices.some((m) => /is not a solution: two of its queens attack each other \(from worker rogue\); not taken: searching task \d+ again$/.test(m))).toBe(true);
     } finally {
       await stacked.close();

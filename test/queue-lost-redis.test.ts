@@ -134,7 +134,7 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
   it("solve: Redis stopped as the record is written back: NQ_QUEUE_UNREACHABLE after lostAfterMs while still stopped", async () => {
     const r = await redisFor();
     const queue = "lost-write-back";
-    const run = settle(solveDistributed(10, { connection: r.url, key: KEY, queue, pollMs: 50, lostAfterMs: 1000, onNotice: r.notice }));
+    const run = settle(solveDistributed(40, { connection: r.url, key: KEY, queue, pollMs: 50, lostAfterMs: 1000, onNotice: r.notice }));
     await r.at("write back", queue);
     const { error } = await run;
     expect(r.stopped(), "the call ended only once Redis was continued").toBe(true);
@@ -187,7 +187,7 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
     for (let timeoutMs = 2000; ; timeoutMs *= 2) {
       const r = await redisFor();
       const queue = "timeout-solve";
-      const run = settle(solveDistributed(10, { connection: r.url, key: KEY, queue, pollMs: 50, lostAfterMs: NEVER_LOST, timeoutMs, onNotice: r.notice }));
+      const run = settle(solveDistributed(40, { connection: r.url, key: KEY, queue, pollMs: 50, lostAfterMs: NEVER_LOST, timeoutMs, onNotice: r.notice }));
       const ended = run.then(() => "ended" as const);
       const first = await Promise.race([r.at("put back", queue, "stop", ended).then(() => r.reached).then(() => "stopped" as const), ended]);
       const { value, error } = await run;
@@ -207,7 +207,7 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
       const r = await redisFor();
       const queue = `killed-${kind}-${point.replace(" ", "-")}`;
       const common = { connection: r.url, key: KEY, queue, pollMs: 50, lostAfterMs: 1000, onNotice: r.notice };
-      const run = settle<unknown>(kind === "count" ? countDistributed(8, { ...common, parts: 4 }) : solveDistributed(10, common));
+      const run = settle<unknown>(kind === "count" ? countDistributed(8, { ...common, parts: 4 }) : solveDistributed(40, common));
       await r.at(point, queue, "kill");
       const { error } = await run;
       expect(r.notices.some((m) => NOTICE[point].test(m)), `${kind}, ${point}: ${r.notices.join("\n")}`).toBe(true);
@@ -227,13 +227,13 @@ describe.skipIf(!haveRedisServer)("the coordinator's waits on a Redis that stops
       const aborted = new AbortController();
       const count = settle(countDistributed(8, { ...common, parts: 4, signal: aborted.signal }));
       const solveAborted = new AbortController();
-      const solve = settle(solveDistributed(10, { ...common, signal: solveAborted.signal }));
+      const solve = settle(solveDistributed(40, { ...common, signal: solveAborted.signal }));
       await until("both coordinators to connect", async () => sockets.length >= 2);
       aborted.abort();
       solveAborted.abort();
       expect((await count).error).toMatchObject({ name: "AbortError" });
       expect((await solve).error).toMatchObject({ name: "AbortError" });
-      const timed = await settle(solveDistributed(10, { ...common, timeoutMs: 300 }));
+      const timed = await settle(solveDistributed(40, { ...common, timeoutMs: 300 }));
       expect(timed.error).toBeUndefined();
       expect(timed.value).toMatchObject({ found: false, reason: "timeout" });
     } finally {

@@ -8,7 +8,8 @@
 import { describe, expect, it } from "vitest";
 import { solve } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
-import { TaskSearch, solveTaskChunked, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
+import { ROOT_PROBE_NODES, TaskSearch, searchRoot, solveTaskChunked, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
+import { RUNNING } from "../src/engine/contract.js";
 import { boardOf } from "../src/board/board.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { bruteForce, honours, randomGivens, rng, type Givens } from "./constrained.js";
@@ -94,9 +95,11 @@ describe("the whole board's task: the portfolio on one pool thread, the restarti
     const plain = solveTasks(boardOf(23, { blocked }, limits), 64).length;
     const [one, two] = [await solve(23, { method: "complete", blocked, workers: 1 }), await onThreadsOf(23, 21, 1, 2)];
     expect([one.tasks, one.workers, two.tasks, two.workers]).toEqual([1, 1, plain + 1, 2]);
-    const root = one.nodes - (await oneThreadOf(23, 21, 1)).nodes; // the root's node or two, on the caller's thread
-    expect(root).toBeGreaterThanOrEqual(1);
-    expect(root).toBeLessThanOrEqual(2);
+    // The root's probe, on the caller's thread (the plain tasks' search, about ROOT_PROBE_NODES nodes), and the one thread's search on the pool's.
+    const root = searchRoot(23, boardOf(23, { blocked }, limits).constraints, "wasm");
+    expect(root.status).toBe(RUNNING);
+    expect(root.nodes).toBeGreaterThanOrEqual(ROOT_PROBE_NODES);
+    expect(one.nodes).toBe(root.nodes + (await oneThreadOf(23, 21, 1)).nodes);
   });
 
   it("a task's method and share of the restarts are checked: anything else is refused, coded, naming what it got", () => {

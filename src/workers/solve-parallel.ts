@@ -30,8 +30,9 @@
 // the nodes granted to it, and asks for more when it has used them, so the threads' nodes never
 // add up to more than the cap (under a cap the tasks are searched by the portfolio, whose node
 // limits are exact at every node, and never split). The root is searched on this thread first
-// (its first node or two): a board its root decides (the bounds prove many boards without a
-// completion there) is answered without a thread.
+// (searchRoot's probe, about 256 nodes of the plain tasks' search; under a cap the portfolio's
+// first node or two): a board it decides (the bounds and the lookahead prove many boards
+// without a completion there) is answered without a thread.
 // This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
 import {
   answerAtOnce, planSolve, solvePlanned, type SolveOptions, type SolvePlan, type SolveProgress, type SolveResult,
@@ -53,7 +54,7 @@ export { SOLVE_TASKS };
 /** What the tasks together came to: a solution, none (every task exhausted), the node cap used up (or the time limit, in the split). */
 type Outcome = { columns: ArrayLike<number> } | { columns: null; reason: "no-solution" | "max-nodes" | "timeout" };
 
-/** The whole board's complete search on this thread, to its root's verdict: its first node or two (never past the cap). */
+/** The whole board's complete search on this thread, to its root's verdict: searchRoot's probe (never past the cap). */
 function rootOf(plan: SolvePlan): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
   return searchRoot(plan.n, plan.constraints, plan.engine.name, plan.caps.maxNodes);
 }
