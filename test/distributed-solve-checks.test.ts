@@ -108,9 +108,10 @@ describe.skipIf(!haveRedisServer)("solveDistributed: verdicts and the checks ask
       const notices: string[] = [];
       const run = solveDistributed(n, { connection: url, key: KEY, ...givens, queue, audit: 0, pollMs: 20, stallNoticeMs: 1000, timeoutMs: 50_000, onNotice: (m) => notices.push(m) });
       run.catch(() => {});
-      await until("the tasks to be queued", async () => (await client.llen(`bull:${queue}:wait`)) > 1);
-      const [id] = await client.lrange(`bull:${queue}:wait`, 0, 0);
-      await client.multi().lrem(`bull:${queue}:wait`, 0, id).zadd(`bull:${queue}:failed`, Date.now(), id).exec();
+      // (a solve's jobs are prioritized by pass: they wait in the prioritized set, not the wait list)
+      await until("the tasks to be queued", async () => (await client.zcard(`bull:${queue}:prioritized`)) > 1);
+      const id = (await client.zrange(`bull:${queue}:prioritized`, "0", "-1")).find((job) => job.startsWith("task-")); // a task's (the run needs it)
+      await client.multi().zrem(`bull:${queue}:prioritized`, id!).zadd(`bull:${queue}:failed`, Date.now(), id!).exec();
       workers.push(await startWorker({ connection: url, concurrency: 1, key: KEY, name: "honest", queue }));
       const r = await run;
       expect([r.found, r.reason], notices.join("\n")).toEqual([false, "no-solution"]);

@@ -167,15 +167,17 @@ describe.skipIf(!haveRedisServer)("solveDistributed: the restarting search besid
     }
   });
 
-  it("honest workers answer the restarting search's jobs: its first pass answered by one of them, for the whole board", async () => {
+  it("honest workers answer the restarting search's jobs: its first pass answered by one of them, for the whole board, queued before the tasks' pass", async () => {
     // A board without a solution: the tasks prove it, the restarting search's first pass (queued first) is taken and answered first.
     const n = 20, blocked = blockedOf(20, 18, 1);
     expect((await solveOneThread(n, { method: "complete", blocked })).found).toBe(false);
     workers.push(await startWorker({ connection: url, concurrency: 1, key: KEY, name: "a" }));
     const r = await solveDistributed(n, { connection: url, key: KEY, blocked, audit: 0, pollMs: 20 });
     expect([r.found, r.reason]).toEqual([false, "no-solution"]);
-    const first = await withQueue(r.queue, async (q) => q.getJob("restarts-p0"));
+    const [first, task] = await withQueue(r.queue, async (q) => [await q.getJob("restarts-p0"), await q.getJob("task-0-p0")]);
     expect(first?.data).toMatchObject({ kind: "solve", method: "restarts", index: r.tasks, tasks: r.tasks, budget: restartsBudget(0, r.tasks) });
+    // By pass, the restarting search's before the tasks' (BullMQ priorities: 2k + 1, then 2k + 2).
+    expect([first?.opts.priority, task?.opts.priority]).toEqual([1, 2]);
     expect(first?.finishedOn).toBeGreaterThan(0);
     expect(first?.returnvalue).toMatchObject({ kind: "solve", task: r.tasks, tasks: r.tasks, worker: "a", unfinished: true });
   });

@@ -90,16 +90,21 @@ export abstract class QueueRun {
   protected abstract beforeRound(): void;
   /** A unit whose job failed for good that the run can do without (it says so itself): true, and the run goes on; by default none. */
   protected spare(_unit: number, _why: string): boolean { return false; }
+  /** Job `id`'s BullMQ priority (1 first; undefined: none, FIFO before every prioritized job); by default none. */
+  protected priorityOf(_id: string, _unit: number): number | undefined { return undefined; }
 
   // ---- jobs ----------------------------------------------------------------------------
 
   protected async add(jobs: { id: string; unit: number; data?: object }[]): Promise<void> {
     for (let i = 0; i < jobs.length; i += ENQUEUE_BATCH) {
-      await this.q.queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH).map(({ id, unit, data }) => ({
-        name: this.jobName,
-        data: data ?? this.jobData(id, unit),
-        opts: { jobId: id, attempts: 3, backoff: { type: "fixed", delay: 500 }, removeOnComplete: false, removeOnFail: false },
-      })));
+      await this.q.queue.addBulk(jobs.slice(i, i + ENQUEUE_BATCH).map(({ id, unit, data }) => {
+        const priority = this.priorityOf(id, unit);
+        return {
+          name: this.jobName,
+          data: data ?? this.jobData(id, unit),
+          opts: { jobId: id, attempts: 3, backoff: { type: "fixed" as const, delay: 500 }, removeOnComplete: false, removeOnFail: false, ...(priority !== undefined ? { priority } : {}) },
+        };
+      }));
     }
   }
 

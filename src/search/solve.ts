@@ -20,6 +20,8 @@ import { satisfiesConstraints, type Constraints, type Square } from "../board/co
 import { boardOf, type Board } from "../board/board.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, describe, optionalInteger } from "../core/validate.js";
 import type { Engine } from "../engine/contract.js";
+import { NARROW_MAX_N } from "../engine/ts/complete.js";
+import { searchRoot } from "../count/solve-tasks.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
 function checkMinConflictsMemory(n: number): void {
@@ -267,9 +269,26 @@ export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
   pacer.throwIfAborted();
   const early = answerAtOnce(plan);
   if (early) return early;
+  // The complete search at n <= 64 without a node cap: the root's probe first, as on threads
+  // (searchRoot: the plain tasks' search with its lookahead from the root, about 256 nodes),
+  // which refutes boards in a few nodes that the portfolio, its lookahead held back, takes 10^5
+  // nodes or more to. (Under a cap the portfolio alone, so its limit stays exact.)
+  let probe = 0;
+  if (method === "complete" && caps.maxNodes === Infinity && n <= NARROW_MAX_N) {
+    const root = searchRoot(n, constraints, engine.name);
+    if (root.status === FOUND || root.status === EXHAUSTED) {
+      const figures = { nodes: root.nodes, tries: 1, steps: 0 };
+      pacer.finish({ phase: "search", conflicts: -1, method, n, ...figures, elapsedMs: pacer.elapsed() });
+      if (root.columns === null) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason: "no-solution" };
+      if (!satisfiesConstraints(constraints, root.columns)) throw new Error("the complete search's root probe returned a board that breaks the given queens or blocked squares (a bug)");
+      return { ...base, found: true, columns: root.columns, ...figures, ms: pacer.elapsed() };
+    }
+    probe = root.nodes;
+  }
   const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
-    const progress = (): SolveProgress => ({ ...search.state(), method, n, ...search.stats(), elapsedMs: pacer.elapsed() });
+    const stats = (): ReturnType<typeof search.stats> => { const s = search.stats(); return probe === 0 ? s : { ...s, nodes: s.nodes + probe }; };
+    const progress = (): SolveProgress => ({ ...search.state(), method, n, ...stats(), elapsedMs: pacer.elapsed() });
     // One sizer per phase: a unit's cost differs by phase (min-conflicts' construction
     // and repair, up to 30 times over), and a kernel's run returns when its phase changes.
     const sizers = new Map<string, ChunkSizer>();
@@ -293,13 +312,13 @@ export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
       if (stop === "timeout") { reason = "timeout"; break; }
     }
     pacer.finish(progress());
-    const stats = search.stats();
-    if (reason !== undefined) return { ...base, found: false, columns: null, ...stats, ms: pacer.elapsed(), reason };
+    const figures = stats();
+    if (reason !== undefined) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason };
     const columns = search.columns();
     if (!constraints.empty && !satisfiesConstraints(constraints, columns)) {
       throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
     }
-    return { ...base, found: true, columns, ...stats, ms: pacer.elapsed() };
+    return { ...base, found: true, columns, ...figures, ms: pacer.elapsed() };
   } finally {
     search.close();
   }
