@@ -8,8 +8,9 @@
 import { describe, expect, it } from "vitest";
 import { solve } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
-import { ROOT_PROBE_NODES, TaskSearch, searchRoot, solveTaskChunked, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
+import { TaskSearch, solveTaskChunked, solveTasks, wholeBoardTask, type SolveTask } from "../src/count/solve-tasks.js";
 import { RUNNING } from "../src/engine/contract.js";
+import { ROOT_PROBE_NODES, searchRoot } from "../src/engine/root-probe.js";
 import { boardOf } from "../src/board/board.js";
 import { excludedDiagonalsBoard } from "../src/board/excluded-diagonals.js";
 import { bruteForce, honours, randomGivens, rng, type Givens } from "./constrained.js";

@@ -9,7 +9,7 @@
 // the solutions in 4.5 to 7.0M nodes, the prefix split at depth 2 in 7.0 to 42M. (A board with
 // given queens branches first on their rows, one square each: the root's branch alone left it
 // to the prefix split.)
-import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchSplit, type SearchStatus } from "../engine/contract.js";
+import { EXHAUSTED, FOUND, RUNNING, type Engine, type EngineName, type Search, type SearchSplit } from "../engine/contract.js";
 import { checkConstraints, satisfiesConstraints, type Constraints, type Square } from "../board/constraints.js";
 import type { Board } from "../board/board.js";
 import { ChunkSizer, now, runSteps, type Steps } from "../core/pacer.js";
@@ -278,36 +278,4 @@ export function checkSolvedBoard(task: SolveTask, value: unknown, label?: string
     throw mismatch(`${label ?? `the answer for solve task ${task.task} of ${task.tasks} (n = ${task.n})`} is not a solution: two of its queens attack each other`);
   }
   return checked;
-}
-
-/**
- * The nodes of searchRoot's probe: the 64-bit search with its lookahead from the root (the
- * plain tasks' search), which refutes many boards the portfolio's first run (its lookahead held
- * back) takes 10^5 nodes or more to: Excluded Diagonals at n = 32, d = 35 seed 1, d = 39 seeds
- * 28 and 26 in 5, 30 and 84 nodes, where the portfolio took 214k to 262k, and where the root's
- * first branch, never reached, left the cut to the prefix split (228 to 396 tasks).
- */
-export const ROOT_PROBE_NODES = 256;
-
-/**
- * The whole board's complete search, on this thread, to its root's verdict: on the 64-bit path
- * (n <= 64) the plain tasks' search (the 64-bit search with its lookahead from the root) for
- * ROOT_PROBE_NODES nodes (its last step may pass them by up to n^2); under a node cap, and past
- * n = 64, the portfolio's root, its first node or two (never past the cap). Many boards are decided there (the
- * diagonal bounds and the lookahead prove them without a completion, or a solution lies on its
- * first path), and need no task at all.
- */
-export function searchRoot(n: number, constraints: Constraints, engineName: EngineName | undefined, maxNodes = Infinity): { status: SearchStatus; nodes: number; columns: Int32Array | null } {
-  // Under a node cap the portfolio's root alone, its first node or two: a limit is exact at every
-  // node there, where the lookahead's step may pass a limit by up to n^2 nodes. Past n = 64 too
-  // (the wide path, whose nodes cost up to milliseconds each at n = 1000: the probe, one call,
-  // would not stop at an abort).
-  const rootOnly = maxNodes !== Infinity || n > NARROW_MAX_N;
-  const search = openConstrainedSolve(pickEngine(engineName), n, constraints, rootOnly ? "portfolio" : "plain");
-  try {
-    const status = search.run(rootOnly ? Math.min(2, maxNodes) : ROOT_PROBE_NODES);
-    return { status, nodes: search.stats().nodes, columns: status === FOUND ? search.columns() : null };
-  } finally {
-    search.close();
-  }
 }

@@ -21,7 +21,7 @@ import { boardOf, type Board } from "../board/board.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, describe, optionalInteger } from "../core/validate.js";
 import type { Engine } from "../engine/contract.js";
 import { NARROW_MAX_N } from "../engine/ts/complete.js";
-import { searchRoot } from "../count/solve-tasks.js";
+import { searchRoot } from "../engine/root-probe.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
 function checkMinConflictsMemory(n: number): void {

@@ -39,7 +39,8 @@ import {
 } from "../search/solve.js";
 import { verify } from "../search/verify.js";
 import { satisfiesConstraints } from "../board/constraints.js";
-import { SOLVE_TASKS, searchRoot, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import { SOLVE_TASKS, solveTaskSteps, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
+import { searchRoot } from "../engine/root-probe.js";
 import { restartsThreads } from "../engine/ts/complete-portfolio.js";
 import type { RestartsShare } from "../engine/ts/complete-wide.js";
 import type { TaskMethod } from "../count/constrained.js";
