@@ -84,7 +84,8 @@ describe.skipIf(!haveRedisServer)("solveDistributed over Redis", () => {
     // (n = 22, d = 22 seed 4 and n = 21, d = 23 seed 2, without a solution, are solved on the queue
     // by the resume and replicas tests below, the first against its one thread's verdict.)
     const boards: [number, Givens][] = [
-      [10, {}], [40, {}], [20, ed(20, 16, 1)], // (n = 10 decided by the root's probe, n = 40 on the queue) [22, ed(22, 16, 2)], [24, ed(24, 20, 1)], // solutions
+      // (n = 10 is decided by the root's probe, n = 40 goes on the queue)
+      [10, {}], [40, {}], [20, ed(20, 16, 1)], [22, ed(22, 16, 2)], [24, ed(24, 20, 1)], // solutions
       [20, ed(20, 18, 1)], [20, ed(20, 19, 3)], // none
       [12, { fixed: [[3, 3], [5, 8]], blocked: [[0, 0], [7, 7]] }],
     ];

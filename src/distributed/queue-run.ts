@@ -193,6 +193,11 @@ export abstract class QueueRun {
     if ((this.short >= 2 && spaced) || stalled) await this.findVanished();
   }
 
+  /** Reads every answer seen so far (not only those seen when the round began). */
+  protected async readSeen(): Promise<void> {
+    while (this.completedIds.size > 0) await this.readCompleted();
+  }
+
   /** The run starts being watched now (the split and the enqueueing are not a stall). */
   watching(): void {
     this.lastAccepted = performance.now();

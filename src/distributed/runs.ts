@@ -6,7 +6,7 @@ import { queueLibraries } from "./deps.js";
 import { ACTIVE_RUNS_KEY, QUEUE_NAME, RUNS_CHANNEL, countedKey, distrustKey, metaKey, type CountRunMeta, type RunMeta } from "./keys.js";
 import { RUN_DOMAIN, queueKey, verifies } from "./auth.js";
 import { jobIdsIn } from "./job-checks.js";
-import { givenUpAsDecided, slotOfJobId } from "./solve-jobs.js";
+import { givenUpAsDecided, restartsPassOf, slotOfJobId } from "./solve-jobs.js";
 import type { KeyInput } from "../core/key.js";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
@@ -157,7 +157,8 @@ const BATCH = 1000;
 /**
  * A solve run's tasks decided (a job of the task answered to its end: "none", or a solution;
  * an "unfinished" pass decides nothing) and its jobs failed for good (`failed` of them), less
- * those its workers gave up because the run was decided (`decided`: its record holds a verdict).
+ * those its workers gave up because the run was decided (`decided`: its record holds a verdict)
+ * and the restarting search's (no verdict needs them).
  */
 async function solveTally(client: Redis, queue: Queue, tasks: number, failed: number, decided: boolean): Promise<{ done: number; failed: number }> {
   const answered = new Set<number>();
@@ -176,8 +177,10 @@ async function solveTally(client: Redis, queue: Queue, tasks: number, failed: nu
     try { answer = JSON.parse(text ?? "null") as Partial<Record<"task" | "unfinished", unknown>> | null; } catch { /* not an answer */ }
     if (task !== undefined && answer?.task === task && answer.unfinished !== true) answered.add(task);
   });
+  // No failure of the run: a job its worker gave up because the run was decided, and the
+  // restarting search's (no verdict needs it: the tasks decide).
   let givenUp = 0;
-  if (decided && failed > 0) await read("failed", "failedReason", (_id, reason) => { if (givenUpAsDecided(reason)) givenUp++; });
+  if (failed > 0) await read("failed", "failedReason", (id, reason) => { if ((decided && givenUpAsDecided(reason)) || restartsPassOf(id) !== undefined) givenUp++; });
   return { done: answered.size, failed: Math.max(0, failed - givenUp) };
 }
 

@@ -211,9 +211,9 @@ export async function solveDistributed(n: number, options: SolveDistributedOptio
         found: run.found !== undefined, nodes: figuresOf(run).nodes,
         ...(run.found ? { columns: run.found.columns } : { checks, noneBy: run.noneWorkers() }),
       }),
-      // The first solution stops the rest, and a proof the restarting search's pass still queued: the jobs still waiting are
+      // Decided (a solution, or every task none): the jobs still waiting (the restarting search's pass, the tasks' others) are
       // removed, and the workers, told the run is over, stop the tasks in hand.
-      conclude: async (queue) => { if (state?.found || state?.restartsOpen) await queue.drain(true); },
+      conclude: async (queue) => { await queue.drain(true); },
     });
     const at = { ...base, tasks: tasks.length, resumed: driven.resumed, decided: tasks.length, queue: name, workers: driven.workers, ms: performance.now() - start };
     if (driven.stored) return storedAnswer(driven.stored as SolveRunMeta, at, board.constraints, { ...checks, revoked });

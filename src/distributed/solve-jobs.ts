@@ -5,7 +5,7 @@
 // Budgets: a task is searched in passes, as on threads (src/workers/solve-parallel.ts): its
 // job of pass k (`task-I-pK`) may take SOLVE_FIRST_BUDGET * SOLVE_BUDGET_GROWTH^k nodes; a job
 // that runs out answers "unfinished" and the coordinator enqueues pass k + 1, behind every job
-// already waiting. A job is the unit a queue can hand back, lose, retry, audit and resume, so
+// of pass k or less already waiting. A job is the unit a queue can hand back, lose, retry, audit and resume, so
 // the passes are jobs, not a loop inside one worker: no worker sinks into one hard sub-board
 // while a solution waits near the top of another task behind it in the queue, a coordinator
 // that restarts finds every pass answered so far in Redis (a task decided is never searched
@@ -17,11 +17,12 @@
 //
 // Beside the tasks, the whole board is searched by the restarting search alone (as on threads,
 // where half the threads run it): its jobs `restarts-pK`, in passes too, each from the search's
-// start (it keeps nothing between jobs), pass k with as many nodes as all the tasks' pass k
-// together (restartsBudget), so one worker of two spends about half its nodes on it, as the
-// portfolio on one thread does. Its "found" is checked on the board and ends the run like a
-// task's (and unmasks a worker that answered "none" for the task holding it); its "none" is no
-// verdict (only the tasks' are, and the audit recounts those): it ends its passes, nothing more.
+// start (it keeps nothing between jobs), pass k with as many nodes as the tasks still open would
+// take in their pass k together (restartsBudget). Jobs go by pass (BullMQ priorities: the
+// restarting search's pass k, then the tasks' pass k; see SolveRunState.priorityOf). Its
+// "found" is checked on the board and ends the run like a task's (and unmasks a worker that
+// answered "none" for the task holding it); its "none" is no verdict (only the tasks' are, and
+// the audit recounts those): it ends its passes, nothing more.
 import type { Board } from "../board/board.js";
 import { boardOf } from "../board/board.js";
 import type { Square } from "../board/constraints.js";
@@ -87,10 +88,14 @@ export function restartsPassOf(id: string): number | undefined {
   return m && Number(m[1]) <= LAST_PASS ? Number(m[1]) : undefined;
 }
 
-/** The budget of the restarting search's pass k in a run of `tasks` tasks: all the tasks' pass k together (null, none, once past 2^53). */
-export function restartsBudget(pass: number, tasks: number): number | null {
-  const budget = passBudget(pass);
-  return budget !== null && budget * tasks <= Number.MAX_SAFE_INTEGER ? budget * tasks : null;
+/**
+ * The budget of the restarting search's pass k while `open` tasks are undecided: what their
+ * pass k takes together (at least one task's), at most 2^53 - 1: never none, so its passes never
+ * run to their end ahead of the tasks (the last pass ends them, unfinished or not).
+ */
+export function restartsBudget(pass: number, open: number): number {
+  const budget = passBudget(pass) ?? Number.MAX_SAFE_INTEGER;
+  return Math.min(Number.MAX_SAFE_INTEGER, budget * Math.max(1, open));
 }
 
 /** The restarting search's task in a run of these tasks: the whole board (their givens, no prefix), numbered after them (index `tasks`). */

@@ -15,7 +15,7 @@ import { distrustKey } from "./keys.js";
 import { QueueRun, type QueueRunSetup } from "./queue-run.js";
 import { jobIdsIn } from "./job-checks.js";
 import { SolveAudit } from "./solve-audit.js";
-import { confirmJobId, passBudget, passJobId, restartsBudget, restartsJobId, restartsPassOf, restartsTask, slotOfJobId, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
+import { LAST_PASS, confirmJobId, passBudget, passJobId, restartsBudget, restartsJobId, restartsPassOf, restartsTask, slotOfJobId, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
 /** A task's state: nothing decided; decided "none"; one "none" in (replicas 2: a second is asked for); searched by the coordinator itself. */
 const PENDING = 0, DECIDED = 1, ONE_NONE = 2, SETTLING = 3;
@@ -103,7 +103,13 @@ export class SolveRunState extends QueueRun {
   async finished(): Promise<boolean> {
     this.audit.rethrow();
     if (this.found) return true;
-    return this.decided >= this.T && this.audit.finish();
+    if (this.decided < this.T) return false;
+    // Every task "none": the answers seen but not read yet in this round first (a round reads
+    // those seen when it began), so a solution of the restarting search that came meanwhile
+    // (a liar unmasked) is not dropped by the proof.
+    await this.readSeen();
+    this.audit.rethrow();
+    return this.found !== undefined || this.audit.finish();
   }
 
   /** The run is over: a search of the audit in progress stops. */
@@ -129,7 +135,7 @@ export class SolveRunState extends QueueRun {
   protected jobData(id: string, t: number): SolveJob {
     const { n, board, runId, key, name } = this.s;
     if (t === this.T) {
-      const body = { kind: "solve", n, board, tasks: this.T, index: t, digest: this.restartsDigest, budget: restartsBudget(restartsPassOf(id)!, this.T), method: "restarts", run: runId, job: id };
+      const body = { kind: "solve", n, board, tasks: this.T, index: t, digest: this.restartsDigest, budget: restartsBudget(restartsPassOf(id)!, this.open()), method: "restarts", run: runId, job: id };
       return signed(key, JOB_DOMAIN, name, body as SolveJob);
     }
     const slot = slotOfJobId(id, this.T)!;
@@ -141,7 +147,14 @@ export class SolveRunState extends QueueRun {
     } as SolveJob);
   }
 
-  /** Each undecided task's latest job (its pass, or its confirmation), idempotent. */
+  /** The tasks not decided yet (the restarting search's budget: what their pass takes together). */
+  private open(): number {
+    let open = 0;
+    for (let t = 0; t < this.T; t++) if (this.state[t] !== DECIDED) open++;
+    return open;
+  }
+
+  /** Each undecided task's latest job (its pass, or its confirmation), and the restarting search's latest pass, idempotent. */
   async enqueueAll(): Promise<void> {
     this.distrusted ??= await this.readDistrusted();
     // The restarting search's pass first, as its threads are started first on threads.
@@ -154,7 +167,7 @@ export class SolveRunState extends QueueRun {
     await this.add(jobs);
   }
 
-  /** Every job the run has made: each task's passes and confirmations so far. */
+  /** Every job the run has made: each task's passes and confirmations so far, and the restarting search's passes. */
   private countJobs(): void {
     let jobs = this.restartsPass >= 0 ? this.restartsPass + 1 : this.restartsJobs;
     for (let t = 0; t < this.T; t++) jobs += this.pass[t] + 1 + (this.confirm[t] + 1);
@@ -175,16 +188,22 @@ export class SolveRunState extends QueueRun {
   /** The restarting search's job failed for good: no verdict needs it, so its passes end (said once), and the run goes on. */
   protected spare(t: number, why: string): boolean {
     if (t !== this.T) return false;
-    this.endRestarts();
-    this.restartsJobs--; // (the failed job is removed)
-    this.countJobs();
+    this.endRestarts(true); // (the failed job is removed)
     this.s.notice(`queue ${this.s.name}: the restarting search's job failed: ${why}; its passes end (the tasks decide the board without it)`);
     return true;
   }
 
-  private endRestarts(): void {
+  /**
+   * The restarting search's passes end. Its latest pass, when that is not the one answered
+   * (`answered`; true: the latest, gone already), is taken out of the queue if it still waits
+   * (a run resumed may have queued it before reading the answer that ends them), so no worker
+   * spends its time on it.
+   */
+  private endRestarts(answered: number | true): void {
     if (this.restartsPass < 0) return;
-    this.restartsJobs = this.restartsPass + 1;
+    const latest = this.restartsPass;
+    this.restartsJobs = answered === true || answered < latest ? latest : latest + 1;
+    if (answered !== true && answered < latest) void this.q.queue.remove(restartsJobId(latest)).catch(() => 0);
     this.restartsPass = -1;
     this.countJobs();
   }
@@ -194,7 +213,8 @@ export class SolveRunState extends QueueRun {
    * (2k + 1), then the tasks' pass k (2k + 2; a task's confirmation as its last pass). So a
    * worker that frees up takes the restarting search's next pass before the tasks' next ones but
    * never before their pass now: with two workers it gets about one, as on two threads, and on
-   * one worker the turns alternate pass by pass, as the portfolio's on one thread (FIFO alone
+   * one worker the turns alternate pass by pass, about as the portfolio's on one thread (its
+   * pass has the open tasks' budget together, so it never outweighs them; FIFO alone
    * put its pass k behind every task's pass k already queued: n = 36, d = 33, seed 2, minFree 4,
    * which the restarting search finds in 21.4M nodes, was found by a task after 121M nodes on two
    * workers, 82 s).
@@ -205,8 +225,6 @@ export class SolveRunState extends QueueRun {
     return 2 * (slot.slot === "p" ? slot.k : this.pass[t]) + 2;
   }
 
-  /** Whether the restarting search still has a pass queued or in hand (then the run's end removes it). */
-  get restartsOpen(): boolean { return this.restartsPass >= 0; }
   protected beforeRound(): void { this.audit.rethrow(); }
 
   protected pendingIds(): string[] {
@@ -226,7 +244,7 @@ export class SolveRunState extends QueueRun {
     const restarts = t === this.T;
     const slot = restarts ? { slot: "restarts" as const, k: restartsPassOf(id)! } : slotOfJobId(id, this.T)!;
     /** The node budget the job had (null: none, it searches to its end). */
-    const budget = restarts ? restartsBudget(slot.k, this.T) : slot.slot === "p" ? passBudget(slot.k) : null;
+    const budget = restarts ? restartsBudget(slot.k, this.T) : slot.slot === "p" ? passBudget(slot.k) : null; // (the restarting search's is never none)
     const what = restarts ? `the restarting search's answer (n = ${n})` : `the answer for task ${t} of ${this.T} (n = ${n})`;
     let value: unknown = text;
     try { value = JSON.parse(text); } catch { /* refused by the checks */ }
@@ -254,7 +272,7 @@ export class SolveRunState extends QueueRun {
         throw rephrased(e, `queue ${name}: ${e.message}${from}, again after searching it afresh (refused; remove the run with \`nqueens runs --remove ${name}\` and look at who writes to this Redis)`);
       }
       this.retried.add(t);
-      this.s.notice(`queue ${name}: ${e.message}${from}; not taken: searching task ${t} again`);
+      this.s.notice(`queue ${name}: ${e.message}${from}; not taken: ${restarts ? "the restarting search's pass searched again" : `searching task ${t} again`}`);
       await this.rewrite(id, t);
       return;
     }
@@ -272,7 +290,7 @@ export class SolveRunState extends QueueRun {
     }
     if (answer.columns !== null) return this.foundIn(t, answer.columns, `worker ${this.names[worker]}`);
     if (answer.unfinished) {
-      // Its pass's budget ran out: the next pass, with SOLVE_BUDGET_GROWTH times more, behind the jobs waiting.
+      // Its pass's budget ran out: the next pass, with SOLVE_BUDGET_GROWTH times more, behind the jobs of its pass or less waiting.
       const next = slot.k + 1;
       if (this.state[t] === PENDING && next > this.pass[t]) {
         this.pass[t] = next;
@@ -301,10 +319,11 @@ export class SolveRunState extends QueueRun {
     if (this.found || this.restartsPass < 0) return;
     if (untrusted) {
       this.s.notice(`queue ${this.s.name}: the restarting search's pass ${k} was searched by revoked or distrusted worker ${worker}; not taken: its passes end (the tasks decide the board)`);
-      return this.endRestarts();
+      return this.endRestarts(k);
     }
     if (answer.columns !== null) return this.foundIn(holder, answer.columns, `worker ${worker} (the restarting search)`);
-    if (!answer.unfinished) return this.endRestarts();
+    // (its last pass, unfinished too, ends them: no pass follows it)
+    if (!answer.unfinished || k + 1 > LAST_PASS) return this.endRestarts(k);
     if (k + 1 > this.restartsPass) {
       this.restartsPass = k + 1;
       await this.next(restartsJobId(k + 1), this.T);

@@ -17,8 +17,7 @@ import { metaKey, type SolveRunMeta } from "./keys.js";
 import { ForeignRun, jobRecord } from "./intake.js";
 import { DECIDED_ALREADY, DECIDED_MEANWHILE, SOLVE_FORMAT, slotOfJobId, taskOfJob, type SolveAnswer, type SolveJob } from "./solve-jobs.js";
 
-/** What a worker says of a solve job it answered. */
-/** `restarts`: the job was the restarting search's pass on the whole board (`task` is then the number of tasks). */
+/** What a worker says of a solve job it answered; `restarts`: the job was the restarting search's pass on the whole board (`task` is then the number of tasks). */
 export type SolveEvent = { type: "searched"; queue: string; task: number; restarts?: true; answer: "found" | "none" | "unfinished"; nodes: number; ms: number };
 
 type Bullmq = typeof import("bullmq");
