@@ -12,9 +12,12 @@ import { COMPLETE_PLAIN, NARROW_MAX_N } from "./ts/complete.js";
  * plain tasks' search), which refutes many boards the portfolio's first run (its lookahead held
  * back) takes 10^5 nodes or more to: Excluded Diagonals at n = 32, d = 35 seed 1, d = 39 seeds
  * 28 and 26 in 5, 30 and 84 nodes, where the portfolio took 214k to 262k, and where the root's
- * first branch, never reached, left the cut to the prefix split (228 to 396 tasks).
+ * first branch, never reached, left the cut to the prefix split (228 to 396 tasks); d = 35
+ * seed 2, minFree 4, in 466, where the portfolio took 328k. 1,024 nodes take 2 to 5 ms at
+ * n = 64 (measured, load 3 to 4): one synchronous call, well inside the abort latency; 4,096
+ * would find more boards (n = 32, minFree 4, d = 26 and 29: some in 5k to 16k) at 15 to 21 ms.
  */
-export const ROOT_PROBE_NODES = 256;
+export const ROOT_PROBE_NODES = 1024;
 
 /**
  * The whole board's complete search, on this thread, to its root's verdict: on the 64-bit path

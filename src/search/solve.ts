@@ -270,7 +270,7 @@ export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
   const early = answerAtOnce(plan);
   if (early) return early;
   // The complete search at n <= 64 without a node cap: the root's probe first, as on threads
-  // (searchRoot: the plain tasks' search with its lookahead from the root, about 256 nodes),
+  // (searchRoot: the plain tasks' search with its lookahead from the root, about 1,024 nodes),
   // which refutes boards in a few nodes that the portfolio, its lookahead held back, takes 10^5
   // nodes or more to. (Under a cap the portfolio alone, so its limit stays exact.)
   let probe = 0;

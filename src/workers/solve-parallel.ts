@@ -30,7 +30,7 @@
 // the nodes granted to it, and asks for more when it has used them, so the threads' nodes never
 // add up to more than the cap (under a cap the tasks are searched by the portfolio, whose node
 // limits are exact at every node, and never split). The root is searched on this thread first
-// (searchRoot's probe, about 256 nodes of the plain tasks' search; under a cap the portfolio's
+// (searchRoot's probe, about 1,024 nodes of the plain tasks' search; under a cap the portfolio's
 // first node or two): a board it decides (the bounds and the lookahead prove many boards
 // without a completion there) is answered without a thread.
 // This file's solve is the package's: without `workers` it is search/solve.ts's, on this thread.
