@@ -51,6 +51,8 @@ function startWorker(url) {
 }
 
 const verdictOf = (r) => (r.reason === "timeout" ? "undecided" : r.found ? "found" : "none");
+/** Who found a board on the queue: the restarting search's job, or a task's ("" where none was found). */
+const foundBy = (r) => (!r.found ? "" : /restarting search/.test(r.foundBy) ? "restarts" : "task");
 
 export async function benchQueueSolve({ url, boards = QUEUE_SOLVE_BOARDS, timeoutMs = 120_000 } = {}) {
   let server, dir;
@@ -98,7 +100,7 @@ export async function benchQueueSolve({ url, boards = QUEUE_SOLVE_BOARDS, timeou
         queue_over_one: round(plain.ms / oneMs, 2), queue_over_threads: round(plain.ms / threadsMs, 2), tasks: plain.tasks, passes: plain.passes, audited_tasks: audited.audited,
         nodes_one_thread: one.nodes, nodes_threads2: threads.nodes, nodes_queue: plain.nodes, nodes_queue_audited: audited.nodes,
         // Who found it on the queue: a task's search, or the restarting search's pass (a worker's name left out).
-        found_by_queue: plain.found ? (/restarting search/.test(plain.foundBy) ? "restarts" : "task") : "", found_by_queue_audited: audited.found ? (/restarting search/.test(audited.foundBy) ? "restarts" : "task") : "",
+        found_by_queue: foundBy(plain), found_by_queue_audited: foundBy(audited),
       });
       console.error(JSON.stringify(rows.at(-1)));
     }

@@ -5,14 +5,14 @@
 // searched it is decided, not left waiting; an "unfinished" answer to a job that had no node
 // budget is refused (coded), and no job id past the last pass is one of a run's. Each verdict
 // is the one thread's. No timed assertion: the waits are hang guards.
-import { Worker as BullWorker, type Job } from "bullmq";
+import type { Job } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
 import { excludedDiagonalsBoard, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { removeRun, solveDistributed, startWorker, type DistributedWorker } from "../src/distributed/index.js";
-import { RESULT_DOMAIN, identityKey, signed } from "../src/distributed/auth.js";
 import { LAST_PASS, passBudget, restartsBudget, restartsPassOf, slotOfJobId, type SolveJob } from "../src/distributed/solve-jobs.js";
 import { isSolution } from "./helpers.js";
+import { solveAnswerer, type TestAnswer } from "./solve-queue-workers.js";
 import { haveRedisServer, quietClient, requireRedis, until, usePrivateRedis, type RedisServer } from "./redis-harness.js";
 
 requireRedis(haveRedisServer, {
@@ -27,18 +27,11 @@ let url = "";
 const connection = () => ({ host: "127.0.0.1", port: server.port });
 const ed = (n: number, d: number, seed: number): { blocked: Square[] } => ({ blocked: excludedDiagonalsBoard(n, d, { seed }).blocked });
 
-type Answer = { columns: number[] | null; nodes: number; unfinished?: true };
-/** A BullMQ worker of the test's own answering every job of `queue`, signed under the identity `name(job)` returns (or the cluster key, for null). */
-function rogue(queue: string, answer: (d: SolveJob, job: Job<SolveJob>) => Answer, name: (job: Job<SolveJob>) => string | null) {
-  const worker = new BullWorker(queue, async (job: Job<SolveJob>) => {
-    const d = job.data, who = name(job);
-    const body = { kind: "solve", task: d.index, tasks: d.tasks, digest: d.digest, ...answer(d, job), worker: who ?? "rogue", run: d.run, job: job.id };
-    return who === null ? signed(key, RESULT_DOMAIN, queue, body) : signed(identityKey(key, who), RESULT_DOMAIN, queue, { ...body, identity: true });
-  }, { connection: connection(), concurrency: 1 });
-  worker.on("error", () => {});
-  return worker;
+/** A BullMQ worker of the test's own answering every job of `queue`, signed under the identity `name(job)` returns (or the cluster key, as "rogue", for null). */
+function rogue(queue: string, answer: (d: SolveJob, job: Job<SolveJob>) => TestAnswer, name: (job: Job<SolveJob>) => string | null) {
+  return solveAnswerer(connection(), queue, key, answer, (_d, job) => { const who = name(job); return who === null ? "rogue" : { identity: who }; });
 }
-const none = (): Answer => ({ columns: null, nodes: 100 });
+const none = (): TestAnswer => ({ columns: null, nodes: 100 });
 
 const workers: DistributedWorker[] = [];
 

@@ -7,16 +7,14 @@
 // test needs one kind of job answered one way; their searches are the package's own
 // (solveTaskChunked). Skipped without redis-server, except in CI. No timed assertion: the waits
 // are hang guards.
-import { Worker as BullWorker, type Job } from "bullmq";
 import { afterEach, describe, expect, it } from "vitest";
 import { excludedDiagonalsBoard, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
-import { boardOf } from "../src/board/board.js";
-import { SOLVE_TASKS, solveTaskChunked, solveTasks, type SolvedTask } from "../src/count/solve-tasks.js";
+import { solveTaskChunked, type SolvedTask } from "../src/count/solve-tasks.js";
 import { solveDistributed, startWorker, type DistributedSolveResult, type DistributedWorker } from "../src/distributed/index.js";
-import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { restartsBudget, restartsTask, type SolveJob } from "../src/distributed/solve-jobs.js";
 import { isSolution } from "./helpers.js";
+import { solveAnswerer, tasksOf, type TestAnswer } from "./solve-queue-workers.js";
 import { haveRedisServer, requireRedis, usePrivateRedis, withQueueOn, type RedisServer } from "./redis-harness.js";
 
 requireRedis(haveRedisServer, {
@@ -29,24 +27,16 @@ const key = new TextEncoder().encode(KEY);
 let server: RedisServer;
 let url = "";
 const connection = () => ({ host: "127.0.0.1", port: server.port });
-const withQueue = withQueueOn(() => ({ host: "127.0.0.1", port: server.port }));
+const withQueue = withQueueOn(connection);
 
 const blockedOf = (n: number, d: number, seed: number): Square[] => excludedDiagonalsBoard(n, d, { seed }).blocked;
-const tasksOf = (n: number, blocked: Square[]) => solveTasks(boardOf(n, { blocked }, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), SOLVE_TASKS);
 
 /** The restarting search run here on the job's whole board, within the job's budget, as a pool thread runs it. */
 const restartsSearch = (n: number, blocked: Square[], budget: number | null): Promise<SolvedTask> =>
-  solveTaskChunked(restartsTask(tasksOf(n, blocked)), "wasm", { allowed: () => Infinity, budget: budget ?? Infinity, between: async () => {} }, "restarts");
+  solveTaskChunked(restartsTask(tasksOf(n, { blocked })), "wasm", { allowed: () => Infinity, budget: budget ?? Infinity, between: async () => {} }, "restarts");
 
 /** A BullMQ worker of the test's own answering every job of `queue` with `answer(job)`, signed under the cluster key as worker `who(job)`. */
-function own(queue: string, answer: (d: SolveJob) => Promise<Omit<SolvedTask, "columns"> & { columns: number[] | null }>, who: (d: SolveJob) => string, concurrency = 1) {
-  const worker = new BullWorker(queue, async (job: Job<SolveJob>) => {
-    const d = job.data;
-    return signed(key, RESULT_DOMAIN, queue, { kind: "solve", task: d.index, tasks: d.tasks, digest: d.digest, ...(await answer(d)), worker: who(d), run: d.run, job: job.id });
-  }, { connection: connection(), concurrency });
-  worker.on("error", () => {});
-  return worker;
-}
+const own = (queue: string, answer: (d: SolveJob) => Promise<TestAnswer>, who: (d: SolveJob) => string, concurrency = 1) => solveAnswerer(connection(), queue, key, answer, who, concurrency);
 
 /** The board found is a solution (the tests' own checker) off the blocked squares, in the task the answer names. */
 function expectFoundIn(r: DistributedSolveResult, n: number, blocked: Square[]): void {
@@ -55,7 +45,7 @@ function expectFoundIn(r: DistributedSolveResult, n: number, blocked: Square[]):
   const columns = Array.from(r.columns);
   expect(isSolution(columns)).toBe(true);
   for (const [row, col] of blocked) expect(columns[row]).not.toBe(col);
-  const [[row, col]] = tasksOf(n, blocked)[r.task].prefixes[0];
+  const [[row, col]] = tasksOf(n, { blocked })[r.task].prefixes[0];
   expect(columns[row]).toBe(col);
 }
 
@@ -69,7 +59,7 @@ describe.skipIf(!haveRedisServer)("solveDistributed: the restarting search besid
 
   it("a board its tasks leave unfinished is found by the restarting search's pass: checked, named, in the task holding it; its passes have all the tasks' budget of that pass", async () => {
     // n = 22, d = 20, seed 3: the restarting search finds it in about 12k nodes, each task's 64-bit search needs 6.8k to 490k.
-    const n = 22, blocked = blockedOf(22, 20, 3), queue = "restarts-found", T = tasksOf(n, blocked).length;
+    const n = 22, blocked = blockedOf(22, 20, 3), queue = "restarts-found", T = tasksOf(n, { blocked }).length;
     const budgets: [number, number | null][] = [];
     const worker = own(queue, async (d) => {
       if (d.method !== "restarts") return { columns: null, nodes: d.budget!, unfinished: true }; // (the run ends long before a task's last pass)
@@ -90,7 +80,7 @@ describe.skipIf(!haveRedisServer)("solveDistributed: the restarting search besid
   });
 
   it("a forged \"none\" for the task holding the restarting search's solution is caught without an audit, naming the worker", async () => {
-    const n = 22, blocked = blockedOf(22, 20, 3), queue = "restarts-liar", tasks = tasksOf(n, blocked);
+    const n = 22, blocked = blockedOf(22, 20, 3), queue = "restarts-liar", tasks = tasksOf(n, { blocked });
     // The finder searches first; the liar then answers "none" for the task holding that solution,
     // "unfinished" for the others (so the run waits), and the finder answers once the lie is in.
     let holder = (_t: number): void => {};
@@ -123,7 +113,7 @@ describe.skipIf(!haveRedisServer)("solveDistributed: the restarting search besid
   });
 
   it("the restarting search's job failing for good, or its \"none\", ends its passes and nothing else: the tasks decide, as on one thread", async () => {
-    const n = 20, blocked = blockedOf(20, 16, 1), tasks = tasksOf(n, blocked);
+    const n = 20, blocked = blockedOf(20, 16, 1), tasks = tasksOf(n, { blocked });
     const one = await solveOneThread(n, { method: "complete", blocked });
     expect(one.found).toBe(true);
     const taskSearch = async (d: SolveJob) => {

@@ -13,8 +13,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { excludedDiagonalsBoard, type Square } from "../src/index.js";
 import { solve as solveOneThread } from "../src/search/solve.js";
 import { boardOf } from "../src/board/board.js";
-import { solveTasks } from "../src/count/solve-tasks.js";
-import { SOLVE_TASKS } from "../src/workers/solve-parallel.js";
 import { identityText, listRuns, solveDistributed, solveQueueName, startWorker, type DistributedSolveResult, type DistributedWorker, type WorkerEvent } from "../src/distributed/index.js";
 import { RESULT_DOMAIN, signed } from "../src/distributed/auth.js";
 import { metaKey } from "../src/distributed/keys.js";
@@ -22,6 +20,7 @@ import { SOLVE_TASKS_VERSION, type SolveJob } from "../src/distributed/solve-job
 import { queueText, queueTimeoutText } from "../src/cli/commands/solve-queue.js";
 import { describeFailure } from "../src/cli/errors.js";
 import { isSolution } from "./helpers.js";
+import { solveAnswerer, tasksOf, type TestAnswer } from "./solve-queue-workers.js";
 import { runCli } from "./cli-run.js";
 import { haveRedisServer, killChildren, requireRedis, spawnCli, until, usePrivateRedis, withQueueOn, type RedisServer } from "./redis-harness.js";
 
@@ -51,18 +50,8 @@ function expectValid(r: DistributedSolveResult, n: number, givens: Givens): void
   for (const [row, col] of givens.blocked ?? []) expect(columns[row]).not.toBe(col);
 }
 
-/** The tasks solveDistributed cuts a board into (so a rogue worker knows a task's square). */
-const tasksOf = (n: number, givens: Givens) => solveTasks(boardOf(n, givens, { caller: "test", plain: [1, 1000], givens: [1, 1000] }), SOLVE_TASKS);
-
 /** A BullMQ worker of the test's own with the key, answering every job of `queue` with `answer(job)`, signed as an honest one. */
-function rogue(queue: string, answer: (d: SolveJob, job: Job<SolveJob>) => { columns: number[] | null; nodes: number }, name = "rogue") {
-  const worker = new BullWorker(queue, async (job: Job<SolveJob>) => {
-    const d = job.data;
-    return signed(key, RESULT_DOMAIN, queue, { kind: "solve", task: d.index, tasks: d.tasks, digest: d.digest, ...answer(d, job), worker: name, run: d.run, job: job.id });
-  }, { connection: connection(), concurrency: 1 });
-  worker.on("error", () => {});
-  return worker;
-}
+const rogue = (queue: string, answer: (d: SolveJob, job: Job<SolveJob>) => TestAnswer, name = "rogue") => solveAnswerer(connection(), queue, key, answer, () => name);
 
 const workers: DistributedWorker[] = [];
 async function honest(name: string, options: { queue?: string; onEvent?: (e: WorkerEvent) => void } = {}): Promise<DistributedWorker> {

@@ -32,11 +32,14 @@ export function number(name: string, allowed?: string): (text: string) => number
   };
 }
 
-export { WORKERS_ALLOWED };
+/** A --workers value as the API takes it: a number (the API checks its range), or 'auto' (solve turns it into one thread per core). */
+export function solveWorkersOption(text: string): number | "auto" {
+  return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers", WORKERS_ALLOWED)(text);
+}
 
 /** A --workers value: a number (the API checks its range), or 'auto': one worker per core (os.availableParallelism). */
 export function workersOption(text: string): number {
-  return threadsOf(text.trim().toLowerCase() === "auto" ? "auto" : number("--workers", WORKERS_ALLOWED)(text));
+  return threadsOf(solveWorkersOption(text));
 }
 
 /** The threads a --workers value means: 'auto' one per core (os.availableParallelism). */

@@ -100,12 +100,18 @@ export function* solveTaskSteps(board: Board, asked: number): Steps<SolveTask[]>
 }
 
 /**
- * The whole board as one task, task `tasks - 1` of `tasks`: on threads, beside the plain tasks
- * of solveTasks, searched by the restarting search alone; on one pool thread, the only task,
- * searched by the portfolio (the one thread's search).
+ * The whole board as one task, task `task` (by default `tasks - 1`) of `tasks`: on threads, beside
+ * the plain tasks of solveTasks, searched by the restarting search alone (one a share); on one
+ * pool thread, the only task, searched by the portfolio (the one thread's search); on the queue,
+ * the restarting search's jobs (restartsTask).
  */
-export function wholeBoardTask(board: Board, tasks: number): SolveTask {
-  return { kind: "solve", n: board.n, fixed: board.fixed as Square[], blocked: board.blocked as Square[], prefixes: [[]], task: tasks - 1, tasks };
+export function wholeBoardTask(board: Pick<Board, "n" | "fixed" | "blocked">, tasks: number, task = tasks - 1): SolveTask {
+  return { kind: "solve", n: board.n, fixed: board.fixed as Square[], blocked: board.blocked as Square[], prefixes: [[]], task, tasks };
+}
+
+/** Whether a board's columns hold one of the task's prefixes (every queen of it). */
+export function holdsPrefix(task: SolveTask, columns: readonly number[]): boolean {
+  return task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c));
 }
 
 function mismatch(message: string): RangeError & { code: string } {
@@ -257,7 +263,7 @@ export function checkSolvedTask(task: SolveTask, value: unknown, label = `the an
   const columns: number[] = Array.from(given as unknown[], (c) => (Number.isInteger(c) && (c as number) >= 0 && (c as number) < task.n ? (c as number) : -1));
   const constraints = checkConstraints(task.n, { fixed: task.fixed, blocked: task.blocked }, "a solve task");
   if (columns.includes(-1) || !satisfiesConstraints(constraints, columns)) throw mismatch(`${label} breaks the board's given queens or blocked squares`);
-  if (!task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c))) throw mismatch(`${label} holds none of the task's prefixes`);
+  if (!holdsPrefix(task, columns)) throw mismatch(`${label} holds none of the task's prefixes`);
   return { columns, nodes };
 }
 

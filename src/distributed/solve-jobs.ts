@@ -27,7 +27,7 @@ import type { Board } from "../board/board.js";
 import { boardOf } from "../board/board.js";
 import type { Square } from "../board/constraints.js";
 import { CONSTRAINED_MAX_N } from "../count/constrained.js";
-import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, SOLVE_TASKS_VERSION, solveTasks, taskDigest, type SolveTask } from "../count/solve-tasks.js";
+import { SOLVE_BUDGET_GROWTH, SOLVE_FIRST_BUDGET, SOLVE_TASKS, SOLVE_TASKS_VERSION, solveTasks, taskDigest, wholeBoardTask, type SolveTask } from "../count/solve-tasks.js";
 import { checkInteger, describe } from "../core/validate.js";
 import { invalid } from "../core/errors.js";
 import type { JobSeal, SolveRunMeta } from "./keys.js";
@@ -100,8 +100,7 @@ export function restartsBudget(pass: number, open: number): number {
 
 /** The restarting search's task in a run of these tasks: the whole board (their givens, no prefix), numbered after them (index `tasks`). */
 export function restartsTask(tasks: readonly SolveTask[]): SolveTask {
-  const { n, fixed, blocked } = tasks[0]!;
-  return { kind: "solve", n, fixed, blocked, prefixes: [[]], task: tasks.length, tasks: tasks.length };
+  return wholeBoardTask(tasks[0]!, tasks.length, tasks.length);
 }
 
 /** The slot of job id `id` in a run of `tasks` tasks (undefined: not one of its jobs, a pass past LAST_PASS included). */

@@ -9,7 +9,7 @@
 // "found" is taken (checked on the board, and against the "none" answers of the task holding it);
 // its "none", or its job failed for good, only ends its passes.
 import { ErrorCode, rephrased, withCode } from "../core/errors.js";
-import { checkSolvedBoard, taskDigest, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
+import { checkSolvedBoard, holdsPrefix, taskDigest, type SolveTask, type SolvedTask } from "../count/solve-tasks.js";
 import { JOB_DOMAIN, RUN_DOMAIN, checkSeal, signed, verifies } from "./auth.js";
 import { distrustKey } from "./keys.js";
 import { QueueRun, type QueueRunSetup } from "./queue-run.js";
@@ -135,7 +135,7 @@ export class SolveRunState extends QueueRun {
   protected jobData(id: string, t: number): SolveJob {
     const { n, board, runId, key, name } = this.s;
     if (t === this.T) {
-      const body = { kind: "solve", n, board, tasks: this.T, index: t, digest: this.restartsDigest, budget: restartsBudget(restartsPassOf(id)!, this.open()), method: "restarts", run: runId, job: id };
+      const body = { kind: "solve", n, board, tasks: this.T, index: t, digest: this.restartsDigest, budget: restartsBudget(restartsPassOf(id)!, this.T - this.decided), method: "restarts", run: runId, job: id };
       return signed(key, JOB_DOMAIN, name, body as SolveJob);
     }
     const slot = slotOfJobId(id, this.T)!;
@@ -147,12 +147,7 @@ export class SolveRunState extends QueueRun {
     } as SolveJob);
   }
 
-  /** The tasks not decided yet (the restarting search's budget: what their pass takes together). */
-  private open(): number {
-    let open = 0;
-    for (let t = 0; t < this.T; t++) if (this.state[t] !== DECIDED) open++;
-    return open;
-  }
+
 
   /** Each undecided task's latest job (its pass, or its confirmation), and the restarting search's latest pass, idempotent. */
   async enqueueAll(): Promise<void> {
@@ -244,7 +239,8 @@ export class SolveRunState extends QueueRun {
     const restarts = t === this.T;
     const slot = restarts ? { slot: "restarts" as const, k: restartsPassOf(id)! } : slotOfJobId(id, this.T)!;
     /** The node budget the job had (null: none, it searches to its end). */
-    const budget = restarts ? restartsBudget(slot.k, this.T) : slot.slot === "p" ? passBudget(slot.k) : null; // (the restarting search's is never none)
+    /** Whether the job had a node budget (the restarting search's always has one; a confirmation, or the tasks' last pass, none). */
+    const budgeted = restarts || (slot.slot === "p" && passBudget(slot.k) !== null);
     const what = restarts ? `the restarting search's answer (n = ${n})` : `the answer for task ${t} of ${this.T} (n = ${n})`;
     let value: unknown = text;
     try { value = JSON.parse(text); } catch { /* refused by the checks */ }
@@ -260,7 +256,7 @@ export class SolveRunState extends QueueRun {
       // A "found" is believed only once checked on the board: no two queens attack, every given kept, the task's square held.
       answer = checkSolvedBoard(restarts ? this.restarts : this.s.tasks[t], value, what);
       // A budget that ran out where the job had none (a confirmation, or the last pass, which searches to the end) is not an answer.
-      if (answer.unfinished && budget === null) throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
+      if (answer.unfinished && !budgeted) throw withCode(new RangeError(`${what} says its budget ran out, but its job had none`), ErrorCode.partMismatch);
       // The restarting search's solution lies in one task (every solution holds one task's prefix): the one whose "none" answers it refutes.
       if (restarts && answer.columns !== null) holder = this.holderOf(answer.columns, what);
       worker = this.worker(seal.worker);
@@ -304,7 +300,7 @@ export class SolveRunState extends QueueRun {
 
   /** The task whose prefix a solution holds; a solution that holds none is refused (NQ_PART_MISMATCH). */
   private holderOf(columns: readonly number[], what: string): number {
-    const t = this.s.tasks.findIndex((task) => task.prefixes.some((prefix) => prefix.every(([r, c]) => columns[r] === c)));
+    const t = this.s.tasks.findIndex((task) => holdsPrefix(task, columns));
     if (t < 0) throw withCode(new RangeError(`${what} holds none of the tasks' squares, so it is no solution of the board's search`), ErrorCode.partMismatch);
     return t;
   }

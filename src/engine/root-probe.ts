@@ -19,6 +19,11 @@ import { COMPLETE_PLAIN, NARROW_MAX_N } from "./ts/complete.js";
  */
 export const ROOT_PROBE_NODES = 1024;
 
+/** Whether searchRoot probes (the 64-bit path, n <= 64, without a node cap), rather than searching the portfolio's root alone. */
+export function probesRoot(n: number, maxNodes: number): boolean {
+  return maxNodes === Infinity && n <= NARROW_MAX_N;
+}
+
 /**
  * The whole board's complete search, on this thread, to its root's verdict: on the 64-bit path
  * (n <= 64) the plain tasks' search (the 64-bit search with its lookahead from the root) for
@@ -32,7 +37,7 @@ export function searchRoot(n: number, constraints: Constraints, engineName: Engi
   // node there, where the lookahead's step may pass a limit by up to n^2 nodes. Past n = 64 too
   // (the wide path, whose nodes cost up to milliseconds each at n = 1000: the probe, one call,
   // would not stop at an abort).
-  const rootOnly = maxNodes !== Infinity || n > NARROW_MAX_N;
+  const rootOnly = !probesRoot(n, maxNodes);
   // (solve mode is param 0: the portfolio; COMPLETE_PLAIN, the 64-bit search alone)
   const search = pickEngine(engineName).openSearch("complete", n, {
     seed: 0, param: rootOnly ? 0 : COMPLETE_PLAIN, maxNodes: Infinity, maxSteps: Infinity, maxTries: Infinity, ...(constraints.empty ? {} : { constraints }),

@@ -20,8 +20,7 @@ import { satisfiesConstraints, type Constraints, type Square } from "../board/co
 import { boardOf, type Board } from "../board/board.js";
 import { DEFAULT_SEED, checkChoice, checkInteger, checkOptions, checkSeed, describe, optionalInteger } from "../core/validate.js";
 import type { Engine } from "../engine/contract.js";
-import { NARROW_MAX_N } from "../engine/ts/complete.js";
-import { searchRoot } from "../engine/root-probe.js";
+import { probesRoot, searchRoot } from "../engine/root-probe.js";
 
 /** Refuses, before any allocation, an n whose min-conflicts state cannot fit in Wasm memory. */
 function checkMinConflictsMemory(n: number): void {
@@ -273,21 +272,27 @@ export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
   // (searchRoot: the plain tasks' search with its lookahead from the root, about 1,024 nodes),
   // which refutes boards in a few nodes that the portfolio, its lookahead held back, takes 10^5
   // nodes or more to. (Under a cap the portfolio alone, so its limit stays exact.)
+  /** The answer: a board found (checked against the givens), or none and why. */
+  const answer = (figures: { nodes: number; tries: number; steps: number }, columns: Int32Array | null, reason: StopReason | undefined): SolveResult => {
+    if (columns === null) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason: reason! };
+    if (!constraints.empty && !satisfiesConstraints(constraints, columns)) {
+      throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
+    }
+    return { ...base, found: true, columns, ...figures, ms: pacer.elapsed() };
+  };
   let probe = 0;
-  if (method === "complete" && caps.maxNodes === Infinity && n <= NARROW_MAX_N) {
+  if (method === "complete" && probesRoot(n, caps.maxNodes)) {
     const root = searchRoot(n, constraints, engine.name);
     if (root.status === FOUND || root.status === EXHAUSTED) {
       const figures = { nodes: root.nodes, tries: 1, steps: 0 };
       pacer.finish({ phase: "search", conflicts: -1, method, n, ...figures, elapsedMs: pacer.elapsed() });
-      if (root.columns === null) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason: "no-solution" };
-      if (!satisfiesConstraints(constraints, root.columns)) throw new Error("the complete search's root probe returned a board that breaks the given queens or blocked squares (a bug)");
-      return { ...base, found: true, columns: root.columns, ...figures, ms: pacer.elapsed() };
+      return answer(figures, root.columns, "no-solution");
     }
     probe = root.nodes;
   }
   const search = engine.openSearch(method, n, { seed, param, ...caps, ...(constraints.empty ? {} : { constraints }) });
   try {
-    const stats = (): ReturnType<typeof search.stats> => { const s = search.stats(); return probe === 0 ? s : { ...s, nodes: s.nodes + probe }; };
+    const stats = (): ReturnType<typeof search.stats> => { const s = search.stats(); return { ...s, nodes: s.nodes + probe }; };
     const progress = (): SolveProgress => ({ ...search.state(), method, n, ...stats(), elapsedMs: pacer.elapsed() });
     // One sizer per phase: a unit's cost differs by phase (min-conflicts' construction
     // and repair, up to 30 times over), and a kernel's run returns when its phase changes.
@@ -312,13 +317,7 @@ export async function solvePlanned(plan: SolvePlan): Promise<SolveResult> {
       if (stop === "timeout") { reason = "timeout"; break; }
     }
     pacer.finish(progress());
-    const figures = stats();
-    if (reason !== undefined) return { ...base, found: false, columns: null, ...figures, ms: pacer.elapsed(), reason };
-    const columns = search.columns();
-    if (!constraints.empty && !satisfiesConstraints(constraints, columns)) {
-      throw new Error(`method ${JSON.stringify(method)} returned a board that breaks the given queens or blocked squares (a bug)`);
-    }
-    return { ...base, found: true, columns, ...figures, ms: pacer.elapsed() };
+    return answer(stats(), reason === undefined ? search.columns() : null, reason);
   } finally {
     search.close();
   }

@@ -192,7 +192,7 @@ export async function solveOnPool(plan: SolvePlan): Promise<SolveResult> {
     }).catch(fail);
   };
   // First, so the first threads take them: the restarting search's shares, the whole board each.
-  for (let turn = 0; turn < sharers; turn++) start({ ...wholeBoardTask(board, parts.length + sharers), task: parts.length + turn }, { turn, of: sharers });
+  for (let turn = 0; turn < sharers; turn++) start(wholeBoardTask(board, parts.length + sharers, parts.length + turn), { turn, of: sharers });
   for (const task of parts) start(task);
 
   try {

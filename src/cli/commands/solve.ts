@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InterruptedError, RuntimeError } from "../errors.js";
 import { monotonicMs } from "../../core/platform.js";
-import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, threadsOf, WORKERS_ALLOWED } from "../options.js";
+import { checkWritableFile, choiceOption, defaultEngine, interruptSignal, number, sizedEngineOption, solveWorkersOption, threadsOf } from "../options.js";
 import { out, toJson, err } from "../output.js";
 import { duration, limitEtaText, plural, progressBar } from "../progress.js";
 import { givensOptions, hasGivens, readGivens, type GivensCliOptions } from "../givens.js";
@@ -141,10 +141,6 @@ type SolveCliOptions = {
 /** A repeated --revoked adds its names to the earlier ones' (`--revoked a --revoked b,c` is a, b and c). */
 const collectNames = (value: string, previous: string[] = []): string[] => [...previous, ...value.split(",").map((name) => name.trim())];
 
-/** A --workers value of solve: a number (the API checks its range), or 'auto', which the API turns into one thread per core. */
-function solveWorkersOption(text: string): number | "auto" {
-  return text.trim().toLowerCase() === "auto" ? "auto" : number("--workers", WORKERS_ALLOWED)(text);
-}
 
 /**
  * "on 2 threads, 64 tasks" for a solve with --workers (its root decided here: "at its root, no
